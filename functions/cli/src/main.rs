@@ -1,0 +1,40 @@
+//! `plan2code` — map Spark physical-plan nodes to the code that produced them.
+//!
+//! A thin binary over `plan2code-core`: argument parsing, terminal output and exit codes live
+//! here; every decision lives in the core. Each subcommand is one module.
+
+mod index_cmd;
+mod plan_cmd;
+
+use clap::{Parser, Subcommand};
+use std::process::ExitCode;
+
+#[derive(Parser)]
+#[command(name = "plan2code", version, about = "Map Spark physical-plan nodes to the lines of code that produced them")]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Parse a physical plan (any supported form) and print its node graph.
+    Plan(plan_cmd::PlanArgs),
+    /// Index a repository (local path or git URL) and print index statistics.
+    Index(index_cmd::IndexArgs),
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let outcome = match cli.command {
+        Command::Plan(args) => plan_cmd::run(args),
+        Command::Index(args) => index_cmd::run(args),
+    };
+    match outcome {
+        Ok(code) => code,
+        Err(err) => {
+            eprintln!("plan2code: {err:#}");
+            ExitCode::FAILURE
+        }
+    }
+}

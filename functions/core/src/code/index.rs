@@ -1,0 +1,290 @@
+//! The repository index: what retrieval searches.
+//!
+//! An index is a set of flat tables addressed by small integer ids:
+//!
+//! * [`SourceFile`] — every indexed file (repo-relative path, language, line count, flags).
+//! * [`Symbol`] — functions, methods, classes, objects with qualified names and line ranges,
+//!   plus a call-graph summary (`callers`) so dead code and helpers can be recognised.
+//! * [`CallChain`] — one statement's Spark DataFrame method chain
+//!   (`spark.read.parquet(p).filter(..).groupBy(..).agg(..)`), each [`SparkCall`] with its exact
+//!   lines and broken-down arguments, and the variable flow: which DataFrame variable the chain
+//!   starts from (`receiver`), which other DataFrame variables its arguments use (`inputs`, e.g.
+//!   the right side of a join) and which variable it is assigned to (`assigned_to`).
+//! * [`SqlStatement`] — SQL found in `spark.sql("…")` strings (including f-strings, triple-quoted
+//!   strings and SQL held in variables) and `.sql` files, split into [`SqlClause`]s whose line
+//!   ranges are *repository* lines, mapped back from positions inside the string literal.
+//!
+//! Lines are 1-based and inclusive everywhere ([`LineRange`]).
+
+use serde::{Deserialize, Serialize};
+
+/// Format version of the serialised index; bump on any incompatible change.
+pub const INDEX_FORMAT_VERSION: u32 = 1;
+
+pub type FileId = u32;
+pub type SymbolId = u32;
+
+/// 1-based inclusive line range.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub struct LineRange {
+    pub start: u32,
+    pub end: u32,
+}
+
+impl LineRange {
+    pub fn new(start: u32, end: u32) -> Self {
+        Self { start, end: end.max(start) }
+    }
+    pub fn len(&self) -> u32 {
+        self.end - self.start + 1
+    }
+    pub fn contains(&self, other: &LineRange) -> bool {
+        self.start <= other.start && other.end <= self.end
+    }
+    pub fn overlaps(&self, other: &LineRange) -> bool {
+        self.start <= other.end && other.start <= self.end
+    }
+}
+
+impl std::fmt::Display for LineRange {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}-{}", self.start, self.end)
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Language {
+    Python,
+    Scala,
+    Java,
+    Sql,
+}
+
+/// Why a file counts as non-production code.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct CodeFlags {
+    /// Under a test directory, named like a test, or a test function.
+    pub test: bool,
+    /// A utility / logging / helper module or function.
+    pub utility: bool,
+    /// A function nobody calls and that is no entry point (`main`, `__main__`, job entry).
+    pub dead: bool,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SourceFile {
+    pub id: FileId,
+    /// Repo-relative, `/`-separated.
+    pub path: String,
+    pub language: Language,
+    pub lines: u32,
+    pub bytes: u64,
+    /// Databricks notebook source or Jupyter notebook.
+    pub notebook: bool,
+    pub flags: CodeFlags,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum SymbolKind {
+    Function,
+    Method,
+    Class,
+    Object,
+    Module,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Symbol {
+    pub id: SymbolId,
+    pub file: FileId,
+    pub name: String,
+    /// `module.Class.method` / `pkg.Object.method`.
+    pub qualified_name: String,
+    pub kind: SymbolKind,
+    pub lines: LineRange,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub doc: Option<String>,
+    /// Enclosing symbol (a method's class).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub parent: Option<SymbolId>,
+    /// Symbols whose bodies call this one by name.
+    pub callers: Vec<SymbolId>,
+    pub flags: CodeFlags,
+}
+
+/// What a call's arguments mention, broken down for matching.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct CallArgs {
+    /// Column references: `"x"`, `col("x")`, `F.col("x")`, `df.x`, `df["x"]`, `$"x"`, `'x`.
+    pub columns: Vec<String>,
+    /// String / numeric / boolean literals that are not column references.
+    pub literals: Vec<String>,
+    /// Functions called inside the arguments (`sum`, `avg`, `when`, `row_number`, UDF names).
+    pub functions: Vec<String>,
+    /// Aliases introduced (`.alias("total")`, `.as("total")`, `withColumn("total", …)`).
+    pub aliases: Vec<String>,
+    /// Table names (`spark.table("t")`, `saveAsTable`, `createOrReplaceTempView`).
+    pub tables: Vec<String>,
+    /// File paths / URIs passed to readers and writers.
+    pub paths: Vec<String>,
+    /// The arguments' source text, whitespace-collapsed (capped).
+    pub text: String,
+}
+
+/// One method call in a chain: `.groupBy("dept")`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SparkCall {
+    /// Method name as written (`groupBy`, `agg`, `where`, `withColumn`, `parquet`, `sql`).
+    pub method: String,
+    /// Lines of this call (from the method name to its closing parenthesis).
+    pub lines: LineRange,
+    pub args: CallArgs,
+}
+
+/// One statement's DataFrame method chain and its place in the variable flow.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct CallChain {
+    pub id: u32,
+    pub file: FileId,
+    /// Innermost enclosing symbol.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub symbol: Option<SymbolId>,
+    /// The whole statement holding the chain.
+    pub statement: LineRange,
+    /// The chain's starting expression: a variable (`df`), `spark`, `spark.read`, …
+    pub receiver: String,
+    /// Other DataFrame variables used in arguments (join partners, union inputs, …).
+    pub inputs: Vec<String>,
+    /// Variable the chain's result is assigned to, if any.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub assigned_to: Option<String>,
+    /// Calls in evaluation order (receiver first).
+    pub calls: Vec<SparkCall>,
+    /// Statement source text (capped), for snippets and lexical search.
+    pub text: String,
+}
+
+/// Where a SQL statement came from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub enum SqlOrigin {
+    /// A string literal passed to `spark.sql(…)` (directly or through a variable).
+    SparkSqlCall,
+    /// A string literal that parses as SQL but was not seen flowing into `sql(…)`.
+    StringLiteral,
+    /// A `.sql` file.
+    SqlFile,
+    /// A `%sql` notebook cell.
+    NotebookCell,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub enum SqlClauseKind {
+    Select,
+    SelectItem,
+    From,
+    Join,
+    JoinPredicate,
+    Where,
+    WherePredicate,
+    GroupBy,
+    Having,
+    OrderBy,
+    Window,
+    Limit,
+    Union,
+    Subquery,
+    With,
+    Insert,
+    CreateView,
+    Other,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SqlClause {
+    pub kind: SqlClauseKind,
+    /// Repository lines of the clause.
+    pub lines: LineRange,
+    /// Clause text (capped).
+    pub text: String,
+    pub columns: Vec<String>,
+    pub tables: Vec<String>,
+    pub functions: Vec<String>,
+    pub literals: Vec<String>,
+    pub aliases: Vec<String>,
+    /// Nesting depth (0 = outermost query; subqueries and CTEs deeper).
+    pub depth: u32,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SqlStatement {
+    pub id: u32,
+    pub file: FileId,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub symbol: Option<SymbolId>,
+    pub origin: SqlOrigin,
+    /// Lines of the SQL text itself.
+    pub lines: LineRange,
+    /// Lines of the host statement (`q = """…"""`, `spark.sql(…)`), equal to `lines` for `.sql`.
+    pub host_statement: LineRange,
+    /// Whether the SQL parser accepted it; if not, `clauses` holds a token-level fallback.
+    pub parsed: bool,
+    pub clauses: Vec<SqlClause>,
+    /// Variable the resulting DataFrame is assigned to (`df = spark.sql(q)`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub assigned_to: Option<String>,
+}
+
+/// Why a file was not indexed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub enum SkipReason {
+    TooLarge,
+    Binary,
+    InvalidUtf8,
+    Symlink,
+    OutsideRepo,
+    UnsupportedLanguage,
+    ParseFailed,
+    FileCountCap,
+    TotalBytesCap,
+}
+
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct IndexStats {
+    pub files_scanned: u64,
+    pub files_skipped: std::collections::BTreeMap<SkipReason, u64>,
+    pub bytes_scanned: u64,
+    pub symbols: u64,
+    pub spark_ops: u64,
+    pub sql_statements: u64,
+    pub by_language: std::collections::BTreeMap<String, u64>,
+    pub elapsed_ms: u64,
+}
+
+/// The index of one repository at one commit.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct RepoIndex {
+    pub version: u32,
+    /// Resolved commit (None for a plain directory that is not a git checkout).
+    pub commit: Option<String>,
+    pub cache_key: String,
+    pub files: Vec<SourceFile>,
+    pub symbols: Vec<Symbol>,
+    pub chains: Vec<CallChain>,
+    pub sql: Vec<SqlStatement>,
+    pub stats: IndexStats,
+}

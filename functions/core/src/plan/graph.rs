@@ -1,0 +1,284 @@
+//! The typed plan graph every downstream stage iterates over.
+//!
+//! A [`PlanGraph`] is a flat arena of [`PlanNode`]s addressed by [`NodeIdx`]; edges are indices,
+//! so shared nodes (a scan listed under both the AQE Final and Initial plan, a `ReusedExchange`
+//! pointing at the exchange it reuses, a subquery referenced from an expression) are linked, never
+//! duplicated. Each node keeps the operator name as written (`name`), the canonical Spark operator
+//! it denotes (`operator`, e.g. Photon's `PhotonGroupingAgg` → `HashAggregate`), whether the user's
+//! code or the engine produced it ([`NodeKind`]), and its parsed [`NodeDetails`].
+//!
+//! Expressions are kept twice: `text` with attribute ids stripped (`sum(l_quantity)`) for matching
+//! against code, and `raw` as written (`sum(l_quantity#12)`) for display; the ids themselves are
+//! kept apart in [`Attribute`].
+
+use serde::{Deserialize, Serialize};
+
+pub use crate::contracts::NodeKind;
+
+/// Index of a node inside [`PlanGraph::nodes`].
+pub type NodeIdx = usize;
+
+/// The input form a plan was read from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum PlanFormat {
+    /// `df.explain()` — `== Physical Plan ==` tree only.
+    Simple,
+    /// `df.explain(true)` — parsed/analyzed/optimized logical plans + physical plan.
+    Extended,
+    /// `df.explain("formatted")` — numbered tree + detail sections.
+    Formatted,
+    /// Spark UI REST JSON (`/sql` list or one execution).
+    Ui,
+    /// Spark event log (JSON lines).
+    Eventlog,
+}
+
+/// Which part of the input a node belongs to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub enum PlanSection {
+    /// The executed plan (AQE's Final Plan when it re-planned). This is the graph users map.
+    Final,
+    /// AQE's Initial Plan: kept and marked, mapped too because its ids are shown to users.
+    Initial,
+    /// A subquery's plan (linked from the node whose expression uses it).
+    Subquery,
+}
+
+/// Operator family: what kind of code can produce a node. One canonical operator maps to one
+/// family; retrieval compares families with the methods / SQL clauses of the index.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub enum OperatorFamily {
+    Scan,
+    Filter,
+    Project,
+    Aggregate,
+    Join,
+    Exchange,
+    Sort,
+    Limit,
+    Window,
+    Union,
+    Generate,
+    Expand,
+    Sample,
+    PythonEval,
+    Subquery,
+    Write,
+    Cache,
+    /// Engine wrappers (codegen, adapters, query stages, AQE shells).
+    Engine,
+    Other,
+}
+
+/// A named attribute with its Catalyst expression id kept apart (`l_quantity#12L` →
+/// `{name: "l_quantity", id: Some(12)}`).
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Attribute {
+    pub name: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub id: Option<u64>,
+}
+
+/// A parsed expression: text with ids stripped, the original text, and what it mentions.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Expr {
+    /// With attribute ids stripped: `(l_shipdate <= 1998-09-02)`.
+    pub text: String,
+    /// As written in the plan: `(l_shipdate#16 <= 1998-09-02)`.
+    pub raw: String,
+    /// Column names referenced (ids stripped), in order of first appearance.
+    pub columns: Vec<String>,
+    /// Function names called (`sum`, `isnotnull`, `substring`, UDF names …), lower-case.
+    pub functions: Vec<String>,
+    /// Literal values (strings unquoted, numbers and dates as written).
+    pub literals: Vec<String>,
+    /// `AS name` when the expression is aliased.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub alias: Option<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct JoinInfo {
+    /// `Inner`, `LeftOuter`, `LeftSemi`, `LeftAnti`, `FullOuter`, `Cross`, …
+    pub join_type: String,
+    /// `BuildLeft` / `BuildRight` for hash and nested-loop joins.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub build_side: Option<String>,
+    pub left_keys: Vec<Expr>,
+    pub right_keys: Vec<Expr>,
+    /// Non-equi join condition, split into conjuncts.
+    pub condition: Vec<Expr>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SortKey {
+    pub expr: Expr,
+    pub ascending: bool,
+    pub nulls_first: bool,
+}
+
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ScanInfo {
+    /// `parquet`, `csv`, `json`, `orc`, `delta`, `ExistingRDD`, `LocalTableScan`, `InMemory`, …
+    pub format: String,
+    /// Catalog table (`spark_catalog.default.orders`) when known.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub table: Option<String>,
+    /// Paths from `Location`, without the `file:` scheme noise kept apart.
+    pub paths: Vec<String>,
+    pub pushed_filters: Vec<String>,
+    pub partition_filters: Vec<String>,
+    pub data_filters: Vec<Expr>,
+    /// `ReadSchema: struct<…>` fields, `name:type`.
+    pub read_schema: Vec<String>,
+    /// For `Scan ExistingRDD` / `LocalTableScan`: the RDD or relation description as written.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub relation: Option<String>,
+}
+
+/// Exchange partitioning.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Partitioning {
+    /// `hash`, `range`, `single`, `roundRobin`, `broadcast`, `unknown`.
+    pub kind: String,
+    pub exprs: Vec<Expr>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub num_partitions: Option<u64>,
+    /// `ENSURE_REQUIREMENTS`, `REPARTITION_BY_COL`, `REPARTITION_BY_NUM`, … (why it exists).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub origin: Option<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct WindowSpec {
+    pub functions: Vec<Expr>,
+    pub partition_by: Vec<Expr>,
+    pub order_by: Vec<SortKey>,
+}
+
+/// Everything parsed out of a node's header arguments and detail section. Fields a node does
+/// not have stay empty.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct NodeDetails {
+    pub output: Vec<Attribute>,
+    pub input: Vec<Attribute>,
+    /// Project list (aliases included) or result expressions.
+    pub projections: Vec<Expr>,
+    pub grouping_keys: Vec<Expr>,
+    pub aggregate_functions: Vec<Expr>,
+    /// Filter condition split into conjuncts.
+    pub conditions: Vec<Expr>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub join: Option<JoinInfo>,
+    pub sort_order: Vec<SortKey>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub scan: Option<ScanInfo>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub partitioning: Option<Partitioning>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub limit: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub offset: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub window: Option<WindowSpec>,
+    /// Python UDF / pandas UDF names (BatchEvalPython, ArrowEvalPython, FlatMapGroupsInPandas …).
+    pub python_udfs: Vec<String>,
+    /// Generator for `Generate` (`explode(arr)`, `posexplode`, `inline`, …).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub generator: Option<Expr>,
+    /// Every literal appearing anywhere in the node's expressions, deduplicated.
+    pub literals: Vec<String>,
+    /// Sample fraction / seed, union arity, coalesce partitions … as key → value.
+    #[serde(skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    pub arguments: std::collections::BTreeMap<String, String>,
+}
+
+/// One operator of the plan.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PlanNode {
+    /// The `dagNodeId` of `DESIGN.md`: the plan's own id (`(N)` of formatted / event log, UI
+    /// `nodeId`), or the pre-order position from 0 for plain `explain()` text.
+    pub id: String,
+    /// The operator name as written (`Scan parquet`, `PhotonGroupingAgg`, `WholeStageCodegen (3)`).
+    pub name: String,
+    /// Canonical Spark operator (`FileSourceScan`/`Scan`, `HashAggregate`, …).
+    pub operator: String,
+    pub family: OperatorFamily,
+    pub node_kind: NodeKind,
+    pub section: PlanSection,
+    pub children: Vec<NodeIdx>,
+    /// Whole-stage codegen stage id (`*(3)`, `[codegen id : 3]`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub codegen_stage: Option<u32>,
+    /// For `ReusedExchange` / `ReusedSubquery`: the node it reuses.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reuses: Option<NodeIdx>,
+    /// Subquery plans referenced by this node's expressions.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub subqueries: Vec<NodeIdx>,
+    pub details: NodeDetails,
+    /// 1-based line of the node in the input text, when the input was text.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub source_line: Option<u32>,
+}
+
+/// What the input says about the execution as a whole (UI and event-log inputs).
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ExecutionInfo {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub execution_id: Option<u64>,
+    /// The execution's `description` (often the job description or the SQL text).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    /// The call site Spark recorded (`details`/`callSite`), which can name the user's file:line.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub call_site: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub spark_version: Option<String>,
+}
+
+/// The parsed plan.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PlanGraph {
+    pub format: PlanFormat,
+    pub nodes: Vec<PlanNode>,
+    /// Root(s) of the executed plan.
+    pub roots: Vec<NodeIdx>,
+    pub execution: ExecutionInfo,
+    /// Logical plan sections of `explain(true)`, kept as text (`Parsed Logical Plan`, …).
+    #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    pub logical_plans: std::collections::BTreeMap<String, String>,
+}
+
+impl PlanGraph {
+    /// The node with this `dagNodeId`.
+    pub fn node_by_id(&self, id: &str) -> Option<NodeIdx> {
+        self.nodes.iter().position(|n| n.id == id)
+    }
+
+    /// Parent of each node (first parent found; shared nodes keep the final-plan parent).
+    pub fn parents(&self) -> Vec<Option<NodeIdx>> {
+        let mut parents = vec![None; self.nodes.len()];
+        for (idx, node) in self.nodes.iter().enumerate() {
+            for &child in &node.children {
+                if parents[child].is_none() {
+                    parents[child] = Some(idx);
+                }
+            }
+        }
+        parents
+    }
+}

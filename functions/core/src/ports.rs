@@ -1,0 +1,85 @@
+//! Storage ports: the only way the core touches persistent state.
+//!
+//! Two small traits, each with two implementations in `plan2code-stores`: a local one (SQLite
+//! file, a directory) and an AWS one (DynamoDB single table, S3). The traits are synchronous on
+//! purpose: the core is plain functions (rayon-parallel indexing, no async runtime), and the AWS
+//! implementations bridge into their async SDKs internally. Everything here is `Send + Sync` so a
+//! store can be shared across the Map state's parallel nodes.
+
+use crate::contracts::{Event, EventType, Job, MappingOutput};
+
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    #[error("store item not found: {0}")]
+    NotFound(String),
+    /// A conditional write lost (the item changed or already exists).
+    #[error("conditional write failed: {0}")]
+    Conflict(String),
+    #[error("store backend failed: {0}")]
+    Backend(String),
+    #[error("stored item is corrupt: {0}")]
+    Corrupt(String),
+}
+
+impl crate::error::Named for StoreError {
+    fn error_name(&self) -> crate::error::ErrorName {
+        match self {
+            StoreError::NotFound(_) => crate::error::ErrorName::InvalidInput,
+            _ => crate::error::ErrorName::StoreError,
+        }
+    }
+}
+
+/// Opaque blobs under `/`-separated keys (`index/<cacheKey>/index.json`, `jobs/<id>/plan.json`).
+pub trait BlobStore: Send + Sync {
+    fn put(&self, key: &str, bytes: &[u8]) -> Result<(), StoreError>;
+    fn get(&self, key: &str) -> Result<Option<Vec<u8>>, StoreError>;
+    fn delete(&self, key: &str) -> Result<(), StoreError>;
+}
+
+/// Record of a cached repository index (`PK=REPO#cacheKey, SK=META`).
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct RepoIndexRecord {
+    pub cache_key: String,
+    pub commit: Option<String>,
+    /// Blob key of the serialised index.
+    pub index_key: String,
+    /// Unix seconds after which the record is stale.
+    pub expires_at: u64,
+}
+
+/// Job state: the job item, per-node mappings, the ordered event log, parked task tokens and the
+/// repo-index cache records.
+pub trait JobStore: Send + Sync {
+    /// Create a job; fails with `Conflict` if the id exists.
+    fn create_job(&self, job: &Job, owner: &str) -> Result<(), StoreError>;
+    fn get_job(&self, id: &str) -> Result<Option<Job>, StoreError>;
+    /// The caller that created the job (API authorisation).
+    fn job_owner(&self, id: &str) -> Result<Option<String>, StoreError>;
+    fn put_job(&self, job: &Job) -> Result<(), StoreError>;
+
+    /// Write a node's mapping once. Returns `true` when this call wrote it, `false` when a
+    /// mapping for `(job_id, dag_node_id)` already existed (a retried FinalMapping).
+    fn put_mapping(&self, job_id: &str, mapping: &MappingOutput) -> Result<bool, StoreError>;
+    fn mappings(&self, job_id: &str) -> Result<Vec<MappingOutput>, StoreError>;
+
+    /// Append an event, assigning the next sequence number; returns the stored event.
+    fn append_event(
+        &self,
+        job_id: &str,
+        event_type: EventType,
+        data: serde_json::Value,
+    ) -> Result<Event, StoreError>;
+    /// Events with `seq > after`, in order, at most `limit`.
+    fn events_after(&self, job_id: &str, after: u64, limit: usize) -> Result<Vec<Event>, StoreError>;
+
+    /// Park a task token for a paused node.
+    fn park_token(&self, job_id: &str, dag_node_id: &str, token: &str) -> Result<(), StoreError>;
+    /// Remove and return every parked token of a job (resume).
+    fn take_tokens(&self, job_id: &str) -> Result<Vec<(String, String)>, StoreError>;
+
+    fn put_repo_index(&self, record: &RepoIndexRecord) -> Result<(), StoreError>;
+    /// The record if present and not expired at `now` (unix seconds).
+    fn get_repo_index(&self, cache_key: &str, now: u64) -> Result<Option<RepoIndexRecord>, StoreError>;
+}
