@@ -1,4 +1,11 @@
 //! # plan2code-stores
 //!
-//! Implementations of the core's storage ports ([`plan2code_core::ports`]): SQLite + a directory
-//! for local mode, DynamoDB + S3 (feature `aws`) for the cloud.
+//! Implementations of the core's storage ports ([`plan2code_core::ports`]): a directory and an
+//! in-memory map for blobs in local mode and tests; SQLite for jobs in local mode; DynamoDB + S3
+//! (feature `aws`) for the cloud.
+
+pub mod dir_blob;
+pub mod memory_blob;
+
+pub use dir_blob::DirBlobStore;
+pub use memory_blob::MemoryBlobStore;
