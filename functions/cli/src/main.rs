@@ -10,7 +10,11 @@ use clap::{Parser, Subcommand};
 use std::process::ExitCode;
 
 #[derive(Parser)]
-#[command(name = "plan2code", version, about = "Map Spark physical-plan nodes to the lines of code that produced them")]
+#[command(
+    name = "plan2code",
+    version,
+    about = "Map Spark physical-plan nodes to the lines of code that produced them"
+)]
 struct Cli {
     #[command(subcommand)]
     command: Command,

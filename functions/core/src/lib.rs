@@ -21,5 +21,6 @@
 pub mod code;
 pub mod contracts;
 pub mod error;
+pub mod pipeline;
 pub mod plan;
 pub mod ports;

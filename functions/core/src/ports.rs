@@ -72,7 +72,12 @@ pub trait JobStore: Send + Sync {
         data: serde_json::Value,
     ) -> Result<Event, StoreError>;
     /// Events with `seq > after`, in order, at most `limit`.
-    fn events_after(&self, job_id: &str, after: u64, limit: usize) -> Result<Vec<Event>, StoreError>;
+    fn events_after(
+        &self,
+        job_id: &str,
+        after: u64,
+        limit: usize,
+    ) -> Result<Vec<Event>, StoreError>;
 
     /// Park a task token for a paused node.
     fn park_token(&self, job_id: &str, dag_node_id: &str, token: &str) -> Result<(), StoreError>;
@@ -81,5 +86,9 @@ pub trait JobStore: Send + Sync {
 
     fn put_repo_index(&self, record: &RepoIndexRecord) -> Result<(), StoreError>;
     /// The record if present and not expired at `now` (unix seconds).
-    fn get_repo_index(&self, cache_key: &str, now: u64) -> Result<Option<RepoIndexRecord>, StoreError>;
+    fn get_repo_index(
+        &self,
+        cache_key: &str,
+        now: u64,
+    ) -> Result<Option<RepoIndexRecord>, StoreError>;
 }

@@ -1,0 +1,349 @@
+//! Evidence: the comparable facts on both sides of a mapping.
+//!
+//! A plan node and a code site are each reduced to an [`Evidence`] bag — columns, functions,
+//! literals, aliases, tables, paths — normalised so that the plan's `approx_count_distinct` meets
+//! Scala's `approxCountDistinct`, the plan's `Sales` meets Python's `"Sales"`, and attribute ids are
+//! long gone. Matching two bags is weighted by how rare each token is in the repository
+//! ([`TokenWeights`], an inverse document frequency), so `salary` (in forty statements) counts far
+//! less than `approx_count_distinct` (in one).
+
+use std::collections::{BTreeSet, HashMap};
+
+/// What kind of fact a token is; each kind has its own weight when bags are compared.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum TokenKind {
+    Column,
+    Function,
+    Literal,
+    Alias,
+    Table,
+    Path,
+}
+
+impl TokenKind {
+    /// How much one matched token of this kind says about a site, before rarity.
+    fn weight(self) -> f64 {
+        match self {
+            TokenKind::Column => 1.0,
+            TokenKind::Function => 1.5,
+            TokenKind::Literal => 1.6,
+            TokenKind::Alias => 2.0,
+            TokenKind::Table => 2.0,
+            TokenKind::Path => 2.0,
+        }
+    }
+}
+
+/// A bag of normalised facts.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Evidence {
+    pub tokens: BTreeSet<(TokenKind, String)>,
+}
+
+/// Functions that say nothing about which statement produced a node: column accessors,
+/// literal wrappers, casts and the aliasing calls themselves.
+const NOISE_FUNCTIONS: &[&str] = &[
+    "col",
+    "column",
+    "lit",
+    "alias",
+    "as",
+    "name",
+    "expr",
+    "cast",
+    "apply",
+    "input",
+    "knownfloatingpointnormalized",
+    "normalizenanandzero",
+    "promoteprecision",
+    "checkoverflow",
+    "makedecimal",
+    "unscaledvalue",
+    "staticinvoke",
+    "invoke",
+    "assertnotnull",
+    "getcolumnbyordinal",
+    "isnotnull",
+];
+
+/// Code-side spellings whose plan spelling differs (after normalisation).
+const FUNCTION_SYNONYMS: &[(&str, &str)] = &[
+    ("mean", "avg"),
+    ("stddev", "stddevsamp"),
+    ("std", "stddevsamp"),
+    ("variance", "varsamp"),
+    ("countdistinct", "count"),
+    ("sumdistinct", "sum"),
+    ("isnull", "isnull"),
+    ("isin", "in"),
+    ("startswith", "startswith"),
+    ("endswith", "endswith"),
+    ("when", "casewhen"),
+    ("otherwise", "casewhen"),
+    ("approxcountdistinct", "approxcountdistinct"),
+    ("todate", "todate"),
+    ("currentdate", "currentdate"),
+    ("currenttimestamp", "currenttimestamp"),
+    ("explodeouter", "explode"),
+    ("posexplodeouter", "posexplode"),
+];
+
+/// Lower-case and drop `_` so `approx_count_distinct` == `approxCountDistinct`; strip Spark's
+/// partial/merge aggregate prefixes.
+pub fn normalise_function(name: &str) -> String {
+    let lower: String = name
+        .chars()
+        .filter(|c| *c != '_')
+        .flat_map(char::to_lowercase)
+        .collect();
+    let lower = lower
+        .strip_prefix("partial")
+        .or_else(|| lower.strip_prefix("merge"))
+        .filter(|rest| !rest.is_empty())
+        .map(str::to_owned)
+        .unwrap_or(lower);
+    FUNCTION_SYNONYMS
+        .iter()
+        .find(|(code, _)| *code == lower)
+        .map(|(_, plan)| (*plan).to_owned())
+        .unwrap_or(lower)
+}
+
+pub fn is_noise_function(normalised: &str) -> bool {
+    NOISE_FUNCTIONS.contains(&normalised)
+}
+
+/// Column names compare case-insensitively (Spark's default resolution).
+pub fn normalise_column(name: &str) -> String {
+    let trimmed = name
+        .trim()
+        .trim_matches('`')
+        .trim_matches('"')
+        .trim_matches('\'');
+    // `df.x`, `t.x` and `x` are the same column for matching purposes.
+    let last = trimmed.rsplit('.').next().unwrap_or(trimmed);
+    last.to_lowercase()
+}
+
+/// Literals lose quotes, numeric suffixes (`10L`, `2.0D`) and trailing `.0`.
+pub fn normalise_literal(value: &str) -> Option<String> {
+    let mut v = value
+        .trim()
+        .trim_matches(|c| c == '"' || c == '\'')
+        .trim()
+        .to_lowercase();
+    if v.is_empty() || v == "null" || v == "true" || v == "false" {
+        return None;
+    }
+    let numeric_suffix = v.len() > 1
+        && (v.ends_with('l') || v.ends_with('d') || v.ends_with('f'))
+        && v[..v.len() - 1].parse::<f64>().is_ok();
+    if numeric_suffix {
+        v.pop();
+    }
+    if let Some(stripped) = v.strip_suffix(".0")
+        && stripped.parse::<i64>().is_ok()
+    {
+        v = stripped.to_owned();
+    }
+    // Single characters and the ubiquitous 0/1 match everything and decide nothing.
+    if v.chars().count() < 2 && v.parse::<i64>().map_or(true, |n| n == 0 || n == 1) {
+        return None;
+    }
+    Some(v)
+}
+
+/// Paths compare by their last meaningful component (`/data/x/orders.parquet` ~ `orders.parquet`
+/// ~ `orders`), since code often builds them from a base directory.
+pub fn normalise_path(path: &str) -> Option<String> {
+    let trimmed = path.trim().trim_end_matches('/');
+    let last = trimmed.rsplit(['/', '\\']).next()?;
+    let stem = last.split('.').next().unwrap_or(last).to_lowercase();
+    (!stem.is_empty() && stem != "*").then_some(stem)
+}
+
+/// Table names compare by their unqualified name.
+pub fn normalise_table(name: &str) -> String {
+    name.trim()
+        .trim_matches('`')
+        .rsplit('.')
+        .next()
+        .unwrap_or(name)
+        .to_lowercase()
+}
+
+impl Evidence {
+    pub fn is_empty(&self) -> bool {
+        self.tokens.is_empty()
+    }
+
+    pub fn add(&mut self, kind: TokenKind, raw: &str) {
+        let value = match kind {
+            TokenKind::Column => Some(normalise_column(raw)),
+            TokenKind::Function => {
+                let f = normalise_function(raw);
+                (!is_noise_function(&f)).then_some(f)
+            }
+            TokenKind::Literal => normalise_literal(raw),
+            TokenKind::Alias => Some(normalise_column(raw)),
+            TokenKind::Table => Some(normalise_table(raw)),
+            TokenKind::Path => normalise_path(raw),
+        };
+        if let Some(v) = value.filter(|v| !v.is_empty()) {
+            self.tokens.insert((kind, v));
+        }
+    }
+
+    pub fn add_all<'a>(&mut self, kind: TokenKind, values: impl IntoIterator<Item = &'a String>) {
+        for v in values {
+            self.add(kind, v);
+        }
+    }
+
+    pub fn extend(&mut self, other: &Evidence) {
+        self.tokens.extend(other.tokens.iter().cloned());
+    }
+
+    /// Whether this bag holds `value` in any role where a plan token of `kind` could appear:
+    /// a plan alias may be written as a column elsewhere and vice versa; a table may be read
+    /// through a path.
+    fn holds(&self, kind: TokenKind, value: &str) -> bool {
+        let alike: &[TokenKind] = match kind {
+            TokenKind::Column | TokenKind::Alias => &[TokenKind::Column, TokenKind::Alias],
+            TokenKind::Table | TokenKind::Path => {
+                &[TokenKind::Table, TokenKind::Path, TokenKind::Literal]
+            }
+            TokenKind::Literal => &[TokenKind::Literal],
+            TokenKind::Function => &[TokenKind::Function],
+        };
+        alike
+            .iter()
+            .any(|k| self.tokens.contains(&(*k, value.to_owned())))
+    }
+}
+
+/// Rarity of tokens across all sites of an index: `ln(1 + N / df)`.
+#[derive(Debug, Clone, Default)]
+pub struct TokenWeights {
+    documents: f64,
+    frequency: HashMap<String, u32>,
+}
+
+impl TokenWeights {
+    pub fn from_bags<'a>(bags: impl IntoIterator<Item = &'a Evidence>) -> Self {
+        let mut frequency: HashMap<String, u32> = HashMap::new();
+        let mut documents = 0.0;
+        for bag in bags {
+            documents += 1.0;
+            let distinct: BTreeSet<&String> = bag.tokens.iter().map(|(_, v)| v).collect();
+            for v in distinct {
+                *frequency.entry(v.clone()).or_default() += 1;
+            }
+        }
+        Self {
+            documents,
+            frequency,
+        }
+    }
+
+    pub fn idf(&self, value: &str) -> f64 {
+        let df = f64::from(self.frequency.get(value).copied().unwrap_or(0));
+        (1.0 + (self.documents.max(1.0) / df.max(0.5))).ln()
+    }
+}
+
+/// The result of comparing a node's bag with a site's bag.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Overlap {
+    /// Weighted share of the node's evidence found at the site (0–1).
+    pub coverage: f64,
+    /// Absolute weighted mass matched (unbounded; used to rank sites with the same coverage).
+    pub mass: f64,
+    /// The matched tokens, for explanations.
+    pub matched: Vec<(TokenKind, String)>,
+}
+
+/// How much of `node`'s evidence the `site` carries.
+pub fn overlap(node: &Evidence, site: &Evidence, weights: &TokenWeights) -> Overlap {
+    let mut total = 0.0;
+    let mut mass = 0.0;
+    let mut matched = Vec::new();
+    for (kind, value) in &node.tokens {
+        let w = kind.weight() * weights.idf(value);
+        total += w;
+        if site.holds(*kind, value) {
+            mass += w;
+            matched.push((*kind, value.clone()));
+        }
+    }
+    Overlap {
+        coverage: if total > 0.0 { mass / total } else { 0.0 },
+        mass,
+        matched,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn function_spellings_meet() {
+        assert_eq!(
+            normalise_function("approxCountDistinct"),
+            normalise_function("approx_count_distinct")
+        );
+        assert_eq!(normalise_function("partial_sum"), "sum");
+        assert_eq!(normalise_function("merge_avg"), "avg");
+        assert_eq!(normalise_function("mean"), "avg");
+        assert_eq!(normalise_function("partial"), "partial");
+    }
+
+    #[test]
+    fn literals_lose_quotes_and_suffixes() {
+        assert_eq!(normalise_literal("'BUILDING'").as_deref(), Some("building"));
+        assert_eq!(normalise_literal("10L").as_deref(), Some("10"));
+        assert_eq!(normalise_literal("3000.0").as_deref(), Some("3000"));
+        assert_eq!(normalise_literal("1"), None);
+        assert_eq!(normalise_literal("null"), None);
+        assert_eq!(
+            normalise_literal("1995-03-15").as_deref(),
+            Some("1995-03-15")
+        );
+    }
+
+    #[test]
+    fn paths_compare_by_stem() {
+        assert_eq!(
+            normalise_path("file:/data/tpch/orders.parquet").as_deref(),
+            Some("orders")
+        );
+        assert_eq!(
+            normalise_path("resources/zipcodes.csv/").as_deref(),
+            Some("zipcodes")
+        );
+    }
+
+    #[test]
+    fn rare_tokens_weigh_more() {
+        let mut common = Evidence::default();
+        common.add(TokenKind::Column, "salary");
+        let mut rare = common.clone();
+        rare.add(TokenKind::Function, "kurtosis");
+        let bags = vec![common.clone(), common.clone(), common.clone(), rare.clone()];
+        let weights = TokenWeights::from_bags(&bags);
+        assert!(weights.idf("kurtosis") > weights.idf("salary"));
+
+        let mut node = Evidence::default();
+        node.add(TokenKind::Column, "salary");
+        node.add(TokenKind::Function, "kurtosis");
+        let with_rare = overlap(&node, &rare, &weights);
+        let without = overlap(&node, &common, &weights);
+        assert!(with_rare.coverage > 0.99);
+        assert!(without.coverage < 0.5, "{}", without.coverage);
+        assert_eq!(
+            without.matched,
+            vec![(TokenKind::Column, "salary".to_owned())]
+        );
+    }
+}

@@ -1,0 +1,312 @@
+//! Plan-level localisation (the plan part of node 1): one plan is one query, so find it first.
+//!
+//! A plan's user-written operators all come from one *query unit*: either a DataFrame flow (the
+//! statement holding the action and every statement feeding it through DataFrame variables) or
+//! one SQL statement. Every unit is scored by how well it explains the whole plan — the sum, over
+//! the plan's user-written nodes, of the best [`site_score`] inside the unit, minus a little for
+//! statements in the unit that explain nothing — and the best unit wins.
+//!
+//! Inside the winning unit the plan tree is then *aligned* with the code's flow, top-down: a node
+//! takes its best site; its children prefer sites upstream of it (earlier calls of the same chain
+//! and the statements that feed it), and a join's left and right inputs prefer the flows entering
+//! through the join's receiver and its argument respectively. So a Filter under an Aggregate maps
+//! to the filter feeding that groupBy, not to some other filter in the file.
+
+use super::evidence::{Overlap, overlap};
+use super::semantics::SemanticDescription;
+use super::sites::{FlowRole, SiteId, SiteKind, SiteTable};
+use crate::contracts::NodeKind;
+use crate::plan::{NodeIdx, OperatorFamily, PlanGraph};
+use serde::{Deserialize, Serialize};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+
+/// Score of `site` as the producer of a node with `family` and evidence `target`: zero when the
+/// site cannot produce that family; otherwise a base for compatibility plus the weighted share of
+/// the node's evidence found there, damped for tests, helpers and dead code.
+pub fn site_score(
+    family: OperatorFamily,
+    target: &super::evidence::Evidence,
+    site: &super::sites::Site,
+    table: &SiteTable,
+) -> (f64, Overlap) {
+    if !site.families.contains(family) {
+        return (0.0, Overlap::default());
+    }
+    let ov = overlap(target, &site.evidence, &table.weights);
+    let mut score = if target.is_empty() {
+        0.45
+    } else {
+        0.25 + 0.75 * ov.coverage
+    };
+    if site.flags.test {
+        score *= 0.5;
+    }
+    if site.flags.utility {
+        score *= 0.8;
+    }
+    if site.flags.dead {
+        score *= 0.9;
+    }
+    (score, ov)
+}
+
+/// A candidate query unit.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub enum UnitKind {
+    /// The DataFrame flow ending at this chain.
+    Flow { chain: usize },
+    /// This SQL statement.
+    Sql { statement: usize },
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct RankedUnit {
+    pub kind: UnitKind,
+    pub score: f64,
+    /// Share of the plan's user-written nodes the unit explains with real evidence.
+    pub explained: f64,
+}
+
+/// Where the plan lives in the repository and how its nodes align with the code.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PlanLocalisation {
+    /// Best units first (at most a handful).
+    pub units: Vec<RankedUnit>,
+    /// Sites of the winning unit.
+    pub unit_sites: BTreeSet<SiteId>,
+    /// `dagNodeId` → aligned site.
+    pub aligned: BTreeMap<String, SiteId>,
+    /// Files most likely to hold the plan's code, with scores.
+    pub files: Vec<(u32, f64)>,
+}
+
+/// Localise a plan and align its nodes (see module docs).
+pub fn localise_plan(
+    graph: &PlanGraph,
+    semantics: &[SemanticDescription],
+    table: &SiteTable,
+) -> PlanLocalisation {
+    let writers: Vec<NodeIdx> = (0..graph.nodes.len())
+        .filter(|&i| semantics[i].node_kind == NodeKind::Code && semantics[i].induced_by.is_none())
+        .collect();
+    let targets: Vec<_> = semantics.iter().map(SemanticDescription::target).collect();
+
+    // Sparse node × site scores for every compatible site (compatibility is cheap to test).
+    let mut scores: Vec<HashMap<SiteId, f64>> = vec![HashMap::new(); graph.nodes.len()];
+    for &n in &writers {
+        let (family, evidence) = &targets[n];
+        for site in &table.sites {
+            let (s, _) = site_score(*family, evidence, site, table);
+            if s > 0.0 {
+                scores[n].insert(site.id, s);
+            }
+        }
+    }
+
+    let mut units: Vec<(UnitKind, BTreeSet<SiteId>)> = Vec::new();
+    for chain in 0..table.chain_count() {
+        let relevant = table.chain_sites(chain).iter().any(|s| {
+            writers
+                .iter()
+                .any(|n| scores[*n].get(s).is_some_and(|v| *v > 0.3))
+        });
+        if relevant {
+            units.push((UnitKind::Flow { chain }, table.flow_of_chain(chain)));
+        }
+    }
+    for statement in 0..table.sql_count() {
+        units.push((
+            UnitKind::Sql { statement },
+            table.sql_sites(statement).iter().copied().collect(),
+        ));
+    }
+
+    let mut ranked: Vec<(RankedUnit, BTreeSet<SiteId>)> = units
+        .into_iter()
+        .map(|(kind, sites)| {
+            let mut total = 0.0;
+            let mut explained = 0usize;
+            let mut used_chains: BTreeSet<usize> = BTreeSet::new();
+            for &n in &writers {
+                let best = sites
+                    .iter()
+                    .filter_map(|s| scores[n].get(s).map(|v| (*s, *v)))
+                    .max_by(|a, b| a.1.total_cmp(&b.1));
+                if let Some((site, v)) = best {
+                    total += v;
+                    if v > 0.3 {
+                        explained += 1;
+                    }
+                    if let SiteKind::Call { chain, .. } = table.sites[site].kind {
+                        used_chains.insert(chain);
+                    }
+                }
+            }
+            let chains_in_unit: BTreeSet<usize> = sites
+                .iter()
+                .filter_map(|s| match table.sites[*s].kind {
+                    SiteKind::Call { chain, .. } => Some(chain),
+                    SiteKind::Sql { .. } => None,
+                })
+                .collect();
+            let idle = chains_in_unit.difference(&used_chains).count() as f64;
+            let unit = RankedUnit {
+                kind,
+                score: total - 0.05 * idle,
+                explained: if writers.is_empty() {
+                    0.0
+                } else {
+                    explained as f64 / writers.len() as f64
+                },
+            };
+            (unit, sites)
+        })
+        .collect();
+    ranked.sort_by(|a, b| b.0.score.total_cmp(&a.0.score));
+
+    let mut file_scores: BTreeMap<u32, f64> = BTreeMap::new();
+    for (unit, sites) in ranked.iter().take(20) {
+        if let Some(s) = sites.iter().next() {
+            let e = file_scores.entry(table.sites[*s].file).or_default();
+            *e = e.max(unit.score);
+        }
+    }
+    let mut files: Vec<(u32, f64)> = file_scores.into_iter().collect();
+    files.sort_by(|a, b| b.1.total_cmp(&a.1));
+    files.truncate(5);
+
+    let Some((_, unit_sites)) = ranked.first().cloned() else {
+        return PlanLocalisation {
+            files,
+            ..Default::default()
+        };
+    };
+    let mut aligned = BTreeMap::new();
+    let mut assigned: Vec<Option<SiteId>> = vec![None; graph.nodes.len()];
+    for &root in &graph.roots {
+        align(
+            graph,
+            semantics,
+            &targets,
+            table,
+            &unit_sites,
+            root,
+            None,
+            &mut assigned,
+        );
+    }
+    // Nodes outside the final plan's tree (AQE Initial Plan, subqueries) are their own roots.
+    let parents = graph.parents();
+    for idx in 0..graph.nodes.len() {
+        if parents[idx].is_none() && !graph.roots.contains(&idx) {
+            align(
+                graph,
+                semantics,
+                &targets,
+                table,
+                &unit_sites,
+                idx,
+                None,
+                &mut assigned,
+            );
+        }
+    }
+    for (idx, site) in assigned.iter().enumerate() {
+        if let Some(site) = site {
+            aligned.insert(graph.nodes[idx].id.clone(), *site);
+        }
+    }
+    PlanLocalisation {
+        units: ranked.into_iter().take(5).map(|(u, _)| u).collect(),
+        unit_sites,
+        aligned,
+        files,
+    }
+}
+
+/// Top-down alignment of the subtree at `idx`; `allowed` holds the sites upstream of the parent's
+/// site (None at a root).
+#[allow(clippy::too_many_arguments)]
+fn align(
+    graph: &PlanGraph,
+    semantics: &[SemanticDescription],
+    targets: &[(OperatorFamily, super::evidence::Evidence)],
+    table: &SiteTable,
+    unit: &BTreeSet<SiteId>,
+    idx: NodeIdx,
+    allowed: Option<&BTreeSet<SiteId>>,
+    assigned: &mut Vec<Option<SiteId>>,
+) {
+    if assigned[idx].is_some() {
+        return; // shared node (scan listed under both AQE plans): aligned once
+    }
+    let sem = &semantics[idx];
+    let writes_code = sem.node_kind == NodeKind::Code && sem.induced_by.is_none();
+    let mut child_allowed: Option<BTreeSet<SiteId>> = allowed.cloned();
+    let mut join_site: Option<SiteId> = None;
+    if writes_code {
+        let (family, evidence) = &targets[idx];
+        let best = unit
+            .iter()
+            .map(|&s| {
+                let (score, _) = site_score(*family, evidence, &table.sites[s], table);
+                let in_flow = allowed.is_none_or(|a| a.contains(&s));
+                (s, if in_flow { score } else { score * 0.75 })
+            })
+            .filter(|(_, v)| *v > 0.0)
+            // Ties go to the site furthest downstream: a tree is aligned from its root down.
+            .max_by(|a, b| a.1.total_cmp(&b.1).then(downstream_order(table, a.0, b.0)));
+        if let Some((site, _)) = best {
+            assigned[idx] = Some(site);
+            child_allowed = Some(table.upstream(site, None));
+            if sem.family == OperatorFamily::Join {
+                join_site = Some(site);
+            }
+        }
+    }
+    let children = graph.nodes[idx].children.clone();
+    for (position, &child) in children.iter().enumerate() {
+        let side_allowed = join_site.map(|site| {
+            let role = if position == 0 {
+                FlowRole::Receiver
+            } else {
+                FlowRole::Argument
+            };
+            let side = table.upstream(site, Some(role));
+            if side.is_empty() {
+                table.upstream(site, None)
+            } else {
+                side
+            }
+        });
+        align(
+            graph,
+            semantics,
+            targets,
+            table,
+            unit,
+            child,
+            side_allowed.as_ref().or(child_allowed.as_ref()),
+            assigned,
+        );
+    }
+    // Derived and engine nodes take their consumer's site once the consumer is aligned.
+    if assigned[idx].is_none()
+        && let Some(consumer) = &sem.induced_by
+        && let Some(c) = graph.node_by_id(&consumer.dag_node_id)
+    {
+        assigned[idx] = assigned[c];
+    }
+}
+
+/// Order sites so that the more downstream one compares greater.
+fn downstream_order(table: &SiteTable, a: SiteId, b: SiteId) -> std::cmp::Ordering {
+    let key = |s: SiteId| {
+        let site = &table.sites[s];
+        (site.lines.start, site.precise.start, s)
+    };
+    key(a).cmp(&key(b))
+}

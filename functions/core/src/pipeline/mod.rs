@@ -1,0 +1,146 @@
+//! The mapping pipeline: from a plan node to the lines that produced it.
+//!
+//! The seven nodes of `DESIGN.md` as plain functions over plain data:
+//!
+//! 1. `load_repo_context` — the repository half lives in [`crate::code`]; the plan half is
+//!    [`localise::localise_plan`]: find the query unit (DataFrame flow or SQL statement) the plan
+//!    came from and align the plan's tree with the code's data flow;
+//! 2. [`semantics::plan_semantics`] — what each node means and which evidence to look for;
+//!    planner-inserted nodes are tied to the user operator they serve;
+//! 3. [`retrieve::embedding_retrieval`] — hybrid structural + lexical + flow retrieval of top-K
+//!    [`sites`] (every DataFrame call and SQL clause of the index);
+//! 4. [`ast_filter::ast_filter`] — syntax that can produce the operator, `astScore`;
+//! 5. [`reason::Reasoner`] — pick among the top three and explain;
+//! 6. [`confidence::confidence_gate`] — the formula and bands;
+//! 7. [`finalize`] — the `MappingOutput`, persisted once.
+//!
+//! [`map_plan`] runs 2–7 for a whole plan in-process; the state machine runs the same functions
+//! one node per Map iteration.
+
+pub mod ast_filter;
+pub mod confidence;
+pub mod evidence;
+pub mod finalize;
+pub mod localise;
+pub mod operations;
+pub mod reason;
+pub mod retrieve;
+pub mod semantics;
+pub mod sites;
+
+use crate::code::RepoIndex;
+use crate::contracts::MappingOutput;
+use crate::plan::PlanGraph;
+use confidence::ConfidenceConfig;
+use reason::{ReasonError, Reasoner};
+use retrieve::{Bm25, RetrievalContext};
+use semantics::SemanticDescription;
+use std::time::Instant;
+
+/// Tunables, read from the environment by the binaries (`RETRIEVAL_TOP_K`, thresholds, …).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct PipelineConfig {
+    pub top_k: usize,
+    pub confidence: ConfidenceConfig,
+}
+
+impl Default for PipelineConfig {
+    fn default() -> Self {
+        Self {
+            top_k: 10,
+            confidence: ConfidenceConfig::default(),
+        }
+    }
+}
+
+/// Milliseconds spent per step, for events and benchmarks.
+#[derive(Debug, Clone, Default, PartialEq, serde::Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct StepTimings {
+    pub sites_ms: f64,
+    pub semantics_ms: f64,
+    pub localise_ms: f64,
+    pub nodes_ms: f64,
+}
+
+/// Everything a job computes once and every node reads.
+pub struct PlanContext<'a> {
+    pub index: &'a RepoIndex,
+    pub table: sites::SiteTable,
+    pub bm25: Bm25,
+    pub semantics: Vec<SemanticDescription>,
+    pub localisation: localise::PlanLocalisation,
+    pub timings: StepTimings,
+}
+
+impl<'a> PlanContext<'a> {
+    /// Build sites, semantics and the plan-level localisation.
+    pub fn build(graph: &PlanGraph, index: &'a RepoIndex) -> Self {
+        let t0 = Instant::now();
+        let table = sites::SiteTable::build(index);
+        let bm25 = Bm25::build(&table);
+        let t1 = Instant::now();
+        let semantics = semantics::plan_semantics(graph);
+        let t2 = Instant::now();
+        let localisation = localise::localise_plan(graph, &semantics, &table);
+        let t3 = Instant::now();
+        let ms = |a: Instant, b: Instant| (b - a).as_secs_f64() * 1000.0;
+        Self {
+            index,
+            table,
+            bm25,
+            semantics,
+            localisation,
+            timings: StepTimings {
+                sites_ms: ms(t0, t1),
+                semantics_ms: ms(t1, t2),
+                localise_ms: ms(t2, t3),
+                nodes_ms: 0.0,
+            },
+        }
+    }
+
+    /// Nodes 3–6 (+ assembly of 7) for one node.
+    pub fn map_node(
+        &self,
+        sem: &SemanticDescription,
+        reasoner: &dyn Reasoner,
+        config: &PipelineConfig,
+    ) -> Result<MappingOutput, ReasonError> {
+        let ctx = RetrievalContext {
+            index: self.index,
+            table: &self.table,
+            bm25: &self.bm25,
+            localisation: &self.localisation,
+        };
+        let candidates = retrieve::embedding_retrieval(sem, &ctx, config.top_k);
+        let mut filtered = ast_filter::ast_filter(sem, candidates, &self.table);
+        filtered.sort_by(|a, b| reason::merit(b).total_cmp(&reason::merit(a)));
+        filtered.truncate(3);
+        let decision = reasoner.decide(sem, &filtered)?;
+        Ok(finalize::assemble_mapping(
+            sem,
+            &filtered,
+            &decision,
+            &config.confidence,
+        ))
+    }
+}
+
+/// Map every node of a plan in-process.
+pub fn map_plan(
+    graph: &PlanGraph,
+    index: &RepoIndex,
+    reasoner: &dyn Reasoner,
+    config: &PipelineConfig,
+) -> Result<(Vec<MappingOutput>, StepTimings), ReasonError> {
+    let mut ctx = PlanContext::build(graph, index);
+    let start = Instant::now();
+    let mappings = ctx
+        .semantics
+        .iter()
+        .map(|sem| ctx.map_node(sem, reasoner, config))
+        .collect::<Result<Vec<_>, _>>()?;
+    ctx.timings.nodes_ms = start.elapsed().as_secs_f64() * 1000.0;
+    Ok((mappings, ctx.timings))
+}

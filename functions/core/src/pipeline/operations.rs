@@ -1,0 +1,353 @@
+//! Which code operations can produce which plan operators — the one table of that knowledge.
+//!
+//! A plan node has an [`OperatorFamily`] (from the plan's operator table); a code site is either a
+//! DataFrame method call or a SQL clause. This module says which families a site can produce:
+//! `.where(...)` and a `WHERE` conjunct produce `Filter`; `.groupBy(...).agg(...)`, a `GROUP BY` and
+//! `df.select(sum("x"))` produce `Aggregate`; `.withColumn("r", row_number().over(w))` produces
+//! `Window`; and so on. Functions inside the arguments widen a call's families (an aggregate
+//! function inside `select` makes it an aggregation).
+
+use crate::code::SqlClauseKind;
+use crate::plan::OperatorFamily;
+
+/// A small set of operator families.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Hash)]
+pub struct FamilySet(u32);
+
+impl FamilySet {
+    pub const EMPTY: FamilySet = FamilySet(0);
+
+    fn bit(family: OperatorFamily) -> u32 {
+        1 << (family as u32)
+    }
+
+    pub fn of(families: &[OperatorFamily]) -> Self {
+        FamilySet(families.iter().fold(0, |acc, f| acc | Self::bit(*f)))
+    }
+
+    pub fn contains(self, family: OperatorFamily) -> bool {
+        self.0 & Self::bit(family) != 0
+    }
+
+    pub fn insert(&mut self, family: OperatorFamily) {
+        self.0 |= Self::bit(family);
+    }
+
+    pub fn is_empty(self) -> bool {
+        self.0 == 0
+    }
+}
+
+use OperatorFamily as F;
+
+/// DataFrame / Dataset / reader methods (lower-cased) and the families they produce.
+const METHOD_FAMILIES: &[(&[&str], &[OperatorFamily])] = &[
+    (&["filter", "where", "dropna", "drop_nulls"], &[F::Filter]),
+    (
+        &[
+            "select",
+            "selectexpr",
+            "withcolumn",
+            "withcolumns",
+            "withcolumnrenamed",
+            "withcolumnsrenamed",
+            "todf",
+            "drop",
+            "fillna",
+            "fill",
+            "replace",
+            "transform",
+            "withfield",
+            "map",
+            "mapelements",
+            "flatmap",
+            "as",
+        ],
+        &[F::Project],
+    ),
+    (
+        &[
+            "groupby",
+            "groupBy",
+            "rollup",
+            "cube",
+            "agg",
+            "aggregate",
+            "count",
+            "sum",
+            "avg",
+            "mean",
+            "max",
+            "min",
+            "pivot",
+            "distinct",
+            "dropduplicates",
+            "drop_duplicates",
+            "dropduplicateswithinwatermark",
+            "describe",
+            "summary",
+            "countdistinct",
+            "groupbykey",
+            "reducegroups",
+            "mapgroups",
+            "crosstab",
+            "approxquantile",
+            "freqitems",
+            "applyinpandas",
+        ],
+        &[F::Aggregate, F::Expand],
+    ),
+    (&["join", "crossjoin", "joinwith"], &[F::Join]),
+    (&["orderby", "sort", "sortwithinpartitions"], &[F::Sort]),
+    (
+        &["limit", "offset", "tail", "head", "take", "first", "show"],
+        &[F::Limit],
+    ),
+    (
+        &[
+            "repartition",
+            "repartitionbyrange",
+            "coalesce",
+            "distribute",
+            "rebalance",
+        ],
+        &[F::Exchange],
+    ),
+    (
+        &[
+            "union",
+            "unionall",
+            "unionbyname",
+            "intersect",
+            "intersectall",
+            "except",
+            "exceptall",
+            "subtract",
+        ],
+        &[F::Union, F::Join, F::Aggregate],
+    ),
+    (&["sample", "sampleby", "randomsplit"], &[F::Sample]),
+    (
+        &["explode", "lateralview", "inline", "unpivot", "melt"],
+        &[F::Generate],
+    ),
+    (
+        &["cache", "persist", "checkpoint", "localcheckpoint"],
+        &[F::Cache],
+    ),
+    (
+        &[
+            "parquet",
+            "csv",
+            "json",
+            "orc",
+            "text",
+            "textfile",
+            "load",
+            "table",
+            "createdataframe",
+            "range",
+            "parallelize",
+            "sql",
+            "read",
+            "format",
+            "jdbc",
+            "avro",
+            "delta",
+            "readstream",
+            "createorreplacetempview",
+            "createtempview",
+            "createglobaltempview",
+            "todf",
+            "makerdd",
+            "wholetextfiles",
+            "binaryfiles",
+        ],
+        &[F::Scan],
+    ),
+    (
+        &[
+            "write",
+            "save",
+            "saveastable",
+            "insertinto",
+            "writeto",
+            "mode",
+        ],
+        &[F::Write],
+    ),
+];
+
+/// Aggregate functions (normalised, see [`super::evidence::normalise_function`]).
+pub const AGGREGATE_FUNCTIONS: &[&str] = &[
+    "sum",
+    "avg",
+    "count",
+    "min",
+    "max",
+    "first",
+    "last",
+    "collectlist",
+    "collectset",
+    "approxcountdistinct",
+    "stddevsamp",
+    "stddevpop",
+    "varsamp",
+    "varpop",
+    "kurtosis",
+    "skewness",
+    "corr",
+    "covarsamp",
+    "covarpop",
+    "percentile",
+    "percentileapprox",
+    "median",
+    "mode",
+    "anyvalue",
+    "boolor",
+    "booland",
+    "every",
+    "some",
+    "bitand",
+    "bitor",
+    "bitxor",
+    "maxby",
+    "minby",
+    "countif",
+    "grouping",
+    "groupingid",
+    "product",
+    "approxpercentile",
+    "firstvalue",
+    "lastvalue",
+    "listagg",
+    "stringagg",
+    "histogramnumeric",
+    "countminsketch",
+];
+
+/// Window-only functions and the `over` call that makes any aggregate a window function.
+pub const WINDOW_FUNCTIONS: &[&str] = &[
+    "over",
+    "rownumber",
+    "rank",
+    "denserank",
+    "percentrank",
+    "cumedist",
+    "ntile",
+    "lag",
+    "lead",
+    "nthvalue",
+    "window",
+    "partitionby",
+    "rowsbetween",
+    "rangebetween",
+];
+
+/// Generator functions (Generate operator).
+pub const GENERATOR_FUNCTIONS: &[&str] = &[
+    "explode",
+    "posexplode",
+    "inline",
+    "stack",
+    "jsontuple",
+    "explodeouter",
+    "posexplodeouter",
+    "inlineouter",
+];
+
+/// Families a DataFrame call can produce, given its method and the functions in its arguments.
+pub fn call_families(method: &str, arg_functions: &[String]) -> FamilySet {
+    let method = method.to_lowercase();
+    let mut set = FamilySet::EMPTY;
+    for (methods, families) in METHOD_FAMILIES {
+        if methods.iter().any(|m| m.eq_ignore_ascii_case(&method)) {
+            for f in *families {
+                set.insert(*f);
+            }
+        }
+    }
+    let has = |list: &[&str]| arg_functions.iter().any(|f| list.contains(&f.as_str()));
+    let projecting =
+        set.contains(F::Project) || set.contains(F::Aggregate) || set.contains(F::Filter);
+    if projecting {
+        if has(AGGREGATE_FUNCTIONS) {
+            set.insert(F::Aggregate);
+            set.insert(F::Expand);
+        }
+        if has(WINDOW_FUNCTIONS) {
+            set.insert(F::Window);
+        }
+        if has(GENERATOR_FUNCTIONS) {
+            set.insert(F::Generate);
+        }
+        // A call that applies a function we do not know as a Spark builtin may apply a UDF.
+        set.insert(F::PythonEval);
+    }
+    set
+}
+
+/// Families a SQL clause can produce.
+pub fn clause_families(kind: SqlClauseKind, functions: &[String]) -> FamilySet {
+    use SqlClauseKind as K;
+    let mut set = match kind {
+        K::Where | K::WherePredicate => FamilySet::of(&[F::Filter, F::Join]),
+        K::Having => FamilySet::of(&[F::Filter, F::Aggregate]),
+        K::Select | K::SelectItem => FamilySet::of(&[F::Project]),
+        K::GroupBy => FamilySet::of(&[F::Aggregate, F::Expand]),
+        K::From => FamilySet::of(&[F::Scan, F::Join]),
+        K::Join | K::JoinPredicate => FamilySet::of(&[F::Join]),
+        K::OrderBy => FamilySet::of(&[F::Sort, F::Limit]),
+        K::Limit => FamilySet::of(&[F::Limit]),
+        K::Window => FamilySet::of(&[F::Window]),
+        K::Union => FamilySet::of(&[F::Union]),
+        K::Subquery => FamilySet::of(&[F::Subquery, F::Join, F::Filter]),
+        K::With | K::CreateView | K::Insert | K::Other => FamilySet::EMPTY,
+    };
+    let has = |list: &[&str]| functions.iter().any(|f| list.contains(&f.as_str()));
+    if matches!(kind, K::Select | K::SelectItem) {
+        if has(AGGREGATE_FUNCTIONS) {
+            set.insert(F::Aggregate);
+        }
+        if has(WINDOW_FUNCTIONS) {
+            set.insert(F::Window);
+        }
+        if has(GENERATOR_FUNCTIONS) {
+            set.insert(F::Generate);
+        }
+        set.insert(F::PythonEval);
+    }
+    set
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn select_with_an_aggregate_is_an_aggregation() {
+        let plain = call_families("select", &["upper".into()]);
+        assert!(plain.contains(F::Project));
+        assert!(!plain.contains(F::Aggregate));
+        let agg = call_families("select", &["kurtosis".into()]);
+        assert!(agg.contains(F::Aggregate));
+        assert!(
+            call_families("withColumn", &["rownumber".into(), "over".into()]).contains(F::Window)
+        );
+    }
+
+    #[test]
+    fn readers_scan_and_writers_do_not() {
+        assert!(call_families("parquet", &[]).contains(F::Scan));
+        assert!(call_families("createDataFrame", &[]).contains(F::Scan));
+        assert!(!call_families("saveAsTable", &[]).contains(F::Scan));
+        assert!(call_families("frobnicate", &[]).is_empty());
+    }
+
+    #[test]
+    fn where_conjuncts_can_be_implicit_joins() {
+        let set = clause_families(SqlClauseKind::WherePredicate, &[]);
+        assert!(set.contains(F::Filter) && set.contains(F::Join));
+        assert!(clause_families(SqlClauseKind::GroupBy, &[]).contains(F::Aggregate));
+    }
+}

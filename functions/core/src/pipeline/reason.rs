@@ -1,0 +1,146 @@
+//! Node 5, `reasoning_agent`: choose among the top three filtered candidates and say why.
+//!
+//! The [`Reasoner`] port has two implementations: the deterministic evidence reasoner here (the
+//! default: offline, free, reproducible) and an OpenAI-compatible chat model (consulted only when
+//! the deterministic reasoner finds the choice ambiguous). Either way the model proposes and code
+//! decides: a proposal must name one of the offered candidates.
+
+use super::retrieve::Candidate;
+use super::semantics::SemanticDescription;
+use serde::{Deserialize, Serialize};
+
+/// How sure the reasoner is, in words (kept next to the number for explanations).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ConfidenceLevel {
+    High,
+    Medium,
+    Low,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Decision {
+    /// Index into the offered candidates.
+    pub best: usize,
+    pub reasoning: String,
+    pub confidence_level: ConfidenceLevel,
+    /// 0–1, reported as `llmConfidence`.
+    pub confidence: f64,
+    /// Tokens spent (0 for the deterministic reasoner).
+    pub tokens_used: u64,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum ReasonError {
+    #[error("LLM endpoint rate-limited the request (HTTP 429)")]
+    RateLimited,
+    #[error("LLM budget exhausted: spent ${spent:.4} of ${limit:.2}")]
+    BudgetExhausted { spent: f64, limit: f64 },
+    #[error("LLM request failed: {0}")]
+    Transport(String),
+}
+
+impl crate::error::Named for ReasonError {
+    fn error_name(&self) -> crate::error::ErrorName {
+        match self {
+            ReasonError::RateLimited => crate::error::ErrorName::LlmRateLimit,
+            _ => crate::error::ErrorName::Internal,
+        }
+    }
+}
+
+/// Chooses the best of a node's top candidates.
+pub trait Reasoner: Send + Sync {
+    fn decide(&self, sem: &SemanticDescription, top: &[Candidate])
+    -> Result<Decision, ReasonError>;
+}
+
+/// The default reasoner: weighs the evidence each candidate carries, its place in the plan's data
+/// flow and its syntax, and explains the choice in those terms.
+#[derive(Debug, Default, Clone, Copy)]
+pub struct EvidenceReasoner;
+
+/// The blended merit of a candidate once node 4 has scored it.
+pub fn merit(c: &Candidate) -> f64 {
+    0.7 * c.retrieval_score + 0.3 * c.ast_score
+}
+
+impl EvidenceReasoner {
+    /// Whether the choice is close enough that a second opinion (an LLM) could help.
+    pub fn is_ambiguous(top: &[Candidate]) -> bool {
+        match top {
+            [a, b, ..] => merit(a) - merit(b) < 0.05 && a.flow == b.flow,
+            _ => false,
+        }
+    }
+}
+
+impl Reasoner for EvidenceReasoner {
+    fn decide(
+        &self,
+        sem: &SemanticDescription,
+        top: &[Candidate],
+    ) -> Result<Decision, ReasonError> {
+        let Some((best, chosen)) = top
+            .iter()
+            .enumerate()
+            .max_by(|a, b| merit(a.1).total_cmp(&merit(b.1)).then(b.0.cmp(&a.0)))
+        else {
+            return Ok(Decision {
+                best: 0,
+                reasoning: format!("No code in the repository can produce {}.", sem.node_name),
+                confidence_level: ConfidenceLevel::Low,
+                confidence: 0.0,
+                tokens_used: 0,
+            });
+        };
+        let runner_up = top
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| *i != best)
+            .map(|(_, c)| merit(c))
+            .fold(0.0, f64::max);
+        let margin = (merit(chosen) - runner_up).max(0.0);
+        let confidence = (0.15
+            + 0.35 * chosen.keyword_match
+            + 0.30 * chosen.flow
+            + 0.20 * (margin / 0.25).min(1.0))
+        .clamp(0.0, 1.0);
+        let level = match confidence {
+            c if c >= 0.75 => ConfidenceLevel::High,
+            c if c >= 0.5 => ConfidenceLevel::Medium,
+            _ => ConfidenceLevel::Low,
+        };
+        let mut reasons = Vec::new();
+        if !chosen.matched.is_empty() {
+            reasons.push(format!("it mentions {}", chosen.matched.join(", ")));
+        }
+        if chosen.flow >= 1.0 {
+            reasons
+                .push("it sits where the plan's tree aligns with the code's data flow".to_owned());
+        } else if chosen.flow > 0.0 {
+            reasons.push("it belongs to the query this plan was localised to".to_owned());
+        }
+        reasons.push(format!(
+            "its construct ({}) can produce {}",
+            chosen.construct, sem.operator
+        ));
+        if top.len() > 1 {
+            reasons.push(format!("it leads the runner-up by {margin:.2}"));
+        }
+        Ok(Decision {
+            best,
+            reasoning: format!(
+                "Chose {}:{}-{} because {}.",
+                chosen.file,
+                chosen.start,
+                chosen.end,
+                reasons.join("; ")
+            ),
+            confidence_level: level,
+            confidence,
+            tokens_used: 0,
+        })
+    }
+}

@@ -1,0 +1,212 @@
+//! Node 3, `embedding_retrieval`: the top-K candidate sites for one node.
+//!
+//! Hybrid retrieval over the repository's sites, each channel normalised to 0–1:
+//! * **structural** — operator ↔ method/clause compatibility plus rarity-weighted overlap of
+//!   columns, functions, literals, aliases, tables and paths ([`super::localise::site_score`]);
+//! * **lexical** — BM25 over code-aware terms (identifiers split on case and underscores);
+//! * **flow** — 1 for the site the plan-level alignment chose, 0.5 for other sites of the query
+//!   unit the plan was localised to, 0 elsewhere;
+//! * **dense** — cosine similarity from an `Embedder`, when one is configured (not in the
+//!   default offline build: the blend then uses the three channels above).
+//!
+//! Candidates are deduplicated by reported location: several calls of one statement are one
+//! answer to a user.
+
+use super::localise::{PlanLocalisation, site_score};
+use super::semantics::SemanticDescription;
+use super::sites::{SiteId, SiteKind, SiteTable};
+use crate::code::RepoIndex;
+use serde::{Deserialize, Serialize};
+use std::collections::{HashMap, HashSet};
+
+/// One candidate location for a node.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Candidate {
+    pub site: SiteId,
+    pub file: String,
+    pub symbol: Option<String>,
+    pub start: u32,
+    pub end: u32,
+    pub snippet: String,
+    /// What kind of code it is (`call groupBy`, `sql GROUP BY`).
+    pub construct: String,
+    pub structural: f64,
+    pub lexical: f64,
+    pub flow: f64,
+    /// The blended retrieval score (reported as `embeddingScore`).
+    pub retrieval_score: f64,
+    /// Share of the node's evidence found here (reported as `keywordMatch`).
+    pub keyword_match: f64,
+    /// Matched evidence, `kind:value`.
+    pub matched: Vec<String>,
+    /// Set by node 4.
+    #[serde(default)]
+    pub ast_score: f64,
+}
+
+/// BM25 statistics over site terms. Hand-written rather than a crate: the scoring is a dozen lines,
+/// and what matters — code-aware tokenisation and scoring only a candidate pool — is ours.
+#[derive(Debug, Default)]
+pub struct Bm25 {
+    doc_freq: HashMap<String, u32>,
+    docs: f64,
+    avg_len: f64,
+}
+
+impl Bm25 {
+    pub fn build(table: &SiteTable) -> Self {
+        let mut doc_freq: HashMap<String, u32> = HashMap::new();
+        let mut total = 0usize;
+        for site in &table.sites {
+            total += site.terms.len();
+            let unique: HashSet<&String> = site.terms.iter().collect();
+            for t in unique {
+                *doc_freq.entry(t.clone()).or_default() += 1;
+            }
+        }
+        let docs = table.sites.len().max(1) as f64;
+        Self {
+            doc_freq,
+            docs,
+            avg_len: (total as f64 / docs).max(1.0),
+        }
+    }
+
+    pub fn score(&self, query: &[String], doc: &[String]) -> f64 {
+        const K1: f64 = 1.2;
+        const B: f64 = 0.75;
+        let len = doc.len() as f64;
+        let mut score = 0.0;
+        let unique: HashSet<&String> = query.iter().collect();
+        for term in unique {
+            let tf = doc.iter().filter(|t| *t == term).count() as f64;
+            if tf == 0.0 {
+                continue;
+            }
+            let df = f64::from(self.doc_freq.get(term).copied().unwrap_or(0));
+            let idf = ((self.docs - df + 0.5) / (df + 0.5) + 1.0).ln();
+            score += idf * tf * (K1 + 1.0) / (tf + K1 * (1.0 - B + B * len / self.avg_len));
+        }
+        score
+    }
+}
+
+/// Everything retrieval reads, built once per job.
+pub struct RetrievalContext<'a> {
+    pub index: &'a RepoIndex,
+    pub table: &'a SiteTable,
+    pub bm25: &'a Bm25,
+    pub localisation: &'a PlanLocalisation,
+}
+
+fn snippet_of(index: &RepoIndex, table: &SiteTable, site: SiteId) -> (String, String) {
+    match &table.sites[site].kind {
+        SiteKind::Call { chain, method, .. } => {
+            let text = index
+                .chains
+                .get(*chain)
+                .map(|c| c.text.clone())
+                .unwrap_or_default();
+            (text, format!("call .{method}(…)"))
+        }
+        SiteKind::Sql {
+            statement,
+            clause,
+            kind,
+        } => {
+            let text = index
+                .sql
+                .get(*statement)
+                .and_then(|s| s.clauses.get(*clause))
+                .map(|c| c.text.clone())
+                .unwrap_or_default();
+            (text, format!("SQL {kind:?}"))
+        }
+    }
+}
+
+/// Top-`k` candidates for one node.
+pub fn embedding_retrieval(
+    sem: &SemanticDescription,
+    ctx: &RetrievalContext,
+    k: usize,
+) -> Vec<Candidate> {
+    let (family, target) = sem.target();
+    let aligned = ctx.localisation.aligned.get(&sem.dag_node_id).copied();
+    let mut pool: Vec<(SiteId, f64, super::evidence::Overlap)> = ctx
+        .table
+        .sites
+        .iter()
+        .filter_map(|site| {
+            let (s, ov) = site_score(family, &target, site, ctx.table);
+            (s > 0.0).then_some((site.id, s, ov))
+        })
+        .collect();
+    if pool.is_empty() {
+        return Vec::new();
+    }
+    let lexical: Vec<f64> = pool
+        .iter()
+        .map(|(s, _, _)| ctx.bm25.score(&sem.query_terms, &ctx.table.sites[*s].terms))
+        .collect();
+    let max_lexical = lexical.iter().copied().fold(0.0, f64::max);
+    let mut scored: Vec<Candidate> = pool
+        .drain(..)
+        .zip(lexical)
+        .map(|((site_id, structural, ov), lex)| {
+            let site = &ctx.table.sites[site_id];
+            let lexical = if max_lexical > 0.0 {
+                lex / max_lexical
+            } else {
+                0.0
+            };
+            let flow = if Some(site_id) == aligned {
+                1.0
+            } else if ctx.localisation.unit_sites.contains(&site_id) {
+                0.5
+            } else {
+                0.0
+            };
+            let retrieval_score = 0.45 * structural + 0.15 * lexical + 0.40 * flow;
+            let (snippet, construct) = snippet_of(ctx.index, ctx.table, site_id);
+            Candidate {
+                site: site_id,
+                file: ctx
+                    .index
+                    .files
+                    .get(site.file as usize)
+                    .map(|f| f.path.clone())
+                    .unwrap_or_default(),
+                symbol: site
+                    .symbol
+                    .and_then(|s| ctx.index.symbols.get(s as usize))
+                    .map(|s| s.qualified_name.clone()),
+                start: site.lines.start,
+                end: site.lines.end,
+                snippet,
+                construct,
+                structural,
+                lexical,
+                flow,
+                retrieval_score,
+                keyword_match: ov.coverage,
+                matched: ov
+                    .matched
+                    .iter()
+                    .map(|(k, v)| format!("{}:{v}", format!("{k:?}").to_lowercase()))
+                    .collect(),
+                ast_score: 0.0,
+            }
+        })
+        .collect();
+    scored.sort_by(|a, b| {
+        b.retrieval_score
+            .total_cmp(&a.retrieval_score)
+            .then(a.site.cmp(&b.site))
+    });
+    let mut seen = HashSet::new();
+    scored.retain(|c| seen.insert((c.file.clone(), c.start, c.end)));
+    scored.truncate(k.max(1));
+    scored
+}

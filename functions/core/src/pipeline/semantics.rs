@@ -1,0 +1,445 @@
+//! Node 2, `plan_semantics`: what a plan node means and what evidence of it to look for in code.
+//!
+//! For every node this produces a [`SemanticDescription`]: the operator's behaviour in a sentence
+//! (from the seed table below), its [`Evidence`] signature (the columns, functions, literals,
+//! aliases, tables and paths that the *user's* code must have written to produce it — not the
+//! pass-through output columns every operator carries), and whether the node was written by the
+//! user at all:
+//!
+//! * `engine` nodes (codegen wrappers, query stages, adapters) have no code of their own;
+//! * *derived* nodes were inserted by the planner to serve another operator — the Exchange and
+//!   Sort a sort-merge join requires, the BroadcastExchange under a broadcast join, a
+//!   column-pruning Project, a Filter of inferred `isnotnull` checks, the Python-eval node under a
+//!   UDF projection. They are mapped to the statement of their *consumer*, the nearest ancestor
+//!   that was written by the user, and say so.
+
+use super::evidence::{Evidence, TokenKind};
+use crate::contracts::NodeKind;
+use crate::plan::{Expr, NodeIdx, OperatorFamily, PlanGraph, PlanNode};
+use serde::{Deserialize, Serialize};
+
+/// What one plan node means, for retrieval.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SemanticDescription {
+    pub dag_node_id: String,
+    pub node_name: String,
+    pub operator: String,
+    pub family: OperatorFamily,
+    pub node_kind: NodeKind,
+    /// One sentence on what the operator does.
+    pub behaviour: String,
+    /// Facts the producing code must mention (normalised, see `evidence`).
+    pub signature: Vec<(String, String)>,
+    /// Retrieval terms (operator words + signature values).
+    pub query_terms: Vec<String>,
+    /// When the planner inserted this node for another one: that consumer.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub induced_by: Option<Consumer>,
+}
+
+/// The user-written operator a derived or engine node serves.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Consumer {
+    pub dag_node_id: String,
+    pub node_name: String,
+    pub family: OperatorFamily,
+    pub signature: Vec<(String, String)>,
+    /// Why this node exists for it (`shuffle required by HashAggregate`).
+    pub reason: String,
+}
+
+impl SemanticDescription {
+    /// The evidence to search for: the consumer's for derived nodes, the node's own otherwise.
+    pub fn target(&self) -> (OperatorFamily, Evidence) {
+        match &self.induced_by {
+            Some(c) => (c.family, evidence_of(&c.signature)),
+            None => (self.family, evidence_of(&self.signature)),
+        }
+    }
+
+    /// Whether the planner (not the user) put this node in the plan.
+    pub fn is_derived(&self) -> bool {
+        self.induced_by.is_some() && self.node_kind == NodeKind::Code
+    }
+}
+
+fn kind_name(kind: TokenKind) -> &'static str {
+    match kind {
+        TokenKind::Column => "column",
+        TokenKind::Function => "function",
+        TokenKind::Literal => "literal",
+        TokenKind::Alias => "alias",
+        TokenKind::Table => "table",
+        TokenKind::Path => "path",
+    }
+}
+
+fn kind_from_name(name: &str) -> Option<TokenKind> {
+    Some(match name {
+        "column" => TokenKind::Column,
+        "function" => TokenKind::Function,
+        "literal" => TokenKind::Literal,
+        "alias" => TokenKind::Alias,
+        "table" => TokenKind::Table,
+        "path" => TokenKind::Path,
+        _ => return None,
+    })
+}
+
+fn to_pairs(evidence: &Evidence) -> Vec<(String, String)> {
+    evidence
+        .tokens
+        .iter()
+        .map(|(k, v)| (kind_name(*k).to_owned(), v.clone()))
+        .collect()
+}
+
+/// Rebuild an [`Evidence`] bag from its serialised `(kind, value)` pairs.
+pub fn evidence_of(pairs: &[(String, String)]) -> Evidence {
+    let mut e = Evidence::default();
+    for (k, v) in pairs {
+        if let Some(kind) = kind_from_name(k) {
+            e.tokens.insert((kind, v.clone()));
+        }
+    }
+    e
+}
+
+/// The operator seed table: one sentence per family.
+fn behaviour(family: OperatorFamily, node: &PlanNode) -> String {
+    let what = match family {
+        OperatorFamily::Scan => "reads a data source (file, table, in-memory data or RDD)",
+        OperatorFamily::Filter => "keeps the rows matching a predicate (filter / where / WHERE)",
+        OperatorFamily::Project => {
+            "computes or selects columns (select / withColumn / SELECT list)"
+        }
+        OperatorFamily::Aggregate => {
+            "groups rows and computes aggregates (groupBy / agg / GROUP BY / distinct)"
+        }
+        OperatorFamily::Join => {
+            "joins two inputs on keys or a condition (join / JOIN / correlated subquery)"
+        }
+        OperatorFamily::Exchange => "redistributes rows across partitions (shuffle or broadcast)",
+        OperatorFamily::Sort => {
+            "sorts rows (orderBy / sort / ORDER BY, or a sort a join or window requires)"
+        }
+        OperatorFamily::Limit => "keeps the first rows (limit / take / LIMIT, top-N with ordering)",
+        OperatorFamily::Window => "computes window functions over partitions (over / OVER)",
+        OperatorFamily::Union => "concatenates inputs (union / UNION)",
+        OperatorFamily::Generate => "expands arrays or maps into rows (explode / LATERAL VIEW)",
+        OperatorFamily::Expand => "replicates rows for distinct aggregates, rollup or cube",
+        OperatorFamily::Sample => "samples rows (sample / TABLESAMPLE)",
+        OperatorFamily::PythonEval => "evaluates Python UDFs in a Python worker",
+        OperatorFamily::Subquery => "computes a subquery's result for an outer expression",
+        OperatorFamily::Write => "writes results to a sink",
+        OperatorFamily::Cache => "reads or builds a cached relation",
+        OperatorFamily::Engine => {
+            "is an execution wrapper inserted by the engine (codegen, adapters, query stages)"
+        }
+        OperatorFamily::Other => "is an operator without a seeded description",
+    };
+    format!("{} {what}.", node.name)
+}
+
+fn add_expr(e: &mut Evidence, expr: &Expr, with_columns: bool) {
+    if with_columns {
+        e.add_all(TokenKind::Column, &expr.columns);
+    }
+    e.add_all(TokenKind::Function, &expr.functions);
+    e.add_all(TokenKind::Literal, &expr.literals);
+    if let Some(alias) = &expr.alias {
+        e.add(TokenKind::Alias, alias);
+    }
+}
+
+/// Whether a projection merely passes a column through (no function, no alias).
+fn is_passthrough(expr: &Expr) -> bool {
+    expr.functions.is_empty()
+        && expr.alias.is_none()
+        && expr.literals.is_empty()
+        && expr.columns.len() <= 1
+}
+
+/// Join types as users write them in `join(..., how=…)`.
+fn join_type_literals(join_type: &str) -> &'static [&'static str] {
+    match join_type.to_lowercase().as_str() {
+        "leftouter" => &["left", "leftouter", "left_outer"],
+        "rightouter" => &["right", "rightouter", "right_outer"],
+        "fullouter" => &["outer", "full", "fullouter", "full_outer"],
+        "leftsemi" => &["semi", "leftsemi", "left_semi"],
+        "leftanti" => &["anti", "leftanti", "left_anti"],
+        "cross" => &["cross"],
+        _ => &[],
+    }
+}
+
+/// The node's own evidence signature.
+fn own_signature(node: &PlanNode) -> Evidence {
+    let d = &node.details;
+    let mut e = Evidence::default();
+    match node.family {
+        OperatorFamily::Scan => {
+            if let Some(scan) = &d.scan {
+                if let Some(t) = &scan.table {
+                    e.add(TokenKind::Table, t);
+                }
+                e.add_all(TokenKind::Path, &scan.paths);
+            }
+            // In-memory data and RDDs carry no table or path: their columns are all there is.
+            if e.is_empty() {
+                for a in &d.output {
+                    e.add(TokenKind::Column, &a.name);
+                }
+            }
+        }
+        OperatorFamily::Filter => {
+            for c in &d.conditions {
+                add_expr(&mut e, c, true);
+            }
+        }
+        OperatorFamily::Project | OperatorFamily::PythonEval => {
+            for p in d.projections.iter().filter(|p| !is_passthrough(p)) {
+                add_expr(&mut e, p, true);
+            }
+            e.add_all(TokenKind::Function, &d.python_udfs);
+        }
+        OperatorFamily::Aggregate | OperatorFamily::Expand => {
+            for k in &d.grouping_keys {
+                add_expr(&mut e, k, true);
+            }
+            for f in &d.aggregate_functions {
+                add_expr(&mut e, f, true);
+            }
+            for p in &d.projections {
+                if let Some(alias) = &p.alias {
+                    e.add(TokenKind::Alias, alias);
+                }
+            }
+        }
+        OperatorFamily::Join => {
+            if let Some(j) = &d.join {
+                for k in j.left_keys.iter().chain(&j.right_keys).chain(&j.condition) {
+                    add_expr(&mut e, k, true);
+                }
+                for lit in join_type_literals(&j.join_type) {
+                    e.add(TokenKind::Literal, lit);
+                }
+            }
+        }
+        OperatorFamily::Sort => {
+            for k in &d.sort_order {
+                add_expr(&mut e, &k.expr, true);
+                if !k.ascending {
+                    e.add(TokenKind::Function, "desc");
+                }
+            }
+        }
+        OperatorFamily::Limit => {
+            if let Some(n) = d.limit {
+                e.add(TokenKind::Literal, &n.to_string());
+            }
+            for k in &d.sort_order {
+                add_expr(&mut e, &k.expr, true);
+                if !k.ascending {
+                    e.add(TokenKind::Function, "desc");
+                }
+            }
+        }
+        OperatorFamily::Window => {
+            if let Some(w) = &d.window {
+                for f in &w.functions {
+                    add_expr(&mut e, f, true);
+                }
+                for p in &w.partition_by {
+                    add_expr(&mut e, p, true);
+                }
+                for k in &w.order_by {
+                    add_expr(&mut e, &k.expr, true);
+                }
+            }
+        }
+        OperatorFamily::Generate => {
+            if let Some(g) = &d.generator {
+                add_expr(&mut e, g, true);
+            }
+        }
+        OperatorFamily::Exchange => {
+            if let Some(p) = &d.partitioning {
+                for x in &p.exprs {
+                    add_expr(&mut e, x, true);
+                }
+                if let Some(n) = p.num_partitions {
+                    e.add(TokenKind::Literal, &n.to_string());
+                }
+            }
+        }
+        _ => {
+            for lit in &d.literals {
+                e.add(TokenKind::Literal, lit);
+            }
+        }
+    }
+    e
+}
+
+/// Why the planner, not the user, put `node` into the plan under `parent` — or `None` when the
+/// node is the user's own operator.
+fn derived_reason(graph: &PlanGraph, idx: NodeIdx, parent: Option<NodeIdx>) -> Option<String> {
+    let node = &graph.nodes[idx];
+    let parent_family = parent.map(|p| graph.nodes[p].family);
+    let d = &node.details;
+    match node.family {
+        OperatorFamily::Exchange => {
+            let user_repartition = d
+                .partitioning
+                .as_ref()
+                .and_then(|p| p.origin.as_deref())
+                .is_some_and(|o| o.starts_with("REPARTITION") || o.starts_with("REBALANCE"));
+            (!user_repartition).then(|| "data exchange required by".to_owned())
+        }
+        OperatorFamily::Sort => {
+            let serves = matches!(
+                parent_family,
+                Some(OperatorFamily::Join | OperatorFamily::Window | OperatorFamily::Aggregate)
+            );
+            let local = d.arguments.get("global").is_some_and(|g| g == "false");
+            (serves || local).then(|| "sort required by".to_owned())
+        }
+        OperatorFamily::Project => {
+            let pruning = !d.projections.is_empty() && d.projections.iter().all(is_passthrough);
+            (pruning && parent.is_some()).then(|| "column pruning for".to_owned())
+        }
+        OperatorFamily::Filter => {
+            let inferred = !d.conditions.is_empty()
+                && d.conditions.iter().all(|c| {
+                    c.functions
+                        .iter()
+                        .all(|f| f.eq_ignore_ascii_case("isnotnull"))
+                        && !c.functions.is_empty()
+                });
+            inferred.then(|| "null checks inferred from".to_owned())
+        }
+        OperatorFamily::PythonEval => Some("Python UDF evaluation for".to_owned()),
+        OperatorFamily::Expand => Some("row expansion for".to_owned()),
+        _ if node.operator.eq_ignore_ascii_case("WindowGroupLimit") => {
+            Some("top-k pre-filter for".to_owned())
+        }
+        _ => None,
+    }
+}
+
+/// Describe every node of `graph` (node 2 over a whole plan). Each description is independent,
+/// so the state machine can run them one per Map iteration.
+pub fn plan_semantics(graph: &PlanGraph) -> Vec<SemanticDescription> {
+    let parents = graph.parents();
+    let own: Vec<Evidence> = graph.nodes.iter().map(own_signature).collect();
+    let derived: Vec<Option<String>> = (0..graph.nodes.len())
+        .map(|i| {
+            if graph.nodes[i].node_kind == NodeKind::Engine {
+                Some("engine wrapper around".to_owned())
+            } else {
+                derived_reason(
+                    graph,
+                    i,
+                    parents[i].and_then(|p| user_ancestor_or_parent(graph, &parents, p)),
+                )
+            }
+        })
+        .collect();
+
+    graph
+        .nodes
+        .iter()
+        .enumerate()
+        .map(|(idx, node)| {
+            let induced_by = derived[idx].as_ref().and_then(|reason| {
+                let consumer = consumer_of(graph, &parents, &derived, idx).or_else(|| {
+                    (node.node_kind == NodeKind::Engine)
+                        .then(|| first_user_descendant(graph, &derived, idx))
+                        .flatten()
+                })?;
+                let c = &graph.nodes[consumer];
+                Some(Consumer {
+                    dag_node_id: c.id.clone(),
+                    node_name: c.name.clone(),
+                    family: c.family,
+                    signature: to_pairs(&own[consumer]),
+                    reason: format!("{reason} {} ({})", c.name, c.id),
+                })
+            });
+            let signature = to_pairs(&own[idx]);
+            let mut query_terms: Vec<String> = super::sites::code_terms(&node.operator);
+            query_terms.extend(
+                signature
+                    .iter()
+                    .flat_map(|(_, v)| super::sites::code_terms(v)),
+            );
+            SemanticDescription {
+                dag_node_id: node.id.clone(),
+                node_name: node.name.clone(),
+                operator: node.operator.clone(),
+                family: node.family,
+                node_kind: node.node_kind,
+                behaviour: behaviour(node.family, node),
+                signature,
+                query_terms,
+                induced_by,
+            }
+        })
+        .collect()
+}
+
+/// Skip engine wrappers between a node and its real parent operator.
+fn user_ancestor_or_parent(
+    graph: &PlanGraph,
+    parents: &[Option<NodeIdx>],
+    mut idx: NodeIdx,
+) -> Option<NodeIdx> {
+    for _ in 0..graph.nodes.len() {
+        if graph.nodes[idx].node_kind == NodeKind::Code {
+            return Some(idx);
+        }
+        idx = parents[idx]?;
+    }
+    None
+}
+
+/// Nearest ancestor written by the user.
+fn consumer_of(
+    graph: &PlanGraph,
+    parents: &[Option<NodeIdx>],
+    derived: &[Option<String>],
+    idx: NodeIdx,
+) -> Option<NodeIdx> {
+    let mut current = parents[idx]?;
+    for _ in 0..graph.nodes.len() {
+        if derived[current].is_none() && graph.nodes[current].node_kind == NodeKind::Code {
+            return Some(current);
+        }
+        current = parents[current]?;
+    }
+    None
+}
+
+/// For an engine node at the top of a plan (AdaptiveSparkPlan …): the first user operator below.
+fn first_user_descendant(
+    graph: &PlanGraph,
+    derived: &[Option<String>],
+    idx: NodeIdx,
+) -> Option<NodeIdx> {
+    let mut queue = std::collections::VecDeque::from(graph.nodes[idx].children.clone());
+    let mut steps = 0;
+    while let Some(i) = queue.pop_front() {
+        steps += 1;
+        if steps > graph.nodes.len() {
+            break;
+        }
+        if derived[i].is_none() && graph.nodes[i].node_kind == NodeKind::Code {
+            return Some(i);
+        }
+        queue.extend(graph.nodes[i].children.iter().copied());
+    }
+    None
+}

@@ -1,0 +1,401 @@
+//! Sites: the places in a repository a plan node can be mapped to.
+//!
+//! Every DataFrame method call of every indexed chain and every clause of every indexed SQL
+//! statement becomes a [`Site`] with its evidence, the operator families it can produce, the range
+//! we would report (the whole statement for a DataFrame call, as users read code; the clause for
+//! SQL) and the precise range (the call's own lines). [`SiteTable`] also knows the data flow
+//! between sites: which statements feed a given one through DataFrame variables, so alignment can
+//! follow a plan's tree down the code's flow.
+
+use super::evidence::{Evidence, TokenKind, TokenWeights, normalise_function};
+use super::operations::{FamilySet, call_families, clause_families};
+use crate::code::{CallChain, CodeFlags, FileId, LineRange, RepoIndex, SqlClauseKind, SymbolId};
+use std::collections::{BTreeSet, HashMap};
+
+pub type SiteId = usize;
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum SiteKind {
+    /// `calls[position]` of chain `chain`.
+    Call {
+        chain: usize,
+        position: usize,
+        method: String,
+    },
+    /// `clauses[clause]` of SQL statement `statement`.
+    Sql {
+        statement: usize,
+        clause: usize,
+        kind: SqlClauseKind,
+    },
+}
+
+#[derive(Debug, Clone)]
+pub struct Site {
+    pub id: SiteId,
+    pub file: FileId,
+    pub symbol: Option<SymbolId>,
+    pub kind: SiteKind,
+    pub families: FamilySet,
+    /// The range reported to users (statement or SQL clause).
+    pub lines: LineRange,
+    /// The call's own lines (equal to `lines` for SQL).
+    pub precise: LineRange,
+    pub evidence: Evidence,
+    /// Code-aware tokens of the site's text, for BM25.
+    pub terms: Vec<String>,
+    pub flags: CodeFlags,
+}
+
+/// All sites of an index plus the flow between them.
+#[derive(Debug)]
+pub struct SiteTable {
+    pub sites: Vec<Site>,
+    pub weights: TokenWeights,
+    /// Sites of each chain, in call order.
+    chain_sites: Vec<Vec<SiteId>>,
+    /// Sites of each SQL statement.
+    sql_sites: Vec<Vec<SiteId>>,
+    /// For each chain: the chains that define the DataFrame variables it reads
+    /// (receiver first, then argument inputs).
+    chain_feeds: Vec<Vec<(FlowRole, usize)>>,
+    /// SQL statements whose host statement is (part of) a chain.
+    chain_sql: HashMap<usize, Vec<usize>>,
+}
+
+/// How a feeding chain enters a chain: as the receiver (`df` in `df.join(x)`) or as an argument
+/// (`x`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum FlowRole {
+    Receiver,
+    Argument,
+}
+
+/// Split source text into code-aware terms: identifiers split on case changes and underscores,
+/// lower-cased; digits kept as their own terms.
+pub fn code_terms(text: &str) -> Vec<String> {
+    let mut terms = Vec::new();
+    for word in text.split(|c: char| !(c.is_alphanumeric() || c == '_')) {
+        let mut parts = 0;
+        for part in word.split('_').filter(|p| !p.is_empty()) {
+            let mut current = String::new();
+            let mut prev_lower = false;
+            for ch in part.chars() {
+                if ch.is_uppercase() && prev_lower && !current.is_empty() {
+                    terms.push(std::mem::take(&mut current));
+                    parts += 1;
+                }
+                prev_lower = ch.is_lowercase() || ch.is_ascii_digit();
+                current.extend(ch.to_lowercase());
+            }
+            if !current.is_empty() {
+                terms.push(current);
+                parts += 1;
+            }
+        }
+        if parts > 1 {
+            terms.push(word.to_lowercase());
+        }
+    }
+    terms
+}
+
+fn root_variable(receiver: &str) -> &str {
+    let end = receiver
+        .find(|c: char| !(c.is_alphanumeric() || c == '_'))
+        .unwrap_or(receiver.len());
+    &receiver[..end]
+}
+
+impl SiteTable {
+    pub fn build(index: &RepoIndex) -> Self {
+        let mut sites = Vec::new();
+        let mut chain_sites = Vec::with_capacity(index.chains.len());
+        let flags_of = |file: FileId, symbol: Option<SymbolId>| {
+            let mut flags = index
+                .files
+                .get(file as usize)
+                .map(|f| f.flags)
+                .unwrap_or_default();
+            if let Some(sym) = symbol.and_then(|s| index.symbols.get(s as usize)) {
+                flags.test |= sym.flags.test;
+                flags.utility |= sym.flags.utility;
+                flags.dead |= sym.flags.dead;
+            }
+            flags
+        };
+        for (chain_idx, chain) in index.chains.iter().enumerate() {
+            let mut ids = Vec::with_capacity(chain.calls.len());
+            for (position, call) in chain.calls.iter().enumerate() {
+                let functions: Vec<String> = call
+                    .args
+                    .functions
+                    .iter()
+                    .map(|f| normalise_function(f))
+                    .collect();
+                let mut evidence = Evidence::default();
+                evidence.add_all(TokenKind::Column, &call.args.columns);
+                evidence.add_all(TokenKind::Function, &call.args.functions);
+                evidence.add_all(TokenKind::Literal, &call.args.literals);
+                evidence.add_all(TokenKind::Alias, &call.args.aliases);
+                evidence.add_all(TokenKind::Table, &call.args.tables);
+                evidence.add_all(TokenKind::Path, &call.args.paths);
+                let id = sites.len();
+                sites.push(Site {
+                    id,
+                    file: chain.file,
+                    symbol: chain.symbol,
+                    kind: SiteKind::Call {
+                        chain: chain_idx,
+                        position,
+                        method: call.method.clone(),
+                    },
+                    families: call_families(&call.method, &functions),
+                    lines: chain.statement,
+                    precise: call.lines,
+                    evidence,
+                    terms: code_terms(&format!("{} {}", call.method, call.args.text)),
+                    flags: flags_of(chain.file, chain.symbol),
+                });
+                ids.push(id);
+            }
+            chain_sites.push(ids);
+        }
+        let mut sql_sites = Vec::with_capacity(index.sql.len());
+        for (stmt_idx, stmt) in index.sql.iter().enumerate() {
+            let mut ids = Vec::with_capacity(stmt.clauses.len());
+            for (clause_idx, clause) in stmt.clauses.iter().enumerate() {
+                let functions: Vec<String> = clause
+                    .functions
+                    .iter()
+                    .map(|f| normalise_function(f))
+                    .collect();
+                let mut evidence = Evidence::default();
+                evidence.add_all(TokenKind::Column, &clause.columns);
+                evidence.add_all(TokenKind::Function, &clause.functions);
+                evidence.add_all(TokenKind::Literal, &clause.literals);
+                evidence.add_all(TokenKind::Alias, &clause.aliases);
+                evidence.add_all(TokenKind::Table, &clause.tables);
+                let id = sites.len();
+                sites.push(Site {
+                    id,
+                    file: stmt.file,
+                    symbol: stmt.symbol,
+                    kind: SiteKind::Sql {
+                        statement: stmt_idx,
+                        clause: clause_idx,
+                        kind: clause.kind,
+                    },
+                    families: clause_families(clause.kind, &functions),
+                    lines: clause.lines,
+                    precise: clause.lines,
+                    evidence,
+                    terms: code_terms(&clause.text),
+                    flags: flags_of(stmt.file, stmt.symbol),
+                });
+                ids.push(id);
+            }
+            sql_sites.push(ids);
+        }
+        let weights = TokenWeights::from_bags(sites.iter().map(|s| &s.evidence));
+        let chain_feeds = flow_edges(&index.chains);
+        let mut chain_sql: HashMap<usize, Vec<usize>> = HashMap::new();
+        for (stmt_idx, stmt) in index.sql.iter().enumerate() {
+            for (chain_idx, chain) in index.chains.iter().enumerate() {
+                if chain.file == stmt.file
+                    && chain.statement.overlaps(&stmt.host_statement)
+                    && chain
+                        .calls
+                        .iter()
+                        .any(|c| c.method.eq_ignore_ascii_case("sql"))
+                {
+                    chain_sql.entry(chain_idx).or_default().push(stmt_idx);
+                }
+            }
+        }
+        // SQL held in a variable: `q = """…"""` then `spark.sql(q)` — the SQL statement's host is
+        // the assignment; link it to chains whose `sql(...)` call names that variable.
+        for (stmt_idx, stmt) in index.sql.iter().enumerate() {
+            let Some(var) = stmt.assigned_to.as_deref() else {
+                continue;
+            };
+            for (chain_idx, chain) in index.chains.iter().enumerate() {
+                let passes_var = chain.file == stmt.file
+                    && chain.statement.start >= stmt.host_statement.start
+                    && chain.calls.iter().any(|c| {
+                        c.method.eq_ignore_ascii_case("sql")
+                            && code_terms(&c.args.text)
+                                .iter()
+                                .any(|t| t == &var.to_lowercase())
+                    });
+                if passes_var {
+                    let linked = chain_sql.entry(chain_idx).or_default();
+                    if !linked.contains(&stmt_idx) {
+                        linked.push(stmt_idx);
+                    }
+                }
+            }
+        }
+        Self {
+            sites,
+            weights,
+            chain_sites,
+            sql_sites,
+            chain_feeds,
+            chain_sql,
+        }
+    }
+
+    pub fn chain_sites(&self, chain: usize) -> &[SiteId] {
+        self.chain_sites.get(chain).map_or(&[], Vec::as_slice)
+    }
+
+    pub fn sql_sites(&self, statement: usize) -> &[SiteId] {
+        self.sql_sites.get(statement).map_or(&[], Vec::as_slice)
+    }
+
+    pub fn chain_count(&self) -> usize {
+        self.chain_sites.len()
+    }
+
+    pub fn sql_count(&self) -> usize {
+        self.sql_sites.len()
+    }
+
+    /// Chains feeding `chain` directly, with their role.
+    pub fn feeds(&self, chain: usize) -> &[(FlowRole, usize)] {
+        self.chain_feeds.get(chain).map_or(&[], Vec::as_slice)
+    }
+
+    /// Every site upstream of `site` in the data flow: earlier calls of its chain, all sites of
+    /// the chains that feed it (transitively) and the SQL those chains run. With `role`, only the
+    /// feeds entering through that role at the first level (a join's left or right side).
+    pub fn upstream(&self, site: SiteId, role: Option<FlowRole>) -> BTreeSet<SiteId> {
+        let mut out = BTreeSet::new();
+        match &self.sites[site].kind {
+            SiteKind::Call {
+                chain, position, ..
+            } => {
+                if role != Some(FlowRole::Argument) {
+                    out.extend(self.chain_sites(*chain)[..*position].iter().copied());
+                    self.extend_sql_of(*chain, &mut out);
+                }
+                let mut stack: Vec<usize> = self
+                    .feeds(*chain)
+                    .iter()
+                    .filter(|(r, _)| role.is_none_or(|want| *r == want))
+                    .map(|(_, c)| *c)
+                    .collect();
+                let mut seen = BTreeSet::new();
+                while let Some(c) = stack.pop() {
+                    if !seen.insert(c) || seen.len() > 64 {
+                        continue;
+                    }
+                    out.extend(self.chain_sites(c).iter().copied());
+                    self.extend_sql_of(c, &mut out);
+                    stack.extend(self.feeds(c).iter().map(|(_, f)| *f));
+                }
+            }
+            SiteKind::Sql { statement, .. } => {
+                out.extend(
+                    self.sql_sites(*statement)
+                        .iter()
+                        .copied()
+                        .filter(|s| *s != site),
+                );
+            }
+        }
+        out
+    }
+
+    fn extend_sql_of(&self, chain: usize, out: &mut BTreeSet<SiteId>) {
+        if let Some(stmts) = self.chain_sql.get(&chain) {
+            for s in stmts {
+                out.extend(self.sql_sites(*s).iter().copied());
+            }
+        }
+    }
+
+    /// The whole flow ending at `chain`: the chain and everything upstream of its last call.
+    pub fn flow_of_chain(&self, chain: usize) -> BTreeSet<SiteId> {
+        let Some(&last) = self.chain_sites(chain).last() else {
+            return BTreeSet::new();
+        };
+        let mut out = self.upstream(last, None);
+        out.insert(last);
+        out
+    }
+}
+
+/// For each chain, the chains defining the variables it reads: the nearest earlier assignment in
+/// the same file, preferring the same enclosing symbol (then module level).
+fn flow_edges(chains: &[CallChain]) -> Vec<Vec<(FlowRole, usize)>> {
+    let mut by_var: HashMap<(FileId, &str), Vec<usize>> = HashMap::new();
+    for (idx, chain) in chains.iter().enumerate() {
+        if let Some(var) = chain.assigned_to.as_deref() {
+            by_var.entry((chain.file, var)).or_default().push(idx);
+        }
+    }
+    let definition = |chain: &CallChain, var: &str| -> Option<usize> {
+        let candidates = by_var.get(&(chain.file, var))?;
+        let before = |c: &&usize| chains[**c].statement.end < chain.statement.start;
+        let same_scope = candidates
+            .iter()
+            .filter(before)
+            .filter(|c| chains[**c].symbol == chain.symbol)
+            .max_by_key(|c| chains[**c].statement.start);
+        let module_level = || {
+            candidates
+                .iter()
+                .filter(before)
+                .filter(|c| chains[**c].symbol.is_none())
+                .max_by_key(|c| chains[**c].statement.start)
+        };
+        same_scope.or_else(module_level).copied()
+    };
+    chains
+        .iter()
+        .map(|chain| {
+            let mut feeds = Vec::new();
+            let root = root_variable(&chain.receiver);
+            if !root.is_empty()
+                && let Some(def) = definition(chain, root)
+            {
+                feeds.push((FlowRole::Receiver, def));
+            }
+            for input in &chain.inputs {
+                if let Some(def) = definition(chain, root_variable(input))
+                    && !feeds.iter().any(|(_, d)| *d == def)
+                {
+                    feeds.push((FlowRole::Argument, def));
+                }
+            }
+            feeds
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn code_terms_split_identifiers() {
+        assert_eq!(
+            code_terms("groupBy(\"dept_name\").agg(sumDistinct(x))"),
+            vec![
+                "group",
+                "by",
+                "groupby",
+                "dept",
+                "name",
+                "dept_name",
+                "agg",
+                "sum",
+                "distinct",
+                "sumdistinct",
+                "x"
+            ]
+        );
+    }
+}
