@@ -21,6 +21,7 @@ pub mod ast_filter;
 pub mod confidence;
 pub mod evidence;
 pub mod finalize;
+pub mod job;
 pub mod llm;
 pub mod localise;
 pub mod operations;

@@ -1,0 +1,52 @@
+"""Run the example jobs on tiny generated data and write their real plans to ../plans/.
+
+usage: python generate_plans.py   (needs pyspark==4.3.0 and Java 17)
+"""
+import os
+import pathlib
+import sys
+import tempfile
+
+HERE = pathlib.Path(__file__).resolve().parent
+PLANS = HERE.parent / "plans"
+sys.path.insert(0, str(HERE))
+
+from pyspark.sql import SparkSession  # noqa: E402
+
+from jobs.daily_revenue import build_report  # noqa: E402
+from jobs.top_products import top_products  # noqa: E402
+
+
+def write_data(spark, root):
+    orders = [(i, i % 7, f"2024-01-{1 + i % 28:02d}", "SHIPPED" if i % 3 else "OPEN", float(i * 3 % 50), i % 11, i % 9)
+              for i in range(200)]
+    spark.createDataFrame(orders, ["order_id", "customer_id", "order_date", "status", "amount", "product_id", "quantity"]) \
+        .write.mode("overwrite").parquet(f"{root}/data/orders.parquet")
+    spark.createDataFrame([(i, ["north", "south", "east"][i % 3]) for i in range(7)], ["customer_id", "region"]) \
+        .write.mode("overwrite").parquet(f"{root}/data/customers.parquet")
+    spark.createDataFrame([(i, f"product-{i}", ["tools", "toys", "samples"][i % 3]) for i in range(11)],
+                          ["product_id", "product_name", "category"]) \
+        .write.mode("overwrite").parquet(f"{root}/data/products.parquet")
+
+
+def capture(df, name):
+    df.collect()  # execute first, so the formatted plan is AQE's final plan
+    text = df._jdf.queryExecution().explainString(
+        df.sparkSession._jvm.org.apache.spark.sql.execution.ExplainMode.fromString("formatted"))
+    (PLANS / f"{name}.formatted.txt").write_text(text)
+    print("wrote", PLANS / f"{name}.formatted.txt")
+
+
+def main():
+    spark = SparkSession.builder.master("local[2]").appName("plan2code-example").getOrCreate()
+    spark.sparkContext.setLogLevel("ERROR")
+    with tempfile.TemporaryDirectory() as root:
+        write_data(spark, root)
+        os.chdir(root)  # the jobs use relative data/ paths, as in production
+        capture(build_report(spark, "data/orders.parquet", "data/customers.parquet"), "daily-revenue")
+        capture(top_products(spark, "data/orders.parquet", "data/products.parquet"), "top-products")
+    spark.stop()
+
+
+if __name__ == "__main__":
+    main()
