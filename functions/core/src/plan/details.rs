@@ -11,8 +11,8 @@
 //! line is, for most operators, the same text the one-line form prints after the name.
 
 use super::expr::{
-    TokKind, parse_attribute_list, parse_expr, parse_expr_list, parse_sort_list, split_conjuncts,
-    split_top_level, strip_brackets, strip_ids, tokenize,
+    Nesting, TokKind, parse_attribute_list, parse_expr, parse_expr_list, parse_sort_list,
+    split_conjuncts, split_top_level, strip_brackets, strip_ids, tokenize,
 };
 use super::graph::OperatorFamily;
 use super::graph::{Expr, JoinInfo, NodeDetails, Partitioning, ScanInfo, WindowSpec};
@@ -256,17 +256,11 @@ fn read_scan_line(args: &str, d: &mut NodeDetails, scan: &mut Option<ScanInfo>) 
 
 /// Byte offset just past the bracket that closes the one `s` starts with.
 fn matching_close(s: &str) -> Option<usize> {
-    let mut depth = 0i32;
+    let mut nesting = Nesting::default();
     for tok in tokenize(s) {
-        match tok.kind {
-            TokKind::Open => depth += 1,
-            TokKind::Close => {
-                depth -= 1;
-                if depth == 0 {
-                    return Some(tok.end);
-                }
-            }
-            _ => {}
+        nesting.feed(&tok);
+        if nesting.depth() == 0 && matches!(tok.kind, TokKind::Close | TokKind::Ellipsis) {
+            return Some(tok.end);
         }
     }
     None
@@ -412,6 +406,7 @@ fn read_arguments(
                 d.output = parse_attribute_list(out);
             }
         }
+        "WholeStageCodegen" => {}
         _ => {
             let _ = one_line;
             d.arguments.insert("arguments".into(), args.to_string());

@@ -28,6 +28,9 @@ pub(crate) enum TokKind {
     Open,
     Close,
     Comma,
+    /// `...` cutting text short (Spark abbreviates long metadata: `IsNotNull(o_orde...`).
+    /// Not the `... 5 more fields` element of a truncated list, which is followed by a space.
+    Ellipsis,
     /// `#123` following a closing bracket (`sum(x)#12`): an id on a computed expression.
     Id,
     Punct,
@@ -107,6 +110,9 @@ pub(crate) fn tokenize(s: &str) -> Vec<Token<'_>> {
                 end: i,
             });
             continue;
+        } else if b[i..].starts_with(b"...") && b.get(i + 3) != Some(&b' ') {
+            i += 3;
+            TokKind::Ellipsis
         } else if c == b'#' && b.get(i + 1).is_some_and(u8::is_ascii_digit) {
             read_id(b, &mut i);
             TokKind::Id
@@ -164,14 +170,40 @@ fn is_word(tok: &Token<'_>, word: &str) -> bool {
     matches!(tok.kind, TokKind::Ident { .. }) && tok.text.eq_ignore_ascii_case(word)
 }
 
-/// Nesting change of a token: brackets, and `CASE … END` as a bracket pair.
-fn depth_delta(tok: &Token<'_>) -> i32 {
-    match tok.kind {
-        TokKind::Open => 1,
-        TokKind::Close => -1,
-        TokKind::Ident { id: None } if tok.text.eq_ignore_ascii_case("CASE") => 1,
-        TokKind::Ident { id: None } if tok.text.eq_ignore_ascii_case("END") => -1,
-        _ => 0,
+/// Open brackets (and `CASE`s) while walking tokens. An [`TokKind::Ellipsis`] closes
+/// everything opened since the last `[` — the cut-off text would have closed it.
+#[derive(Default)]
+pub(crate) struct Nesting {
+    open: Vec<u8>,
+}
+
+impl Nesting {
+    pub(crate) fn depth(&self) -> usize {
+        self.open.len()
+    }
+
+    pub(crate) fn feed(&mut self, tok: &Token<'_>) {
+        match tok.kind {
+            TokKind::Open => self
+                .open
+                .push(tok.text.as_bytes().first().copied().unwrap_or(b'(')),
+            TokKind::Close => {
+                self.open.pop();
+            }
+            TokKind::Ellipsis => match self.open.iter().rposition(|&c| c == b'[') {
+                Some(pos) => self.open.truncate(pos),
+                None => self.open.clear(),
+            },
+            TokKind::Ident { id: None } if tok.text.eq_ignore_ascii_case("CASE") => {
+                self.open.push(b'C')
+            }
+            TokKind::Ident { id: None } if tok.text.eq_ignore_ascii_case("END") => {
+                if self.open.last() == Some(&b'C') {
+                    self.open.pop();
+                }
+            }
+            _ => {}
+        }
     }
 }
 
@@ -182,15 +214,15 @@ pub(crate) fn split_top_level(s: &str) -> Vec<&str> {
 
 fn split_tokens_at<'a>(s: &'a str, is_sep: impl Fn(&Token<'_>) -> bool) -> Vec<&'a str> {
     let mut parts = Vec::new();
-    let mut depth = 0i32;
+    let mut nesting = Nesting::default();
     let mut from = 0;
     for tok in tokenize(s) {
-        if depth == 0 && is_sep(&tok) {
+        if nesting.depth() == 0 && is_sep(&tok) {
             push_part(&mut parts, s, from, tok.start);
             from = tok.end;
             continue;
         }
-        depth = (depth + depth_delta(&tok)).max(0);
+        nesting.feed(&tok);
     }
     push_part(&mut parts, s, from, s.len());
     parts
@@ -205,24 +237,32 @@ fn push_part<'a>(parts: &mut Vec<&'a str>, s: &'a str, from: usize, to: usize) {
 /// `[a, b]` → `a, b`; text without surrounding brackets is returned trimmed.
 pub(crate) fn strip_brackets(s: &str) -> &str {
     let s = s.trim();
-    for (open, close) in [('[', ']'), ('(', ')')] {
-        if s.starts_with(open) && s.ends_with(close) && s.len() >= 2 && wraps_whole(s) {
-            return s[1..s.len() - 1].trim();
+    if !(s.starts_with('[') || s.starts_with('(')) {
+        return s;
+    }
+    match closing_token(s) {
+        Some((TokKind::Close, end)) if end == s.len() => s[1..s.len() - 1].trim(),
+        // `[a#1, isnotnull(b...` — Spark cut the list short
+        Some((TokKind::Ellipsis, end)) if end == s.len() => s[1..].trim(),
+        _ => s,
+    }
+}
+
+/// The token that closes the bracket `s` starts with, and where it ends.
+fn closing_token(s: &str) -> Option<(TokKind, usize)> {
+    let mut nesting = Nesting::default();
+    for tok in tokenize(s) {
+        nesting.feed(&tok);
+        if nesting.depth() == 0 {
+            return Some((tok.kind, tok.end));
         }
     }
-    s
+    None
 }
 
 /// Whether the first bracket of `s` closes at its last byte.
 fn wraps_whole(s: &str) -> bool {
-    let mut depth = 0i32;
-    for tok in tokenize(s) {
-        depth += depth_delta(&tok);
-        if depth == 0 {
-            return tok.end == s.len();
-        }
-    }
-    false
+    matches!(closing_token(s), Some((TokKind::Close, end)) if end == s.len())
 }
 
 /// Split a condition into its top-level `AND` conjuncts, looking through the parentheses Spark
@@ -378,7 +418,7 @@ pub fn parse_expr(raw: &str) -> Expr {
         raw: raw.to_string(),
         ..Expr::default()
     };
-    let mut depth = 0i32;
+    let mut nesting = Nesting::default();
     let mut alias_at: Option<usize> = None;
     let mut skip_type = false;
     for (i, tok) in toks.iter().enumerate() {
@@ -387,13 +427,15 @@ pub fn parse_expr(raw: &str) -> Expr {
             TokKind::Ident { id } => {
                 let word = tok.text;
                 let is_call = next.is_some_and(|n| n.kind == TokKind::Open && n.text == "(");
-                if alias_at.is_some_and(|at| at + 1 == i) && i + 1 == toks.len() {
-                    // the alias name after a top-level `AS`
+                if alias_at.is_some_and(|at| at + 1 == i) && i + 1 == toks.len()
+                    || next.is_some_and(|n| n.kind == TokKind::Ellipsis)
+                {
+                    // the alias name after a top-level `AS`; a word Spark cut short
                 } else if skip_type {
                     // `cast(x as decimal(19,6))`: the type is neither a function nor a literal
                     skip_type = false;
                 } else if word.eq_ignore_ascii_case("as") && id.is_none() {
-                    if depth == 0 {
+                    if nesting.depth() == 0 {
                         alias_at = Some(i);
                     } else {
                         skip_type = true;
@@ -408,7 +450,8 @@ pub fn parse_expr(raw: &str) -> Expr {
                     // struct field access on a column: `a#1.field`
                 } else if word == "true" || word == "false" {
                     push_unique(&mut expr.literals, word.to_string());
-                } else if !is_keyword(word) && word != "null" && depth > 0 || is_comparand(&toks, i)
+                } else if !is_keyword(word) && word != "null" && nesting.depth() > 0
+                    || is_comparand(&toks, i)
                 {
                     push_unique(&mut expr.literals, word.to_string());
                 }
@@ -423,7 +466,7 @@ pub fn parse_expr(raw: &str) -> Expr {
             }
             _ => {}
         }
-        depth = (depth + depth_delta(tok)).max(0);
+        nesting.feed(tok);
     }
     if let Some(at) = alias_at {
         if let Some(name) = toks.get(at + 1) {
@@ -533,6 +576,24 @@ mod tests {
         assert_eq!(
             strip_ids("Subquery subquery#1290, [id=#10326]"),
             "Subquery subquery, [id=#10326]"
+        );
+    }
+
+    #[test]
+    fn spark_truncation_closes_open_brackets() {
+        assert_eq!(
+            split_top_level(
+                "[isnotnull(a#1), (cast(c_acct..., Format: Parquet, Location: X(1 paths)[file:/a]"
+            ),
+            vec![
+                "[isnotnull(a#1), (cast(c_acct...",
+                "Format: Parquet",
+                "Location: X(1 paths)[file:/a]"
+            ]
+        );
+        assert_eq!(
+            split_top_level("a#1, ... 5 more fields"),
+            vec!["a#1", "... 5 more fields"]
         );
     }
 

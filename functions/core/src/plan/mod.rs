@@ -25,6 +25,7 @@ pub mod expr;
 mod formatted;
 pub mod graph;
 pub mod operators;
+pub mod render;
 mod simple;
 mod tree;
 mod ui;
