@@ -377,7 +377,8 @@ fn read_arguments(
                 s.relation = match op.canonical.as_str() {
                     "RDDScan" => parts.get(1).map(|r| r.to_string()),
                     "LocalTableScan" => Some("LocalTableScan".into()),
-                    _ => parts.get(1).map(|r| strip_ids(r)),
+                    "InMemoryRelation" => parts.get(1).map(|r| strip_ids(r)),
+                    _ => None,
                 };
             }
             if op.canonical == "InMemoryTableScan" {
