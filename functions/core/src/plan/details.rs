@@ -111,7 +111,8 @@ pub(crate) fn from_node_text(op: &OperatorInfo, name: &str, text: &str) -> NodeD
         // `HashAggregate(keys=[…], functions=[…], output=[…])`, `TakeOrderedAndProject(limit=…)`
         for (key, value) in inner {
             match key {
-                "keys" => d.grouping_keys = parse_expr_list(value),
+                // SortAggregate prints `key=`, the others `keys=`
+                "keys" | "key" => d.grouping_keys = parse_expr_list(value),
                 "functions" => d.aggregate_functions = parse_expr_list(value),
                 "output" => {
                     d.output = parse_attribute_list(value);
@@ -126,7 +127,11 @@ pub(crate) fn from_node_text(op: &OperatorInfo, name: &str, text: &str) -> NodeD
                 }
             }
         }
-    } else if op.family == OperatorFamily::Scan && args.starts_with('[') {
+    } else if matches!(
+        op.canonical.as_str(),
+        "FileSourceScan" | "RowDataSourceScan" | "BatchScan"
+    ) && args.starts_with('[')
+    {
         read_scan_line(args, &mut d, &mut scan);
     } else if op.canonical == "Filter" {
         d.conditions = conjuncts(args);
@@ -394,13 +399,13 @@ fn read_arguments(
         _ if op.family == OperatorFamily::Join => read_join_args(&parts, d, join),
         _ if op.family == OperatorFamily::PythonEval => {
             if let Some(udfs) = parts.first() {
-                for udf in parse_expr_list(udfs) {
-                    d.python_udfs.extend(udf.functions.first().cloned());
-                }
-                if d.python_udfs.is_empty() {
-                    // pandas UDFs print as a call list without brackets
-                    d.python_udfs
-                        .extend(parse_expr(udfs).functions.first().cloned());
+                // `[<lambda>(c_name#15)#354, plus_one(c_id#14)#357]`: the name is what precedes
+                // the call's `(`; `<lambda>` is not an identifier, so read it from the text
+                for udf in split_top_level(strip_brackets(udfs)) {
+                    let name = udf.split('(').next().unwrap_or("").trim();
+                    if !name.is_empty() && !d.python_udfs.iter().any(|u| u == name) {
+                        d.python_udfs.push(name.to_string());
+                    }
                 }
             }
             if let Some(out) = parts.get(1).filter(|p| p.starts_with('[')) {
