@@ -201,6 +201,9 @@ pub struct NodeDetails {
     /// Sample fraction / seed, union arity, coalesce partitions … as key → value.
     #[serde(skip_serializing_if = "std::collections::BTreeMap::is_empty")]
     pub arguments: std::collections::BTreeMap<String, String>,
+    /// Runtime metrics (Spark UI input) as name → value as displayed.
+    #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    pub metrics: std::collections::BTreeMap<String, String>,
 }
 
 /// One operator of the plan.
@@ -227,6 +230,10 @@ pub struct PlanNode {
     /// Subquery plans referenced by this node's expressions.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub subqueries: Vec<NodeIdx>,
+    /// For a `WholeStageCodegen (k)` cluster of the Spark UI: the operators fused into it
+    /// (its `children` are the cluster's top operators, so the tree stays a tree).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub members: Vec<NodeIdx>,
     pub details: NodeDetails,
     /// 1-based line of the node in the input text, when the input was text.
     #[serde(skip_serializing_if = "Option::is_none")]

@@ -1,8 +1,98 @@
 //! Plan ingestion: every form of a Spark physical plan into one typed [`PlanGraph`].
 //!
-//! See [`graph`] for the model. Parsers per input form live in sibling modules and are chosen by
-//! [`parse_plan`]'s auto-detection.
+//! ```text
+//! input ─▶ detect_format ─┬─ simple / extended ─▶ simple.rs ──┐
+//!                         ├─ formatted ─────────▶ formatted.rs ┤   details.rs + expr.rs fill
+//!                         ├─ UI REST JSON ──────▶ ui.rs ───────┤   NodeDetails; operators.rs
+//!                         └─ event log ─────────▶ eventlog.rs ─┘   names every operator
+//!                                                (→ formatted.rs)
+//! ```
+//!
+//! * [`parse_plan`] detects the form, picks the execution ([`ParseOptions::execution_id`]) when
+//!   the input holds several, and returns the graph; [`list_executions`] lists them.
+//! * Node ids follow `DESIGN.md`: the `(N)` of formatted text and event logs, the UI's
+//!   `nodeId`, the pre-order position for `explain()` text.
+//! * Errors are [`PlanError`]s naming line, column and what was expected. No input panics.
+//!
+//! [`graph`] is the model; [`operators`] is the one operator table; [`expr`] reads
+//! expressions.
 
+mod builder;
+mod details;
+pub mod error;
+mod eventlog;
+pub mod expr;
+mod formatted;
 pub mod graph;
+pub mod operators;
+pub mod render;
+mod simple;
+mod tree;
+mod ui;
 
+pub use error::PlanError;
 pub use graph::*;
+
+/// How to read a plan.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ParseOptions {
+    /// The SQL execution to read when the input holds several (event logs, the UI `/sql` list).
+    pub execution_id: Option<u64>,
+}
+
+/// One SQL execution of a multi-execution input.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ExecutionSummary {
+    pub execution_id: Option<u64>,
+    pub description: Option<String>,
+    /// First line of the call site Spark recorded.
+    pub call_site: Option<String>,
+    /// Operators in the execution's plan.
+    pub node_count: usize,
+}
+
+/// Detect the form of `input`.
+pub fn detect_format(input: &str) -> PlanFormat {
+    let trimmed = input.trim_start();
+    if trimmed.starts_with('{') || trimmed.starts_with('[') {
+        // plan text never starts with a brace or bracket; JSON that is not an event log is
+        // read as the UI form, whose reader reports what is wrong with it
+        return if eventlog::looks_like_event_log(input) {
+            PlanFormat::Eventlog
+        } else {
+            PlanFormat::Ui
+        };
+    }
+    if formatted::looks_formatted(input) {
+        return PlanFormat::Formatted;
+    }
+    if input.contains("== Parsed Logical Plan ==") || input.contains("== Optimized Logical Plan ==")
+    {
+        return PlanFormat::Extended;
+    }
+    PlanFormat::Simple
+}
+
+/// Parse a physical plan in any supported form.
+pub fn parse_plan(input: &str, options: &ParseOptions) -> Result<PlanGraph, PlanError> {
+    if input.trim().is_empty() {
+        return Err(PlanError::syntax(1, 1, "a Spark physical plan", ""));
+    }
+    match detect_format(input) {
+        PlanFormat::Eventlog => eventlog::parse_event_log(input, options),
+        PlanFormat::Ui => ui::parse_ui(input, options),
+        PlanFormat::Formatted => formatted::parse_formatted(input, PlanFormat::Formatted),
+        PlanFormat::Simple | PlanFormat::Extended => simple::parse_simple(input),
+    }
+}
+
+/// The SQL executions an input holds (event logs and UI JSON); empty for plan text, which is
+/// always one plan.
+pub fn list_executions(input: &str) -> Result<Vec<ExecutionSummary>, PlanError> {
+    match detect_format(input) {
+        PlanFormat::Eventlog => eventlog::list_event_log_executions(input),
+        PlanFormat::Ui => ui::list_ui_executions(input),
+        _ => Ok(Vec::new()),
+    }
+}

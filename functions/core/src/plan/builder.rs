@@ -1,0 +1,108 @@
+//! Small shared steps for building a [`PlanGraph`]: creating a node from its name (classified
+//! through the operator table), linking children without duplicates, and the end-of-line
+//! bracket check that tells a truncated plan from a complete one.
+
+use super::graph::{NodeDetails, NodeIdx, PlanNode, PlanSection};
+use super::operators::classify;
+
+/// A node named as written, classified, with empty details.
+pub(crate) fn new_node(
+    id: String,
+    name: &str,
+    section: PlanSection,
+    line: Option<usize>,
+) -> PlanNode {
+    let info = classify(name);
+    PlanNode {
+        id,
+        name: name.to_string(),
+        operator: info.canonical,
+        family: info.family,
+        node_kind: info.kind,
+        section,
+        children: Vec::new(),
+        codegen_stage: None,
+        reuses: None,
+        subqueries: Vec::new(),
+        members: Vec::new(),
+        details: NodeDetails::default(),
+        source_line: line.and_then(|l| u32::try_from(l).ok()),
+    }
+}
+
+/// Add `child` under `parent` once.
+pub(crate) fn link_child(nodes: &mut [PlanNode], parent: NodeIdx, child: NodeIdx) {
+    if parent != child && !nodes[parent].children.contains(&child) {
+        nodes[parent].children.push(child);
+    }
+}
+
+/// Add `subquery` to `host`'s subqueries once.
+pub(crate) fn link_subquery(nodes: &mut [PlanNode], host: NodeIdx, subquery: NodeIdx) {
+    if host != subquery && !nodes[host].subqueries.contains(&subquery) {
+        nodes[host].subqueries.push(subquery);
+    }
+}
+
+/// Whether a name denotes a subquery wrapper (linked from its host, not a child of it).
+pub(crate) fn is_subquery_wrapper(name: &str) -> bool {
+    let first = super::operators::first_word(name);
+    matches!(
+        first,
+        "Subquery"
+            | "ReusedSubquery"
+            | "SubqueryBroadcast"
+            | "SubqueryAdaptiveBroadcast"
+            | "PhotonSubqueryBroadcast"
+    )
+}
+
+/// Brackets left open at the end of `text`, as the closing characters still expected
+/// (`")]"`). Spark truncates long metadata with `...`, which closes everything opened since the
+/// last `[` — so `[IsNotNull(o_orde..., ReadSchema: …` is complete.
+pub(crate) fn unclosed_brackets(text: &str) -> String {
+    let mut stack: Vec<u8> = Vec::new();
+    let b = text.as_bytes();
+    let mut i = 0;
+    while i < b.len() {
+        match b[i] {
+            b'(' => stack.push(b')'),
+            b'[' => stack.push(b']'),
+            b')' | b']' => {
+                if let Some(pos) = stack.iter().rposition(|&c| c == b[i]) {
+                    stack.truncate(pos);
+                }
+            }
+            b'.' if b[i..].starts_with(b"...") => {
+                if let Some(pos) = stack.iter().rposition(|&c| c == b']') {
+                    stack.truncate(pos);
+                } else {
+                    stack.clear();
+                }
+                i += 3;
+                continue;
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    stack.iter().rev().map(|&c| c as char).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn spark_metadata_truncation_counts_as_closed() {
+        assert_eq!(
+            unclosed_brackets("[IsNotNull(a), IsNotNull(o_orde..., ReadSchema: struct<a:int>"),
+            ""
+        );
+        assert_eq!(unclosed_brackets("Output [2]: [c_custkey#175L, c_mkt"), "]");
+        assert_eq!(
+            unclosed_brackets("Condition : (isnotnull(a#1) AND (b"),
+            "))"
+        );
+    }
+}

@@ -1,0 +1,601 @@
+//! Filling [`NodeDetails`] from what a plan says about one operator.
+//!
+//! Two sources, one vocabulary:
+//!
+//! * [`from_fields`] reads the detail section of `explain("formatted")` (`Output [2]: […]`,
+//!   `Condition : …`, `Left keys [1]: …`, `Arguments: …`).
+//! * [`from_node_text`] reads the one-line form of `explain()`, which is also the Spark UI's
+//!   node `desc` (`HashAggregate(keys=[…], functions=[…])`, `FileScan parquet [...] Batched: …`).
+//!
+//! Both end in the per-operator argument readers below, because the formatted `Arguments:`
+//! line is, for most operators, the same text the one-line form prints after the name.
+
+use super::expr::{
+    Nesting, TokKind, parse_attribute_list, parse_expr, parse_expr_list, parse_sort_list,
+    split_conjuncts, split_top_level, strip_brackets, strip_ids, tokenize,
+};
+use super::graph::OperatorFamily;
+use super::graph::{Expr, JoinInfo, NodeDetails, Partitioning, ScanInfo, WindowSpec};
+use super::operators::{OperatorInfo, scan_format};
+
+/// Details from a formatted detail section: `fields` are `(key, value)` in order, keys without
+/// their `[n]` count (`Output`, `Left keys`, `Arguments`). `header_extra` is the text the tree
+/// line printed after the name (`Inner BuildRight` for joins).
+pub(crate) fn from_fields(
+    op: &OperatorInfo,
+    name: &str,
+    fields: &[(String, String)],
+    header_extra: &str,
+) -> NodeDetails {
+    let mut d = NodeDetails::default();
+    let mut join = JoinInfo::default();
+    let mut is_join = op.family == OperatorFamily::Join;
+    if is_join {
+        read_join_header(header_extra, &mut join);
+    }
+    let mut scan = scan_base(op, name);
+    for (key, value) in fields {
+        let value = value.trim();
+        match key.as_str() {
+            "Output" => {
+                d.output = parse_attribute_list(value);
+                if op.family == OperatorFamily::Project {
+                    d.projections = parse_expr_list(value);
+                }
+            }
+            "Input" => d.input = parse_attribute_list(value),
+            "Condition" => d.conditions = conjuncts(value),
+            "Keys" => d.grouping_keys = parse_expr_list(value),
+            "Functions" => d.aggregate_functions = parse_expr_list(value),
+            "Results" => d.projections = parse_expr_list(value),
+            "Aggregate Attributes" => {
+                d.arguments
+                    .insert("aggregateAttributes".into(), strip_ids(value));
+            }
+            "Left keys" => join.left_keys = parse_expr_list(value),
+            "Right keys" => join.right_keys = parse_expr_list(value),
+            "Join type" => {
+                is_join = true;
+                join.join_type = value.to_string();
+            }
+            "Join condition" => {
+                if value != "None" {
+                    join.condition = conjuncts(value);
+                }
+            }
+            "Location" => {
+                if let Some(s) = scan.as_mut() {
+                    s.paths = location_paths(value);
+                }
+            }
+            "PushedFilters" => {
+                if let Some(s) = scan.as_mut() {
+                    s.pushed_filters = string_list(value);
+                }
+            }
+            "PartitionFilters" => {
+                if let Some(s) = scan.as_mut() {
+                    s.partition_filters = string_list(value);
+                }
+            }
+            "DataFilters" => {
+                if let Some(s) = scan.as_mut() {
+                    s.data_filters = parse_expr_list(value);
+                }
+            }
+            "ReadSchema" => {
+                if let Some(s) = scan.as_mut() {
+                    s.read_schema = read_schema(value);
+                }
+            }
+            "Arguments" => read_arguments(op, value, false, &mut d, &mut scan, &mut join),
+            other => {
+                d.arguments.insert(camel_key(other), value.to_string());
+            }
+        }
+    }
+    if is_join {
+        d.join = Some(join);
+    }
+    d.scan = scan;
+    finish(d)
+}
+
+/// Details from a one-line node (`explain()` tree line or UI `desc`), name included.
+pub(crate) fn from_node_text(op: &OperatorInfo, name: &str, text: &str) -> NodeDetails {
+    let mut d = NodeDetails::default();
+    let args = text.strip_prefix(name).unwrap_or(text).trim();
+    let mut scan = scan_base(op, name);
+    let mut join = JoinInfo::default();
+    if let Some(inner) = keyed_args(args) {
+        // `HashAggregate(keys=[…], functions=[…], output=[…])`, `TakeOrderedAndProject(limit=…)`
+        for (key, value) in inner {
+            match key {
+                // SortAggregate prints `key=`, the others `keys=`
+                "keys" | "key" => d.grouping_keys = parse_expr_list(value),
+                "functions" => d.aggregate_functions = parse_expr_list(value),
+                "output" => {
+                    d.output = parse_attribute_list(value);
+                    d.projections = parse_expr_list(value);
+                }
+                "limit" => d.limit = value.trim().parse().ok(),
+                "offset" => d.offset = value.trim().parse().ok(),
+                "orderBy" => d.sort_order = parse_sort_list(value),
+                other => {
+                    d.arguments
+                        .insert(other.to_string(), value.trim().to_string());
+                }
+            }
+        }
+    } else if matches!(
+        op.canonical.as_str(),
+        "FileSourceScan" | "RowDataSourceScan" | "BatchScan"
+    ) && args.starts_with('[')
+    {
+        read_scan_line(args, &mut d, &mut scan);
+    } else if op.canonical == "Filter" {
+        d.conditions = conjuncts(args);
+    } else if op.canonical == "Project" {
+        d.projections = parse_expr_list(args);
+        d.output = parse_attribute_list(args);
+    } else if !args.is_empty() {
+        read_arguments(op, args, true, &mut d, &mut scan, &mut join);
+    }
+    if op.family == OperatorFamily::Join {
+        d.join = Some(join);
+    }
+    d.scan = scan;
+    finish(d)
+}
+
+fn conjuncts(value: &str) -> Vec<Expr> {
+    split_conjuncts(value).into_iter().map(parse_expr).collect()
+}
+
+fn scan_base(op: &OperatorInfo, name: &str) -> Option<ScanInfo> {
+    if op.family != OperatorFamily::Scan && op.canonical != "InMemoryRelation" {
+        return None;
+    }
+    let mut scan = ScanInfo::default();
+    match op.canonical.as_str() {
+        "FileSourceScan" | "RDDScan" | "RowDataSourceScan" => {
+            scan.format = scan_format(name).unwrap_or("unknown").to_string();
+            // `Scan parquet spark_catalog.default.orders`: the third word is the table
+            let table = name
+                .split_whitespace()
+                .nth(2)
+                .filter(|w| !w.starts_with('['));
+            scan.table = table.map(str::to_string);
+        }
+        "LocalTableScan" => scan.format = "LocalTableScan".into(),
+        "InMemoryTableScan" | "InMemoryRelation" => scan.format = "InMemory".into(),
+        "Range" => scan.format = "Range".into(),
+        other => scan.format = other.to_string(),
+    }
+    Some(scan)
+}
+
+/// `BroadcastHashJoin Inner BuildRight` (formatted tree line) → type and build side.
+fn read_join_header(extra: &str, join: &mut JoinInfo) {
+    for word in extra.split_whitespace() {
+        if word.starts_with("Build") {
+            join.build_side = Some(word.to_string());
+        } else if is_join_type(word) {
+            join.join_type = word.to_string();
+        }
+    }
+}
+
+fn is_join_type(word: &str) -> bool {
+    matches!(
+        word,
+        "Inner"
+            | "LeftOuter"
+            | "RightOuter"
+            | "FullOuter"
+            | "LeftSemi"
+            | "LeftAnti"
+            | "Cross"
+            | "LeftSingle"
+    ) || word.starts_with("ExistenceJoin(")
+}
+
+/// `(keys=[…], functions=[…])` → pairs; `None` when the text is not in that shape.
+fn keyed_args(args: &str) -> Option<Vec<(&str, &str)>> {
+    let inner = args.strip_prefix('(')?.strip_suffix(')')?;
+    let parts = split_top_level(inner);
+    let mut out = Vec::with_capacity(parts.len());
+    for part in parts {
+        let (key, value) = part.split_once('=')?;
+        if !key.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
+            return None;
+        }
+        out.push((key, value));
+    }
+    Some(out)
+}
+
+/// `[cols] Batched: true, DataFilters: […], Format: Parquet, Location: …` (simple / UI scans).
+fn read_scan_line(args: &str, d: &mut NodeDetails, scan: &mut Option<ScanInfo>) {
+    let close = matching_close(args).unwrap_or(args.len());
+    let (cols, rest) = args.split_at(close.min(args.len()));
+    d.output = parse_attribute_list(cols);
+    let rest = rest.trim_start_matches(',').trim();
+    let mut fields: Vec<(String, String)> = Vec::new();
+    for part in split_top_level(rest) {
+        match part.split_once(": ") {
+            Some((key, value)) if key.chars().all(|c| c.is_ascii_alphanumeric()) => {
+                fields.push((key.to_string(), value.to_string()));
+            }
+            _ => match fields.last_mut() {
+                // `struct<a:int,b:string>` and truncated lists split on their inner commas
+                Some((_, value)) => {
+                    value.push(',');
+                    value.push_str(part);
+                }
+                None => {
+                    d.arguments.insert("arguments".into(), part.to_string());
+                }
+            },
+        }
+    }
+    let Some(s) = scan.as_mut() else { return };
+    for (key, value) in fields {
+        match key.as_str() {
+            "Location" => s.paths = location_paths(&value),
+            "PushedFilters" => s.pushed_filters = string_list(&value),
+            "PartitionFilters" => s.partition_filters = string_list(&value),
+            "DataFilters" => s.data_filters = parse_expr_list(&value),
+            "ReadSchema" => s.read_schema = read_schema(&value),
+            "Format" => {
+                if s.format == "unknown" {
+                    s.format = value.to_ascii_lowercase();
+                }
+            }
+            other => {
+                d.arguments.insert(camel_key(other), value);
+            }
+        }
+    }
+}
+
+/// Byte offset just past the bracket that closes the one `s` starts with.
+fn matching_close(s: &str) -> Option<usize> {
+    let mut nesting = Nesting::default();
+    for tok in tokenize(s) {
+        nesting.feed(&tok);
+        if nesting.depth() == 0 && matches!(tok.kind, TokKind::Close | TokKind::Ellipsis) {
+            return Some(tok.end);
+        }
+    }
+    None
+}
+
+/// Operator arguments shared by the formatted `Arguments:` line and the one-line form.
+/// `one_line`: the text came from `explain()` / UI (a few operators print more there).
+fn read_arguments(
+    op: &OperatorInfo,
+    args: &str,
+    one_line: bool,
+    d: &mut NodeDetails,
+    scan: &mut Option<ScanInfo>,
+    join: &mut JoinInfo,
+) {
+    let parts = split_top_level(args);
+    match op.canonical.as_str() {
+        "Exchange" => d.partitioning = Some(read_partitioning(&parts)),
+        "BroadcastExchange" => {
+            d.partitioning = Some(Partitioning {
+                kind: "broadcast".into(),
+                exprs: parts
+                    .first()
+                    .map(|mode| broadcast_keys(mode))
+                    .unwrap_or_default(),
+                ..Partitioning::default()
+            });
+        }
+        "Sort" => {
+            if let Some(keys) = parts.first() {
+                d.sort_order = parse_sort_list(keys);
+            }
+            if let Some(global) = parts.get(1) {
+                d.arguments.insert("global".into(), global.to_string());
+            }
+        }
+        "TakeOrderedAndProject" => {
+            // formatted: `limit, [order], [output]`
+            d.limit = parts.first().and_then(|l| l.parse().ok());
+            if let Some(order) = parts.get(1) {
+                d.sort_order = parse_sort_list(order);
+            }
+            if let Some(out) = parts.get(2) {
+                d.projections = parse_expr_list(out);
+                d.output = parse_attribute_list(out);
+            }
+        }
+        "CollectLimit" | "GlobalLimit" | "LocalLimit" | "CollectTail" => {
+            d.limit = parts.first().and_then(|l| l.parse().ok());
+            d.offset = parts.get(1).and_then(|o| o.parse().ok()).filter(|o| *o > 0);
+        }
+        "Window" => {
+            let mut spec = WindowSpec::default();
+            if let Some(f) = parts.first() {
+                spec.functions = parse_expr_list(f);
+            }
+            if let Some(p) = parts.get(1) {
+                spec.partition_by = parse_expr_list(p);
+            }
+            if let Some(o) = parts.get(2) {
+                spec.order_by = parse_sort_list(o);
+            }
+            d.window = Some(spec);
+        }
+        "WindowGroupLimit" => {
+            let mut spec = WindowSpec::default();
+            if let Some(p) = parts.first() {
+                spec.partition_by = parse_expr_list(p);
+            }
+            if let Some(o) = parts.get(1) {
+                spec.order_by = parse_sort_list(o);
+            }
+            if let Some(f) = parts.get(2) {
+                spec.functions = vec![parse_expr(f)];
+            }
+            d.limit = parts.get(3).and_then(|l| l.parse().ok());
+            d.window = Some(spec);
+        }
+        "Generate" => {
+            d.generator = parts.first().map(|g| parse_expr(g));
+            if let Some(out) = parts.last().filter(|p| p.starts_with('[')) {
+                d.output = parse_attribute_list(out);
+            }
+            if let Some(outer) = parts.iter().find(|p| **p == "true" || **p == "false") {
+                d.arguments.insert("outer".into(), outer.to_string());
+            }
+        }
+        "Expand" => {
+            if let Some(projections) = parts.first() {
+                for set in split_top_level(strip_brackets(projections)) {
+                    d.projections.push(parse_expr(set));
+                }
+            }
+            if let Some(out) = parts.get(1) {
+                d.output = parse_attribute_list(out);
+            }
+        }
+        "Sample" => {
+            for (key, value) in ["lowerBound", "upperBound", "withReplacement", "seed"]
+                .into_iter()
+                .zip(parts.iter())
+            {
+                d.arguments.insert(key.into(), value.to_string());
+            }
+        }
+        "Coalesce" => {
+            d.arguments.insert("numPartitions".into(), args.to_string());
+        }
+        "RDDScan" | "LocalTableScan" | "InMemoryTableScan" | "InMemoryRelation" => {
+            if let Some(cols) = parts.first().filter(|p| p.starts_with('[')) {
+                d.output = parse_attribute_list(cols);
+            }
+            if let Some(s) = scan.as_mut() {
+                s.relation = match op.canonical.as_str() {
+                    "RDDScan" => parts.get(1).map(|r| r.to_string()),
+                    "LocalTableScan" => Some("LocalTableScan".into()),
+                    "InMemoryRelation" => parts.get(1).map(|r| strip_ids(r)),
+                    _ => None,
+                };
+            }
+            if op.canonical == "InMemoryTableScan" {
+                if let Some(preds) = parts.get(1) {
+                    d.conditions = parse_expr_list(preds);
+                }
+            }
+        }
+        "Range" => {
+            d.arguments
+                .insert("range".into(), strip_brackets(args).to_string());
+        }
+        _ if op.family == OperatorFamily::Join => read_join_args(&parts, d, join),
+        _ if op.family == OperatorFamily::PythonEval => {
+            if let Some(udfs) = parts.first() {
+                // `[<lambda>(c_name#15)#354, plus_one(c_id#14)#357]`: the name is what precedes
+                // the call's `(`; `<lambda>` is not an identifier, so read it from the text
+                for udf in split_top_level(strip_brackets(udfs)) {
+                    let name = udf.split('(').next().unwrap_or("").trim();
+                    if !name.is_empty() && !d.python_udfs.iter().any(|u| u == name) {
+                        d.python_udfs.push(name.to_string());
+                    }
+                }
+            }
+            if let Some(out) = parts.get(1).filter(|p| p.starts_with('[')) {
+                d.output = parse_attribute_list(out);
+            }
+        }
+        "WholeStageCodegen" => {}
+        _ => {
+            let _ = one_line;
+            d.arguments.insert("arguments".into(), args.to_string());
+        }
+    }
+}
+
+/// `[lk], [rk], Inner, BuildRight, (cond), false` in any Spark join's argument order.
+fn read_join_args(parts: &[&str], d: &mut NodeDetails, join: &mut JoinInfo) {
+    let mut key_lists = 0;
+    for part in parts {
+        if part.starts_with('[') {
+            match key_lists {
+                0 => join.left_keys = parse_expr_list(part),
+                1 => join.right_keys = parse_expr_list(part),
+                _ => {}
+            }
+            key_lists += 1;
+        } else if part.starts_with("Build") {
+            join.build_side = Some(part.to_string());
+        } else if is_join_type(part) {
+            join.join_type = part.to_string();
+        } else if *part == "true" || *part == "false" {
+            // null-aware anti join / skew-join flags
+        } else {
+            join.condition = conjuncts(part);
+        }
+    }
+    let _ = d;
+}
+
+/// `hashpartitioning(a#1, 200), ENSURE_REQUIREMENTS, [plan_id=5]` and friends.
+fn read_partitioning(parts: &[&str]) -> Partitioning {
+    let mut p = Partitioning {
+        kind: "unknown".into(),
+        ..Partitioning::default()
+    };
+    let Some(first) = parts.first() else { return p };
+    let (fname, inner) = match first.find('(') {
+        Some(open) if first.ends_with(')') => (&first[..open], &first[open + 1..first.len() - 1]),
+        _ => (*first, ""),
+    };
+    let args = split_top_level(inner);
+    let num = |s: Option<&&str>| s.and_then(|n| n.trim().parse::<u64>().ok());
+    match fname {
+        "hashpartitioning" | "HashPartitioning" => {
+            p.kind = "hash".into();
+            p.num_partitions = num(args.last());
+            p.exprs = args[..args.len().saturating_sub(1)]
+                .iter()
+                .map(|e| parse_expr(e))
+                .collect();
+        }
+        "rangepartitioning" | "RangePartitioning" => {
+            p.kind = "range".into();
+            p.num_partitions = num(args.last());
+            p.exprs = args[..args.len().saturating_sub(1)]
+                .iter()
+                .map(|e| super::expr::parse_sort_key(e).expr)
+                .collect();
+        }
+        "SinglePartition" => {
+            p.kind = "single".into();
+            p.num_partitions = Some(1);
+        }
+        "RoundRobinPartitioning" | "roundrobinpartitioning" => {
+            p.kind = "roundRobin".into();
+            p.num_partitions = num(args.first());
+        }
+        _ => {}
+    }
+    p.origin = parts
+        .iter()
+        .skip(1)
+        .find(|s| s.chars().all(|c| c.is_ascii_uppercase() || c == '_'))
+        .map(|s| s.to_string());
+    p
+}
+
+/// `HashedRelationBroadcastMode(List(input[0, bigint, true]),false)` → the key expressions.
+fn broadcast_keys(mode: &str) -> Vec<Expr> {
+    let Some(list_start) = mode.find("List(") else {
+        return Vec::new();
+    };
+    let rest = &mode[list_start + 4..];
+    let end = matching_close(rest).unwrap_or(rest.len());
+    split_top_level(strip_brackets(&rest[..end]))
+        .into_iter()
+        .map(parse_expr)
+        .collect()
+}
+
+/// `InMemoryFileIndex [file:/a, file:/b]` / `InMemoryFileIndex(1 paths)[file:/a]` → paths.
+fn location_paths(value: &str) -> Vec<String> {
+    let Some(open) = value.find('[') else {
+        return Vec::new();
+    };
+    split_top_level(strip_brackets(&value[open..]))
+        .into_iter()
+        .filter(|p| !p.ends_with("..."))
+        .map(str::to_string)
+        .collect()
+}
+
+/// `[IsNotNull(a), EqualTo(a,1)]` → items as written.
+fn string_list(value: &str) -> Vec<String> {
+    split_top_level(strip_brackets(value))
+        .into_iter()
+        .map(str::to_string)
+        .collect()
+}
+
+/// `struct<a:bigint,b:decimal(15,2)>` → `a:bigint`, `b:decimal(15,2)`.
+fn read_schema(value: &str) -> Vec<String> {
+    let inner = value
+        .trim()
+        .strip_prefix("struct<")
+        .map(|s| s.strip_suffix('>').unwrap_or(s))
+        .unwrap_or("");
+    let mut fields = Vec::new();
+    let mut depth = 0i32;
+    let mut from = 0;
+    for (i, c) in inner.char_indices() {
+        match c {
+            '<' | '(' => depth += 1,
+            '>' | ')' => depth -= 1,
+            ',' if depth == 0 => {
+                fields.push(inner[from..i].trim().to_string());
+                from = i + 1;
+            }
+            _ => {}
+        }
+    }
+    if !inner[from..].trim().is_empty() {
+        fields.push(inner[from..].trim().to_string());
+    }
+    fields
+}
+
+/// `Aggregate Attributes` → `aggregateAttributes`.
+fn camel_key(key: &str) -> String {
+    let mut out = String::new();
+    for (i, word) in key.split_whitespace().enumerate() {
+        if i == 0 {
+            out.push_str(&word.to_ascii_lowercase());
+        } else {
+            let mut chars = word.chars();
+            if let Some(c) = chars.next() {
+                out.push(c.to_ascii_uppercase());
+                out.push_str(chars.as_str());
+            }
+        }
+    }
+    out
+}
+
+/// Gather every literal of the node's expressions into `literals`.
+fn finish(mut d: NodeDetails) -> NodeDetails {
+    let mut literals: Vec<String> = Vec::new();
+    let mut add = |e: &Expr| {
+        for l in &e.literals {
+            if !literals.contains(l) {
+                literals.push(l.clone());
+            }
+        }
+    };
+    d.projections.iter().for_each(&mut add);
+    d.grouping_keys.iter().for_each(&mut add);
+    d.aggregate_functions.iter().for_each(&mut add);
+    d.conditions.iter().for_each(&mut add);
+    if let Some(j) = &d.join {
+        j.condition.iter().for_each(&mut add);
+    }
+    d.sort_order.iter().for_each(|k| add(&k.expr));
+    if let Some(s) = &d.scan {
+        s.data_filters.iter().for_each(&mut add);
+    }
+    if let Some(w) = &d.window {
+        w.functions.iter().for_each(&mut add);
+    }
+    if let Some(g) = &d.generator {
+        add(g);
+    }
+    d.literals = literals;
+    d
+}

@@ -1,0 +1,608 @@
+//! A small, forgiving reader for the expressions Spark prints in plans.
+//!
+//! No crate parses Spark's explain syntax (it is Catalyst's `toString`, not SQL: attribute ids
+//! `a#12L`, unquoted string literals, `cast(x as decimal(19,6))`, `CASE WHEN … END`, lists
+//! truncated with `...`), so this is a hand-written tokenizer on purpose. It never fails: text it
+//! does not understand is kept verbatim, and only what it recognises is extracted.
+//!
+//! * [`tokenize`] splits text into identifiers (with their `#id`), numbers, quoted strings,
+//!   brackets and punctuation, tracking nesting including `CASE … END`.
+//! * [`split_top_level`] splits a list on commas outside brackets; [`split_conjuncts`] splits a
+//!   condition on top-level `AND`s, through the parentheses Spark adds around each `AND`.
+//! * [`parse_expr`] builds an [`Expr`]: text with ids stripped, columns, functions, literals and
+//!   alias. [`parse_attribute`] / [`parse_attribute_list`] read `name#id` lists.
+
+use super::graph::{Attribute, Expr, SortKey};
+
+/// Nesting beyond this depth is treated as flat text (bounded work and stack on any input).
+const MAX_DEPTH: usize = 64;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum TokKind {
+    /// An identifier; `id` is its `#123` attribute id when present.
+    Ident {
+        id: Option<u64>,
+    },
+    Number,
+    Str,
+    Open,
+    Close,
+    Comma,
+    /// `...` cutting text short (Spark abbreviates long metadata: `IsNotNull(o_orde...`).
+    /// Not the `... 5 more fields` element of a truncated list, which is followed by a space.
+    Ellipsis,
+    /// `#123` following a closing bracket (`sum(x)#12`): an id on a computed expression.
+    Id,
+    Punct,
+}
+
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Token<'a> {
+    pub kind: TokKind,
+    /// The token's text; for identifiers, without the `#id` suffix.
+    pub text: &'a str,
+    pub start: usize,
+    pub end: usize,
+}
+
+fn is_ident_char(c: u8) -> bool {
+    c.is_ascii_alphanumeric() || c == b'_' || c == b'$' || c >= 0x80
+}
+
+/// Split text into tokens. Never fails; unknown bytes become `Punct`.
+pub(crate) fn tokenize(s: &str) -> Vec<Token<'_>> {
+    let b = s.as_bytes();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < b.len() {
+        let c = b[i];
+        let start = i;
+        let kind = if c.is_ascii_whitespace() {
+            i += 1;
+            continue;
+        } else if c == b'`' {
+            // back-quoted identifier
+            i += 1;
+            while i < b.len() && b[i] != b'`' {
+                i += 1;
+            }
+            i = (i + 1).min(b.len());
+            let id = read_id(b, &mut i);
+            TokKind::Ident { id }
+        } else if (c == b'\'' || c == b'"') && (i == 0 || !is_ident_char(b[i - 1])) {
+            let quote = c;
+            let close = b[i + 1..].iter().position(|&x| x == quote);
+            match close {
+                Some(off) => {
+                    i += off + 2;
+                    TokKind::Str
+                }
+                None => {
+                    i += 1;
+                    TokKind::Punct
+                }
+            }
+        } else if c.is_ascii_digit()
+            || (c == b'-' && b.get(i + 1).is_some_and(u8::is_ascii_digit) && prev_allows_sign(&out))
+        {
+            i += 1;
+            // digits, dots, date dashes, exponent and type suffixes (`1995-03-15`, `0.05`, `1E+3`, `100L`)
+            while i < b.len()
+                && (b[i].is_ascii_alphanumeric()
+                    || b[i] == b'.'
+                    || (b[i] == b'-' && b.get(i + 1).is_some_and(u8::is_ascii_digit))
+                    || (b[i] == b':' && b.get(i + 1).is_some_and(u8::is_ascii_digit))
+                    || ((b[i] == b'+' || b[i] == b'-') && matches!(b[i - 1], b'E' | b'e')))
+            {
+                i += 1;
+            }
+            TokKind::Number
+        } else if is_ident_char(c) {
+            while i < b.len() && is_ident_char(b[i]) {
+                i += 1;
+            }
+            let text_end = i;
+            let id = read_id(b, &mut i);
+            out.push(Token {
+                kind: TokKind::Ident { id },
+                text: s.get(start..text_end).unwrap_or(""),
+                start,
+                end: i,
+            });
+            continue;
+        } else if b[i..].starts_with(b"...") && b.get(i + 3) != Some(&b' ') {
+            i += 3;
+            TokKind::Ellipsis
+        } else if c == b'#' && b.get(i + 1).is_some_and(u8::is_ascii_digit) {
+            read_id(b, &mut i);
+            TokKind::Id
+        } else {
+            i += 1;
+            // keep multi-byte characters whole
+            while i < b.len() && (b[i] & 0xC0) == 0x80 {
+                i += 1;
+            }
+            match c {
+                b'(' | b'[' | b'{' => TokKind::Open,
+                b')' | b']' | b'}' => TokKind::Close,
+                b',' => TokKind::Comma,
+                _ => TokKind::Punct,
+            }
+        };
+        out.push(Token {
+            kind,
+            text: s.get(start..i).unwrap_or(""),
+            start,
+            end: i,
+        });
+    }
+    out
+}
+
+fn prev_allows_sign(out: &[Token<'_>]) -> bool {
+    match out.last() {
+        None => true,
+        Some(t) => matches!(t.kind, TokKind::Open | TokKind::Comma | TokKind::Punct),
+    }
+}
+
+/// Read `#123` or `#123L` at `*i`, advancing past it.
+fn read_id(b: &[u8], i: &mut usize) -> Option<u64> {
+    if b.get(*i) != Some(&b'#') || !b.get(*i + 1).is_some_and(u8::is_ascii_digit) {
+        return None;
+    }
+    let mut j = *i + 1;
+    let mut value: u64 = 0;
+    while j < b.len() && b[j].is_ascii_digit() {
+        value = value
+            .saturating_mul(10)
+            .saturating_add(u64::from(b[j] - b'0'));
+        j += 1;
+    }
+    if b.get(j) == Some(&b'L') && !b.get(j + 1).is_some_and(|&c| is_ident_char(c)) {
+        j += 1;
+    }
+    *i = j;
+    Some(value)
+}
+
+fn is_word(tok: &Token<'_>, word: &str) -> bool {
+    matches!(tok.kind, TokKind::Ident { .. }) && tok.text.eq_ignore_ascii_case(word)
+}
+
+/// Open brackets (and `CASE`s) while walking tokens. An [`TokKind::Ellipsis`] closes
+/// everything opened since the last `[` — the cut-off text would have closed it.
+#[derive(Default)]
+pub(crate) struct Nesting {
+    open: Vec<u8>,
+}
+
+impl Nesting {
+    pub(crate) fn depth(&self) -> usize {
+        self.open.len()
+    }
+
+    pub(crate) fn feed(&mut self, tok: &Token<'_>) {
+        match tok.kind {
+            TokKind::Open => self
+                .open
+                .push(tok.text.as_bytes().first().copied().unwrap_or(b'(')),
+            TokKind::Close => {
+                self.open.pop();
+            }
+            TokKind::Ellipsis => match self.open.iter().rposition(|&c| c == b'[') {
+                Some(pos) => self.open.truncate(pos),
+                None => self.open.clear(),
+            },
+            TokKind::Ident { id: None } if tok.text.eq_ignore_ascii_case("CASE") => {
+                self.open.push(b'C')
+            }
+            TokKind::Ident { id: None } if tok.text.eq_ignore_ascii_case("END") => {
+                if self.open.last() == Some(&b'C') {
+                    self.open.pop();
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+/// Split `s` on commas outside brackets, trimming each part. `[]` and empty input give no parts.
+pub(crate) fn split_top_level(s: &str) -> Vec<&str> {
+    split_tokens_at(s, |t| t.kind == TokKind::Comma)
+}
+
+fn split_tokens_at<'a>(s: &'a str, is_sep: impl Fn(&Token<'_>) -> bool) -> Vec<&'a str> {
+    let mut parts = Vec::new();
+    let mut nesting = Nesting::default();
+    let mut from = 0;
+    for tok in tokenize(s) {
+        if nesting.depth() == 0 && is_sep(&tok) {
+            push_part(&mut parts, s, from, tok.start);
+            from = tok.end;
+            continue;
+        }
+        nesting.feed(&tok);
+    }
+    push_part(&mut parts, s, from, s.len());
+    parts
+}
+
+fn push_part<'a>(parts: &mut Vec<&'a str>, s: &'a str, from: usize, to: usize) {
+    if let Some(part) = s.get(from..to).map(str::trim).filter(|p| !p.is_empty()) {
+        parts.push(part);
+    }
+}
+
+/// `[a, b]` → `a, b`; text without surrounding brackets is returned trimmed.
+pub(crate) fn strip_brackets(s: &str) -> &str {
+    let s = s.trim();
+    if !(s.starts_with('[') || s.starts_with('(')) {
+        return s;
+    }
+    match closing_token(s) {
+        Some((TokKind::Close, end)) if end == s.len() => s[1..s.len() - 1].trim(),
+        // `[a#1, isnotnull(b...` — Spark cut the list short
+        Some((TokKind::Ellipsis, end)) if end == s.len() => s[1..].trim(),
+        _ => s,
+    }
+}
+
+/// The token that closes the bracket `s` starts with, and where it ends.
+fn closing_token(s: &str) -> Option<(TokKind, usize)> {
+    let mut nesting = Nesting::default();
+    for tok in tokenize(s) {
+        nesting.feed(&tok);
+        if nesting.depth() == 0 {
+            return Some((tok.kind, tok.end));
+        }
+    }
+    None
+}
+
+/// Whether the first bracket of `s` closes at its last byte.
+fn wraps_whole(s: &str) -> bool {
+    matches!(closing_token(s), Some((TokKind::Close, end)) if end == s.len())
+}
+
+/// Split a condition into its top-level `AND` conjuncts, looking through the parentheses Spark
+/// prints around every `AND`: `((a AND b) AND c)` → `a`, `b`, `c`.
+pub(crate) fn split_conjuncts(s: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    collect_conjuncts(s.trim(), 0, &mut out);
+    out
+}
+
+fn collect_conjuncts<'a>(s: &'a str, depth: usize, out: &mut Vec<&'a str>) {
+    if s.is_empty() {
+        return;
+    }
+    let inner = strip_parens(s);
+    let parts = split_tokens_at(inner, |t| is_word(t, "AND"));
+    if parts.len() <= 1 || depth >= MAX_DEPTH {
+        out.push(s);
+        return;
+    }
+    for part in parts {
+        collect_conjuncts(part, depth + 1, out);
+    }
+}
+
+fn strip_parens(s: &str) -> &str {
+    let s = s.trim();
+    if s.starts_with('(') && s.ends_with(')') && wraps_whole(s) {
+        s[1..s.len() - 1].trim()
+    } else {
+        s
+    }
+}
+
+/// Remove attribute ids: `sum(l_quantity#12L)#40` → `sum(l_quantity)`. Keeps `[id=#3]`.
+pub fn strip_ids(s: &str) -> String {
+    let b = s.as_bytes();
+    let mut out = String::with_capacity(s.len());
+    let mut i = 0;
+    let mut last = 0;
+    while i < b.len() {
+        if b[i] == b'#'
+            && i > 0
+            && (is_ident_char(b[i - 1]) || b[i - 1] == b')' || b[i - 1] == b'`')
+            && b.get(i + 1).is_some_and(u8::is_ascii_digit)
+        {
+            out.push_str(&s[last..i]);
+            let mut j = i;
+            read_id(b, &mut j);
+            i = j;
+            last = j;
+            continue;
+        }
+        i += 1;
+    }
+    out.push_str(&s[last..]);
+    out
+}
+
+/// `c_custkey#175L` → `{name: c_custkey, id: 175}`; text without an id keeps `id: None`.
+pub fn parse_attribute(s: &str) -> Attribute {
+    let s = s.trim();
+    if let Some(hash) = s.rfind('#') {
+        let digits: String = s[hash + 1..]
+            .chars()
+            .take_while(char::is_ascii_digit)
+            .collect();
+        let rest = &s[hash + 1 + digits.len()..];
+        if !digits.is_empty() && (rest.is_empty() || rest == "L") {
+            return Attribute {
+                name: strip_ids(&s[..hash]),
+                id: digits.parse().ok(),
+            };
+        }
+    }
+    Attribute {
+        name: strip_ids(s),
+        id: None,
+    }
+}
+
+/// `[a#1, b#2L]` → attributes. A trailing `...` (Spark's truncation) is dropped.
+pub fn parse_attribute_list(s: &str) -> Vec<Attribute> {
+    split_top_level(strip_brackets(s))
+        .into_iter()
+        .filter(|p| *p != "..." && !p.starts_with("... "))
+        .map(parse_attribute)
+        .collect()
+}
+
+/// Parse each element of a bracketed list as an expression.
+pub fn parse_expr_list(s: &str) -> Vec<Expr> {
+    split_top_level(strip_brackets(s))
+        .into_iter()
+        .filter(|p| *p != "...")
+        .map(parse_expr)
+        .collect()
+}
+
+/// `a#1 DESC NULLS LAST` → sort key.
+pub fn parse_sort_key(s: &str) -> SortKey {
+    let s = s.trim();
+    let mut body = s;
+    let mut ascending = true;
+    let mut nulls_first = true;
+    for (suffix, asc, nf) in [
+        (" ASC NULLS FIRST", true, true),
+        (" ASC NULLS LAST", true, false),
+        (" DESC NULLS LAST", false, false),
+        (" DESC NULLS FIRST", false, true),
+        (" ASC", true, true),
+        (" DESC", false, false),
+    ] {
+        if let Some(stripped) = s.strip_suffix(suffix) {
+            body = stripped;
+            ascending = asc;
+            nulls_first = nf;
+            break;
+        }
+    }
+    SortKey {
+        expr: parse_expr(body),
+        ascending,
+        nulls_first,
+    }
+}
+
+/// `[a#1 ASC NULLS FIRST, b#2 DESC NULLS LAST]` → sort keys.
+pub fn parse_sort_list(s: &str) -> Vec<SortKey> {
+    split_top_level(strip_brackets(s))
+        .into_iter()
+        .filter(|p| *p != "...")
+        .map(parse_sort_key)
+        .collect()
+}
+
+const KEYWORDS: &[&str] = &[
+    "AND", "OR", "NOT", "IN", "IS", "NULL", "CASE", "WHEN", "THEN", "ELSE", "END", "AS", "ASC",
+    "DESC", "NULLS", "FIRST", "LAST", "LIKE", "RLIKE", "BETWEEN", "DISTINCT", "INSET", "FILTER",
+    "WHERE", "INTERVAL", "ESCAPE",
+];
+
+fn is_keyword(word: &str) -> bool {
+    KEYWORDS.iter().any(|k| k.eq_ignore_ascii_case(word))
+}
+
+/// Parse one expression. Never fails.
+pub fn parse_expr(raw: &str) -> Expr {
+    let raw = raw.trim();
+    let toks = tokenize(raw);
+    let mut expr = Expr {
+        text: strip_ids(raw),
+        raw: raw.to_string(),
+        ..Expr::default()
+    };
+    let mut nesting = Nesting::default();
+    let mut alias_at: Option<usize> = None;
+    let mut skip_type = false;
+    for (i, tok) in toks.iter().enumerate() {
+        let next = toks.get(i + 1);
+        match tok.kind {
+            TokKind::Ident { id } => {
+                let word = tok.text;
+                let is_call = next.is_some_and(|n| n.kind == TokKind::Open && n.text == "(");
+                if alias_at.is_some_and(|at| at + 1 == i) && i + 1 == toks.len()
+                    || next.is_some_and(|n| n.kind == TokKind::Ellipsis)
+                {
+                    // the alias name after a top-level `AS`; a word Spark cut short
+                } else if skip_type {
+                    // `cast(x as decimal(19,6))`: the type is neither a function nor a literal
+                    skip_type = false;
+                } else if word.eq_ignore_ascii_case("as") && id.is_none() {
+                    if nesting.depth() == 0 {
+                        alias_at = Some(i);
+                    } else {
+                        skip_type = true;
+                    }
+                } else if is_call && !is_keyword(word) {
+                    push_unique(&mut expr.functions, word.to_ascii_lowercase());
+                } else if id.is_some() {
+                    push_unique(&mut expr.columns, word.trim_matches('`').to_string());
+                } else if next.is_some_and(|n| n.kind == TokKind::Punct && n.text == ".")
+                    || i > 0 && toks[i - 1].text == "."
+                {
+                    // struct field access on a column: `a#1.field`
+                } else if word == "true" || word == "false" {
+                    push_unique(&mut expr.literals, word.to_string());
+                } else if !is_keyword(word) && word != "null" && nesting.depth() > 0
+                    || is_comparand(&toks, i)
+                {
+                    push_unique(&mut expr.literals, word.to_string());
+                }
+            }
+            TokKind::Number => push_unique(&mut expr.literals, tok.text.to_string()),
+            TokKind::Str => {
+                let inner = tok
+                    .text
+                    .get(1..tok.text.len().saturating_sub(1))
+                    .unwrap_or("");
+                push_unique(&mut expr.literals, inner.to_string());
+            }
+            _ => {}
+        }
+        nesting.feed(tok);
+    }
+    if let Some(at) = alias_at {
+        if let Some(name) = toks.get(at + 1) {
+            if matches!(name.kind, TokKind::Ident { .. }) && at + 2 == toks.len() {
+                expr.alias = Some(name.text.trim_matches('`').to_string());
+                // the alias is not a literal of the expression
+                expr.literals.retain(|l| l != name.text);
+            }
+        }
+    }
+    expr
+}
+
+/// A bare identifier compared with something (`x = BUILDING`) is an unquoted string literal.
+fn is_comparand(toks: &[Token<'_>], i: usize) -> bool {
+    let is_cmp = |t: &Token<'_>| {
+        t.kind == TokKind::Punct && matches!(t.text, "=" | "<" | ">" | "!")
+            || is_word(t, "LIKE")
+            || is_word(t, "RLIKE")
+    };
+    let word = toks[i].text;
+    !is_keyword(word)
+        && word != "null"
+        && (i > 0 && is_cmp(&toks[i - 1]) || toks.get(i + 1).is_some_and(is_cmp))
+}
+
+fn push_unique(list: &mut Vec<String>, value: String) {
+    if !value.is_empty() && !list.contains(&value) {
+        list.push(value);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn conjuncts_split_through_spark_parentheses() {
+        let c = "((isnotnull(c_mktsegment#181) AND (c_mktsegment#181 = BUILDING)) AND isnotnull(c_custkey#175L))";
+        assert_eq!(
+            split_conjuncts(c),
+            vec![
+                "isnotnull(c_mktsegment#181)",
+                "(c_mktsegment#181 = BUILDING)",
+                "isnotnull(c_custkey#175L)"
+            ]
+        );
+        assert_eq!(
+            split_conjuncts("(a#1 OR (b#2 AND c#3))"),
+            vec!["(a#1 OR (b#2 AND c#3))"]
+        );
+        assert_eq!(
+            split_conjuncts("(CASE WHEN (a#1 AND b#2) THEN 1 END = 1)"),
+            vec!["(CASE WHEN (a#1 AND b#2) THEN 1 END = 1)"]
+        );
+    }
+
+    #[test]
+    fn expressions_expose_columns_functions_literals_and_alias() {
+        let e = parse_expr(
+            "CASE WHEN (cast(c_acctbal#1286 as decimal(19,6)) > 0.00) THEN substring(c_phone#1285, 1, 2) ELSE 'none' END AS code#1289",
+        );
+        assert_eq!(
+            e.text,
+            "CASE WHEN (cast(c_acctbal as decimal(19,6)) > 0.00) THEN substring(c_phone, 1, 2) ELSE 'none' END AS code"
+        );
+        assert_eq!(e.columns, vec!["c_acctbal", "c_phone"]);
+        assert_eq!(e.functions, vec!["cast", "substring"]);
+        assert_eq!(e.literals, vec!["19", "6", "0.00", "1", "2", "none"]);
+        assert_eq!(e.alias.as_deref(), Some("code"));
+
+        let e = parse_expr("(o_orderdate#187 < 1995-03-15)");
+        assert_eq!(
+            (e.columns, e.literals),
+            (
+                vec!["o_orderdate".to_string()],
+                vec!["1995-03-15".to_string()]
+            )
+        );
+        let e = parse_expr("(c_mktsegment#181 = BUILDING)");
+        assert_eq!(e.literals, vec!["BUILDING"]);
+    }
+
+    #[test]
+    fn attributes_keep_ids_apart() {
+        assert_eq!(
+            parse_attribute_list("[c_custkey#175L, avg(salary)#1795, x]"),
+            vec![
+                Attribute {
+                    name: "c_custkey".into(),
+                    id: Some(175)
+                },
+                Attribute {
+                    name: "avg(salary)".into(),
+                    id: Some(1795)
+                },
+                Attribute {
+                    name: "x".into(),
+                    id: None
+                },
+            ]
+        );
+        assert_eq!(
+            strip_ids("avg(salary#221L)#1794 AS avg(salary)#1795"),
+            "avg(salary) AS avg(salary)"
+        );
+        assert_eq!(
+            strip_ids("Subquery subquery#1290, [id=#10326]"),
+            "Subquery subquery, [id=#10326]"
+        );
+    }
+
+    #[test]
+    fn spark_truncation_closes_open_brackets() {
+        assert_eq!(
+            split_top_level(
+                "[isnotnull(a#1), (cast(c_acct..., Format: Parquet, Location: X(1 paths)[file:/a]"
+            ),
+            vec![
+                "[isnotnull(a#1), (cast(c_acct...",
+                "Format: Parquet",
+                "Location: X(1 paths)[file:/a]"
+            ]
+        );
+        assert_eq!(
+            split_top_level("a#1, ... 5 more fields"),
+            vec!["a#1", "... 5 more fields"]
+        );
+    }
+
+    #[test]
+    fn sort_keys_read_direction_and_nulls() {
+        let k = parse_sort_key("revenue#208 DESC NULLS LAST");
+        assert_eq!(
+            (k.expr.text.as_str(), k.ascending, k.nulls_first),
+            ("revenue", false, false)
+        );
+    }
+}

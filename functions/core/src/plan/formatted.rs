@@ -1,0 +1,487 @@
+//! `explain("formatted")` — also the `physicalPlanDescription` of event logs and the UI's
+//! `planDescription`.
+//!
+//! The text has three parts, each read in turn:
+//!
+//! 1. the tree (`+- * HashAggregate (24)`), whose `(N)` are the node ids; with AQE it holds a
+//!    `== Final Plan ==` and an `== Initial Plan ==`, and a node shown in both (typically a scan)
+//!    carries one id and becomes one node;
+//! 2. one detail section per id (`(24) HashAggregate [codegen id : 4]` + `Key [n]: value` lines);
+//! 3. `===== Subqueries =====`: per subquery, `Subquery:k Hosting operator id = H Hosting
+//!    Expression = …`, then its own tree and detail sections. The subquery's root is linked from
+//!    host H (`subqueries`); a `ReusedSubquery` host line links to the subquery it reuses.
+//!
+//! A tree line without `(N)`, a detail line that is not `Key: value`, a tree id without a detail
+//! section, or text cut inside brackets is a [`PlanError`] naming the line and column.
+
+use std::collections::HashMap;
+
+use super::builder::{is_subquery_wrapper, link_child, link_subquery, new_node, unclosed_brackets};
+use super::details::from_fields;
+use super::error::PlanError;
+use super::graph::{NodeIdx, PlanFormat, PlanGraph, PlanNode, PlanSection};
+use super::operators::classify;
+use super::tree::{TreeBuilder, section_marker, split_tree_line};
+
+/// Whether text looks like the formatted form: some line is a detail-section header `(N) Name`.
+pub(crate) fn looks_formatted(text: &str) -> bool {
+    text.lines().any(|l| parse_section_header(l).is_some())
+}
+
+struct Section {
+    line: usize,
+    name: String,
+    codegen: Option<u32>,
+    reuses: Option<String>,
+    fields: Vec<(String, String)>,
+}
+
+struct Reader<'a> {
+    lines: Vec<&'a str>,
+    pos: usize,
+    nodes: Vec<PlanNode>,
+    by_id: HashMap<String, NodeIdx>,
+    /// Text after the name on the tree line (`Inner BuildRight`), by node.
+    tree_extra: HashMap<NodeIdx, String>,
+    /// Ids shown in the main tree, in order, with their line (to check details exist).
+    tree_ids: Vec<(String, usize)>,
+    sections: HashMap<String, Section>,
+}
+
+/// Parse formatted text. `format` is what the caller calls it (formatted / eventlog / ui).
+pub(crate) fn parse_formatted(text: &str, format: PlanFormat) -> Result<PlanGraph, PlanError> {
+    let mut r = Reader {
+        lines: text.lines().collect(),
+        pos: 0,
+        nodes: Vec::new(),
+        by_id: HashMap::new(),
+        tree_extra: HashMap::new(),
+        tree_ids: Vec::new(),
+        sections: HashMap::new(),
+    };
+    // skip to the tree
+    while r.pos < r.lines.len() {
+        let line = r.lines[r.pos].trim();
+        if line.is_empty() || line == "== Physical Plan ==" {
+            r.pos += 1;
+        } else {
+            break;
+        }
+    }
+    if r.pos >= r.lines.len() {
+        return Err(PlanError::syntax(
+            r.lines.len().max(1),
+            1,
+            "a physical plan tree",
+            "",
+        ));
+    }
+    let roots = r.read_tree(PlanSection::Final, true)?;
+    let mut subquery_by_name: HashMap<String, NodeIdx> = HashMap::new();
+    while r.pos < r.lines.len() {
+        let line_no = r.pos + 1;
+        let line = r.lines[r.pos];
+        let trimmed = line.trim();
+        if trimmed.is_empty() || (trimmed.starts_with("=====") && trimmed.ends_with("=====")) {
+            r.pos += 1;
+        } else if let Some((host, expr)) = parse_subquery_header(trimmed) {
+            r.pos += 1;
+            let name = subquery_name(expr);
+            let starts_tree = r
+                .lines
+                .get(r.pos)
+                .is_some_and(|l| !l.trim().is_empty() && parse_section_header(l).is_none());
+            let root = if starts_tree {
+                let roots = r.read_tree(PlanSection::Subquery, false)?;
+                roots.first().copied()
+            } else {
+                None
+            };
+            let root =
+                root.or_else(|| name.as_ref().and_then(|n| subquery_by_name.get(n).copied()));
+            if let (Some(root), Some(name)) = (root, name) {
+                subquery_by_name.entry(name).or_insert(root);
+            }
+            match (r.by_id.get(&host).copied(), root) {
+                (Some(host_idx), Some(root)) => link_subquery(&mut r.nodes, host_idx, root),
+                (None, _) => {
+                    return Err(PlanError::syntax(
+                        line_no,
+                        trimmed.find("id = ").map_or(1, |c| c + 6),
+                        "the id of an operator of the plan as hosting operator",
+                        &host,
+                    ));
+                }
+                _ => {}
+            }
+        } else if let Some((id, rest)) = parse_section_header(trimmed) {
+            let section = r.read_section(line_no, rest)?;
+            r.sections.insert(id, section);
+        } else {
+            return Err(PlanError::syntax(
+                line_no,
+                1,
+                "a detail section header `(N) Operator` or a `Subquery:` header",
+                trimmed,
+            ));
+        }
+    }
+    r.apply_sections()?;
+    Ok(PlanGraph {
+        format,
+        nodes: r.nodes,
+        roots,
+        execution: Default::default(),
+        logical_plans: Default::default(),
+    })
+}
+
+impl<'a> Reader<'a> {
+    /// Read tree lines from `pos` up to a blank line; returns the roots it created.
+    fn read_tree(&mut self, base: PlanSection, main: bool) -> Result<Vec<NodeIdx>, PlanError> {
+        let mut builder = TreeBuilder::new(base);
+        let mut fed: Vec<NodeIdx> = Vec::new();
+        let mut roots = Vec::new();
+        while self.pos < self.lines.len() {
+            let line_no = self.pos + 1;
+            let raw = self.lines[self.pos];
+            let Some(tl) = split_tree_line(raw) else {
+                break;
+            };
+            if parse_section_header(raw).is_some() && tl.col == 0 {
+                break;
+            }
+            self.pos += 1;
+            if let Some(section) = section_marker(tl.text) {
+                builder.marker(tl.col, section);
+                continue;
+            }
+            let (codegen_star, body) = match tl.text.strip_prefix("* ") {
+                Some(rest) => (true, rest),
+                None => (false, tl.text),
+            };
+            let Some((name, id, _after)) = split_tree_node(body) else {
+                return Err(PlanError::syntax(
+                    line_no,
+                    tl.col + 1,
+                    "an operator followed by its id, like `Filter (3)`",
+                    body,
+                ));
+            };
+            let aqe = name.starts_with("AdaptiveSparkPlan");
+            let wrapper = is_subquery_wrapper(name);
+            let placement = builder
+                .node(tl.col, tl.connector, aqe, wrapper)
+                .map_err(|expected| PlanError::syntax(line_no, tl.col + 1, expected, body))?;
+            let idx = match self.by_id.get(id) {
+                Some(&existing) => existing,
+                None => {
+                    let mut node = new_node(id.to_string(), name, placement.section, Some(line_no));
+                    if codegen_star {
+                        node.details
+                            .arguments
+                            .insert("wholeStageCodegen".into(), "true".into());
+                    }
+                    self.nodes.push(node);
+                    let idx = self.nodes.len() - 1;
+                    self.by_id.insert(id.to_string(), idx);
+                    let first = super::operators::first_word(name);
+                    if let Some(extra) = name
+                        .get(first.len()..)
+                        .map(str::trim)
+                        .filter(|e| !e.is_empty())
+                    {
+                        self.tree_extra.insert(idx, extra.to_string());
+                    }
+                    if main {
+                        self.tree_ids.push((id.to_string(), line_no));
+                    }
+                    idx
+                }
+            };
+            fed.push(idx);
+            match placement.parent.and_then(|p| fed.get(p).copied()) {
+                Some(parent) if wrapper => link_subquery(&mut self.nodes, parent, idx),
+                Some(parent) => link_child(&mut self.nodes, parent, idx),
+                None => {
+                    if !roots.contains(&idx) {
+                        roots.push(idx);
+                    }
+                }
+            }
+        }
+        if builder.len() == 0 {
+            let line_no = (self.pos + 1).min(self.lines.len().max(1));
+            return Err(PlanError::syntax(
+                line_no,
+                1,
+                "a plan tree",
+                self.lines.get(self.pos).copied().unwrap_or(""),
+            ));
+        }
+        Ok(roots)
+    }
+
+    /// Read `Key [n]: value` lines of one detail section.
+    fn read_section(&mut self, header_line: usize, rest: &str) -> Result<Section, PlanError> {
+        let (name, codegen, reuses) = split_section_name(rest);
+        let mut section = Section {
+            line: header_line,
+            name: name.to_string(),
+            codegen,
+            reuses,
+            fields: Vec::new(),
+        };
+        self.pos += 1;
+        while self.pos < self.lines.len() {
+            let line = self.lines[self.pos];
+            if line.trim().is_empty() {
+                break;
+            }
+            match split_field(line) {
+                Some((key, value)) => section.fields.push((key, value.to_string())),
+                None => match section.fields.last_mut() {
+                    // a value printed over several lines (string literals with newlines)
+                    Some((_, value)) => {
+                        value.push('\n');
+                        value.push_str(line);
+                    }
+                    None => {
+                        return Err(PlanError::syntax(
+                            self.pos + 1,
+                            1,
+                            "a detail line `Key: value`",
+                            line,
+                        ));
+                    }
+                },
+            }
+            self.pos += 1;
+        }
+        // Cut inside a value: the input ended here with brackets open.
+        if self.pos >= self.lines.len() {
+            if let Some((key, value)) = section.fields.last() {
+                let missing = unclosed_brackets(value);
+                if !missing.is_empty() {
+                    let last_line = self.lines.len();
+                    let col = self.lines[last_line - 1].len() + 1;
+                    return Err(PlanError::syntax(
+                        last_line,
+                        col,
+                        &format!("`{missing}` to close the value of `{key}`"),
+                        "",
+                    ));
+                }
+            }
+        }
+        Ok(section)
+    }
+
+    /// Attach detail sections to nodes; every id of the main tree needs one.
+    fn apply_sections(&mut self) -> Result<(), PlanError> {
+        if let Some((id, line)) = self
+            .tree_ids
+            .iter()
+            .find(|(id, _)| !self.sections.contains_key(id))
+        {
+            let last = self.lines.len().max(1);
+            return Err(PlanError::syntax(
+                last,
+                self.lines.last().map_or(1, |l| l.len() + 1),
+                &format!("the detail section `({id}) …` of the node on line {line}"),
+                "",
+            ));
+        }
+        let mut sections: Vec<(String, Section)> = self.sections.drain().collect();
+        sections.sort_by_key(|(_, s)| s.line);
+        for (id, section) in sections {
+            let idx = match self.by_id.get(&id) {
+                Some(&idx) => idx,
+                None => {
+                    // a section whose node the tree did not show: keep it, never drop it
+                    self.nodes.push(new_node(
+                        id.clone(),
+                        &section.name,
+                        PlanSection::Final,
+                        Some(section.line),
+                    ));
+                    let idx = self.nodes.len() - 1;
+                    self.by_id.insert(id.clone(), idx);
+                    idx
+                }
+            };
+            let extra = self.tree_extra.get(&idx).cloned().unwrap_or_default();
+            let node = &mut self.nodes[idx];
+            if !section.name.is_empty() && section.name != node.name {
+                // the detail header names the operator without the tree's extra words
+                let info = classify(&section.name);
+                node.name = section.name.clone();
+                node.operator = info.canonical.clone();
+                node.family = info.family;
+                node.node_kind = info.kind;
+            }
+            let info = classify(&node.name);
+            let star = node.details.arguments.remove("wholeStageCodegen");
+            node.details = from_fields(&info, &node.name, &section.fields, &extra);
+            if let Some(star) = star {
+                node.details
+                    .arguments
+                    .insert("wholeStageCodegen".into(), star);
+            }
+            node.codegen_stage = section.codegen;
+            if let Some(target) = section.reuses.as_ref().and_then(|t| self.by_id.get(t)) {
+                self.nodes[idx].reuses = Some(*target);
+            }
+        }
+        Ok(())
+    }
+}
+
+/// `BroadcastHashJoin Inner BuildRight (18), extra` → (name, id, extra).
+fn split_tree_node(text: &str) -> Option<(&str, &str, &str)> {
+    let b = text.as_bytes();
+    let mut search = 0;
+    while let Some(off) = text.get(search..)?.find('(') {
+        let open = search + off;
+        let digits_end = b[open + 1..]
+            .iter()
+            .position(|c| !c.is_ascii_digit())
+            .map(|p| open + 1 + p)?;
+        if digits_end > open + 1
+            && b.get(digits_end) == Some(&b')')
+            && (open == 0 || b[open - 1] == b' ')
+        {
+            let name = text[..open].trim();
+            if name.is_empty() {
+                return None;
+            }
+            return Some((
+                name,
+                &text[open + 1..digits_end],
+                text[digits_end + 1..].trim(),
+            ));
+        }
+        search = open + 1;
+    }
+    None
+}
+
+/// `(24) HashAggregate [codegen id : 4]` → ("24", "HashAggregate [codegen id : 4]").
+pub(crate) fn parse_section_header(line: &str) -> Option<(String, &str)> {
+    let rest = line.strip_prefix('(')?;
+    let close = rest.find(')')?;
+    let id = &rest[..close];
+    if id.is_empty() || !id.bytes().all(|c| c.is_ascii_digit()) {
+        return None;
+    }
+    let after = rest[close + 1..].strip_prefix(' ')?;
+    Some((id.to_string(), after))
+}
+
+/// `HashAggregate [codegen id : 4]` / `ReusedExchange [Reuses operator id: 38]`.
+fn split_section_name(rest: &str) -> (&str, Option<u32>, Option<String>) {
+    let mut name = rest.trim();
+    let mut codegen = None;
+    let mut reuses = None;
+    if let Some(open) = name.rfind(" [") {
+        let tag = name[open + 2..].trim_end_matches(']');
+        if let Some(n) = tag.strip_prefix("codegen id : ") {
+            codegen = n.trim().parse().ok();
+            name = name[..open].trim();
+        } else if let Some(n) = tag.strip_prefix("Reuses operator id: ") {
+            reuses = Some(n.trim().to_string());
+            name = name[..open].trim();
+        }
+    }
+    (name, codegen, reuses)
+}
+
+/// `Output [2]: [a#1]` → ("Output", "[a#1]"); `Condition : x` → ("Condition", "x").
+fn split_field(line: &str) -> Option<(String, &str)> {
+    let colon = line.find(':')?;
+    let key_part = line[..colon].trim_end();
+    let key = match key_part.rfind(" [") {
+        Some(open)
+            if key_part.ends_with(']')
+                && key_part[open + 2..key_part.len() - 1]
+                    .bytes()
+                    .all(|c| c.is_ascii_digit()) =>
+        {
+            &key_part[..open]
+        }
+        _ => key_part,
+    };
+    let valid = !key.is_empty()
+        && key.starts_with(|c: char| c.is_ascii_alphabetic())
+        && key.chars().all(|c| c.is_ascii_alphanumeric() || c == ' ');
+    if !valid {
+        return None;
+    }
+    let value = line[colon + 1..]
+        .strip_prefix(' ')
+        .unwrap_or(&line[colon + 1..]);
+    Some((key.to_string(), value))
+}
+
+/// `Subquery:1 Hosting operator id = 3 Hosting Expression = Subquery subquery#1290, [id=#1]`.
+fn parse_subquery_header(line: &str) -> Option<(String, &str)> {
+    let rest = line
+        .strip_prefix("Subquery:")
+        .or_else(|| line.strip_prefix("Subplan:"))?;
+    let at = rest.find("Hosting operator id = ")?;
+    let after = &rest[at + "Hosting operator id = ".len()..];
+    let id: String = after.chars().take_while(char::is_ascii_digit).collect();
+    if id.is_empty() {
+        return None;
+    }
+    let expr = after
+        .find("Hosting Expression = ")
+        .map_or("", |p| &after[p + "Hosting Expression = ".len()..]);
+    Some((id, expr))
+}
+
+/// `ReusedSubquery Subquery subquery#1290, [id=#10326]` → `subquery#1290`.
+fn subquery_name(expr: &str) -> Option<String> {
+    expr.split(|c: char| c.is_whitespace() || c == ',')
+        .find(|w| w.contains('#') && !w.starts_with('['))
+        .map(str::to_string)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tree_node_text_splits_name_id_and_extra() {
+        assert_eq!(
+            split_tree_node("BroadcastHashJoin Inner BuildRight (18)"),
+            Some(("BroadcastHashJoin Inner BuildRight", "18", ""))
+        );
+        assert_eq!(
+            split_tree_node("AQEShuffleRead (23), coalesced"),
+            Some(("AQEShuffleRead", "23", ", coalesced"))
+        );
+        assert_eq!(
+            split_tree_node("Scan parquet  (1)"),
+            Some(("Scan parquet", "1", ""))
+        );
+        assert_eq!(split_tree_node("Filter (3"), None);
+    }
+
+    #[test]
+    fn detail_lines_split_key_and_value() {
+        assert_eq!(
+            split_field("Output [2]: [a#1, b#2]"),
+            Some(("Output".into(), "[a#1, b#2]"))
+        );
+        assert_eq!(
+            split_field("Condition : (a#1 > 1)"),
+            Some(("Condition".into(), "(a#1 > 1)"))
+        );
+        assert_eq!(
+            split_field("Join type: Inner"),
+            Some(("Join type".into(), "Inner"))
+        );
+        assert_eq!(split_field("(a#1 > 1)"), None);
+    }
+}

@@ -1,0 +1,317 @@
+//! Spark UI REST JSON: `/api/v1/applications/<app>/sql/<id>?details=true&planDescription=true`
+//! (one execution), the `/sql` list (an array of them), or the benchmark's wrapper
+//! `{"appId", "sparkVersion", "execution": {…}}`.
+//!
+//! Node ids are the UI's `nodeId`s. Each UI node carries `desc`, the operator's one-line form,
+//! read like an `explain()` line; `metrics` become [`NodeDetails::metrics`]. Edges run
+//! `fromId` (child) → `toId` (parent); a `Subquery` wrapper's edge links it as a subquery of its
+//! consumer. `WholeStageCodegen (k)` clusters are nodes too: the UI lists their members by
+//! `wholeStageCodegenId`, and a cluster is placed in the tree above its top members (its
+//! `members` list all of them). Query stages and `InputAdapter` have no UI node; a reused
+//! exchange appears only as the exchange it reuses.
+//!
+//! [`NodeDetails::metrics`]: super::graph::NodeDetails::metrics
+
+use std::collections::{HashMap, HashSet};
+
+use serde::Deserialize;
+
+use super::builder::{is_subquery_wrapper, link_child, link_subquery, new_node};
+use super::details::from_node_text;
+use super::error::PlanError;
+use super::graph::{ExecutionInfo, NodeIdx, PlanFormat, PlanGraph, PlanSection};
+use super::operators::classify;
+use super::simple::node_name;
+use super::{ExecutionSummary, ParseOptions};
+
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub(crate) struct UiExecution {
+    pub id: Option<u64>,
+    #[serde(default)]
+    pub description: Option<String>,
+    #[serde(default)]
+    pub nodes: Vec<UiNode>,
+    #[serde(default)]
+    pub edges: Vec<UiEdge>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub(crate) struct UiNode {
+    pub node_id: u64,
+    pub node_name: String,
+    #[serde(default)]
+    pub whole_stage_codegen_id: Option<u64>,
+    #[serde(default)]
+    pub metrics: Vec<UiMetric>,
+    #[serde(default)]
+    pub desc: Option<String>,
+}
+
+#[derive(Debug, Deserialize)]
+pub(crate) struct UiMetric {
+    pub name: String,
+    pub value: serde_json::Value,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub(crate) struct UiEdge {
+    pub from_id: u64,
+    pub to_id: u64,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(untagged)]
+enum UiDocument {
+    Wrapped {
+        #[serde(rename = "sparkVersion", default)]
+        spark_version: Option<String>,
+        execution: UiExecution,
+    },
+    List(Vec<UiExecution>),
+    One(UiExecution),
+}
+
+/// Read the document and pick the execution (`options.execution_id`, or the only one).
+fn load(text: &str, options: &ParseOptions) -> Result<(UiExecution, Option<String>), PlanError> {
+    let (mut executions, version) = read_document(text)?;
+    let available: Vec<u64> = executions.iter().filter_map(|e| e.id).collect();
+    let pos = match options.execution_id {
+        Some(wanted) => executions.iter().position(|e| e.id == Some(wanted)).ok_or(
+            PlanError::ExecutionNotFound {
+                requested: wanted,
+                available,
+            },
+        )?,
+        None if executions.len() == 1 => 0,
+        None => return Err(PlanError::ExecutionRequired { available }),
+    };
+    Ok((executions.swap_remove(pos), version))
+}
+
+fn read_document(text: &str) -> Result<(Vec<UiExecution>, Option<String>), PlanError> {
+    // Validate the JSON first so syntax errors carry serde's exact line and column.
+    let value: serde_json::Value =
+        serde_json::from_str(text).map_err(|e| PlanError::from_serde(&e, 1))?;
+    let doc: UiDocument = serde_json::from_value(value).map_err(|e| {
+        PlanError::json(
+            1,
+            1,
+            format!("not a Spark UI SQL execution (expected `nodes` and `edges`): {e}"),
+        )
+    })?;
+    Ok(match doc {
+        UiDocument::Wrapped {
+            spark_version,
+            execution,
+        } => (vec![execution], spark_version),
+        UiDocument::List(list) => (list, None),
+        UiDocument::One(one) => (vec![one], None),
+    })
+}
+
+pub(crate) fn list_ui_executions(text: &str) -> Result<Vec<ExecutionSummary>, PlanError> {
+    let (executions, _) = read_document(text)?;
+    Ok(executions
+        .iter()
+        .map(|e| ExecutionSummary {
+            execution_id: e.id,
+            description: e.description.clone(),
+            call_site: None,
+            node_count: e.nodes.len(),
+        })
+        .collect())
+}
+
+pub(crate) fn parse_ui(text: &str, options: &ParseOptions) -> Result<PlanGraph, PlanError> {
+    let (exec, spark_version) = load(text, options)?;
+    let mut nodes = Vec::with_capacity(exec.nodes.len());
+    let mut by_ui_id: HashMap<u64, NodeIdx> = HashMap::new();
+    for ui in &exec.nodes {
+        if by_ui_id.contains_key(&ui.node_id) {
+            return Err(PlanError::json(
+                1,
+                1,
+                format!("node id {} appears twice in `nodes`", ui.node_id),
+            ));
+        }
+        let mut node = new_node(
+            ui.node_id.to_string(),
+            &ui.node_name,
+            PlanSection::Final,
+            None,
+        );
+        if let Some(desc) = &ui.desc {
+            let printed = node_name(desc);
+            let info = classify(&ui.node_name);
+            node.details = from_node_text(&info, printed, desc);
+        }
+        node.details.metrics = ui
+            .metrics
+            .iter()
+            .map(|m| {
+                let value = match &m.value {
+                    serde_json::Value::String(s) => s.clone(),
+                    other => other.to_string(),
+                };
+                (m.name.clone(), value)
+            })
+            .collect();
+        by_ui_id.insert(ui.node_id, nodes.len());
+        nodes.push(node);
+    }
+    let mut has_parent: HashSet<NodeIdx> = HashSet::new();
+    for edge in &exec.edges {
+        let (Some(&child), Some(&parent)) =
+            (by_ui_id.get(&edge.from_id), by_ui_id.get(&edge.to_id))
+        else {
+            let missing = if by_ui_id.contains_key(&edge.from_id) {
+                edge.to_id
+            } else {
+                edge.from_id
+            };
+            return Err(PlanError::json(
+                1,
+                1,
+                format!("edge names node {missing}, which is not in `nodes`"),
+            ));
+        };
+        if is_subquery_wrapper(&nodes[child].name) {
+            link_subquery(&mut nodes, parent, child);
+        } else {
+            link_child(&mut nodes, parent, child);
+        }
+        has_parent.insert(child);
+    }
+    place_codegen_clusters(&exec, &by_ui_id, &mut nodes, &mut has_parent);
+    let roots: Vec<NodeIdx> = (0..nodes.len())
+        .filter(|i| !has_parent.contains(i))
+        .collect();
+    mark_subquery_sections(&mut nodes, &roots);
+    // Roots in the order the plan reads: the main plan first (the UI lists ids descending).
+    let mut roots = roots;
+    roots.sort_by_key(|&i| exec.nodes[i].node_id);
+    roots.retain(|&i| nodes[i].section == PlanSection::Final);
+    Ok(PlanGraph {
+        format: PlanFormat::Ui,
+        nodes,
+        roots,
+        execution: ExecutionInfo {
+            execution_id: exec.id,
+            description: exec.description.clone(),
+            call_site: None,
+            spark_version,
+        },
+        logical_plans: Default::default(),
+    })
+}
+
+/// Give each `WholeStageCodegen (k)` its members and put it above its top members.
+///
+/// Members name their cluster only by `k`, and a subquery can reuse `k`, so a member belongs to
+/// the cluster with that `k` and the largest node id below its own: Spark numbers a cluster
+/// before the operators inside it.
+fn place_codegen_clusters(
+    exec: &super::ui::UiExecution,
+    by_ui_id: &HashMap<u64, NodeIdx>,
+    nodes: &mut [super::graph::PlanNode],
+    has_parent: &mut HashSet<NodeIdx>,
+) {
+    let mut clusters: Vec<(u64, u64, NodeIdx)> = Vec::new(); // (k, ui id, idx)
+    for ui in &exec.nodes {
+        if let Some(k) = codegen_cluster_number(&ui.node_name) {
+            if let Some(&idx) = by_ui_id.get(&ui.node_id) {
+                clusters.push((k, ui.node_id, idx));
+                nodes[idx].codegen_stage = u32::try_from(k).ok();
+            }
+        }
+    }
+    for ui in &exec.nodes {
+        let Some(k) = ui.whole_stage_codegen_id else {
+            continue;
+        };
+        let Some(&member) = by_ui_id.get(&ui.node_id) else {
+            continue;
+        };
+        nodes[member].codegen_stage = u32::try_from(k).ok();
+        let cluster = clusters
+            .iter()
+            .filter(|(ck, cid, _)| *ck == k && *cid < ui.node_id)
+            .max_by_key(|(_, cid, _)| *cid)
+            .or_else(|| clusters.iter().find(|(ck, ..)| *ck == k));
+        if let Some(&(_, _, cluster)) = cluster {
+            if cluster != member && !nodes[cluster].members.contains(&member) {
+                nodes[cluster].members.push(member);
+            }
+        }
+    }
+    let parents: Vec<Vec<NodeIdx>> = {
+        let mut p = vec![Vec::new(); nodes.len()];
+        for (i, n) in nodes.iter().enumerate() {
+            for &c in &n.children {
+                p[c].push(i);
+            }
+        }
+        p
+    };
+    for &(_, _, cluster) in &clusters {
+        let members = nodes[cluster].members.clone();
+        for &m in &members {
+            if parents[m].iter().any(|p| members.contains(p)) {
+                continue; // fed into another member: not a top member
+            }
+            // a top member: the cluster takes its place under m's parents
+            for &p in &parents[m] {
+                for child in nodes[p].children.iter_mut() {
+                    if *child == m {
+                        *child = cluster;
+                    }
+                }
+                has_parent.insert(cluster);
+            }
+            link_child(nodes, cluster, m);
+            has_parent.insert(m);
+        }
+    }
+    for node in nodes.iter_mut() {
+        dedup(&mut node.children);
+    }
+}
+
+fn dedup(list: &mut Vec<NodeIdx>) {
+    let mut seen = HashSet::new();
+    list.retain(|x| seen.insert(*x));
+}
+
+/// `WholeStageCodegen (3)` → 3.
+fn codegen_cluster_number(name: &str) -> Option<u64> {
+    let rest = name.strip_prefix("WholeStageCodegen")?.trim();
+    rest.strip_prefix('(')?
+        .strip_suffix(')')?
+        .trim()
+        .parse()
+        .ok()
+}
+
+/// Nodes not reachable from the main roots through children are subquery plans.
+fn mark_subquery_sections(nodes: &mut [super::graph::PlanNode], roots: &[NodeIdx]) {
+    let mut reached = vec![false; nodes.len()];
+    let mut stack: Vec<NodeIdx> = roots
+        .iter()
+        .copied()
+        .filter(|&r| !is_subquery_wrapper(&nodes[r].name))
+        .collect();
+    while let Some(i) = stack.pop() {
+        if std::mem::replace(&mut reached[i], true) {
+            continue;
+        }
+        stack.extend(nodes[i].children.iter().copied());
+    }
+    for (i, node) in nodes.iter_mut().enumerate() {
+        if !reached[i] {
+            node.section = PlanSection::Subquery;
+        }
+    }
+}

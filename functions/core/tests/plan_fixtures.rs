@@ -1,0 +1,672 @@
+//! Details extracted from plans generated with real Spark 4.3.0
+//! (`tests/fixtures/plans/generate.py`; outputs committed, Spark not needed here).
+//!
+//! Each `fixture!` reads one case in both text forms it was captured in (`formatted.txt` and
+//! `simple.txt`), finds the operator under test in the executed (Final) plan and asserts what
+//! was extracted from it. The same assertion passing on both forms is the point: both front
+//! ends must agree.
+
+use std::path::PathBuf;
+
+use plan2code_core::plan::{
+    Expr, NodeKind, OperatorFamily, ParseOptions, PlanFormat, PlanGraph, PlanNode, PlanSection,
+    parse_plan,
+};
+
+fn fixture_path(rel: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../../tests/fixtures/plans")
+        .join(rel)
+}
+
+fn load(rel: &str) -> PlanGraph {
+    let path = fixture_path(rel);
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    parse_plan(&text, &ParseOptions::default()).unwrap_or_else(|e| panic!("{rel}: {e}"))
+}
+
+/// The first node of the executed plan with this canonical operator.
+fn op<'g>(g: &'g PlanGraph, operator: &str) -> &'g PlanNode {
+    g.nodes
+        .iter()
+        .find(|n| n.operator == operator && n.section == PlanSection::Final)
+        .unwrap_or_else(|| {
+            let ops: Vec<&str> = g.nodes.iter().map(|n| n.operator.as_str()).collect();
+            panic!("no {operator} in the final plan; operators: {ops:?}")
+        })
+}
+
+fn texts(exprs: &[Expr]) -> Vec<&str> {
+    exprs.iter().map(|e| e.text.as_str()).collect()
+}
+
+fn names(node: &PlanNode) -> Vec<&str> {
+    node.details
+        .output
+        .iter()
+        .map(|a| a.name.as_str())
+        .collect()
+}
+
+/// `fixture!(test_name, "case-dir", |g| { … })` runs the body on the case's formatted and
+/// simple plans; `fixture!(test_name, "case-dir/formatted.txt", |g| …)` on one file.
+macro_rules! fixture {
+    ($test:ident, $case:literal, |$g:ident| $body:block) => {
+        #[test]
+        fn $test() {
+            let files: Vec<String> =
+                if $case.ends_with(".txt") || $case.ends_with(".json") || $case.ends_with(".jsonl")
+                {
+                    vec![$case.to_string()]
+                } else {
+                    vec![
+                        format!("{}/formatted.txt", $case),
+                        format!("{}/simple.txt", $case),
+                    ]
+                };
+            for file in files {
+                let $g = load(&file);
+                let run = || $body;
+                if let Err(panic) = std::panic::catch_unwind(std::panic::AssertUnwindSafe(run)) {
+                    eprintln!("failed on {file}");
+                    std::panic::resume_unwind(panic);
+                }
+            }
+        }
+    };
+}
+
+// ---- scans ------------------------------------------------------------------------------
+
+fixture!(
+    parquet_scan_has_path_partition_and_pushed_filters,
+    "scan-parquet",
+    |g| {
+        let scan = op(&g, "FileSourceScan");
+        let info = scan.details.scan.as_ref().expect("scan info");
+        assert_eq!(info.format, "parquet");
+        assert_eq!(
+            info.paths,
+            vec!["file:/tmp/plan2code-fixture-data/orders.parquet"]
+        );
+        assert_eq!(
+            info.pushed_filters,
+            vec!["IsNotNull(o_amount)", "GreaterThan(o_amount,10.5)"]
+        );
+        assert_eq!(
+            info.partition_filters,
+            vec!["isnotnull(o_cust#13)", "(o_cust#13 = 3)"]
+        );
+        assert_eq!(info.read_schema, vec!["o_id:int", "o_amount:double"]);
+        assert_eq!(names(scan), vec!["o_id", "o_amount", "o_cust"]);
+        assert_eq!(scan.details.output[0].id, Some(9));
+        let filter = op(&g, "Filter");
+        assert_eq!(
+            texts(&filter.details.conditions),
+            vec!["isnotnull(o_amount)", "(o_amount > 10.5)"]
+        );
+        assert_eq!(filter.details.literals, vec!["10.5"]);
+        assert_eq!(filter.codegen_stage, Some(1));
+    }
+);
+
+fixture!(csv_scan_reads_format_and_pushed_filters, "scan-csv", |g| {
+    let info = op(&g, "FileSourceScan").details.scan.clone().expect("scan");
+    assert_eq!(info.format, "csv");
+    assert_eq!(
+        info.paths,
+        vec!["file:/tmp/plan2code-fixture-data/orders.csv"]
+    );
+    assert_eq!(
+        info.pushed_filters,
+        vec!["IsNotNull(o_amount)", "GreaterThan(o_amount,50.0)"]
+    );
+});
+
+fixture!(json_scan_reads_format_and_schema, "scan-json", |g| {
+    let info = op(&g, "FileSourceScan").details.scan.clone().expect("scan");
+    assert_eq!(info.format, "json");
+    assert_eq!(info.read_schema, vec!["o_id:bigint", "o_name:string"]);
+});
+
+fixture!(
+    existing_rdd_scan_keeps_the_rdd_description,
+    "scan-existing-rdd",
+    |g| {
+        let scan = op(&g, "RDDScan");
+        assert_eq!(scan.name.replace("Scan ", ""), "ExistingRDD");
+        assert_eq!(names(scan), vec!["id", "letter"]);
+        assert_eq!(scan.details.output[0].id, Some(61));
+        let relation = scan
+            .details
+            .scan
+            .as_ref()
+            .and_then(|s| s.relation.clone())
+            .unwrap_or_default();
+        // `explain()` prints only the columns of an RDD scan
+        assert!(
+            g.format == PlanFormat::Simple
+                || relation.starts_with("MapPartitionsRDD[52] at applySchemaToPythonRDD"),
+            "{relation}"
+        );
+    }
+);
+
+fixture!(
+    local_table_scan_lists_its_columns,
+    "scan-local-table",
+    |g| {
+        let scan = op(&g, "LocalTableScan");
+        assert_eq!(scan.family, OperatorFamily::Scan);
+        assert_eq!(names(scan), vec!["V", "k"]);
+        assert_eq!(
+            scan.details.scan.as_ref().map(|s| s.format.as_str()),
+            Some("LocalTableScan")
+        );
+    }
+);
+
+fixture!(
+    in_memory_scan_has_predicates_and_a_table_cache_stage,
+    "scan-in-memory",
+    |g| {
+        let scan = op(&g, "InMemoryTableScan");
+        assert_eq!(names(scan), vec!["o_amount", "o_cust"]);
+        assert_eq!(
+            texts(&scan.details.conditions),
+            vec!["isnotnull(o_amount)", "(o_amount < 20.0)"]
+        );
+        if g.format == PlanFormat::Formatted {
+            assert_eq!(op(&g, "TableCacheQueryStage").node_kind, NodeKind::Engine);
+        }
+    }
+);
+
+// ---- aggregates -------------------------------------------------------------------------
+
+fixture!(
+    hash_aggregate_has_keys_functions_and_aliases,
+    "aggregate-hash",
+    |g| {
+        let partial = g
+            .nodes
+            .iter()
+            .find(|n| {
+                n.operator == "HashAggregate"
+                    && n.details
+                        .aggregate_functions
+                        .iter()
+                        .any(|f| f.text.starts_with("partial_"))
+            })
+            .expect("partial aggregate");
+        assert_eq!(texts(&partial.details.grouping_keys), vec!["o_cust"]);
+        assert_eq!(
+            texts(&partial.details.aggregate_functions),
+            vec!["partial_sum(o_amount)", "partial_count(1)"]
+        );
+        let final_agg = op(&g, "HashAggregate");
+        assert_eq!(
+            texts(&final_agg.details.aggregate_functions),
+            vec!["sum(o_amount)", "count(1)"]
+        );
+        assert_eq!(
+            final_agg.details.aggregate_functions[0].functions,
+            vec!["sum"]
+        );
+        assert_eq!(
+            final_agg.details.aggregate_functions[0].columns,
+            vec!["o_amount"]
+        );
+        if g.format == PlanFormat::Formatted {
+            let aliases: Vec<_> = final_agg
+                .details
+                .projections
+                .iter()
+                .filter_map(|p| p.alias.as_deref())
+                .collect();
+            assert_eq!(aliases, vec!["total", "n"]);
+        }
+    }
+);
+
+fixture!(
+    object_hash_aggregate_collects,
+    "aggregate-object-hash",
+    |g| {
+        let agg = op(&g, "ObjectHashAggregate");
+        assert_eq!(agg.family, OperatorFamily::Aggregate);
+        assert_eq!(
+            agg.details.aggregate_functions[0].functions,
+            vec!["collect_list"]
+        );
+    }
+);
+
+fixture!(sort_aggregate_on_strings, "aggregate-sort", |g| {
+    let agg = op(&g, "SortAggregate");
+    assert_eq!(texts(&agg.details.grouping_keys), vec!["o_cust"]);
+    assert_eq!(texts(&agg.details.aggregate_functions), vec!["min(o_date)"]);
+});
+
+fixture!(
+    global_aggregate_uses_a_single_partition_exchange,
+    "aggregate-global-single-partition",
+    |g| {
+        let exchange = op(&g, "Exchange");
+        let p = exchange
+            .details
+            .partitioning
+            .as_ref()
+            .expect("partitioning");
+        assert_eq!(
+            (p.kind.as_str(), p.num_partitions, p.origin.as_deref()),
+            ("single", Some(1), Some("ENSURE_REQUIREMENTS"))
+        );
+        assert!(op(&g, "HashAggregate").details.grouping_keys.is_empty());
+    }
+);
+
+fixture!(count_distinct_expands_rows, "expand-count-distinct", |g| {
+    let expand = op(&g, "Expand");
+    assert_eq!(expand.family, OperatorFamily::Expand);
+    assert_eq!(
+        texts(&expand.details.projections),
+        vec!["[o_cust, o_name, null, 1]", "[o_cust, null, o_date, 2]"]
+    );
+    assert_eq!(names(expand), vec!["o_cust", "o_name", "o_date", "gid"]);
+});
+
+// ---- joins ------------------------------------------------------------------------------
+
+fixture!(
+    broadcast_hash_join_has_type_side_and_keys,
+    "join-broadcast-hash",
+    |g| {
+        let join = op(&g, "BroadcastHashJoin")
+            .details
+            .join
+            .clone()
+            .expect("join");
+        assert_eq!(join.join_type, "Inner");
+        assert_eq!(join.build_side.as_deref(), Some("BuildRight"));
+        assert_eq!(texts(&join.left_keys), vec!["o_cust"]);
+        assert_eq!(texts(&join.right_keys), vec!["c_id"]);
+        assert!(join.condition.is_empty());
+        let exchange = op(&g, "BroadcastExchange");
+        assert_eq!(
+            exchange
+                .details
+                .partitioning
+                .as_ref()
+                .map(|p| p.kind.as_str()),
+            Some("broadcast")
+        );
+    }
+);
+
+fixture!(
+    sort_merge_join_is_left_outer_over_sorted_hash_exchanges,
+    "join-sort-merge",
+    |g| {
+        let join = op(&g, "SortMergeJoin").details.join.clone().expect("join");
+        assert_eq!(join.join_type, "LeftOuter");
+        assert_eq!(
+            (texts(&join.left_keys), texts(&join.right_keys)),
+            (vec!["o_cust"], vec!["c_id"])
+        );
+        let sort = op(&g, "Sort");
+        assert!(sort.details.sort_order[0].ascending && sort.details.sort_order[0].nulls_first);
+        let p = op(&g, "Exchange")
+            .details
+            .partitioning
+            .clone()
+            .expect("partitioning");
+        assert_eq!(p.kind, "hash");
+        assert_eq!(p.num_partitions, Some(8));
+    }
+);
+
+fixture!(shuffled_hash_join_from_a_hint, "join-shuffled-hash", |g| {
+    let join = op(&g, "ShuffledHashJoin")
+        .details
+        .join
+        .clone()
+        .expect("join");
+    assert_eq!(join.join_type, "Inner");
+    assert_eq!(texts(&join.right_keys), vec!["c_id"]);
+});
+
+fixture!(
+    nested_loop_join_keeps_its_non_equi_condition,
+    "join-broadcast-nested-loop",
+    |g| {
+        let join = op(&g, "BroadcastNestedLoopJoin")
+            .details
+            .join
+            .clone()
+            .expect("join");
+        assert_eq!(join.join_type, "LeftOuter");
+        assert_eq!(texts(&join.condition), vec!["(o_cust < c_id)"]);
+        assert_eq!(join.condition[0].columns, vec!["o_cust", "c_id"]);
+    }
+);
+
+fixture!(cartesian_product_is_a_join, "join-cartesian", |g| {
+    let node = op(&g, "CartesianProduct");
+    assert_eq!(node.family, OperatorFamily::Join);
+    assert_eq!(node.children.len(), 2);
+    let project = op(&g, "Project");
+    assert_eq!(
+        project.details.projections[0].alias.as_deref(),
+        Some("other")
+    );
+});
+
+// ---- exchanges, sorts, limits -----------------------------------------------------------
+
+fixture!(round_robin_repartition, "exchange-round-robin", |g| {
+    let p = op(&g, "Exchange")
+        .details
+        .partitioning
+        .clone()
+        .expect("partitioning");
+    assert_eq!(
+        (p.kind.as_str(), p.num_partitions, p.origin.as_deref()),
+        ("roundRobin", Some(4), Some("REPARTITION_BY_NUM"))
+    );
+});
+
+fixture!(hash_repartition_by_column, "exchange-hash-by-column", |g| {
+    let p = op(&g, "Exchange")
+        .details
+        .partitioning
+        .clone()
+        .expect("partitioning");
+    assert_eq!(
+        (p.kind.as_str(), texts(&p.exprs), p.num_partitions),
+        ("hash", vec!["o_name"], Some(3))
+    );
+});
+
+fixture!(
+    order_by_ranges_and_sorts_globally,
+    "sort-range-exchange",
+    |g| {
+        let p = op(&g, "Exchange")
+            .details
+            .partitioning
+            .clone()
+            .expect("partitioning");
+        assert_eq!(
+            (p.kind.as_str(), texts(&p.exprs)),
+            ("range", vec!["o_amount", "o_id"])
+        );
+        let sort = op(&g, "Sort");
+        let keys: Vec<_> = sort
+            .details
+            .sort_order
+            .iter()
+            .map(|k| (k.expr.text.as_str(), k.ascending, k.nulls_first))
+            .collect();
+        assert_eq!(keys, vec![("o_amount", false, false), ("o_id", true, true)]);
+        assert_eq!(
+            sort.details.arguments.get("global").map(String::as_str),
+            Some("true")
+        );
+    }
+);
+
+fixture!(
+    take_ordered_and_project_has_limit_order_and_output,
+    "take-ordered-and-project",
+    |g| {
+        let node = op(&g, "TakeOrderedAndProject");
+        assert_eq!(node.details.limit, Some(5));
+        assert_eq!(node.details.sort_order[0].expr.text, "o_amount");
+        assert!(!node.details.sort_order[0].ascending);
+        assert_eq!(texts(&node.details.projections), vec!["o_id", "o_amount"]);
+    }
+);
+
+fixture!(collect_limit, "collect-limit", |g| {
+    let node = op(&g, "CollectLimit");
+    assert_eq!(
+        (node.family, node.details.limit),
+        (OperatorFamily::Limit, Some(7))
+    );
+});
+
+fixture!(global_and_local_limits, "global-local-limit", |g| {
+    assert_eq!(op(&g, "LocalLimit").details.limit, Some(20));
+    let global = op(&g, "GlobalLimit");
+    assert_eq!(
+        (global.details.limit, global.details.offset),
+        (Some(20), None)
+    );
+});
+
+// ---- window, union, generate, python ----------------------------------------------------
+
+fixture!(
+    window_spec_has_function_partition_and_order,
+    "window-running-sum",
+    |g| {
+        let w = op(&g, "Window").details.window.clone().expect("window");
+        assert_eq!(w.functions.len(), 1);
+        assert_eq!(w.functions[0].alias.as_deref(), Some("running_total"));
+        assert_eq!(
+            w.functions[0].functions[..2],
+            ["sum".to_string(), "windowspecdefinition".to_string()]
+        );
+        assert_eq!(texts(&w.partition_by), vec!["o_cust"]);
+        assert_eq!(w.order_by[0].expr.text, "o_date");
+    }
+);
+
+fixture!(
+    row_number_filter_becomes_window_group_limit,
+    "window-row-number",
+    |g| {
+        let node = op(&g, "WindowGroupLimit");
+        assert_eq!(node.family, OperatorFamily::Window);
+        assert_eq!(node.details.limit, Some(2));
+        let w = node.details.window.clone().expect("window");
+        assert_eq!(
+            (texts(&w.partition_by), w.functions[0].text.as_str()),
+            (vec!["o_cust"], "row_number()")
+        );
+        let window = op(&g, "Window").details.window.clone().expect("window");
+        assert_eq!(window.functions[0].alias.as_deref(), Some("rank"));
+    }
+);
+
+fixture!(union_has_both_inputs, "union", |g| {
+    let node = op(&g, "Union");
+    assert_eq!(
+        (node.family, node.children.len()),
+        (OperatorFamily::Union, 2)
+    );
+});
+
+fixture!(explode_is_a_generator, "generate-explode", |g| {
+    let node = op(&g, "Generate");
+    let generator = node.details.generator.clone().expect("generator");
+    assert_eq!(
+        (generator.text.as_str(), generator.functions.clone()),
+        ("explode(c_langs)", vec!["explode".to_string()])
+    );
+    assert_eq!(names(node), vec!["lang"]);
+    assert_eq!(
+        node.details.arguments.get("outer").map(String::as_str),
+        Some("false")
+    );
+});
+
+fixture!(python_udf_is_batch_evaluated, "python-batch-eval", |g| {
+    let node = op(&g, "BatchEvalPython");
+    assert_eq!(
+        (node.family, node.details.python_udfs.clone()),
+        (OperatorFamily::PythonEval, vec!["<lambda>".to_string()])
+    );
+});
+
+fixture!(pandas_udf_is_arrow_evaluated, "python-arrow-eval", |g| {
+    let node = op(&g, "ArrowEvalPython");
+    assert_eq!(node.details.python_udfs, vec!["plus_one"]);
+    assert_eq!(names(node), vec!["pythonUDF0"]);
+});
+
+// ---- links: reuse, subqueries, AQE sections ---------------------------------------------
+
+fixture!(
+    reused_exchange_points_at_the_exchange_it_reuses,
+    "reused-exchange",
+    |g| {
+        let reused = op(&g, "ReusedExchange");
+        let target = &g.nodes[reused.reuses.expect("reuses")];
+        assert_eq!(target.operator, "Exchange");
+        assert!(
+            target.children.len() == 1 && reused.children.is_empty(),
+            "linked, not duplicated"
+        );
+    }
+);
+
+fixture!(
+    scalar_subquery_is_linked_from_its_filter,
+    "subquery-scalar",
+    |g| {
+        let filter = op(&g, "Filter");
+        assert_eq!(filter.subqueries.len(), 1, "filter links one subquery plan");
+        let sub = &g.nodes[filter.subqueries[0]];
+        assert_eq!(sub.section, PlanSection::Subquery);
+        assert!(
+            g.nodes
+                .iter()
+                .filter(|n| n.section == PlanSection::Subquery)
+                .any(|n| n
+                    .details
+                    .aggregate_functions
+                    .iter()
+                    .any(|f| f.text == "avg(o_amount)")),
+            "the subquery's aggregate is in the graph"
+        );
+        // the scan's pushed-down copy reuses the same subquery
+        let scan = op(&g, "FileSourceScan");
+        assert_eq!(scan.subqueries.len(), 1);
+    }
+);
+
+fixture!(
+    aqe_initial_plan_is_kept_and_shares_the_scan,
+    "aggregate-hash/formatted.txt",
+    |g| {
+        let root = &g.nodes[g.roots[0]];
+        assert_eq!(root.operator, "AdaptiveSparkPlan");
+        assert_eq!(
+            root.children
+                .iter()
+                .map(|&c| g.nodes[c].section)
+                .collect::<Vec<_>>(),
+            vec![PlanSection::Final, PlanSection::Initial]
+        );
+        let scans: Vec<_> = g
+            .nodes
+            .iter()
+            .filter(|n| n.operator == "FileSourceScan")
+            .collect();
+        assert_eq!(
+            scans.len(),
+            1,
+            "the scan listed under both plans is one node"
+        );
+        let parents = g
+            .nodes
+            .iter()
+            .filter(|n| n.children.iter().any(|&c| g.nodes[c].id == scans[0].id))
+            .count();
+        assert_eq!(parents, 2);
+    }
+);
+
+fixture!(
+    without_aqe_codegen_stages_come_from_the_star_prefix,
+    "no-aqe-codegen-stages/simple.txt",
+    |g| {
+        assert_eq!(g.nodes[0].operator, "Sort");
+        assert_eq!(g.nodes[0].codegen_stage, Some(4));
+        let ids: Vec<_> = g.nodes.iter().map(|n| n.id.as_str()).collect();
+        assert_eq!(ids.first().copied(), Some("0"));
+        let filter = op(&g, "Filter");
+        assert_eq!(filter.details.literals, vec!["2024-01-10"]);
+    }
+);
+
+// ---- multi-execution inputs -------------------------------------------------------------
+
+#[test]
+fn event_log_with_several_executions_needs_a_choice_and_keeps_the_call_site() {
+    let text = std::fs::read_to_string(fixture_path("eventlog.jsonl")).expect("eventlog");
+    let listed = plan2code_core::plan::list_executions(&text).expect("list");
+    assert_eq!(
+        listed
+            .iter()
+            .filter_map(|e| e.execution_id)
+            .collect::<Vec<_>>(),
+        vec![0, 1, 2, 3, 4, 5]
+    );
+    let err = parse_plan(&text, &ParseOptions::default()).expect_err("several executions");
+    assert!(
+        matches!(
+            err,
+            plan2code_core::plan::PlanError::ExecutionRequired { .. }
+        ),
+        "{err}"
+    );
+    let g = parse_plan(
+        &text,
+        &ParseOptions {
+            execution_id: Some(4),
+        },
+    )
+    .expect("execution 4");
+    assert_eq!(g.format, PlanFormat::Eventlog);
+    assert_eq!(
+        g.execution.description.as_deref(),
+        Some("collect at /work/wt/plan/tests/fixtures/plans/generate.py:41")
+    );
+    assert_eq!(op(&g, "Filter").id, "3");
+    let missing = parse_plan(
+        &text,
+        &ParseOptions {
+            execution_id: Some(99),
+        },
+    )
+    .expect_err("no such execution");
+    assert!(missing.to_string().contains("no execution 99"), "{missing}");
+}
+
+#[test]
+fn ui_sql_list_selects_one_execution() {
+    let text = std::fs::read_to_string(fixture_path("ui-sql-list.json")).expect("ui");
+    assert_eq!(
+        plan2code_core::plan::list_executions(&text)
+            .expect("list")
+            .len(),
+        4
+    );
+    let g = parse_plan(
+        &text,
+        &ParseOptions {
+            execution_id: Some(0),
+        },
+    )
+    .expect("execution 0");
+    assert_eq!(g.format, PlanFormat::Ui);
+    assert_eq!(g.execution.execution_id, Some(0));
+    assert!(
+        g.nodes
+            .iter()
+            .any(|n| n.name.starts_with("WholeStageCodegen") && !n.members.is_empty())
+    );
+}
