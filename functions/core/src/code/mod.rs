@@ -11,18 +11,24 @@
 //!   `.sql` files, parsed clause by clause with repository line ranges.
 //! * [`notebook`] — Databricks notebook sources and Jupyter notebooks.
 //! * [`build`] — walks, extracts in parallel (rayon) and merges into a [`RepoIndex`].
+//! * [`source`] — https / file:// / local sources, gix shallow clone, safe materialisation.
+//! * [`cache`] — the blob-store cache and the entry point [`load_or_build_index`].
 //!
 //! See [`index`] for the model the rest of the pipeline searches.
 
 pub mod build;
+pub mod cache;
 pub mod error;
 pub mod index;
 pub mod lang;
 pub mod notebook;
+pub mod source;
 pub mod sql;
 pub mod strings;
 pub mod walk;
 
 pub use build::{IndexOptions, build_index};
+pub use cache::{LoadOptions, LoadedIndex, cache_key, load_or_build_index};
 pub use error::RepoError;
 pub use index::*;
+pub use source::{RepoSource, Secret};
