@@ -91,6 +91,20 @@ fn parse_any_dialect(text: &str) -> Option<Vec<Statement>> {
 
 /// Replace `{…}`, `%s`, `%(name)s` and `?` templating with the placeholder identifier.
 fn regex_lite_replace_placeholders(text: &str) -> String {
+    // TPC-H `dbgen` templates: directive lines (`:x`, `:o`, `:n -1`) and `:1` parameters.
+    let text: String = text
+        .split('\n')
+        .map(|line| {
+            let trimmed = line.trim_start();
+            let is_directive = trimmed.starts_with(':')
+                && trimmed
+                    .chars()
+                    .nth(1)
+                    .is_some_and(|c| c.is_ascii_alphabetic());
+            if is_directive { "" } else { line }
+        })
+        .collect::<Vec<_>>()
+        .join("\n");
     let mut out = String::with_capacity(text.len());
     let mut chars = text.chars().peekable();
     while let Some(c) = chars.next() {
@@ -114,6 +128,17 @@ fn regex_lite_replace_placeholders(text: &str) -> String {
                     }
                 }
                 chars.next();
+                out.push_str(PLACEHOLDER);
+            }
+            ':' if chars.peek().is_some_and(|c| c.is_ascii_alphanumeric())
+                && !out.ends_with(':') =>
+            {
+                while chars
+                    .peek()
+                    .is_some_and(|c| c.is_ascii_alphanumeric() || *c == '_')
+                {
+                    chars.next();
+                }
                 out.push_str(PLACEHOLDER);
             }
             other => out.push(other),
@@ -645,6 +670,19 @@ mod tests {
         assert_eq!(a.clauses[0].tables, vec!["my_table"]);
         assert!(a.clauses[0].columns.contains(&"a".to_string()));
         assert_eq!(a.lines, LineRange::new(7, 7));
+    }
+
+    #[test]
+    fn dbgen_templates_are_parsed_with_lines_kept() {
+        let sql = ":x\n:o\nselect a\nfrom t\nwhere d > date ':1'\n:n -1";
+        let a = &analyse_sql(&at_line(sql, 1))[0];
+        assert!(a.parsed);
+        let from = a
+            .clauses
+            .iter()
+            .find(|c| c.kind == SqlClauseKind::From)
+            .unwrap();
+        assert_eq!(from.lines, LineRange::new(4, 4));
     }
 
     #[test]
