@@ -15,6 +15,9 @@
 //!   ranges are *repository* lines, mapped back from positions inside the string literal.
 //!
 //! Lines are 1-based and inclusive everywhere ([`LineRange`]).
+//!
+//! Serialised (see [`super::cache`]) as camelCase JSON; empty lists and empty argument text are
+//! omitted and default back to empty on load.
 
 use serde::{Deserialize, Serialize};
 
@@ -116,6 +119,7 @@ pub struct Symbol {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub parent: Option<SymbolId>,
     /// Symbols whose bodies call this one by name.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub callers: Vec<SymbolId>,
     pub flags: CodeFlags,
 }
@@ -125,18 +129,25 @@ pub struct Symbol {
 #[serde(rename_all = "camelCase")]
 pub struct CallArgs {
     /// Column references: `"x"`, `col("x")`, `F.col("x")`, `df.x`, `df["x"]`, `$"x"`, `'x`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub columns: Vec<String>,
     /// String / numeric / boolean literals that are not column references.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub literals: Vec<String>,
     /// Functions called inside the arguments (`sum`, `avg`, `when`, `row_number`, UDF names).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub functions: Vec<String>,
     /// Aliases introduced (`.alias("total")`, `.as("total")`, `withColumn("total", …)`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub aliases: Vec<String>,
     /// Table names (`spark.table("t")`, `saveAsTable`, `createOrReplaceTempView`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub tables: Vec<String>,
     /// File paths / URIs passed to readers and writers.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub paths: Vec<String>,
     /// The arguments' source text, whitespace-collapsed (capped).
+    #[serde(default, skip_serializing_if = "String::is_empty")]
     pub text: String,
 }
 
@@ -165,6 +176,7 @@ pub struct CallChain {
     /// The chain's starting expression: a variable (`df`), `spark`, `spark.read`, …
     pub receiver: String,
     /// Other DataFrame variables used in arguments (join partners, union inputs, …).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub inputs: Vec<String>,
     /// Variable the chain's result is assigned to, if any.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -220,10 +232,15 @@ pub struct SqlClause {
     pub lines: LineRange,
     /// Clause text (capped).
     pub text: String,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub columns: Vec<String>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub tables: Vec<String>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub functions: Vec<String>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub literals: Vec<String>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub aliases: Vec<String>,
     /// Nesting depth (0 = outermost query; subqueries and CTEs deeper).
     pub depth: u32,

@@ -1,0 +1,407 @@
+//! Building a [`RepoIndex`] from a directory: walk → extract in parallel → merge.
+//!
+//! [`build_index`] walks the directory behind the path guard ([`super::walk`]), extracts every
+//! file on the rayon pool (one tree-sitter parser per task), then merges the per-file results in
+//! path order so ids are stable for a given tree: files, symbols, chains and SQL statements are
+//! numbered in order. The merge also resolves the call graph by name (a call `f(…)` anywhere
+//! makes every symbol named `f` called) and flags dead code: a function or method nobody calls
+//! that is no entry point and no test.
+
+use super::error::RepoError;
+use super::index::{
+    CodeFlags, INDEX_FORMAT_VERSION, IndexStats, Language, LineRange, RepoIndex, SkipReason,
+    SourceFile, SqlOrigin, SqlStatement, SymbolId, SymbolKind,
+};
+use super::lang::{FileExtract, adapter_for, extract_file};
+use super::notebook;
+use super::sql::analyse_sql;
+use super::strings::DecodedString;
+use super::walk::{FileKind, WalkLimits, WalkedFile, walk_repo};
+use rayon::prelude::*;
+use std::collections::{HashMap, HashSet};
+use std::path::Path;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+
+/// Most callers kept per symbol (a name like `run` can be called from thousands of places).
+const MAX_CALLERS: usize = 64;
+
+/// Progress callback: `(files done, files total)`.
+pub type Progress<'a> = &'a (dyn Fn(u64, u64) + Sync);
+
+#[derive(Clone)]
+pub struct IndexOptions<'a> {
+    pub limits: WalkLimits,
+    /// Indexing budget; past it the build fails with `INDEX_TIMEOUT`.
+    pub timeout: Option<Duration>,
+    pub progress: Option<Progress<'a>>,
+}
+
+impl Default for IndexOptions<'_> {
+    fn default() -> Self {
+        Self {
+            limits: WalkLimits::default(),
+            timeout: Some(Duration::from_secs(900)),
+            progress: None,
+        }
+    }
+}
+
+/// Index the directory `root` (a checkout or any folder).
+pub fn build_index(
+    root: &Path,
+    commit: Option<String>,
+    cache_key: String,
+    options: &IndexOptions<'_>,
+) -> Result<RepoIndex, RepoError> {
+    let started = Instant::now();
+    let deadline = options.timeout.map(|t| started + t);
+    let walked = walk_repo(root, &options.limits).map_err(|e| match e {
+        super::walk::WalkError::TooLarge { .. } => RepoError::RepoTooLarge(e.to_string()),
+        super::walk::WalkError::Root(m) => RepoError::InvalidSource(m),
+    })?;
+    let total = walked.files.len() as u64;
+    let done = AtomicU64::new(0);
+    let timed_out = AtomicBool::new(false);
+    let results: Vec<Option<IndexedFile>> = walked
+        .files
+        .par_iter()
+        .map(|file| {
+            if deadline.is_some_and(|d| Instant::now() > d) {
+                timed_out.store(true, Ordering::Relaxed);
+                return None;
+            }
+            let indexed = index_file(file);
+            let n = done.fetch_add(1, Ordering::Relaxed) + 1;
+            if let Some(progress) = options.progress {
+                progress(n, total);
+            }
+            Some(indexed)
+        })
+        .collect();
+    if timed_out.load(Ordering::Relaxed) {
+        return Err(RepoError::IndexTimeout(
+            options.timeout.map(|t| t.as_secs()).unwrap_or(0),
+        ));
+    }
+    let mut stats = IndexStats {
+        files_skipped: walked.skipped,
+        ..IndexStats::default()
+    };
+    let mut index = RepoIndex {
+        version: INDEX_FORMAT_VERSION,
+        commit,
+        cache_key,
+        files: Vec::new(),
+        symbols: Vec::new(),
+        chains: Vec::new(),
+        sql: Vec::new(),
+        stats: IndexStats::default(),
+    };
+    let mut edges: Vec<(Option<SymbolId>, String)> = Vec::new();
+    let mut entry_points: Vec<bool> = Vec::new();
+    for (walked_file, result) in walked.files.iter().zip(results) {
+        let Some(result) = result else { continue };
+        let Some(extract) = result.extract else {
+            *stats
+                .files_skipped
+                .entry(SkipReason::ParseFailed)
+                .or_default() += 1;
+            continue;
+        };
+        let file_id = index.files.len() as u32;
+        let symbol_offset = index.symbols.len() as SymbolId;
+        let chain_offset = index.chains.len() as u32;
+        let sql_offset = index.sql.len() as u32;
+        stats.bytes_scanned += walked_file.text.len() as u64;
+        *stats
+            .by_language
+            .entry(language_name(result.language).to_string())
+            .or_default() += 1;
+        index.files.push(SourceFile {
+            id: file_id,
+            path: walked_file.rel_path.clone(),
+            language: result.language,
+            lines: result.lines,
+            bytes: walked_file.text.len() as u64,
+            notebook: result.notebook,
+            flags: result.flags,
+        });
+        for mut symbol in extract.symbols {
+            symbol.id += symbol_offset;
+            symbol.file = file_id;
+            symbol.parent = symbol.parent.map(|p| p + symbol_offset);
+            index.symbols.push(symbol);
+        }
+        entry_points.extend(extract.entry_points);
+        for mut chain in extract.chains {
+            chain.id += chain_offset;
+            chain.file = file_id;
+            chain.symbol = chain.symbol.map(|s| s + symbol_offset);
+            index.chains.push(chain);
+        }
+        for mut statement in extract.sql {
+            statement.id += sql_offset;
+            statement.file = file_id;
+            statement.symbol = statement.symbol.map(|s| s + symbol_offset);
+            index.sql.push(statement);
+        }
+        edges.extend(
+            extract
+                .call_edges
+                .into_iter()
+                .map(|(caller, callee)| (caller.map(|c| c + symbol_offset), callee)),
+        );
+    }
+    resolve_call_graph(&mut index, &edges, &entry_points);
+    stats.files_scanned = index.files.len() as u64;
+    stats.symbols = index.symbols.len() as u64;
+    stats.spark_ops = index.chains.iter().map(|c| c.calls.len() as u64).sum();
+    stats.sql_statements = index.sql.len() as u64;
+    stats.elapsed_ms = started.elapsed().as_millis() as u64;
+    index.stats = stats;
+    Ok(index)
+}
+
+struct IndexedFile {
+    language: Language,
+    lines: u32,
+    notebook: bool,
+    flags: CodeFlags,
+    /// `None` when the file could not be understood (invalid notebook JSON).
+    extract: Option<FileExtract>,
+}
+
+/// Index one file's text (public so tests and benches can index a string).
+fn index_file(file: &WalkedFile) -> IndexedFile {
+    let flags = path_flags(&file.rel_path);
+    let lines = file.text.lines().count() as u32;
+    let module = module_name(&file.rel_path);
+    match file.kind {
+        FileKind::Source(Language::Sql) => {
+            let decoded = DecodedString {
+                text: file.text.clone(),
+                lines: (1..=lines.max(1)).map(|l| (l, l)).collect(),
+            };
+            let mut extract = FileExtract::default();
+            push_sql(&mut extract, &decoded, SqlOrigin::SqlFile);
+            IndexedFile {
+                language: Language::Sql,
+                lines,
+                notebook: notebook::is_databricks_notebook(&file.text),
+                flags,
+                extract: Some(extract),
+            }
+        }
+        FileKind::Source(language) => {
+            let Some(adapter) = adapter_for(language) else {
+                return IndexedFile {
+                    language,
+                    lines,
+                    notebook: false,
+                    flags,
+                    extract: None,
+                };
+            };
+            if notebook::is_databricks_notebook(&file.text) {
+                let source = notebook::databricks_source(&file.text);
+                let mut extract = extract_file(adapter, &source.code, &module, flags);
+                for cell in &source.sql_cells {
+                    push_sql(&mut extract, cell, SqlOrigin::NotebookCell);
+                }
+                return IndexedFile {
+                    language,
+                    lines,
+                    notebook: true,
+                    flags,
+                    extract: Some(extract),
+                };
+            }
+            IndexedFile {
+                language,
+                lines,
+                notebook: false,
+                flags,
+                extract: Some(extract_file(adapter, &file.text, &module, flags)),
+            }
+        }
+        FileKind::JupyterNotebook => {
+            let Some((source, language)) = notebook::jupyter(&file.text) else {
+                return IndexedFile {
+                    language: Language::Python,
+                    lines,
+                    notebook: true,
+                    flags,
+                    extract: None,
+                };
+            };
+            let extract = adapter_for(language).map(|adapter| {
+                let mut extract = extract_file(adapter, &source.code, &module, flags);
+                if let Some(map) = &source.line_map {
+                    remap_lines(&mut extract, map);
+                }
+                for cell in &source.sql_cells {
+                    push_sql(&mut extract, cell, SqlOrigin::NotebookCell);
+                }
+                extract
+            });
+            IndexedFile {
+                language,
+                lines,
+                notebook: true,
+                flags,
+                extract,
+            }
+        }
+    }
+}
+
+fn push_sql(extract: &mut FileExtract, text: &DecodedString, origin: SqlOrigin) {
+    for analysed in analyse_sql(text) {
+        let id = extract.sql.len() as u32;
+        extract.sql.push(SqlStatement {
+            id,
+            file: 0,
+            symbol: None,
+            origin,
+            lines: analysed.lines,
+            host_statement: analysed.lines,
+            parsed: analysed.parsed,
+            clauses: analysed.clauses,
+            assigned_to: None,
+        });
+    }
+}
+
+/// Map virtual notebook lines to file lines.
+fn remap_lines(extract: &mut FileExtract, map: &[u32]) {
+    let at = |line: u32| -> u32 {
+        line.checked_sub(1)
+            .and_then(|i| map.get(i as usize))
+            .copied()
+            .unwrap_or(line)
+    };
+    let range = |r: LineRange| LineRange::new(at(r.start), at(r.end));
+    for symbol in &mut extract.symbols {
+        symbol.lines = range(symbol.lines);
+    }
+    for chain in &mut extract.chains {
+        chain.statement = range(chain.statement);
+        for call in &mut chain.calls {
+            call.lines = range(call.lines);
+        }
+    }
+    for statement in &mut extract.sql {
+        statement.lines = range(statement.lines);
+        statement.host_statement = range(statement.host_statement);
+        for clause in &mut statement.clauses {
+            clause.lines = range(clause.lines);
+        }
+    }
+}
+
+fn resolve_call_graph(
+    index: &mut RepoIndex,
+    edges: &[(Option<SymbolId>, String)],
+    entry_points: &[bool],
+) {
+    let mut by_name: HashMap<&str, Vec<SymbolId>> = HashMap::new();
+    for symbol in &index.symbols {
+        by_name
+            .entry(symbol.name.as_str())
+            .or_default()
+            .push(symbol.id);
+    }
+    let mut callers: HashMap<SymbolId, Vec<SymbolId>> = HashMap::new();
+    let mut called_from_module: HashSet<SymbolId> = HashSet::new();
+    for (caller, callee) in edges {
+        let Some(targets) = by_name.get(callee.as_str()) else {
+            continue;
+        };
+        for &target in targets {
+            match caller {
+                Some(c) if *c != target => {
+                    let list = callers.entry(target).or_default();
+                    if list.len() < MAX_CALLERS && !list.contains(c) {
+                        list.push(*c);
+                    }
+                }
+                Some(_) => {}
+                None => {
+                    called_from_module.insert(target);
+                }
+            }
+        }
+    }
+    for symbol in &mut index.symbols {
+        if let Some(list) = callers.remove(&symbol.id) {
+            symbol.callers = list;
+        }
+        let entry = entry_points
+            .get(symbol.id as usize)
+            .copied()
+            .unwrap_or(true);
+        symbol.flags.dead = matches!(symbol.kind, SymbolKind::Function | SymbolKind::Method)
+            && symbol.callers.is_empty()
+            && !called_from_module.contains(&symbol.id)
+            && !entry
+            && !symbol.flags.test;
+    }
+}
+
+/// Test / utility flags from a repo-relative path.
+pub fn path_flags(rel_path: &str) -> CodeFlags {
+    let lower = rel_path.to_ascii_lowercase();
+    let segments: Vec<&str> = lower.split('/').collect();
+    let file = segments.last().copied().unwrap_or("");
+    let stem = file.split('.').next().unwrap_or("");
+    let original_file = rel_path.rsplit('/').next().unwrap_or("");
+    let original_stem = original_file.split('.').next().unwrap_or("");
+    let dirs = &segments[..segments.len().saturating_sub(1)];
+    let test = dirs.iter().any(|d| {
+        matches!(
+            *d,
+            "test" | "tests" | "testing" | "__tests__" | "it" | "spec"
+        )
+    }) || stem.starts_with("test_")
+        || stem.ends_with("_test")
+        || stem.ends_with("_tests")
+        || stem == "conftest"
+        || original_stem.ends_with("Test")
+        || original_stem.ends_with("Tests")
+        || original_stem.ends_with("Suite")
+        || original_stem.ends_with("Spec");
+    let utility = dirs
+        .iter()
+        .any(|d| matches!(*d, "util" | "utils" | "helpers" | "helper" | "logging"))
+        || stem.contains("util")
+        || stem.contains("helper")
+        || stem.starts_with("log");
+    CodeFlags {
+        test,
+        utility,
+        dead: false,
+    }
+}
+
+/// `jobs/etl.py` → `jobs.etl`; `pkg/__init__.py` → `pkg`; other languages → "" (their
+/// qualified names come from classes and objects).
+fn module_name(rel_path: &str) -> String {
+    let Some(stripped) = rel_path
+        .strip_suffix(".py")
+        .or_else(|| rel_path.strip_suffix(".ipynb"))
+    else {
+        return String::new();
+    };
+    let stripped = stripped.strip_suffix("/__init__").unwrap_or(stripped);
+    stripped.replace('/', ".")
+}
+
+pub fn language_name(language: Language) -> &'static str {
+    match language {
+        Language::Python => "python",
+        Language::Scala => "scala",
+        Language::Java => "java",
+        Language::Sql => "sql",
+    }
+}

@@ -1,0 +1,251 @@
+//! Caching indexes in the blob store, and the one entry point: [`load_or_build_index`].
+//!
+//! **Cache key** — `hex(SHA-256(url + commit))` ([`cache_key`]); for a local directory the
+//! canonical path stands in for the URL.
+//!
+//! **Blob layout (format version [`INDEX_FORMAT_VERSION`])** — under `index/<cacheKey>/`:
+//! * `index.json` — the [`RepoIndex`] as camelCase JSON (empty argument lists omitted). Its
+//!   `version` field is the format version; an index with another version is never loaded
+//!   (it is rebuilt), so bump the constant on any incompatible model change.
+//! * `record.json` — a [`RepoIndexRecord`] (`cacheKey`, `commit`, `indexKey`, `expiresAt`), the
+//!   same record the job store keeps under `REPO#cacheKey`; its `expiresAt` (unix seconds) is
+//!   `now + ttl` at build time and makes the cached index stale afterwards.
+//!
+//! **When the cache is used** — for a URL with a full 40-hex commit, a fresh record means no
+//! clone at all. For a URL with only a branch, the repository is fetched (shallow) to learn the
+//! commit, then the cache is consulted before indexing. Local directories are always re-indexed
+//! (their working tree may differ from any commit) and the result is stored so later pipeline
+//! steps can load it by key.
+
+use super::build::{IndexOptions, build_index};
+use super::error::RepoError;
+use super::index::{INDEX_FORMAT_VERSION, RepoIndex};
+use super::source::{
+    CloneLimits, Location, RepoSource, Secret, clone_and_materialise, local_head_commit,
+    parse_location,
+};
+use crate::ports::{BlobStore, RepoIndexRecord};
+use sha2::{Digest, Sha256};
+use std::path::PathBuf;
+
+/// Default time an index stays fresh (`REPO_CACHE_TTL`).
+pub const DEFAULT_TTL_SECS: u64 = 7 * 24 * 3600;
+
+/// `hex(SHA-256(url + commit))`.
+pub fn cache_key(url: &str, commit: &str) -> String {
+    let mut hasher = Sha256::new();
+    hasher.update(url.as_bytes());
+    hasher.update(commit.as_bytes());
+    hex::encode(hasher.finalize())
+}
+
+pub fn index_blob_key(cache_key: &str) -> String {
+    format!("index/{cache_key}/index.json")
+}
+
+pub fn record_blob_key(cache_key: &str) -> String {
+    format!("index/{cache_key}/record.json")
+}
+
+/// How to load or build.
+#[derive(Clone)]
+pub struct LoadOptions<'a> {
+    /// Where clones are materialised (`REPO_CLONE_DIR`).
+    pub clone_dir: PathBuf,
+    /// Token for private https repositories (`GITHUB_TOKEN`); never logged.
+    pub token: Option<Secret>,
+    pub clone: CloneLimits,
+    pub index: IndexOptions<'a>,
+    /// Unix seconds, for expiry.
+    pub now: u64,
+    pub ttl_secs: u64,
+}
+
+impl LoadOptions<'_> {
+    /// Options from `REPO_CLONE_DIR`, `REPO_CACHE_TTL` and `GITHUB_TOKEN`.
+    pub fn from_env(now: u64) -> Self {
+        let clone_dir = std::env::var_os("REPO_CLONE_DIR")
+            .map(PathBuf::from)
+            .unwrap_or_else(|| std::env::temp_dir().join("plan2code-clones"));
+        let ttl_secs = std::env::var("REPO_CACHE_TTL")
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(DEFAULT_TTL_SECS);
+        let token = std::env::var("GITHUB_TOKEN")
+            .ok()
+            .filter(|t| !t.is_empty())
+            .map(Secret::new);
+        Self {
+            clone_dir,
+            token,
+            clone: CloneLimits::default(),
+            index: IndexOptions::default(),
+            now,
+            ttl_secs,
+        }
+    }
+}
+
+/// A loaded or freshly built index.
+#[derive(Debug, Clone)]
+pub struct LoadedIndex {
+    pub index: RepoIndex,
+    pub record: RepoIndexRecord,
+    /// Served from the blob store.
+    pub cache_hit: bool,
+    /// Directory holding the indexed files (the local directory, or the materialised clone);
+    /// `None` on a cache hit without a clone.
+    pub checkout: Option<PathBuf>,
+}
+
+/// Load the index of `source` from the blob store if fresh, otherwise clone / walk and build it,
+/// then store it.
+pub fn load_or_build_index(
+    source: &RepoSource,
+    store: &dyn BlobStore,
+    options: &LoadOptions<'_>,
+) -> Result<LoadedIndex, RepoError> {
+    let (location, url_token) = parse_location(&source.location)?;
+    let token = url_token.or_else(|| options.token.clone());
+    match location {
+        Location::Directory(dir) => {
+            let canonical = dir
+                .canonicalize()
+                .map_err(|e| RepoError::InvalidSource(format!("{}: {e}", dir.display())))?;
+            let commit = local_head_commit(&canonical);
+            let key = cache_key(
+                &canonical.to_string_lossy(),
+                commit.as_deref().unwrap_or("worktree"),
+            );
+            let index = build_index(&canonical, commit, key, &options.index)?;
+            let record = store_index(store, &index, options)?;
+            Ok(LoadedIndex {
+                index,
+                record,
+                cache_hit: false,
+                checkout: Some(canonical),
+            })
+        }
+        Location::Url(url) => {
+            if let Some(commit) = source.commit.as_deref().filter(|c| is_full_commit(c)) {
+                let key = cache_key(&url, &commit.to_ascii_lowercase());
+                if let Some((index, record)) = load_cached(store, &key, options.now)? {
+                    return Ok(LoadedIndex {
+                        index,
+                        record,
+                        cache_hit: true,
+                        checkout: None,
+                    });
+                }
+            }
+            std::fs::create_dir_all(&options.clone_dir).map_err(|e| {
+                RepoError::CloneFailed(format!("cannot create clone directory: {e}"))
+            })?;
+            let staging = options.clone_dir.join(format!(
+                "staging-{}-{}",
+                std::process::id(),
+                std::time::SystemTime::now()
+                    .duration_since(std::time::UNIX_EPOCH)
+                    .map(|d| d.as_nanos())
+                    .unwrap_or(0)
+            ));
+            let checkout = clone_and_materialise(
+                &url,
+                source.branch.as_deref(),
+                source.commit.as_deref(),
+                token.as_ref(),
+                &staging,
+                &options.clone,
+            )?;
+            let key = cache_key(&url, &checkout.commit);
+            let final_dir = options.clone_dir.join(&key);
+            let dir = if final_dir.exists() {
+                let _ = std::fs::remove_dir_all(&staging);
+                final_dir
+            } else {
+                match std::fs::rename(&staging, &final_dir) {
+                    Ok(()) => final_dir,
+                    Err(_) => staging,
+                }
+            };
+            if let Some((index, record)) = load_cached(store, &key, options.now)? {
+                return Ok(LoadedIndex {
+                    index,
+                    record,
+                    cache_hit: true,
+                    checkout: Some(dir),
+                });
+            }
+            let index = build_index(&dir, Some(checkout.commit), key, &options.index)?;
+            let record = store_index(store, &index, options)?;
+            Ok(LoadedIndex {
+                index,
+                record,
+                cache_hit: false,
+                checkout: Some(dir),
+            })
+        }
+    }
+}
+
+fn is_full_commit(commit: &str) -> bool {
+    commit.len() == 40 && commit.chars().all(|c| c.is_ascii_hexdigit())
+}
+
+/// Serialise the index and its record into the store.
+pub fn store_index(
+    store: &dyn BlobStore,
+    index: &RepoIndex,
+    options: &LoadOptions<'_>,
+) -> Result<RepoIndexRecord, RepoError> {
+    let bytes = serde_json::to_vec(index).map_err(|e| RepoError::CorruptIndex(e.to_string()))?;
+    let index_key = index_blob_key(&index.cache_key);
+    store.put(&index_key, &bytes)?;
+    let record = RepoIndexRecord {
+        cache_key: index.cache_key.clone(),
+        commit: index.commit.clone(),
+        index_key,
+        expires_at: options.now.saturating_add(options.ttl_secs),
+    };
+    let record_bytes =
+        serde_json::to_vec(&record).map_err(|e| RepoError::CorruptIndex(e.to_string()))?;
+    store.put(&record_blob_key(&index.cache_key), &record_bytes)?;
+    Ok(record)
+}
+
+/// The cached index for `cache_key` if its record is fresh at `now` and its format current.
+pub fn load_cached(
+    store: &dyn BlobStore,
+    cache_key: &str,
+    now: u64,
+) -> Result<Option<(RepoIndex, RepoIndexRecord)>, RepoError> {
+    let Some(record_bytes) = store.get(&record_blob_key(cache_key))? else {
+        return Ok(None);
+    };
+    let Ok(record) = serde_json::from_slice::<RepoIndexRecord>(&record_bytes) else {
+        return Ok(None);
+    };
+    if record.expires_at <= now {
+        return Ok(None);
+    }
+    let Some(bytes) = store.get(&record.index_key)? else {
+        return Ok(None);
+    };
+    match load_index_bytes(&bytes) {
+        Ok(index) => Ok(Some((index, record))),
+        Err(_) => Ok(None),
+    }
+}
+
+/// Deserialise an index blob, refusing other format versions.
+pub fn load_index_bytes(bytes: &[u8]) -> Result<RepoIndex, RepoError> {
+    let index: RepoIndex =
+        serde_json::from_slice(bytes).map_err(|e| RepoError::CorruptIndex(e.to_string()))?;
+    if index.version != INDEX_FORMAT_VERSION {
+        return Err(RepoError::CorruptIndex(format!(
+            "format version {} (expected {INDEX_FORMAT_VERSION})",
+            index.version
+        )));
+    }
+    Ok(index)
+}

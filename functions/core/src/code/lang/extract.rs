@@ -1,0 +1,1035 @@
+//! The language-neutral extractor: one pass over a parsed file that fills a [`FileExtract`].
+//!
+//! The pass walks the tree with an explicit stack. Definitions open symbols; every statement
+//! (as the adapter defines it) is searched for *chain tops* — the outermost `a.b(..).c(..)` of a
+//! method chain — which are flattened receiver-first into [`SparkCall`]s. A chain is kept when it
+//! is a DataFrame chain: it starts at a known DataFrame variable or a session, or uses a method
+//! only DataFrames have (see [`vocab`]). Variables assigned from kept chains become known
+//! DataFrame variables for later statements (the variable flow). String literals assigned to
+//! variables are remembered so `spark.sql(q)` finds its SQL; SQL-looking literals that never
+//! reach `sql()` are still indexed (origin `StringLiteral`) when they parse.
+//!
+//! Ids in a [`FileExtract`] are local to the file; the index builder renumbers them.
+
+use super::vocab::{self, ArgRole};
+use super::{LanguageAdapter, Shape, end_line, named_children, start_line, text};
+use crate::code::index::{
+    CallArgs, CallChain, CodeFlags, LineRange, SparkCall, SqlOrigin, SqlStatement, Symbol,
+    SymbolId, SymbolKind,
+};
+use crate::code::sql::analyse_sql;
+use crate::code::strings::{DecodedString, looks_like_sql, strip_margin};
+use std::collections::{HashMap, HashSet};
+use tree_sitter::Node;
+
+/// Longest statement / argument text kept in the index.
+const STATEMENT_TEXT_CAP: usize = 600;
+const ARG_TEXT_CAP: usize = 240;
+/// Upper bound on nodes visited while breaking down one call's arguments.
+const ARG_NODE_BUDGET: usize = 20_000;
+
+/// What one file contributes to the index (file-local ids; `file` fields are 0).
+#[derive(Debug, Default, Clone)]
+pub struct FileExtract {
+    pub symbols: Vec<Symbol>,
+    /// Parallel to `symbols`: alive whatever the call graph says.
+    pub entry_points: Vec<bool>,
+    pub chains: Vec<CallChain>,
+    pub sql: Vec<SqlStatement>,
+    /// `(caller, callee name)`; caller `None` = module level or a `__main__` block.
+    pub call_edges: Vec<(Option<SymbolId>, String)>,
+    /// tree-sitter produced no tree, or the tree has errors.
+    pub had_errors: bool,
+}
+
+/// Parse `src` with the adapter's grammar and extract symbols, chains and SQL.
+/// `module_prefix` (`jobs.etl`) prefixes qualified names; `file_flags` are inherited by symbols.
+pub fn extract_file(
+    adapter: &dyn LanguageAdapter,
+    src: &str,
+    module_prefix: &str,
+    file_flags: CodeFlags,
+) -> FileExtract {
+    let mut parser = tree_sitter::Parser::new();
+    if parser.set_language(&adapter.grammar()).is_err() {
+        return FileExtract {
+            had_errors: true,
+            ..FileExtract::default()
+        };
+    }
+    let Some(tree) = parser.parse(src, None) else {
+        return FileExtract {
+            had_errors: true,
+            ..FileExtract::default()
+        };
+    };
+    let mut extractor = Extractor {
+        adapter,
+        src,
+        file_flags,
+        out: FileExtract {
+            had_errors: tree.root_node().has_error(),
+            ..FileExtract::default()
+        },
+        symbol_stack: Vec::new(),
+        qualified_stack: if module_prefix.is_empty() {
+            Vec::new()
+        } else {
+            vec![module_prefix.to_string()]
+        },
+        main_depth: 0,
+        df_vars: HashSet::new(),
+        string_vars: HashMap::new(),
+        sql_literals: HashMap::new(),
+        consumed_literals: HashSet::new(),
+    };
+    extractor.run(tree.root_node());
+    extractor.finish()
+}
+
+enum Frame<'t> {
+    Enter(Node<'t>),
+    LeaveSymbol,
+    LeaveMain,
+}
+
+struct StringVar {
+    value: DecodedString,
+    host: LineRange,
+    literal_start: usize,
+}
+
+struct SqlLiteral {
+    value: DecodedString,
+    host: LineRange,
+    symbol: Option<SymbolId>,
+}
+
+struct Extractor<'a> {
+    adapter: &'a dyn LanguageAdapter,
+    src: &'a str,
+    file_flags: CodeFlags,
+    out: FileExtract,
+    symbol_stack: Vec<SymbolId>,
+    qualified_stack: Vec<String>,
+    main_depth: usize,
+    df_vars: HashSet<String>,
+    string_vars: HashMap<String, StringVar>,
+    /// SQL-looking literals by start byte, emitted at the end unless `sql()` consumed them.
+    sql_literals: HashMap<usize, SqlLiteral>,
+    consumed_literals: HashSet<usize>,
+}
+
+/// One step of a flattened chain.
+#[derive(Clone, Copy)]
+enum Link<'t> {
+    Call {
+        node: Node<'t>,
+        name: Node<'t>,
+        args: Option<Node<'t>>,
+    },
+    Member {
+        name: Node<'t>,
+    },
+}
+
+struct Flat<'t> {
+    /// Receiver-first.
+    links: Vec<Link<'t>>,
+    /// The expression the chain starts from (for a base call `f(x)`, that call).
+    base: Node<'t>,
+    base_is_call: bool,
+}
+
+impl<'a> Extractor<'a> {
+    fn run(&mut self, root: Node<'a>) {
+        let mut stack = vec![Frame::Enter(root)];
+        while let Some(frame) = stack.pop() {
+            let node = match frame {
+                Frame::Enter(node) => node,
+                Frame::LeaveSymbol => {
+                    self.symbol_stack.pop();
+                    self.qualified_stack.pop();
+                    continue;
+                }
+                Frame::LeaveMain => {
+                    self.main_depth = self.main_depth.saturating_sub(1);
+                    continue;
+                }
+            };
+            if let Some(def) = self.adapter.definition(node, self.src) {
+                self.open_symbol(node, def);
+                stack.push(Frame::LeaveSymbol);
+            }
+            if self.adapter.is_main_guard(node, self.src) {
+                self.main_depth += 1;
+                stack.push(Frame::LeaveMain);
+            }
+            if self.adapter.is_statement(node) {
+                self.statement(node);
+            }
+            if let Shape::Call { name, .. } = self.adapter.shape(node, self.src) {
+                let caller = if self.main_depth > 0 {
+                    None
+                } else {
+                    self.symbol_stack.last().copied()
+                };
+                let callee = text(name, self.src);
+                if !callee.is_empty() {
+                    self.out.call_edges.push((caller, callee.to_string()));
+                }
+            }
+            let children = named_children(node);
+            for child in children.into_iter().rev() {
+                stack.push(Frame::Enter(child));
+            }
+        }
+    }
+
+    fn finish(mut self) -> FileExtract {
+        let mut literals: Vec<(usize, SqlLiteral)> = self
+            .sql_literals
+            .drain()
+            .filter(|(start, _)| !self.consumed_literals.contains(start))
+            .collect();
+        literals.sort_by_key(|(start, _)| *start);
+        for (_, literal) in literals {
+            for analysed in analyse_sql(&literal.value) {
+                if !analysed.parsed {
+                    continue;
+                }
+                let id = self.out.sql.len() as u32;
+                self.out.sql.push(SqlStatement {
+                    id,
+                    file: 0,
+                    symbol: literal.symbol,
+                    origin: SqlOrigin::StringLiteral,
+                    lines: analysed.lines,
+                    host_statement: literal.host,
+                    parsed: true,
+                    clauses: analysed.clauses,
+                    assigned_to: None,
+                });
+            }
+        }
+        self.out.sql.sort_by_key(|s| (s.lines.start, s.lines.end));
+        for (i, s) in self.out.sql.iter_mut().enumerate() {
+            s.id = i as u32;
+        }
+        self.out
+    }
+
+    fn open_symbol(&mut self, node: Node<'a>, def: super::Definition<'a>) {
+        let name = text(def.name, self.src).to_string();
+        let parent = self.symbol_stack.last().copied();
+        let parent_kind = parent
+            .and_then(|p| self.out.symbols.get(p as usize))
+            .map(|s| s.kind);
+        let kind = match (def.kind, parent_kind) {
+            (SymbolKind::Function, Some(SymbolKind::Class | SymbolKind::Object)) => {
+                SymbolKind::Method
+            }
+            (kind, _) => kind,
+        };
+        let mut qualified = self.qualified_stack.join(".");
+        if !qualified.is_empty() {
+            qualified.push('.');
+        }
+        qualified.push_str(&name);
+        let lower = name.to_ascii_lowercase();
+        let flags = CodeFlags {
+            test: self.file_flags.test
+                || lower.starts_with("test")
+                || name.ends_with("Test")
+                || name.ends_with("Tests")
+                || name.ends_with("Suite")
+                || name.ends_with("Spec"),
+            utility: self.file_flags.utility
+                || lower.contains("util")
+                || lower.contains("helper")
+                || lower.starts_with("log")
+                || lower.starts_with("debug")
+                || lower.starts_with("print"),
+            dead: false,
+        };
+        let id = self.out.symbols.len() as SymbolId;
+        self.out.symbols.push(Symbol {
+            id,
+            file: 0,
+            name: name.clone(),
+            qualified_name: qualified,
+            kind,
+            lines: LineRange::new(start_line(node), end_line(node)),
+            doc: self.adapter.doc(node, self.src),
+            parent,
+            callers: Vec::new(),
+            flags,
+        });
+        self.out
+            .entry_points
+            .push(self.adapter.is_entry_point(node, &name, self.src));
+        self.symbol_stack.push(id);
+        self.qualified_stack.push(name);
+    }
+
+    fn is_dataframe_var(&self, name: &str) -> bool {
+        self.df_vars.contains(name) || vocab::looks_like_dataframe_name(name)
+    }
+
+    /// Search one statement for chains, SQL and SQL-holding variables.
+    fn statement(&mut self, statement: Node<'a>) {
+        // Some grammars let a statement swallow the next line's indentation; end at its last
+        // non-blank character instead.
+        let statement_text = text(statement, self.src).trim_end();
+        let host_end = start_line(statement) + statement_text.matches('\n').count() as u32;
+        let host = LineRange::new(start_line(statement), host_end.min(end_line(statement)));
+        let assignment = self.adapter.assignment(statement, self.src);
+        let assigned_value = assignment.as_ref().map(|(_, v)| self.unwrap_parens(*v));
+        if let Some((name, value)) = &assignment {
+            let value = self.unwrap_parens(*value);
+            if let Some((decoded, literal)) = self.string_value(value) {
+                self.string_vars.insert(
+                    name.clone(),
+                    StringVar {
+                        value: decoded,
+                        host,
+                        literal_start: literal.start_byte(),
+                    },
+                );
+            }
+        }
+        // `orders = load_orders(spark, path)`: a call fed a session or DataFrame yields one.
+        if let (Some((name, _)), Some(value)) = (&assignment, assigned_value) {
+            if let Shape::Call {
+                args: Some(args), ..
+            } = self.adapter.shape(value, self.src)
+            {
+                let fed_dataframe = named_children(args).into_iter().any(|a| {
+                    matches!(self.adapter.shape(a, self.src), Shape::Ident)
+                        && (self.is_dataframe_var(text(a, self.src))
+                            || vocab::is_session_name(text(a, self.src)))
+                });
+                if fed_dataframe {
+                    self.df_vars.insert(name.clone());
+                }
+            }
+        }
+        let mut stack = vec![statement];
+        while let Some(node) = stack.pop() {
+            if node != statement
+                && (self.adapter.is_statement(node)
+                    || self.adapter.definition(node, self.src).is_some())
+            {
+                continue;
+            }
+            match self.adapter.shape(node, self.src) {
+                Shape::Call { .. } | Shape::Member { .. } => {
+                    if let Some(flat) = self.flatten(node) {
+                        let is_outer = assigned_value == Some(node);
+                        let assigned_to = if is_outer {
+                            assignment.as_ref().map(|(n, _)| n.clone())
+                        } else {
+                            None
+                        };
+                        self.chain(&flat, node, statement, host, assigned_to);
+                        // Nested chains live in arguments (`a.join(b.filter(..))`).
+                        for link in flat.links.iter() {
+                            if let Link::Call {
+                                args: Some(args), ..
+                            } = link
+                            {
+                                stack.push(*args);
+                            }
+                        }
+                        if !flat.base_is_call {
+                            stack.push(flat.base);
+                        }
+                        continue;
+                    }
+                }
+                Shape::Str => {
+                    if let Some(decoded) = self.adapter.decode_string(node, self.src) {
+                        if looks_like_sql(&decoded.text) {
+                            self.sql_literals
+                                .entry(node.start_byte())
+                                .or_insert(SqlLiteral {
+                                    value: decoded,
+                                    host,
+                                    symbol: self.symbol_stack.last().copied(),
+                                });
+                        }
+                    }
+                    continue;
+                }
+                Shape::Lambda => {}
+                _ => {}
+            }
+            for child in named_children(node).into_iter().rev() {
+                stack.push(child);
+            }
+        }
+    }
+
+    fn unwrap_parens(&self, mut node: Node<'a>) -> Node<'a> {
+        for _ in 0..64 {
+            match self.adapter.shape(node, self.src) {
+                Shape::Paren(inner) => node = inner,
+                _ => break,
+            }
+        }
+        node
+    }
+
+    /// A string value: a literal, `"…".stripMargin`, `"…".format(…)`, `textwrap.dedent("…")`.
+    fn string_value(&self, node: Node<'a>) -> Option<(DecodedString, Node<'a>)> {
+        let node = self.unwrap_parens(node);
+        match self.adapter.shape(node, self.src) {
+            Shape::Str => Some((self.adapter.decode_string(node, self.src)?, node)),
+            Shape::Member { object, name } if text(name, self.src) == "stripMargin" => {
+                let (mut decoded, literal) = self.string_value(object)?;
+                strip_margin(&mut decoded);
+                Some((decoded, literal))
+            }
+            Shape::Call {
+                object: Some(object),
+                name,
+                ..
+            } if matches!(
+                text(name, self.src),
+                "stripMargin" | "format" | "strip" | "trim"
+            ) =>
+            {
+                let (mut decoded, literal) = self.string_value(object)?;
+                if text(name, self.src) == "stripMargin" {
+                    strip_margin(&mut decoded);
+                }
+                Some((decoded, literal))
+            }
+            Shape::Call {
+                name,
+                args: Some(args),
+                ..
+            } if text(name, self.src) == "dedent" => {
+                let first = named_children(args).into_iter().next()?;
+                self.string_value(first)
+            }
+            _ => None,
+        }
+    }
+
+    /// Flatten the chain whose outermost node is `top`; `None` if it holds no call.
+    fn flatten(&self, top: Node<'a>) -> Option<Flat<'a>> {
+        let mut links = Vec::new();
+        let mut current = top;
+        let mut base_is_call = false;
+        let mut steps = 0usize;
+        loop {
+            steps += 1;
+            if steps > 100_000 {
+                break;
+            }
+            match self.adapter.shape(current, self.src) {
+                Shape::Call {
+                    object: Some(object),
+                    name,
+                    args,
+                } => {
+                    links.push(Link::Call {
+                        node: current,
+                        name,
+                        args,
+                    });
+                    current = object;
+                }
+                Shape::Call {
+                    object: None,
+                    name,
+                    args,
+                } => {
+                    links.push(Link::Call {
+                        node: current,
+                        name,
+                        args,
+                    });
+                    base_is_call = true;
+                    break;
+                }
+                Shape::Member { object, name } => {
+                    links.push(Link::Member { name });
+                    current = object;
+                }
+                Shape::Paren(inner) => current = inner,
+                _ => break,
+            }
+        }
+        if !links.iter().any(|l| matches!(l, Link::Call { .. })) {
+            return None;
+        }
+        links.reverse();
+        Some(Flat {
+            links,
+            base: current,
+            base_is_call,
+        })
+    }
+
+    fn chain(
+        &mut self,
+        flat: &Flat<'a>,
+        top: Node<'a>,
+        statement: Node<'a>,
+        host: LineRange,
+        assigned_to: Option<String>,
+    ) {
+        let src = self.src;
+        let mut links = flat.links.as_slice();
+        let mut receiver;
+        let base_ident = match self.adapter.shape(flat.base, src) {
+            Shape::Ident if !flat.base_is_call => Some(text(flat.base, src)),
+            _ => None,
+        };
+        if flat.base_is_call {
+            let Some(Link::Call { name, .. }) = links.first() else {
+                return;
+            };
+            let name = text(*name, src);
+            // A lone call `f(x)` is no chain; `broadcast(df).join(…)` is.
+            if vocab::COLUMN_BUILDERS.contains(&name) || links.len() < 2 {
+                return;
+            }
+            receiver = String::new();
+        } else {
+            match self.adapter.shape(flat.base, src) {
+                Shape::Ident | Shape::Member { .. } | Shape::Call { .. } | Shape::Apply { .. } => {}
+                // `"sep".join(…)`, `$"x".desc`, numbers: never DataFrames.
+                _ => return,
+            }
+            receiver = capped(text(flat.base, src), 80);
+            if base_ident
+                .is_some_and(|b| vocab::COLUMN_BUILDERS.contains(&b) || is_foreign_module(b))
+            {
+                return;
+            }
+            let base_is_df = base_ident.is_some_and(|b| self.is_dataframe_var(b));
+            if !base_is_df {
+                while let Some(Link::Member { name }) = links.first() {
+                    receiver.push('.');
+                    receiver.push_str(text(*name, src));
+                    links = &links[1..];
+                }
+            }
+        }
+        let methods: Vec<&str> = links
+            .iter()
+            .map(|l| match l {
+                Link::Call { name, .. } | Link::Member { name } => text(*name, src),
+            })
+            .collect();
+        let root = receiver.split('.').next().unwrap_or("");
+        let known_start = base_ident.is_some_and(|b| self.is_dataframe_var(b))
+            || vocab::is_session_name(root)
+            || receiver.split('.').any(vocab::is_session_name);
+        let strong = methods
+            .iter()
+            .any(|m| vocab::DATAFRAME_METHODS.contains(m) && !WEAK_METHODS.contains(m));
+        let weak_pair = methods.len() >= 2
+            && methods
+                .iter()
+                .filter(|m| vocab::DATAFRAME_METHODS.contains(m))
+                .count()
+                >= 2;
+        if !(known_start || strong || weak_pair) {
+            return;
+        }
+        if methods
+            .iter()
+            .all(|m| vocab::COLUMN_ONLY_METHODS.contains(m))
+            && !known_start
+        {
+            return;
+        }
+        let mut inputs: Vec<String> = Vec::new();
+        let mut calls = Vec::with_capacity(links.len());
+        for link in links {
+            match *link {
+                Link::Call { node, name, args } => {
+                    let method = text(name, src).to_string();
+                    let start = if flat.base_is_call && node == flat.base {
+                        start_line(node)
+                    } else {
+                        start_line(name)
+                    };
+                    let args = match args {
+                        Some(args) => self.break_down_args(args, &method, &receiver, &mut inputs),
+                        None => CallArgs::default(),
+                    };
+                    if method == "sql" {
+                        self.sql_call(node, args_node(link), host, assigned_to.clone());
+                    }
+                    calls.push(SparkCall {
+                        method,
+                        lines: LineRange::new(start, end_line(node)),
+                        args,
+                    });
+                }
+                Link::Member { name } => calls.push(SparkCall {
+                    method: text(name, src).to_string(),
+                    lines: LineRange::new(start_line(name), end_line(name)),
+                    args: CallArgs::default(),
+                }),
+            }
+        }
+        if flat.base_is_call {
+            if let Some(first) = calls.first() {
+                receiver = format!("{}(…)", first.method);
+            }
+        }
+        dedup(&mut inputs);
+        inputs.retain(|i| *i != receiver);
+        if let Some(var) = &assigned_to {
+            // Window specs are chains too, but the variable holds no DataFrame.
+            if receiver != "Window" {
+                self.df_vars.insert(var.clone());
+            }
+        }
+        let id = self.out.chains.len() as u32;
+        let _ = top;
+        self.out.chains.push(CallChain {
+            id,
+            file: 0,
+            symbol: self.symbol_stack.last().copied(),
+            statement: host,
+            receiver,
+            inputs,
+            assigned_to,
+            calls,
+            text: capped(text(statement, src), STATEMENT_TEXT_CAP),
+        });
+    }
+
+    /// `spark.sql(<literal | variable>)`.
+    fn sql_call(
+        &mut self,
+        call: Node<'a>,
+        args: Option<Node<'a>>,
+        host: LineRange,
+        assigned_to: Option<String>,
+    ) {
+        let Some(args) = args else { return };
+        let Some(first) = named_children(args).into_iter().next() else {
+            return;
+        };
+        let first = match self.adapter.shape(first, self.src) {
+            Shape::Keyword { value, .. } => value,
+            _ => first,
+        };
+        let first = self.unwrap_parens(first);
+        let (value, host_statement, literal_start) =
+            if let Some((decoded, literal)) = self.string_value(first) {
+                (decoded, host, literal.start_byte())
+            } else if matches!(self.adapter.shape(first, self.src), Shape::Ident) {
+                let Some(var) = self.string_vars.get(text(first, self.src)) else {
+                    return;
+                };
+                (var.value.clone(), var.host, var.literal_start)
+            } else {
+                return;
+            };
+        let _ = call;
+        self.consumed_literals.insert(literal_start);
+        for analysed in analyse_sql(&value) {
+            let id = self.out.sql.len() as u32;
+            self.out.sql.push(SqlStatement {
+                id,
+                file: 0,
+                symbol: self.symbol_stack.last().copied(),
+                origin: SqlOrigin::SparkSqlCall,
+                lines: analysed.lines,
+                host_statement,
+                parsed: analysed.parsed,
+                clauses: analysed.clauses,
+                assigned_to: assigned_to.clone(),
+            });
+        }
+    }
+
+    /// Break a call's arguments down into columns, literals, functions, aliases, tables, paths.
+    fn break_down_args(
+        &self,
+        args: Node<'a>,
+        method: &str,
+        receiver: &str,
+        inputs: &mut Vec<String>,
+    ) -> CallArgs {
+        let src = self.src;
+        let mut out = CallArgs {
+            text: capped(&collapse_whitespace(text(args, src)), ARG_TEXT_CAP),
+            ..CallArgs::default()
+        };
+        let mut stack: Vec<(Node<'a>, ArgRole)> = Vec::new();
+        self.push_args(args, method, &mut stack);
+        let mut budget = ARG_NODE_BUDGET;
+        while let Some((node, role)) = stack.pop() {
+            budget = budget.saturating_sub(1);
+            if budget == 0 {
+                break;
+            }
+            match self.adapter.shape(node, src) {
+                Shape::Str => {
+                    if let Some(decoded) = self.adapter.decode_string(node, src) {
+                        record_string(&mut out, role, decoded.text);
+                    }
+                }
+                Shape::Number | Shape::Bool => out.literals.push(text(node, src).to_string()),
+                Shape::ColumnSymbol => {
+                    if let Some(name) = self.adapter.column_symbol_name(node, src) {
+                        out.columns.push(name);
+                    }
+                }
+                Shape::Ident => {
+                    let name = text(node, src);
+                    if self.is_dataframe_var(name) && name != receiver {
+                        inputs.push(name.to_string());
+                    }
+                }
+                Shape::Member { object, name } => {
+                    if matches!(self.adapter.shape(object, src), Shape::Ident) {
+                        let owner = text(object, src);
+                        if self.is_dataframe_var(owner) {
+                            out.columns.push(text(name, src).to_string());
+                            if owner != receiver {
+                                inputs.push(owner.to_string());
+                            }
+                        }
+                    } else {
+                        stack.push((object, role));
+                    }
+                }
+                Shape::Index { object, index } => {
+                    if let Shape::Str = self.adapter.shape(index, src) {
+                        if let Some(decoded) = self.adapter.decode_string(index, src) {
+                            out.columns.push(decoded.text);
+                        }
+                    } else {
+                        stack.push((index, role));
+                    }
+                    stack.push((object, role));
+                }
+                Shape::Call { object, name, args } => {
+                    let callee = text(name, src);
+                    if object.is_none() && self.is_dataframe_var(callee) {
+                        // Scala `df("x")`.
+                        if callee != receiver {
+                            inputs.push(callee.to_string());
+                        }
+                        if let Some(args) = args {
+                            for child in named_children(args) {
+                                stack.push((child, ArgRole::Column));
+                            }
+                        }
+                    } else {
+                        if !vocab::is_column_reference_function(callee)
+                            && !matches!(callee, "alias" | "as" | "name")
+                        {
+                            out.functions.push(callee.to_string());
+                        }
+                        if let Some(args) = args {
+                            self.push_args(args, callee, &mut stack);
+                        }
+                        if let Some(object) = object {
+                            let object_role = if vocab::COLUMN_BUILDERS.contains(&text(object, src))
+                            {
+                                ArgRole::Literal
+                            } else {
+                                role
+                            };
+                            stack.push((object, object_role));
+                        }
+                    }
+                }
+                Shape::Apply { callee, args } => {
+                    if let Some(args) = args {
+                        stack.push((args, role));
+                    }
+                    stack.push((callee, role));
+                }
+                Shape::Keyword { value, .. } => stack.push((value, role)),
+                Shape::Pair { key, value } => {
+                    stack.push((value, ArgRole::Function));
+                    stack.push((key, ArgRole::Column));
+                }
+                Shape::Paren(inner) => stack.push((inner, role)),
+                Shape::Lambda => {}
+                Shape::Other => {
+                    for child in named_children(node).into_iter().rev() {
+                        stack.push((child, role));
+                    }
+                }
+            }
+        }
+        for list in [
+            &mut out.columns,
+            &mut out.literals,
+            &mut out.functions,
+            &mut out.aliases,
+            &mut out.tables,
+            &mut out.paths,
+        ] {
+            dedup(list);
+        }
+        out
+    }
+
+    /// Push a call's arguments with the role the method gives each position / keyword.
+    fn push_args(&self, args: Node<'a>, method: &str, stack: &mut Vec<(Node<'a>, ArgRole)>) {
+        let mut position = 0usize;
+        let mut pending = Vec::new();
+        for arg in named_children(args) {
+            match self.adapter.shape(arg, self.src) {
+                Shape::Keyword { name, value } => {
+                    let role = vocab::arg_role(method, position, Some(text(name, self.src)));
+                    pending.push((value, role));
+                }
+                _ => {
+                    if arg.kind().contains("comment") {
+                        continue;
+                    }
+                    pending.push((arg, vocab::arg_role(method, position, None)));
+                    position += 1;
+                }
+            }
+        }
+        stack.extend(pending.into_iter().rev());
+    }
+}
+
+fn args_node<'t>(link: &Link<'t>) -> Option<Node<'t>> {
+    match link {
+        Link::Call { args, .. } => *args,
+        Link::Member { .. } => None,
+    }
+}
+
+/// Method names too common outside Spark to make a chain Spark on their own.
+const WEAK_METHODS: &[&str] = &[
+    "join",
+    "sort",
+    "format",
+    "count",
+    "replace",
+    "first",
+    "head",
+    "take",
+    "drop",
+    "limit",
+    "sample",
+    "describe",
+    "transform",
+    "options",
+    "option",
+    "mode",
+    "range",
+    "load",
+    "save",
+    "start",
+    "show",
+    "collect",
+    "as",
+    "text",
+    "json",
+    "table",
+    "foreach",
+    "summary",
+    "explain",
+    "checkpoint",
+    "trigger",
+    "stat",
+    "rdd",
+    "csv",
+];
+
+/// Module roots whose chains are never DataFrames (`os.path.join`, `"".join`, `logging.info`).
+fn is_foreign_module(name: &str) -> bool {
+    matches!(
+        name,
+        "os" | "sys"
+            | "re"
+            | "json"
+            | "logging"
+            | "logger"
+            | "log"
+            | "np"
+            | "numpy"
+            | "pd"
+            | "pandas"
+            | "math"
+            | "time"
+            | "datetime"
+            | "shutil"
+            | "subprocess"
+            | "pathlib"
+            | "Path"
+            | "io"
+            | "random"
+            | "itertools"
+            | "collections"
+            | "string"
+            | "textwrap"
+            | "urllib"
+            | "requests"
+            | "boto3"
+            | "yaml"
+            | "argparse"
+            | "parser"
+            | "plt"
+            | "System"
+            | "Arrays"
+            | "Collections"
+            | "Files"
+            | "Paths"
+            | "Math"
+            | "LOGGER"
+            | "LOG"
+            | "Logger"
+            | "println"
+            | "Option"
+            | "Some"
+            | "Seq"
+            | "List"
+            | "Map"
+            | "Array"
+            | "Set"
+            | "Vector"
+            | "StringBuilder"
+            | "builder"
+    )
+}
+
+fn record_string(out: &mut CallArgs, role: ArgRole, value: String) {
+    match role {
+        ArgRole::Column => out.columns.push(value),
+        ArgRole::Literal => out.literals.push(value),
+        ArgRole::Path => out.paths.push(value),
+        ArgRole::Table => out.tables.push(value),
+        ArgRole::Alias => out.aliases.push(value),
+        ArgRole::Function => out.functions.push(value),
+        ArgRole::SqlExpr => sql_expression_tokens(&value, out),
+    }
+}
+
+/// Split a SQL expression string (`"salary > 1000 and dept = 'x'"`) into columns, functions and
+/// literals with a small tokenizer (full SQL parsing is for statements, see [`crate::code::sql`]).
+pub fn sql_expression_tokens(expr: &str, out: &mut CallArgs) {
+    let chars: Vec<char> = expr.chars().collect();
+    let mut i = 0;
+    while i < chars.len() {
+        let c = chars[i];
+        if c.is_alphabetic() || c == '_' {
+            let start = i;
+            while i < chars.len()
+                && (chars[i].is_alphanumeric() || chars[i] == '_' || chars[i] == '.')
+            {
+                i += 1;
+            }
+            let word: String = chars[start..i].iter().collect();
+            let mut j = i;
+            while j < chars.len() && chars[j].is_whitespace() {
+                j += 1;
+            }
+            let lower = word.to_ascii_lowercase();
+            if chars.get(j) == Some(&'(') {
+                out.functions.push(lower);
+            } else if matches!(lower.as_str(), "true" | "false" | "null") {
+                out.literals.push(lower);
+            } else if !SQL_EXPR_KEYWORDS.contains(&lower.as_str()) {
+                let column = word.rsplit('.').next().unwrap_or(&word).to_string();
+                out.columns.push(column);
+            }
+        } else if c == '\'' || c == '"' {
+            let quote = c;
+            i += 1;
+            let start = i;
+            while i < chars.len() && chars[i] != quote {
+                i += 1;
+            }
+            out.literals
+                .push(chars[start..i.min(chars.len())].iter().collect());
+            i += 1;
+        } else if c == '`' {
+            i += 1;
+            let start = i;
+            while i < chars.len() && chars[i] != '`' {
+                i += 1;
+            }
+            out.columns
+                .push(chars[start..i.min(chars.len())].iter().collect());
+            i += 1;
+        } else if c.is_ascii_digit() {
+            let start = i;
+            while i < chars.len() && (chars[i].is_ascii_digit() || chars[i] == '.') {
+                i += 1;
+            }
+            out.literals.push(chars[start..i].iter().collect());
+        } else {
+            i += 1;
+        }
+    }
+}
+
+const SQL_EXPR_KEYWORDS: &[&str] = &[
+    "and",
+    "or",
+    "not",
+    "in",
+    "is",
+    "like",
+    "rlike",
+    "between",
+    "case",
+    "when",
+    "then",
+    "else",
+    "end",
+    "as",
+    "asc",
+    "desc",
+    "distinct",
+    "over",
+    "partition",
+    "by",
+    "order",
+    "rows",
+    "range",
+    "unbounded",
+    "preceding",
+    "following",
+    "current",
+    "row",
+    "interval",
+    "exists",
+    "cast",
+    "nulls",
+    "first",
+    "last",
+];
+
+fn dedup(list: &mut Vec<String>) {
+    let mut seen = HashSet::new();
+    list.retain(|item| !item.is_empty() && seen.insert(item.clone()));
+}
+
+fn collapse_whitespace(s: &str) -> String {
+    s.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// At most `cap` bytes, cut on a char boundary.
+pub fn capped(s: &str, cap: usize) -> String {
+    if s.len() <= cap {
+        return s.to_string();
+    }
+    let mut end = cap;
+    while !s.is_char_boundary(end) {
+        end -= 1;
+    }
+    s[..end].to_string()
+}

@@ -1,0 +1,202 @@
+//! Java adapter (tree-sitter-java): `functions.col("x")` / static-imported `col("x")`,
+//! `Dataset<Row> df = …` declarations, text blocks and `"…" + "…"` SQL concatenation.
+
+use super::scala::doc_comment_before;
+use super::{Definition, LanguageAdapter, Shape, named_children, start_line, text};
+use crate::code::index::{Language, SymbolKind};
+use crate::code::strings::{DecodedString, Interpolation, LiteralBody, decode};
+use tree_sitter::Node;
+
+pub struct Java;
+
+impl LanguageAdapter for Java {
+    fn language(&self) -> Language {
+        Language::Java
+    }
+
+    fn grammar(&self) -> tree_sitter::Language {
+        tree_sitter_java::LANGUAGE.into()
+    }
+
+    fn shape<'t>(&self, node: Node<'t>, src: &str) -> Shape<'t> {
+        match node.kind() {
+            "method_invocation" => match node.child_by_field_name("name") {
+                Some(name) => Shape::Call {
+                    object: node.child_by_field_name("object"),
+                    name,
+                    args: node.child_by_field_name("arguments"),
+                },
+                None => Shape::Other,
+            },
+            "field_access" => match (
+                node.child_by_field_name("object"),
+                node.child_by_field_name("field"),
+            ) {
+                (Some(object), Some(name)) => Shape::Member { object, name },
+                _ => Shape::Other,
+            },
+            "array_access" => match (
+                node.child_by_field_name("array"),
+                node.child_by_field_name("index"),
+            ) {
+                (Some(object), Some(index)) => Shape::Index { object, index },
+                _ => Shape::Other,
+            },
+            "identifier" => Shape::Ident,
+            "string_literal" => Shape::Str,
+            "binary_expression" if is_string_concatenation(node, src) => Shape::Str,
+            "decimal_integer_literal"
+            | "hex_integer_literal"
+            | "decimal_floating_point_literal" => Shape::Number,
+            "true" | "false" | "null_literal" => Shape::Bool,
+            "parenthesized_expression" => match node.named_child(0) {
+                Some(inner) if node.named_child_count() == 1 => Shape::Paren(inner),
+                _ => Shape::Other,
+            },
+            "lambda_expression" | "line_comment" | "block_comment" => Shape::Lambda,
+            _ => Shape::Other,
+        }
+    }
+
+    fn is_statement(&self, node: Node<'_>) -> bool {
+        matches!(
+            node.kind(),
+            "expression_statement"
+                | "local_variable_declaration"
+                | "return_statement"
+                | "field_declaration"
+        )
+    }
+
+    fn assignment<'t>(&self, statement: Node<'t>, src: &str) -> Option<(String, Node<'t>)> {
+        match statement.kind() {
+            "local_variable_declaration" | "field_declaration" => {
+                let declarator = statement.child_by_field_name("declarator")?;
+                let name = declarator.child_by_field_name("name")?;
+                let value = declarator.child_by_field_name("value")?;
+                Some((text(name, src).to_string(), value))
+            }
+            "expression_statement" => {
+                let expression = statement.named_child(0)?;
+                if expression.kind() != "assignment_expression" {
+                    return None;
+                }
+                let left = expression.child_by_field_name("left")?;
+                let right = expression.child_by_field_name("right")?;
+                Some((text(left, src).to_string(), right))
+            }
+            _ => None,
+        }
+    }
+
+    fn definition<'t>(&self, node: Node<'t>, _src: &str) -> Option<Definition<'t>> {
+        let kind = match node.kind() {
+            "method_declaration" | "constructor_declaration" => SymbolKind::Function,
+            "class_declaration"
+            | "interface_declaration"
+            | "enum_declaration"
+            | "record_declaration" => SymbolKind::Class,
+            _ => return None,
+        };
+        Some(Definition {
+            kind,
+            name: node.child_by_field_name("name")?,
+        })
+    }
+
+    fn doc(&self, definition: Node<'_>, src: &str) -> Option<String> {
+        doc_comment_before(definition, src)
+    }
+
+    /// Java methods are reachable from outside unless private (reflection, frameworks,
+    /// `public static void main`), so only private methods can be dead.
+    fn is_entry_point(&self, definition: Node<'_>, name: &str, src: &str) -> bool {
+        if name == "main" || definition.kind() != "method_declaration" {
+            return true;
+        }
+        let modifiers = named_children(definition)
+            .into_iter()
+            .find(|c| c.kind() == "modifiers")
+            .map(|m| text(m, src))
+            .unwrap_or("");
+        !modifiers.contains("private") || modifiers.contains('@')
+    }
+
+    fn decode_string(&self, node: Node<'_>, src: &str) -> Option<DecodedString> {
+        match node.kind() {
+            "string_literal" => decode_java_literal(text(node, src), start_line(node)),
+            "binary_expression" => {
+                let mut out = DecodedString::default();
+                let mut stack = vec![node];
+                let mut leaves = Vec::new();
+                while let Some(n) = stack.pop() {
+                    if n.kind() == "binary_expression" {
+                        if let (Some(l), Some(r)) = (
+                            n.child_by_field_name("left"),
+                            n.child_by_field_name("right"),
+                        ) {
+                            stack.push(r);
+                            stack.push(l);
+                        }
+                    } else {
+                        leaves.push(n);
+                    }
+                }
+                for leaf in leaves {
+                    if leaf.kind() == "string_literal" {
+                        out.append(decode_java_literal(text(leaf, src), start_line(leaf))?);
+                    } else {
+                        let mut placeholder = DecodedString::default();
+                        placeholder.text = crate::code::strings::PLACEHOLDER.to_string();
+                        placeholder.lines = vec![(start_line(leaf), start_line(leaf))];
+                        out.append(placeholder);
+                    }
+                }
+                (!out.lines.is_empty()).then_some(out)
+            }
+            _ => None,
+        }
+    }
+}
+
+/// `"a" + "b" + x`: a `+` tree with at least one string literal and only literals/identifiers.
+fn is_string_concatenation(node: Node<'_>, src: &str) -> bool {
+    let mut stack = vec![node];
+    let mut has_literal = false;
+    while let Some(n) = stack.pop() {
+        match n.kind() {
+            "binary_expression" => {
+                let op = n.child_by_field_name("operator").map(|o| text(o, src));
+                if op != Some("+") {
+                    return false;
+                }
+                stack.extend(named_children(n));
+            }
+            "string_literal" => has_literal = true,
+            "identifier" | "field_access" | "method_invocation" => {}
+            _ => return false,
+        }
+    }
+    has_literal
+}
+
+/// `"…"` or a `"""` text block (its body starts on the line after the opening quotes).
+fn decode_java_literal(literal: &str, line: u32) -> Option<DecodedString> {
+    if let Some(rest) = literal.strip_prefix("\"\"\"") {
+        let newline = rest.find('\n')?;
+        let body = rest.get(newline + 1..rest.len().checked_sub(3)?)?;
+        return Some(decode(LiteralBody {
+            body,
+            start_line: line + 1,
+            escapes: true,
+            interpolation: Interpolation::None,
+        }));
+    }
+    let body = literal.get(1..literal.len().checked_sub(1)?)?;
+    Some(decode(LiteralBody {
+        body,
+        start_line: line,
+        escapes: true,
+        interpolation: Interpolation::None,
+    }))
+}

@@ -1,0 +1,150 @@
+//! Language adapters and the one call-chain extractor they share.
+//!
+//! Each language is a small [`LanguageAdapter`] that answers grammar questions about a
+//! tree-sitter node — "is this a call, and where are its receiver, method name and arguments?",
+//! "is this a statement?", "is this a definition?", "what does this string literal hold?" — in
+//! terms of one shared vocabulary, [`Shape`]. Everything else is language-neutral and lives in
+//! [`extract`]: symbols and their qualified names, flattening `a.b(..).c(..)` into a
+//! [`CallChain`](super::index::CallChain) with per-call lines, breaking arguments down into
+//! columns / literals / functions / aliases / tables / paths, the variable flow across
+//! statements, SQL held in strings, and the raw call edges of the call graph.
+//!
+//! Adding a language is one file: implement [`LanguageAdapter`] and list it in [`adapter_for`].
+//!
+//! All traversals use explicit stacks, so a pathologically nested expression cannot overflow the
+//! thread stack.
+
+pub mod extract;
+pub mod java;
+pub mod python;
+pub mod scala;
+pub mod vocab;
+
+pub use extract::{FileExtract, extract_file};
+
+use super::index::{Language, SymbolKind};
+use super::strings::DecodedString;
+use tree_sitter::Node;
+
+/// What a node is, in the shared call-chain vocabulary.
+#[derive(Debug, Clone, Copy)]
+pub enum Shape<'t> {
+    /// `object.name(args)`, or `name(args)` when `object` is `None`. `name` is the method-name node.
+    Call {
+        object: Option<Node<'t>>,
+        name: Node<'t>,
+        args: Option<Node<'t>>,
+    },
+    /// A call whose callee is an arbitrary expression (`f(x)(y)`).
+    Apply {
+        callee: Node<'t>,
+        args: Option<Node<'t>>,
+    },
+    /// Property access without a call: `spark.read`, `df.salary`, Scala `df.count`.
+    Member {
+        object: Node<'t>,
+        name: Node<'t>,
+    },
+    /// `df["x"]`.
+    Index {
+        object: Node<'t>,
+        index: Node<'t>,
+    },
+    Ident,
+    /// A string literal (decode it with [`LanguageAdapter::decode_string`]).
+    Str,
+    Number,
+    Bool,
+    /// A column written as a symbol: Scala `$"x"` or `'x`.
+    ColumnSymbol,
+    /// `name=value` argument.
+    Keyword {
+        name: Node<'t>,
+        value: Node<'t>,
+    },
+    /// `key: value` in a dict literal.
+    Pair {
+        key: Node<'t>,
+        value: Node<'t>,
+    },
+    /// `( expr )`.
+    Paren(Node<'t>),
+    /// A lambda / anonymous function: its body is not searched for columns.
+    Lambda,
+    Other,
+}
+
+/// A function, method, class or object definition.
+#[derive(Debug, Clone, Copy)]
+pub struct Definition<'t> {
+    pub kind: SymbolKind,
+    pub name: Node<'t>,
+}
+
+/// Grammar knowledge for one language.
+pub trait LanguageAdapter: Sync {
+    fn language(&self) -> Language;
+    fn grammar(&self) -> tree_sitter::Language;
+    /// The node in the shared vocabulary.
+    fn shape<'t>(&self, node: Node<'t>, src: &str) -> Shape<'t>;
+    /// A statement that can host a call chain (expression statement, assignment, return, `val`).
+    fn is_statement(&self, node: Node<'_>) -> bool;
+    /// For a statement: the variable it assigns and the assigned expression.
+    fn assignment<'t>(&self, statement: Node<'t>, src: &str) -> Option<(String, Node<'t>)>;
+    /// A definition that opens a symbol (`def`, `class`, `object`, method).
+    fn definition<'t>(&self, node: Node<'t>, src: &str) -> Option<Definition<'t>>;
+    /// Doc comment / docstring of a definition.
+    fn doc(&self, definition: Node<'_>, src: &str) -> Option<String>;
+    /// Alive whatever the call graph says: `main`, `object X extends App`, decorated functions,
+    /// overrides, dunder methods, public Java methods.
+    fn is_entry_point(&self, definition: Node<'_>, name: &str, src: &str) -> bool;
+    /// The value of a string-literal node (or concatenation of literals) with its line map.
+    fn decode_string(&self, node: Node<'_>, src: &str) -> Option<DecodedString>;
+    /// The text of a [`Shape::ColumnSymbol`]'s column name.
+    fn column_symbol_name(&self, node: Node<'_>, src: &str) -> Option<String> {
+        let _ = (node, src);
+        None
+    }
+    /// Module-level regions that run as a program (`if __name__ == "__main__":`); calls inside
+    /// keep their callees alive.
+    fn is_main_guard(&self, node: Node<'_>, src: &str) -> bool {
+        let _ = (node, src);
+        false
+    }
+}
+
+/// The adapter for a language, if we parse it with tree-sitter.
+pub fn adapter_for(language: Language) -> Option<&'static dyn LanguageAdapter> {
+    match language {
+        Language::Python => Some(&python::Python),
+        Language::Scala => Some(&scala::Scala),
+        Language::Java => Some(&java::Java),
+        Language::Sql => None,
+    }
+}
+
+/// Node text, or "" when the byte range is not valid UTF-8 boundaries (never panics).
+pub fn text<'s>(node: Node<'_>, src: &'s str) -> &'s str {
+    src.get(node.byte_range()).unwrap_or("")
+}
+
+/// 1-based line of a node's start / end.
+pub fn start_line(node: Node<'_>) -> u32 {
+    node.start_position().row as u32 + 1
+}
+
+pub fn end_line(node: Node<'_>) -> u32 {
+    let end = node.end_position();
+    // A node ending at column 0 ends on the previous line (its trailing newline).
+    if end.column == 0 && end.row > node.start_position().row {
+        end.row as u32
+    } else {
+        end.row as u32 + 1
+    }
+}
+
+/// Named children, in source order.
+pub fn named_children<'t>(node: Node<'t>) -> Vec<Node<'t>> {
+    let mut cursor = node.walk();
+    node.named_children(&mut cursor).collect()
+}

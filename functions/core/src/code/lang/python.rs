@@ -1,0 +1,189 @@
+//! Python adapter (tree-sitter-python): PySpark chains, f-strings and docstrings.
+
+use super::{Definition, LanguageAdapter, Shape, named_children, start_line, text};
+use crate::code::index::{Language, SymbolKind};
+use crate::code::strings::{DecodedString, Interpolation, LiteralBody, decode};
+use tree_sitter::Node;
+
+pub struct Python;
+
+impl LanguageAdapter for Python {
+    fn language(&self) -> Language {
+        Language::Python
+    }
+
+    fn grammar(&self) -> tree_sitter::Language {
+        tree_sitter_python::LANGUAGE.into()
+    }
+
+    fn shape<'t>(&self, node: Node<'t>, _src: &str) -> Shape<'t> {
+        match node.kind() {
+            "call" => {
+                let args = node.child_by_field_name("arguments");
+                let Some(function) = node.child_by_field_name("function") else {
+                    return Shape::Other;
+                };
+                match function.kind() {
+                    "attribute" => match (
+                        function.child_by_field_name("object"),
+                        function.child_by_field_name("attribute"),
+                    ) {
+                        (Some(object), Some(name)) => Shape::Call {
+                            object: Some(object),
+                            name,
+                            args,
+                        },
+                        _ => Shape::Other,
+                    },
+                    "identifier" => Shape::Call {
+                        object: None,
+                        name: function,
+                        args,
+                    },
+                    _ => Shape::Apply {
+                        callee: function,
+                        args,
+                    },
+                }
+            }
+            "attribute" => match (
+                node.child_by_field_name("object"),
+                node.child_by_field_name("attribute"),
+            ) {
+                (Some(object), Some(name)) => Shape::Member { object, name },
+                _ => Shape::Other,
+            },
+            "subscript" => match (
+                node.child_by_field_name("value"),
+                node.child_by_field_name("subscript"),
+            ) {
+                (Some(object), Some(index)) => Shape::Index { object, index },
+                _ => Shape::Other,
+            },
+            "identifier" => Shape::Ident,
+            "string" | "concatenated_string" => Shape::Str,
+            "integer" | "float" => Shape::Number,
+            "true" | "false" | "none" => Shape::Bool,
+            "keyword_argument" => match (
+                node.child_by_field_name("name"),
+                node.child_by_field_name("value"),
+            ) {
+                (Some(name), Some(value)) => Shape::Keyword { name, value },
+                _ => Shape::Other,
+            },
+            "pair" => match (
+                node.child_by_field_name("key"),
+                node.child_by_field_name("value"),
+            ) {
+                (Some(key), Some(value)) => Shape::Pair { key, value },
+                _ => Shape::Other,
+            },
+            "parenthesized_expression" => match node.named_child(0) {
+                Some(inner) if node.named_child_count() == 1 => Shape::Paren(inner),
+                _ => Shape::Other,
+            },
+            "lambda" | "comment" => Shape::Lambda,
+            _ => Shape::Other,
+        }
+    }
+
+    fn is_statement(&self, node: Node<'_>) -> bool {
+        matches!(node.kind(), "expression_statement" | "return_statement")
+    }
+
+    fn assignment<'t>(&self, statement: Node<'t>, src: &str) -> Option<(String, Node<'t>)> {
+        let assignment = statement.named_child(0)?;
+        if assignment.kind() != "assignment" {
+            return None;
+        }
+        let left = assignment.child_by_field_name("left")?;
+        let right = assignment.child_by_field_name("right")?;
+        match left.kind() {
+            "identifier" | "attribute" => Some((text(left, src).to_string(), right)),
+            _ => None,
+        }
+    }
+
+    fn definition<'t>(&self, node: Node<'t>, _src: &str) -> Option<Definition<'t>> {
+        let kind = match node.kind() {
+            "function_definition" => SymbolKind::Function,
+            "class_definition" => SymbolKind::Class,
+            _ => return None,
+        };
+        Some(Definition {
+            kind,
+            name: node.child_by_field_name("name")?,
+        })
+    }
+
+    fn doc(&self, definition: Node<'_>, src: &str) -> Option<String> {
+        let body = definition.child_by_field_name("body")?;
+        let first = body.named_child(0)?;
+        if first.kind() != "expression_statement" {
+            return None;
+        }
+        let string = first.named_child(0)?;
+        if string.kind() != "string" {
+            return None;
+        }
+        let doc = self.decode_string(string, src)?.text;
+        let doc = doc.trim();
+        (!doc.is_empty()).then(|| crate::code::lang::extract::capped(doc, 500))
+    }
+
+    fn is_entry_point(&self, definition: Node<'_>, name: &str, _src: &str) -> bool {
+        name == "main"
+            || (name.starts_with("__") && name.ends_with("__"))
+            || name.starts_with("test")
+            || definition
+                .parent()
+                .is_some_and(|p| p.kind() == "decorated_definition")
+    }
+
+    fn decode_string(&self, node: Node<'_>, src: &str) -> Option<DecodedString> {
+        match node.kind() {
+            "string" => decode_python_literal(text(node, src), start_line(node)),
+            "concatenated_string" => {
+                let mut out = DecodedString::default();
+                for part in named_children(node) {
+                    if part.kind() == "string" {
+                        out.append(decode_python_literal(text(part, src), start_line(part))?);
+                    }
+                }
+                (!out.lines.is_empty()).then_some(out)
+            }
+            _ => None,
+        }
+    }
+
+    fn is_main_guard(&self, node: Node<'_>, src: &str) -> bool {
+        node.kind() == "if_statement"
+            && node.child_by_field_name("condition").is_some_and(|c| {
+                let t = text(c, src);
+                t.contains("__name__") && t.contains("__main__")
+            })
+    }
+}
+
+/// `rb"…"`, `f'''…'''`, `"…"`: split the prefix and quotes off and decode the body.
+fn decode_python_literal(literal: &str, line: u32) -> Option<DecodedString> {
+    let prefix_len = literal.find(['"', '\''])?;
+    let prefix = literal.get(..prefix_len)?.to_ascii_lowercase();
+    let rest = literal.get(prefix_len..)?;
+    let quote = if rest.starts_with("\"\"\"") || rest.starts_with("'''") {
+        3
+    } else {
+        1
+    };
+    let body = rest.get(quote..rest.len().checked_sub(quote)?)?;
+    Some(decode(LiteralBody {
+        body,
+        start_line: line,
+        escapes: !prefix.contains('r'),
+        interpolation: if prefix.contains('f') {
+            Interpolation::Braces
+        } else {
+            Interpolation::None
+        },
+    }))
+}

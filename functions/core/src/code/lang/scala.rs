@@ -1,0 +1,298 @@
+//! Scala adapter (tree-sitter-scala): `$"x"` / `'x` columns, `s"…"` interpolation,
+//! `"""…""".stripMargin`, `object X extends App` entry points, parenless calls (`df.count`).
+
+use super::{Definition, LanguageAdapter, Shape, named_children, start_line, text};
+use crate::code::index::{Language, SymbolKind};
+use crate::code::strings::{DecodedString, Interpolation, LiteralBody, decode};
+use tree_sitter::Node;
+
+pub struct Scala;
+
+/// Containers whose direct children are statements.
+const STATEMENT_PARENTS: &[&str] = &[
+    "block",
+    "template_body",
+    "compilation_unit",
+    "indented_block",
+    "case_block",
+    "with_template_body",
+];
+
+impl LanguageAdapter for Scala {
+    fn language(&self) -> Language {
+        Language::Scala
+    }
+
+    fn grammar(&self) -> tree_sitter::Language {
+        tree_sitter_scala::LANGUAGE.into()
+    }
+
+    fn shape<'t>(&self, node: Node<'t>, src: &str) -> Shape<'t> {
+        match node.kind() {
+            "call_expression" => {
+                let args = node.child_by_field_name("arguments");
+                let Some(mut function) = node.child_by_field_name("function") else {
+                    return Shape::Other;
+                };
+                if function.kind() == "generic_function" {
+                    match function.child_by_field_name("function") {
+                        Some(inner) => function = inner,
+                        None => return Shape::Other,
+                    }
+                }
+                match function.kind() {
+                    "field_expression" => match (
+                        function.child_by_field_name("value"),
+                        function.child_by_field_name("field"),
+                    ) {
+                        (Some(object), Some(name)) => Shape::Call {
+                            object: Some(object),
+                            name,
+                            args,
+                        },
+                        _ => Shape::Other,
+                    },
+                    "identifier" => Shape::Call {
+                        object: None,
+                        name: function,
+                        args,
+                    },
+                    _ => Shape::Apply {
+                        callee: function,
+                        args,
+                    },
+                }
+            }
+            "field_expression" => match (
+                node.child_by_field_name("value"),
+                node.child_by_field_name("field"),
+            ) {
+                (Some(object), Some(name)) => Shape::Member { object, name },
+                _ => Shape::Other,
+            },
+            "generic_function" => match node.child_by_field_name("function") {
+                Some(inner) if inner.kind() == "field_expression" => match (
+                    inner.child_by_field_name("value"),
+                    inner.child_by_field_name("field"),
+                ) {
+                    (Some(object), Some(name)) => Shape::Member { object, name },
+                    _ => Shape::Other,
+                },
+                _ => Shape::Other,
+            },
+            "identifier" => Shape::Ident,
+            "string" => Shape::Str,
+            "interpolated_string_expression" => {
+                let interpolator = node
+                    .child_by_field_name("interpolator")
+                    .map(|i| text(i, src))
+                    .unwrap_or("");
+                if interpolator == "$" {
+                    Shape::ColumnSymbol
+                } else {
+                    Shape::Str
+                }
+            }
+            "symbol_literal" | "quote_expression" => Shape::ColumnSymbol,
+            // `val q =\n  expr`: a one-expression indented block is just that expression.
+            "indented_block" if node.named_child_count() == 1 => match node.named_child(0) {
+                Some(inner) => Shape::Paren(inner),
+                None => Shape::Other,
+            },
+            "integer_literal" | "floating_point_literal" => Shape::Number,
+            "boolean_literal" | "null_literal" => Shape::Bool,
+            "assignment_expression" => match (
+                node.child_by_field_name("left"),
+                node.child_by_field_name("right"),
+            ) {
+                (Some(name), Some(value)) if name.kind() == "identifier" => {
+                    Shape::Keyword { name, value }
+                }
+                _ => Shape::Other,
+            },
+            "parenthesized_expression" => match node.named_child(0) {
+                Some(inner) if node.named_child_count() == 1 => Shape::Paren(inner),
+                _ => Shape::Other,
+            },
+            "lambda_expression" | "comment" | "block_comment" => Shape::Lambda,
+            _ => Shape::Other,
+        }
+    }
+
+    fn is_statement(&self, node: Node<'_>) -> bool {
+        let Some(parent) = node.parent() else {
+            return false;
+        };
+        if matches!(
+            node.kind(),
+            "function_definition"
+                | "function_declaration"
+                | "class_definition"
+                | "object_definition"
+                | "trait_definition"
+                | "import_declaration"
+                | "package_clause"
+                | "comment"
+                | "block_comment"
+                | "type_definition"
+                | "enum_definition"
+        ) {
+            return false;
+        }
+        if parent.kind() == "indented_block" && parent.named_child_count() == 1 {
+            return false;
+        }
+        if STATEMENT_PARENTS.contains(&parent.kind()) {
+            return true;
+        }
+        // `def f(df: DataFrame) = df.filter(…)`: an expression body is a statement.
+        parent.kind() == "function_definition"
+            && parent.child_by_field_name("body") == Some(node)
+            && !STATEMENT_PARENTS.contains(&node.kind())
+    }
+
+    fn assignment<'t>(&self, statement: Node<'t>, src: &str) -> Option<(String, Node<'t>)> {
+        match statement.kind() {
+            "val_definition" | "var_definition" => {
+                let pattern = statement.child_by_field_name("pattern")?;
+                let value = statement.child_by_field_name("value")?;
+                (pattern.kind() == "identifier").then(|| (text(pattern, src).to_string(), value))
+            }
+            "assignment_expression" => {
+                let left = statement.child_by_field_name("left")?;
+                let right = statement.child_by_field_name("right")?;
+                Some((text(left, src).to_string(), right))
+            }
+            _ => None,
+        }
+    }
+
+    fn definition<'t>(&self, node: Node<'t>, _src: &str) -> Option<Definition<'t>> {
+        let kind = match node.kind() {
+            "function_definition" => SymbolKind::Function,
+            "class_definition" | "trait_definition" => SymbolKind::Class,
+            "object_definition" => SymbolKind::Object,
+            _ => return None,
+        };
+        Some(Definition {
+            kind,
+            name: node.child_by_field_name("name")?,
+        })
+    }
+
+    fn doc(&self, definition: Node<'_>, src: &str) -> Option<String> {
+        doc_comment_before(definition, src)
+    }
+
+    fn is_entry_point(&self, definition: Node<'_>, name: &str, src: &str) -> bool {
+        if name == "main" {
+            return true;
+        }
+        let head_end = definition
+            .child_by_field_name("body")
+            .map(|b| b.start_byte())
+            .unwrap_or(definition.end_byte());
+        let head = src.get(definition.start_byte()..head_end).unwrap_or("");
+        head.contains("override ")
+            || (definition.kind() == "object_definition"
+                && (head.contains("extends App") || head.contains("with App")))
+            || definition.kind() != "function_definition"
+    }
+
+    fn decode_string(&self, node: Node<'_>, src: &str) -> Option<DecodedString> {
+        match node.kind() {
+            "string" => {
+                decode_scala_literal(text(node, src), start_line(node), Interpolation::None)
+            }
+            "interpolated_string_expression" => {
+                let interpolator = text(node.child_by_field_name("interpolator")?, src);
+                let body = node
+                    .child_by_field_name("interpolated_string")
+                    .or_else(|| {
+                        named_children(node)
+                            .into_iter()
+                            .find(|c| c.kind() == "interpolated_string")
+                    })?;
+                let mut decoded =
+                    decode_scala_literal(text(body, src), start_line(body), Interpolation::Dollar)?;
+                if interpolator == "raw" {
+                    decoded = decode_scala_raw(text(body, src), start_line(body))?;
+                }
+                Some(decoded)
+            }
+            _ => None,
+        }
+    }
+
+    fn column_symbol_name(&self, node: Node<'_>, src: &str) -> Option<String> {
+        match node.kind() {
+            "symbol_literal" | "quote_expression" => {
+                Some(text(node, src).trim_start_matches('\'').to_string())
+            }
+            _ => {
+                let body = node
+                    .child_by_field_name("interpolated_string")
+                    .or_else(|| {
+                        named_children(node)
+                            .into_iter()
+                            .find(|c| c.kind() == "interpolated_string")
+                    })?;
+                Some(text(body, src).trim_matches('"').to_string())
+            }
+        }
+    }
+}
+
+fn decode_scala_literal(
+    literal: &str,
+    line: u32,
+    interpolation: Interpolation,
+) -> Option<DecodedString> {
+    let triple = literal.starts_with("\"\"\"");
+    let quote = if triple { 3 } else { 1 };
+    let body = literal.get(quote..literal.len().checked_sub(quote)?)?;
+    Some(decode(LiteralBody {
+        body,
+        start_line: line,
+        escapes: !triple,
+        interpolation,
+    }))
+}
+
+fn decode_scala_raw(literal: &str, line: u32) -> Option<DecodedString> {
+    let quote = if literal.starts_with("\"\"\"") { 3 } else { 1 };
+    let body = literal.get(quote..literal.len().checked_sub(quote)?)?;
+    Some(decode(LiteralBody {
+        body,
+        start_line: line,
+        escapes: false,
+        interpolation: Interpolation::Dollar,
+    }))
+}
+
+/// A `/** … */` comment right before a definition (Scala and Java), without its stars.
+pub fn doc_comment_before(definition: Node<'_>, src: &str) -> Option<String> {
+    let mut previous = definition.prev_sibling();
+    // Skip annotations / modifiers that sit between the doc comment and the definition.
+    while let Some(p) = previous {
+        if p.kind() == "annotation" || p.kind() == "modifiers" {
+            previous = p.prev_sibling();
+        } else {
+            break;
+        }
+    }
+    let comment = previous?;
+    let raw = text(comment, src);
+    if !(comment.kind().contains("comment") && raw.starts_with("/**")) {
+        return None;
+    }
+    let cleaned: Vec<&str> = raw
+        .trim_start_matches("/**")
+        .trim_end_matches("*/")
+        .lines()
+        .map(|l| l.trim().trim_start_matches('*').trim())
+        .filter(|l| !l.is_empty())
+        .collect();
+    let doc = cleaned.join(" ");
+    (!doc.is_empty()).then(|| crate::code::lang::extract::capped(&doc, 500))
+}

@@ -1,0 +1,370 @@
+//! Spark's vocabulary, shared by every language adapter.
+//!
+//! Which method names make a call chain a DataFrame chain, which names build columns rather than
+//! DataFrames, and what a string argument means for a given method (a column, a path, a table, an
+//! alias, a SQL expression, or a plain literal). One table for Python, Scala and Java alike: the
+//! Spark API spells these the same in all three.
+
+/// Methods that only DataFrames, readers, writers and sessions have: one of them makes a chain a
+/// Spark chain even when we do not know the receiver's type.
+pub const DATAFRAME_METHODS: &[&str] = &[
+    "groupBy",
+    "groupby",
+    "agg",
+    "join",
+    "crossJoin",
+    "select",
+    "selectExpr",
+    "filter",
+    "where",
+    "withColumn",
+    "withColumns",
+    "withColumnRenamed",
+    "withColumnsRenamed",
+    "orderBy",
+    "sort",
+    "sortWithinPartitions",
+    "distinct",
+    "dropDuplicates",
+    "drop_duplicates",
+    "union",
+    "unionAll",
+    "unionByName",
+    "intersect",
+    "intersectAll",
+    "exceptAll",
+    "subtract",
+    "read",
+    "readStream",
+    "write",
+    "writeStream",
+    "parquet",
+    "csv",
+    "orc",
+    "load",
+    "save",
+    "saveAsTable",
+    "insertInto",
+    "table",
+    "sql",
+    "createDataFrame",
+    "repartition",
+    "repartitionByRange",
+    "coalesce",
+    "cache",
+    "persist",
+    "unpersist",
+    "limit",
+    "show",
+    "collect",
+    "toPandas",
+    "createOrReplaceTempView",
+    "createTempView",
+    "createOrReplaceGlobalTempView",
+    "createGlobalTempView",
+    "registerTempTable",
+    "pivot",
+    "rollup",
+    "cube",
+    "drop",
+    "fillna",
+    "dropna",
+    "na",
+    "sample",
+    "format",
+    "option",
+    "options",
+    "mode",
+    "partitionBy",
+    "bucketBy",
+    "sortBy",
+    "transform",
+    "mapPartitions",
+    "withWatermark",
+    "foreachBatch",
+    "toDF",
+    "explain",
+    "checkpoint",
+    "localCheckpoint",
+    "hint",
+    "groupByKey",
+    "mapGroups",
+    "flatMapGroups",
+    "reduceGroups",
+    "unpivot",
+    "melt",
+    "describe",
+    "summary",
+    "first",
+    "head",
+    "take",
+    "foreach",
+    "foreachPartition",
+    "delta",
+    "jdbc",
+    "range",
+    "as",
+    "observe",
+    "dropDuplicatesWithinWatermark",
+    "start",
+    "trigger",
+    "outputMode",
+    "awaitTermination",
+    "toJSON",
+    "rdd",
+    "saveAsTextFile",
+    "textFile",
+    "approxQuantile",
+    "crosstab",
+    "freqItems",
+    "sampleBy",
+    "randomSplit",
+    "stat",
+];
+
+/// Methods shared with Column (`alias`, `over`, …): never enough to call a chain Spark.
+pub const COLUMN_ONLY_METHODS: &[&str] = &[
+    "alias",
+    "cast",
+    "astype",
+    "over",
+    "isin",
+    "when",
+    "otherwise",
+    "like",
+    "rlike",
+    "asc",
+    "desc",
+    "asc_nulls_first",
+    "asc_nulls_last",
+    "desc_nulls_first",
+    "desc_nulls_last",
+    "isNull",
+    "isNotNull",
+    "between",
+    "getItem",
+    "getField",
+    "substr",
+    "startswith",
+    "endswith",
+    "contains",
+    "name",
+    "eqNullSafe",
+    "bitwiseAND",
+    "rowsBetween",
+    "rangeBetween",
+];
+
+/// Bases that build columns or expressions (`col("x")`, `F.sum(…)`, `functions.col(…)`).
+pub const COLUMN_BUILDERS: &[&str] = &[
+    "col",
+    "column",
+    "Column",
+    "lit",
+    "expr",
+    "when",
+    "F",
+    "functions",
+    "fn",
+    "sf",
+    "psf",
+    "pyspark",
+    "f",
+    "$",
+    "typedLit",
+    "struct",
+    "array",
+];
+
+/// Identifiers that are (almost always) a Spark session or SQL context.
+pub fn is_session_name(name: &str) -> bool {
+    let base = name.rsplit('.').next().unwrap_or(name);
+    matches!(
+        base,
+        "spark"
+            | "sqlContext"
+            | "sql_context"
+            | "session"
+            | "ss"
+            | "sparkSession"
+            | "spark_session"
+            | "hiveContext"
+            | "sc"
+    )
+}
+
+/// Heuristic for DataFrame-ish variable names when flow is unknown (`df`, `orders_df`, `dfA`).
+pub fn looks_like_dataframe_name(name: &str) -> bool {
+    let lower = name.to_ascii_lowercase();
+    lower.starts_with("df")
+        || lower.ends_with("_df")
+        || lower.ends_with("df") && name.len() > 2 && name.ends_with("DF")
+        || name.ends_with("Df")
+        || lower.ends_with("_dataframe")
+}
+
+/// What a string argument of a call stands for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ArgRole {
+    Column,
+    Literal,
+    Path,
+    Table,
+    Alias,
+    /// A SQL expression string (`filter("x > 1")`, `expr("…")`, `selectExpr`).
+    SqlExpr,
+    /// A function name (`agg({"x": "sum"})` values).
+    Function,
+}
+
+/// The role of positional argument `index` (or keyword `keyword`) of `method`.
+pub fn arg_role(method: &str, index: usize, keyword: Option<&str>) -> ArgRole {
+    if let Some(k) = keyword {
+        return match k {
+            "path" | "paths" => ArgRole::Path,
+            "name" | "tableName" | "table" if is_table_method(method) => ArgRole::Table,
+            "on" | "subset" | "cols" | "col" | "colName" | "partitionBy" => ArgRole::Column,
+            "alias" => ArgRole::Alias,
+            _ => ArgRole::Literal,
+        };
+    }
+    match method {
+        m if is_path_method(m) => {
+            if index == 0 {
+                ArgRole::Path
+            } else {
+                ArgRole::Literal
+            }
+        }
+        m if is_table_method(m) => {
+            if index == 0 {
+                ArgRole::Table
+            } else {
+                ArgRole::Literal
+            }
+        }
+        "alias" | "as" | "name" | "toDF" => ArgRole::Alias,
+        "withColumn" => {
+            if index == 0 {
+                ArgRole::Alias
+            } else {
+                ArgRole::Column
+            }
+        }
+        "withColumnRenamed" => {
+            if index == 0 {
+                ArgRole::Column
+            } else {
+                ArgRole::Alias
+            }
+        }
+        "join" => {
+            if index >= 2 {
+                ArgRole::Literal
+            } else {
+                ArgRole::Column
+            }
+        }
+        "pivot" => {
+            if index == 0 {
+                ArgRole::Column
+            } else {
+                ArgRole::Literal
+            }
+        }
+        "filter" | "where" | "expr" | "selectExpr" => ArgRole::SqlExpr,
+        "sql" | "option" | "options" | "format" | "mode" | "config" | "appName" | "master"
+        | "limit" | "sample" | "fillna" | "fill" | "replace" | "show" | "hint" | "lit"
+        | "typedLit" | "cast" | "astype" | "outputMode" | "trigger" | "queryName" | "isin"
+        | "like" | "rlike" | "startswith" | "endswith" | "contains" | "otherwise"
+        | "date_format" | "to_date" | "to_timestamp" | "regexp_replace" | "regexp_extract"
+        | "format_string" | "lpad" | "rpad" | "split" | "getItem" | "getField"
+        | "from_unixtime" | "unix_timestamp" | "date_trunc" | "trunc" | "get_json_object"
+        | "equalTo" | "notEqual" | "gt" | "lt" | "geq" | "leq" | "eqNullSafe" | "plus"
+        | "minus" | "multiply" | "divide" | "contains_key" => {
+            if method == "regexp_replace"
+                || method == "regexp_extract"
+                || method == "split"
+                || method == "date_format"
+                || method == "to_date"
+                || method == "to_timestamp"
+                || method == "from_unixtime"
+                || method == "get_json_object"
+                || method == "lpad"
+                || method == "rpad"
+            {
+                if index == 0 {
+                    ArgRole::Column
+                } else {
+                    ArgRole::Literal
+                }
+            } else if method == "date_trunc" {
+                if index == 1 {
+                    ArgRole::Column
+                } else {
+                    ArgRole::Literal
+                }
+            } else {
+                ArgRole::Literal
+            }
+        }
+        "when" => {
+            if index == 0 {
+                ArgRole::SqlExpr
+            } else {
+                ArgRole::Literal
+            }
+        }
+        "concat_ws" => {
+            if index == 0 {
+                ArgRole::Literal
+            } else {
+                ArgRole::Column
+            }
+        }
+        _ => ArgRole::Column,
+    }
+}
+
+pub fn is_path_method(m: &str) -> bool {
+    matches!(
+        m,
+        "parquet"
+            | "csv"
+            | "json"
+            | "orc"
+            | "text"
+            | "load"
+            | "save"
+            | "avro"
+            | "delta"
+            | "textFile"
+            | "saveAsTextFile"
+            | "jdbc"
+            | "wholeTextFiles"
+            | "binaryFiles"
+    )
+}
+
+pub fn is_table_method(m: &str) -> bool {
+    matches!(
+        m,
+        "table"
+            | "saveAsTable"
+            | "insertInto"
+            | "createOrReplaceTempView"
+            | "createTempView"
+            | "createOrReplaceGlobalTempView"
+            | "createGlobalTempView"
+            | "registerTempTable"
+            | "tableExists"
+            | "toTable"
+            | "uncacheTable"
+            | "cacheTable"
+    )
+}
+
+/// Functions that wrap a column name: `col("x")` is the column `x`, not a function call.
+pub fn is_column_reference_function(name: &str) -> bool {
+    matches!(name, "col" | "column" | "Column")
+}

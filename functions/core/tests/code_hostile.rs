@@ -1,0 +1,156 @@
+//! A hostile repository built in the test: links out of the clone, a huge file, a binary file,
+//! bad UTF-8 and pathologically nested expressions. Nothing outside the root is read or echoed,
+//! every skip is counted, nothing panics or overflows the stack.
+
+use plan2code_core::code::walk::WalkLimits;
+use plan2code_core::code::{IndexOptions, RepoError, SkipReason, build_index};
+use plan2code_core::error::{ErrorName, Named};
+use std::fs;
+
+const SECRET: &str = "SECRET_MARKER_7f3a";
+
+fn hostile_repo() -> (tempfile::TempDir, tempfile::TempDir) {
+    let outside = tempfile::tempdir().unwrap();
+    fs::write(
+        outside.path().join("secret.py"),
+        format!("df = spark.table(\"{SECRET}\").groupBy(\"{SECRET}\").count()\n"),
+    )
+    .unwrap();
+    let repo = tempfile::tempdir().unwrap();
+    let root = repo.path();
+    fs::write(
+        root.join("ok.py"),
+        "df = spark.table(\"t\").groupBy(\"a\").count()\n",
+    )
+    .unwrap();
+    #[cfg(unix)]
+    {
+        std::os::unix::fs::symlink(outside.path().join("secret.py"), root.join("link.py")).unwrap();
+        std::os::unix::fs::symlink(outside.path(), root.join("linked_dir")).unwrap();
+    }
+    // Huge: 3 MiB of valid Python.
+    let huge = "x = spark.table('t').select('a')\n".repeat(3 * 1024 * 1024 / 32);
+    fs::write(root.join("huge.py"), huge).unwrap();
+    fs::write(root.join("blob.py"), b"df = 1\0\0\x01\x02binary").unwrap();
+    fs::write(root.join("latin1.py"), b"df = spark.table('caf\xe9')\n").unwrap();
+    // Deeply nested expressions: parentheses, nested function calls inside a chain, and SQL.
+    let depth = 4000;
+    let mut nested = String::from("x = ");
+    nested.push_str(&"(".repeat(depth));
+    nested.push('1');
+    nested.push_str(&")".repeat(depth));
+    nested.push('\n');
+    nested.push_str("out = df.select(");
+    nested.push_str(&"f(".repeat(depth));
+    nested.push_str("col(\"deep\")");
+    nested.push_str(&")".repeat(depth));
+    nested.push_str(").groupBy(\"k\").count()\n");
+    nested.push_str("q = spark.sql(\"SELECT ");
+    nested.push_str(&"(".repeat(depth));
+    nested.push('1');
+    nested.push_str(&")".repeat(depth));
+    nested.push_str(" FROM t\")\n");
+    fs::write(root.join("nested.py"), nested).unwrap();
+    fs::create_dir_all(root.join("node_modules/pkg")).unwrap();
+    fs::write(
+        root.join("node_modules/pkg/x.py"),
+        "df.groupBy('nm').count()\n",
+    )
+    .unwrap();
+    fs::create_dir_all(root.join(".git")).unwrap();
+    fs::write(root.join(".git/hook.py"), "df.groupBy('git').count()\n").unwrap();
+    (outside, repo)
+}
+
+#[test]
+fn nothing_outside_the_root_is_read_and_skips_are_counted() {
+    let (_outside, repo) = hostile_repo();
+    // Run on a big stack-less thread to prove traversals are iterative: 256 KiB of stack.
+    let root = repo.path().to_path_buf();
+    let index = std::thread::Builder::new()
+        .stack_size(256 * 1024)
+        .spawn(move || build_index(&root, None, "k".into(), &IndexOptions::default()).unwrap())
+        .unwrap()
+        .join()
+        .expect("indexing a hostile repo must not panic or overflow");
+    let json = serde_json::to_string(&index).unwrap();
+    assert!(
+        !json.contains(SECRET),
+        "content from outside the clone leaked"
+    );
+    let skipped = &index.stats.files_skipped;
+    #[cfg(unix)]
+    assert_eq!(skipped.get(&SkipReason::Symlink), Some(&1));
+    assert_eq!(skipped.get(&SkipReason::TooLarge), Some(&1));
+    assert_eq!(skipped.get(&SkipReason::Binary), Some(&1));
+    assert_eq!(skipped.get(&SkipReason::InvalidUtf8), Some(&1));
+    let mut paths: Vec<_> = index.files.iter().map(|f| f.path.as_str()).collect();
+    paths.sort();
+    assert_eq!(paths, vec!["nested.py", "ok.py"]);
+    // The deep chain is still found, with its innermost column.
+    let deep = index
+        .chains
+        .iter()
+        .find(|c| c.assigned_to.as_deref() == Some("out"))
+        .expect("chain around a deep expression");
+    assert_eq!(deep.calls[0].method, "select");
+    assert_eq!(deep.calls[1].args.columns, vec!["k"]);
+    // Deep SQL degrades to a token-level record instead of failing.
+    assert!(index.sql.iter().any(|s| !s.parsed));
+}
+
+#[test]
+fn deep_nesting_extracts_on_a_small_stack() {
+    let (_outside, repo) = hostile_repo();
+    let src = fs::read_to_string(repo.path().join("nested.py")).unwrap();
+    let extract = std::thread::Builder::new()
+        .stack_size(256 * 1024)
+        .spawn(move || {
+            let python =
+                plan2code_core::code::lang::adapter_for(plan2code_core::code::Language::Python)
+                    .unwrap();
+            plan2code_core::code::lang::extract_file(python, &src, "nested", Default::default())
+        })
+        .unwrap()
+        .join()
+        .expect("extraction overflowed a 256 KiB stack");
+    assert!(
+        extract
+            .chains
+            .iter()
+            .any(|c| c.assigned_to.as_deref() == Some("out"))
+    );
+}
+
+#[test]
+fn repo_level_caps_fail_or_skip() {
+    let (_outside, repo) = hostile_repo();
+    let strict = IndexOptions {
+        limits: WalkLimits {
+            max_files: 2,
+            fail_on_cap: true,
+            ..WalkLimits::default()
+        },
+        ..IndexOptions::default()
+    };
+    let err = build_index(repo.path(), None, "k".into(), &strict).unwrap_err();
+    assert!(matches!(err, RepoError::RepoTooLarge(_)));
+    assert_eq!(err.error_name(), ErrorName::RepoTooLarge);
+    let lenient = IndexOptions {
+        limits: WalkLimits {
+            max_files: 2,
+            ..WalkLimits::default()
+        },
+        ..IndexOptions::default()
+    };
+    let index = build_index(repo.path(), None, "k".into(), &lenient).unwrap();
+    assert!(
+        index
+            .stats
+            .files_skipped
+            .get(&SkipReason::FileCountCap)
+            .copied()
+            .unwrap_or(0)
+            >= 1
+    );
+}
