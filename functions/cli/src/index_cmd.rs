@@ -81,12 +81,12 @@ impl IndexReport {
 
 pub fn run(args: IndexArgs) -> anyhow::Result<ExitCode> {
     let started = std::time::Instant::now();
-    let store_dir = args.store.clone().unwrap_or_else(default_store_dir);
+    let store_dir = args
+        .store
+        .clone()
+        .unwrap_or_else(crate::common::default_store_dir);
     let store = DirBlobStore::new(store_dir);
-    let now = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map(|d| d.as_secs())
-        .unwrap_or(0);
+    let now = crate::common::unix_now();
     let bar = std::io::stderr().is_terminal().then(|| {
         let bar = indicatif::ProgressBar::new(0);
         bar.set_style(
@@ -162,10 +162,4 @@ fn print_text(report: &IndexReport) {
     println!("sql         {}", report.sql_statements);
     println!("index       {}", report.index_key);
     println!("elapsed     {} ms", report.elapsed_ms);
-}
-
-fn default_store_dir() -> PathBuf {
-    std::env::var_os("PLAN2CODE_DATA_DIR")
-        .map(|d| PathBuf::from(d).join("blobs"))
-        .unwrap_or_else(|| std::env::temp_dir().join("plan2code").join("blobs"))
 }

@@ -3,7 +3,9 @@
 //! A thin binary over `plan2code-core`: argument parsing, terminal output and exit codes live
 //! here; every decision lives in the core. Each subcommand is one module.
 
+mod common;
 mod index_cmd;
+mod map_cmd;
 mod plan_cmd;
 
 use clap::{Parser, Subcommand};
@@ -26,6 +28,8 @@ enum Command {
     Plan(plan_cmd::PlanArgs),
     /// Index a repository (local path or git URL) and print index statistics.
     Index(index_cmd::IndexArgs),
+    /// Map every node of a plan to the code that produced it.
+    Map(map_cmd::MapArgs),
 }
 
 fn main() -> ExitCode {
@@ -33,6 +37,7 @@ fn main() -> ExitCode {
     let outcome = match cli.command {
         Command::Plan(args) => plan_cmd::run(args),
         Command::Index(args) => index_cmd::run(args),
+        Command::Map(args) => map_cmd::run(args),
     };
     match outcome {
         Ok(code) => code,

@@ -5,8 +5,7 @@
 
 use std::process::ExitCode;
 
-use anyhow::Context;
-use plan2code_core::plan::{self, ParseOptions, PlanError};
+use plan2code_core::plan;
 
 #[derive(Clone, Copy, Debug, clap::ValueEnum)]
 pub enum OutputFormat {
@@ -30,36 +29,9 @@ pub struct PlanArgs {
 }
 
 pub fn run(args: PlanArgs) -> anyhow::Result<ExitCode> {
-    let text = if args.input == "-" {
-        std::io::read_to_string(std::io::stdin()).context("reading standard input")?
-    } else {
-        std::fs::read_to_string(&args.input).with_context(|| format!("reading {}", args.input))?
-    };
-    let options = ParseOptions {
-        execution_id: args.execution,
-    };
-    let graph = match plan::parse_plan(&text, &options) {
+    let graph = match crate::common::read_plan(&args.input, args.execution)? {
         Ok(graph) => graph,
-        Err(PlanError::ExecutionRequired { .. }) => {
-            let executions = plan::list_executions(&text)?;
-            println!(
-                "{:>10}  {:>5}  description / call site",
-                "execution", "nodes"
-            );
-            for e in &executions {
-                let id = e.execution_id.map_or("-".to_string(), |i| i.to_string());
-                let desc = e.description.as_deref().unwrap_or("");
-                let site = e.call_site.as_deref().unwrap_or("");
-                println!("{id:>10}  {:>5}  {desc}  {site}", e.node_count);
-            }
-            eprintln!(
-                "plan2code: {} holds {} executions; choose one with --execution ID",
-                args.input,
-                executions.len()
-            );
-            return Ok(ExitCode::from(2));
-        }
-        Err(err) => return Err(anyhow::Error::new(err).context(format!("parsing {}", args.input))),
+        Err(code) => return Ok(code),
     };
     match args.format {
         OutputFormat::Json => println!(
