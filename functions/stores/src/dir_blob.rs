@@ -25,7 +25,9 @@ impl DirBlobStore {
         let valid = !key.is_empty()
             && !key.starts_with('/')
             && !key.contains('\\')
-            && key.split('/').all(|seg| !seg.is_empty() && seg != "." && seg != "..");
+            && key
+                .split('/')
+                .all(|seg| !seg.is_empty() && seg != "." && seg != "..");
         if !valid {
             return Err(StoreError::Backend(format!("invalid blob key {key:?}")));
         }
@@ -77,7 +79,10 @@ mod tests {
         assert_eq!(store.get("index/k/index.json").unwrap(), None);
         store.put("index/k/index.json", b"one").unwrap();
         store.put("index/k/index.json", b"two").unwrap();
-        assert_eq!(store.get("index/k/index.json").unwrap().as_deref(), Some(&b"two"[..]));
+        assert_eq!(
+            store.get("index/k/index.json").unwrap().as_deref(),
+            Some(&b"two"[..])
+        );
         store.delete("index/k/index.json").unwrap();
         assert_eq!(store.get("index/k/index.json").unwrap(), None);
         store.delete("index/k/index.json").unwrap();
@@ -87,7 +92,15 @@ mod tests {
     fn rejects_keys_that_escape_the_root() {
         let dir = tempfile::tempdir().unwrap();
         let store = DirBlobStore::new(dir.path().join("blobs"));
-        for key in ["../outside", "/etc/passwd", "a/../../b", "a//b", "", "a\\b", "./a"] {
+        for key in [
+            "../outside",
+            "/etc/passwd",
+            "a/../../b",
+            "a//b",
+            "",
+            "a\\b",
+            "./a",
+        ] {
             assert!(store.put(key, b"x").is_err(), "{key:?} accepted");
             assert!(store.get(key).is_err(), "{key:?} accepted");
         }

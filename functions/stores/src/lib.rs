@@ -5,7 +5,10 @@
 //! (feature `aws`) for the cloud.
 
 pub mod dir_blob;
+pub mod job_item;
 pub mod memory_blob;
+pub mod sqlite_job;
 
 pub use dir_blob::DirBlobStore;
 pub use memory_blob::MemoryBlobStore;
+pub use sqlite_job::SqliteJobStore;

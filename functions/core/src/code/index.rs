@@ -33,7 +33,10 @@ pub struct LineRange {
 
 impl LineRange {
     pub fn new(start: u32, end: u32) -> Self {
-        Self { start, end: end.max(start) }
+        Self {
+            start,
+            end: end.max(start),
+        }
     }
     pub fn len(&self) -> u32 {
         self.end - self.start + 1
