@@ -23,3 +23,4 @@ pub mod contracts;
 pub mod error;
 pub mod plan;
 pub mod ports;
+pub mod workflow;
