@@ -4,6 +4,8 @@
 //! in-memory map for blobs in local mode and tests; SQLite for jobs in local mode; DynamoDB + S3
 //! (feature `aws`) for the cloud.
 
+#[cfg(feature = "aws")]
+pub mod aws;
 pub mod dir_blob;
 pub mod job_item;
 pub mod memory_blob;
