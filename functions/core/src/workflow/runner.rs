@@ -29,12 +29,16 @@ use std::time::Duration;
 
 type Sleep = Arc<dyn Fn(Duration) + Send + Sync>;
 
+/// Told `(job_id, state_name)` each time the execution enters a state (AWS: `*StateEntered`).
+pub type StateObserver = Arc<dyn Fn(&str, &str) + Send + Sync>;
+
 pub struct LocalRunner {
     machine: StateMachine,
     registry: TaskRegistry,
     store: Arc<dyn JobStore>,
     tokens: Arc<TaskTokens>,
     sleep: Sleep,
+    observer: Option<StateObserver>,
     stopped: Mutex<HashSet<String>>,
 }
 
@@ -89,6 +93,7 @@ impl LocalRunner {
             store,
             tokens,
             sleep: Arc::new(std::thread::sleep),
+            observer: None,
             stopped: Mutex::new(HashSet::new()),
         })
     }
@@ -96,6 +101,12 @@ impl LocalRunner {
     /// Replace how retry intervals are waited (tests record them instead of sleeping).
     pub fn with_sleep(mut self, sleep: impl Fn(Duration) + Send + Sync + 'static) -> Self {
         self.sleep = Arc::new(sleep);
+        self
+    }
+
+    /// Watch the states the execution enters (progress reporting, cross-checks with AWS).
+    pub fn with_observer(mut self, observer: impl Fn(&str, &str) + Send + Sync + 'static) -> Self {
+        self.observer = Some(Arc::new(observer));
         self
     }
 
@@ -214,6 +225,9 @@ impl LocalRunner {
             let state = machine.states.get(&state_name).ok_or_else(|| {
                 StepError::new("States.Runtime", format!("no state `{state_name}`"))
             })?;
+            if let Some(observer) = &self.observer {
+                observer(ex.job_id, &state_name);
+            }
             let (output, next) = self.run_state(ex, &state_name, state, &input, item)?;
             match next {
                 Some(next) => {
