@@ -510,9 +510,11 @@ impl JobStore for DynamoJobStore {
                 .map_err(|e| sdk_error("event seq", e))?;
             let mut item = key(job_pk(job_id), event_sort_key(event.seq));
             item.insert("doc".into(), s(to_json(&event, "event")?));
+            // Never overwrite an event, even if the seq condition above were ever bypassed.
             let put = Put::builder()
                 .table_name(&self.table)
                 .set_item(Some(item))
+                .condition_expression("attribute_not_exists(PK)")
                 .build()
                 .map_err(|e| sdk_error("event put", e))?;
             let request = self

@@ -253,26 +253,34 @@ pub fn checkpoints_round_trip(store: &dyn JobStore) {
 }
 
 pub fn repo_index_expires(store: &dyn JobStore) {
+    // Realistic times: DynamoDB (and moto) delete items whose TTL has long passed.
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_secs())
+        .unwrap_or(0);
     let key = fresh_id("repo");
     let record = RepoIndexRecord {
         cache_key: key.clone(),
         commit: Some("abc123".into()),
         index_key: format!("index/{key}/index.json"),
-        expires_at: 1_000,
+        expires_at: now + 3_600,
     };
     store.put_repo_index(&record).unwrap();
     assert_eq!(
-        store.get_repo_index(&key, 999).unwrap(),
+        store.get_repo_index(&key, now).unwrap(),
         Some(record.clone())
     );
-    assert_eq!(store.get_repo_index(&key, 1_000).unwrap(), None);
-    assert_eq!(store.get_repo_index(&fresh_id("other"), 0).unwrap(), None);
+    assert_eq!(store.get_repo_index(&key, now + 3_600).unwrap(), None);
+    assert_eq!(store.get_repo_index(&fresh_id("other"), now).unwrap(), None);
     let renewed = RepoIndexRecord {
-        expires_at: 5_000,
+        expires_at: now + 7_200,
         ..record
     };
     store.put_repo_index(&renewed).unwrap();
-    assert_eq!(store.get_repo_index(&key, 2_000).unwrap(), Some(renewed));
+    assert_eq!(
+        store.get_repo_index(&key, now + 3_600).unwrap(),
+        Some(renewed)
+    );
 }
 
 pub fn blobs_round_trip(blobs: &dyn BlobStore) {
