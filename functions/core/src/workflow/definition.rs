@@ -543,3 +543,54 @@ mod tests {
         assert!(err.to_string().contains("Nowhere"), "{err}");
     }
 }
+
+#[cfg(test)]
+mod distributed_variant_tests {
+    use super::*;
+
+    const DISTRIBUTED: &str = include_str!("../../../../statemachine/mapping-distributed.asl.json");
+
+    fn states(text: &str) -> serde_json::Map<String, Value> {
+        let values: HashMap<String, String> = placeholders(text)
+            .into_iter()
+            .map(|name| (name, "1".to_owned()))
+            .collect();
+        let rendered = substitute(text, &values).unwrap();
+        let root: Value = serde_json::from_str(&rendered).unwrap();
+        root["States"].as_object().unwrap().clone()
+    }
+
+    #[test]
+    fn the_distributed_variant_differs_only_in_how_it_maps() {
+        let (inline, distributed) = (states(MAPPING_ASL), states(DISTRIBUTED));
+        assert_eq!(
+            inline.keys().collect::<Vec<_>>(),
+            distributed.keys().collect::<Vec<_>>()
+        );
+        for (name, state) in &inline {
+            if name != "MapDagNodes" {
+                assert_eq!(Some(state), distributed.get(name), "state {name} drifted");
+            }
+        }
+        let (map, dmap) = (&inline["MapDagNodes"], &distributed["MapDagNodes"]);
+        assert_eq!(
+            map["ItemProcessor"]["States"],
+            dmap["ItemProcessor"]["States"]
+        );
+        assert_eq!(map["ItemSelector"], dmap["ItemSelector"]);
+        assert_eq!(
+            dmap["ItemProcessor"]["ProcessorConfig"]["Mode"],
+            "DISTRIBUTED"
+        );
+        assert_eq!(dmap["ItemReader"]["Parameters"]["Key.$"], "$.dagNodesKey");
+    }
+
+    #[test]
+    fn the_local_runner_refuses_the_distributed_variant_loudly() {
+        let mut values = local_substitutions(DISTRIBUTED, 5);
+        values.insert("BucketName".into(), "bucket".into());
+        let err = StateMachine::load(DISTRIBUTED, &values).unwrap_err();
+        assert!(matches!(err, WorkflowError::Unsupported(_)), "{err:?}");
+        assert!(err.to_string().contains("state `MapDagNodes`"), "{err}");
+    }
+}
