@@ -549,13 +549,21 @@ fn cancel_while_paused_releases_the_parked_nodes() {
 #[test]
 fn a_runner_missing_a_node_function_refuses_to_start() {
     let store = Arc::new(SqliteJobStore::in_memory().unwrap());
-    let mut registry = TaskRegistry::new();
-    register_control_tasks(&mut registry, store.clone(), Arc::new(TaskTokens::new()));
-    let machine = StateMachine::load(MAPPING_ASL, &local_substitutions(MAPPING_ASL, 5)).unwrap();
-    let err = LocalRunner::new(machine, registry, store, Arc::new(TaskTokens::new())).unwrap_err();
+    let mut pipeline = TaskRegistry::new();
+    register_pipeline(&mut pipeline, store.clone(), Arc::new(Nodes::default()));
+    let mut incomplete = TaskRegistry::new();
+    incomplete.register("LoadRepoContextFunction", |input| Ok(input));
+    let err = plan2code_core::workflow::mapping_runner(store.clone(), incomplete, 5).unwrap_err();
     assert!(
         matches!(&err, WorkflowError::MissingHandler(f) if f == "AstFilterFunction"),
         "{err:?}"
+    );
+    // With every node function the production runner builds, control tasks included.
+    let runner = plan2code_core::workflow::mapping_runner(store.clone(), pipeline, 5).unwrap();
+    let input = new_job(&*store, "convenience", 2);
+    assert_eq!(
+        runner.run("convenience", input).unwrap()["status"],
+        "completed"
     );
 }
 

@@ -330,12 +330,12 @@ impl StateMachine {
                     )));
                 }
             }
-            if let Some((end, next)) = state.end_or_next() {
-                if end == next.is_some() {
-                    return Err(WorkflowError::Definition(format!(
-                        "state `{name}` needs exactly one of Next and End"
-                    )));
-                }
+            if let Some((end, next)) = state.end_or_next()
+                && end == next.is_some()
+            {
+                return Err(WorkflowError::Definition(format!(
+                    "state `{name}` needs exactly one of Next and End"
+                )));
             }
         }
         Ok(())

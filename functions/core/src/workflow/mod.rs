@@ -35,6 +35,27 @@ use serde_json::Value;
 use std::collections::HashMap;
 use std::sync::Arc;
 
+/// The production workflow, ready to run locally: `mapping.asl.json` with local substitutions,
+/// the four control functions registered over `store`, and `pipeline` supplying the node
+/// functions (`LoadRepoContextFunction`, `PlanSemanticsFunction`, …, `FinalMappingFunction`).
+/// Fails with [`WorkflowError::MissingHandler`] if one is absent. Pair it with
+/// [`LocalControl::new`] for pause / resume / cancel.
+pub fn mapping_runner(
+    store: Arc<dyn crate::ports::JobStore>,
+    mut pipeline: TaskRegistry,
+    max_parallel_nodes: u32,
+) -> Result<Arc<LocalRunner>, WorkflowError> {
+    let tokens = Arc::new(TaskTokens::new());
+    register_control_tasks(&mut pipeline, store.clone(), tokens.clone());
+    let machine = StateMachine::load(
+        MAPPING_ASL,
+        &local_substitutions(MAPPING_ASL, max_parallel_nodes),
+    )?;
+    Ok(Arc::new(LocalRunner::new(
+        machine, pipeline, store, tokens,
+    )?))
+}
+
 /// What a task function reports when it fails: the ASL error name the definition's Retry and
 /// Catch match (`CLONE_FAILED`, `LLM_RATE_LIMIT`, …) and a human cause (never a secret).
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
