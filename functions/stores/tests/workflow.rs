@@ -552,7 +552,7 @@ fn a_runner_missing_a_node_function_refuses_to_start() {
     let mut pipeline = TaskRegistry::new();
     register_pipeline(&mut pipeline, store.clone(), Arc::new(Nodes::default()));
     let mut incomplete = TaskRegistry::new();
-    incomplete.register("LoadRepoContextFunction", |input| Ok(input));
+    incomplete.register("LoadRepoContextFunction", Ok);
     let err = plan2code_core::workflow::mapping_runner(store.clone(), incomplete, 5).unwrap_err();
     assert!(
         matches!(&err, WorkflowError::MissingHandler(f) if f == "AstFilterFunction"),
