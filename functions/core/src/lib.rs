@@ -24,3 +24,4 @@ pub mod error;
 pub mod pipeline;
 pub mod plan;
 pub mod ports;
+pub mod workflow;

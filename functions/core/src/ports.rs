@@ -6,7 +6,7 @@
 //! implementations bridge into their async SDKs internally. Everything here is `Send + Sync` so a
 //! store can be shared across the Map state's parallel nodes.
 
-use crate::contracts::{Event, EventType, Job, MappingOutput};
+use crate::contracts::{Event, EventType, Job, JobStatus, MappingOutput};
 
 #[derive(Debug, thiserror::Error)]
 pub enum StoreError {
@@ -49,19 +49,47 @@ pub struct RepoIndexRecord {
     pub expires_at: u64,
 }
 
-/// Job state: the job item, per-node mappings, the ordered event log, parked task tokens and the
-/// repo-index cache records.
+/// Job state: the job item, per-node mappings, the ordered event log, parked task tokens, the
+/// workflow's resume checkpoints and the repo-index cache records.
+///
+/// Invariants every implementation keeps (the shared store suite checks them):
+/// * A terminal job (`completed`, `failed`, `cancelled`) never changes again: `put_job` and
+///   `set_job_status` on it fail with [`StoreError::Conflict`]. A cancel therefore always wins
+///   over a late `CompleteJob`.
+/// * The per-node counters — `statistics.{mappedNodes, confirmedMappings, probableMappings,
+///   unmappedNodes}` and `progress.stagesMapped` — are owned by [`JobStore::put_mapping`], which
+///   bumps them in the same atomic write that stores the mapping, so a retried FinalMapping
+///   counts once. `put_job` never overwrites them; `get_job` reports them (and derives
+///   `progress.percentage` from `stagesMapped / totalStages`).
+/// * Event sequence numbers start at 1 and are allocated atomically, without gaps per writer.
 pub trait JobStore: Send + Sync {
     /// Create a job; fails with `Conflict` if the id exists.
     fn create_job(&self, job: &Job, owner: &str) -> Result<(), StoreError>;
     fn get_job(&self, id: &str) -> Result<Option<Job>, StoreError>;
     /// The caller that created the job (API authorisation).
     fn job_owner(&self, id: &str) -> Result<Option<String>, StoreError>;
+    /// Replace the job item except its per-node counters (see the trait docs). `NotFound` for an
+    /// unknown id, `Conflict` when the stored job is terminal.
     fn put_job(&self, job: &Job) -> Result<(), StoreError>;
+    /// Change only the status (and the error message when `Some`): the job flags the workflow's
+    /// CheckJobFlags reads. `NotFound` / `Conflict` as for `put_job`.
+    fn set_job_status(
+        &self,
+        id: &str,
+        status: JobStatus,
+        error: Option<&str>,
+    ) -> Result<(), StoreError>;
 
-    /// Write a node's mapping once. Returns `true` when this call wrote it, `false` when a
-    /// mapping for `(job_id, dag_node_id)` already existed (a retried FinalMapping).
+    /// Write a node's mapping once and count it in the job's statistics in the same atomic
+    /// write. Returns `true` when this call wrote it, `false` when a mapping for
+    /// `(job_id, dag_node_id)` already existed (a retried FinalMapping): nothing is counted then.
+    /// A mapping counts as mapped when it has `mappedCode` and no `error`, otherwise unmapped.
     fn put_mapping(&self, job_id: &str, mapping: &MappingOutput) -> Result<bool, StoreError>;
+    fn get_mapping(
+        &self,
+        job_id: &str,
+        dag_node_id: &str,
+    ) -> Result<Option<MappingOutput>, StoreError>;
     fn mappings(&self, job_id: &str) -> Result<Vec<MappingOutput>, StoreError>;
 
     /// Append an event, assigning the next sequence number; returns the stored event.
@@ -79,10 +107,21 @@ pub trait JobStore: Send + Sync {
         limit: usize,
     ) -> Result<Vec<Event>, StoreError>;
 
-    /// Park a task token for a paused node.
+    /// Park a task token for a paused node (`PAUSE#dagNodeId`; a second park replaces it).
     fn park_token(&self, job_id: &str, dag_node_id: &str, token: &str) -> Result<(), StoreError>;
-    /// Remove and return every parked token of a job (resume).
+    /// Remove and return every parked `(dagNodeId, token)` of a job (resume).
     fn take_tokens(&self, job_id: &str) -> Result<Vec<(String, String)>, StoreError>;
+
+    /// Record a workflow checkpoint (`CKPT#key`, overwritten): what the local runner needs to
+    /// resume a killed job without redoing finished states. Values are small (references only).
+    fn put_checkpoint(
+        &self,
+        job_id: &str,
+        key: &str,
+        value: &serde_json::Value,
+    ) -> Result<(), StoreError>;
+    /// Every checkpoint of a job, ordered by key.
+    fn checkpoints(&self, job_id: &str) -> Result<Vec<(String, serde_json::Value)>, StoreError>;
 
     fn put_repo_index(&self, record: &RepoIndexRecord) -> Result<(), StoreError>;
     /// The record if present and not expired at `now` (unix seconds).
@@ -91,4 +130,31 @@ pub trait JobStore: Send + Sync {
         cache_key: &str,
         now: u64,
     ) -> Result<Option<RepoIndexRecord>, StoreError>;
+}
+
+/// How `put_mapping` counts one mapping; shared by every implementation so they agree.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct MappingTally {
+    pub mapped: u64,
+    pub confirmed: u64,
+    pub probable: u64,
+    pub unmapped: u64,
+}
+
+impl MappingTally {
+    pub fn of(mapping: &MappingOutput) -> Self {
+        use crate::contracts::ConfidenceStatus;
+        if mapping.mapped_code.is_none() || mapping.error.is_some() {
+            return Self {
+                unmapped: 1,
+                ..Self::default()
+            };
+        }
+        Self {
+            mapped: 1,
+            confirmed: u64::from(mapping.confidence_status == ConfidenceStatus::Confirmed),
+            probable: u64::from(mapping.confidence_status == ConfidenceStatus::Probable),
+            unmapped: 0,
+        }
+    }
 }

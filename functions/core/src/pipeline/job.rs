@@ -2,33 +2,29 @@
 //! CLI, the local runner's CompleteJob and the CompleteJob Lambda.
 
 use crate::contracts::{
-    ConfidenceStatus, Job, JobResult, JobStatus, MappingOutput, NodeKind, Progress, RepoConfig,
-    RepositoryAnalysis, Statistics,
+    Job, JobResult, JobStatus, MappingOutput, Progress, RepoConfig, RepositoryAnalysis, Statistics,
 };
+use crate::ports::MappingTally;
 
-/// Statistics over a job's mappings.
+/// Statistics over a job's mappings, counted with the same [`MappingTally`] the stores use.
 pub fn statistics(
     mappings: &[MappingOutput],
     files_scanned: u64,
     symbols_indexed: u64,
 ) -> Statistics {
-    let code = || mappings.iter().filter(|m| m.node_kind == NodeKind::Code);
-    let mapped = code()
-        .filter(|m| m.mapped_code.is_some() && m.error.is_none())
-        .count() as u64;
-    Statistics {
+    let mut stats = Statistics {
         total_nodes: mappings.len() as u64,
-        mapped_nodes: mapped,
-        confirmed_mappings: code()
-            .filter(|m| m.confidence_status == ConfidenceStatus::Confirmed)
-            .count() as u64,
-        probable_mappings: code()
-            .filter(|m| m.confidence_status == ConfidenceStatus::Probable)
-            .count() as u64,
-        unmapped_nodes: code().count() as u64 - mapped,
         files_scanned,
         symbols_indexed,
+        ..Statistics::default()
+    };
+    for tally in mappings.iter().map(MappingTally::of) {
+        stats.mapped_nodes += tally.mapped;
+        stats.confirmed_mappings += tally.confirmed;
+        stats.probable_mappings += tally.probable;
+        stats.unmapped_nodes += tally.unmapped;
     }
+    stats
 }
 
 /// Order mappings by numeric `dagNodeId` when ids are numbers, else as strings.

@@ -1,0 +1,630 @@
+//! [`JobStore`] on one DynamoDB table (`PK`, `SK` strings), the layout of DESIGN.md:
+//!
+//! | PK | SK | attributes |
+//! |---|---|---|
+//! | `JOB#id` | `META` | `doc` (job JSON), `status`, `owner`, counters `mapped` `confirmed` `probable` `unmapped` `stagesMapped`, `eventSeq` |
+//! | `JOB#id` | `NODE#dagNodeId` | `doc` (MappingOutput JSON) |
+//! | `JOB#id` | `EVENT#<20-digit seq>` | `doc` (Event JSON) |
+//! | `JOB#id` | `PAUSE#dagNodeId` | `token` |
+//! | `JOB#id` | `CKPT#key` | `doc` (runner checkpoint) |
+//! | `REPO#cacheKey` | `META` | `doc` (RepoIndexRecord JSON), `expiresAt` (the table's TTL attribute) |
+//!
+//! Atomicity: `put_mapping` is one transaction (conditional put of `NODE#` + counter `ADD` on
+//! `META`), so a retried FinalMapping neither rewrites nor recounts. `append_event` is one
+//! transaction too (bump `eventSeq` from the value just read + put `EVENT#seq`), retried on
+//! contention: seqs are gapless and an event is visible only after every smaller one, so a
+//! reader resuming after seq N never misses one. TTL deletion is lazy, so reads of repo records
+//! also check `expiresAt`.
+
+use super::{AwsBridge, sdk_error};
+use crate::job_item::{JobCounters, event_sort_key, rfc3339_now};
+use aws_sdk_dynamodb::Client;
+use aws_sdk_dynamodb::types::{
+    AttributeDefinition, AttributeValue, BillingMode, KeySchemaElement, KeyType, Put,
+    ScalarAttributeType, TimeToLiveSpecification, TransactWriteItem, Update,
+};
+use plan2code_core::contracts::{Event, EventType, Job, JobStatus, MappingOutput};
+use plan2code_core::ports::{JobStore, MappingTally, RepoIndexRecord, StoreError};
+use std::collections::HashMap;
+use std::sync::Arc;
+
+type Item = HashMap<String, AttributeValue>;
+
+const TERMINAL: [&str; 3] = ["completed", "failed", "cancelled"];
+/// Attempts at an optimistic event append before giving up.
+const EVENT_APPEND_ATTEMPTS: u32 = 50;
+
+#[derive(Debug, Clone)]
+pub struct DynamoJobStore {
+    bridge: Arc<AwsBridge>,
+    client: Client,
+    table: String,
+}
+
+fn s(v: impl Into<String>) -> AttributeValue {
+    AttributeValue::S(v.into())
+}
+
+fn n(v: u64) -> AttributeValue {
+    AttributeValue::N(v.to_string())
+}
+
+fn job_pk(id: &str) -> AttributeValue {
+    s(format!("JOB#{id}"))
+}
+
+fn key(pk: AttributeValue, sk: impl Into<String>) -> Item {
+    HashMap::from([("PK".to_owned(), pk), ("SK".to_owned(), s(sk))])
+}
+
+fn get_s<'a>(item: &'a Item, name: &str) -> Result<&'a str, StoreError> {
+    match item.get(name) {
+        Some(AttributeValue::S(v)) => Ok(v),
+        _ => Err(StoreError::Corrupt(format!("item lacks string `{name}`"))),
+    }
+}
+
+fn get_n(item: &Item, name: &str) -> u64 {
+    match item.get(name) {
+        Some(AttributeValue::N(v)) => v.parse().unwrap_or(0),
+        _ => 0,
+    }
+}
+
+fn doc<T: serde::de::DeserializeOwned>(item: &Item, what: &str) -> Result<T, StoreError> {
+    serde_json::from_str(get_s(item, "doc")?)
+        .map_err(|e| StoreError::Corrupt(format!("{what}: {e}")))
+}
+
+fn to_json<T: serde::Serialize>(value: &T, what: &str) -> Result<String, StoreError> {
+    serde_json::to_string(value).map_err(|e| StoreError::Corrupt(format!("{what}: {e}")))
+}
+
+fn status_str(status: JobStatus) -> String {
+    match serde_json::to_value(status) {
+        Ok(serde_json::Value::String(s)) => s,
+        _ => format!("{status:?}").to_lowercase(),
+    }
+}
+
+/// The `(i)`-th cancellation reason of a failed transaction was a failed condition.
+fn condition_failed<R>(
+    err: &aws_sdk_dynamodb::error::SdkError<
+        aws_sdk_dynamodb::operation::transact_write_items::TransactWriteItemsError,
+        R,
+    >,
+    i: usize,
+) -> bool {
+    err.as_service_error()
+        .and_then(|e| match e {
+            aws_sdk_dynamodb::operation::transact_write_items::TransactWriteItemsError::TransactionCanceledException(c) => {
+                c.cancellation_reasons().get(i).and_then(|r| r.code()).map(|code| code == "ConditionalCheckFailed")
+            }
+            _ => None,
+        })
+        .unwrap_or(false)
+}
+
+impl DynamoJobStore {
+    pub fn new(
+        bridge: Arc<AwsBridge>,
+        config: &aws_config::SdkConfig,
+        table: impl Into<String>,
+    ) -> Self {
+        Self {
+            bridge,
+            client: Client::new(config),
+            table: table.into(),
+        }
+    }
+
+    /// Create the table (PK/SK strings, on-demand, TTL on `expiresAt`) if it does not exist:
+    /// local emulation and tests; SAM creates it on AWS.
+    pub fn create_table_if_missing(&self) -> Result<(), StoreError> {
+        let (client, table) = (self.client.clone(), self.table.clone());
+        self.bridge.run(async move {
+            if client
+                .describe_table()
+                .table_name(&table)
+                .send()
+                .await
+                .is_ok()
+            {
+                return Ok(());
+            }
+            let attr = |name: &str| {
+                AttributeDefinition::builder()
+                    .attribute_name(name)
+                    .attribute_type(ScalarAttributeType::S)
+                    .build()
+            };
+            let key = |name: &str, kind| {
+                KeySchemaElement::builder()
+                    .attribute_name(name)
+                    .key_type(kind)
+                    .build()
+            };
+            let created = client
+                .create_table()
+                .table_name(&table)
+                .billing_mode(BillingMode::PayPerRequest)
+                .attribute_definitions(attr("PK").map_err(|e| sdk_error("table schema", e))?)
+                .attribute_definitions(attr("SK").map_err(|e| sdk_error("table schema", e))?)
+                .key_schema(key("PK", KeyType::Hash).map_err(|e| sdk_error("table schema", e))?)
+                .key_schema(key("SK", KeyType::Range).map_err(|e| sdk_error("table schema", e))?)
+                .send()
+                .await;
+            if let Err(e) = created {
+                // Another process may have created it in the meantime.
+                if client
+                    .describe_table()
+                    .table_name(&table)
+                    .send()
+                    .await
+                    .is_ok()
+                {
+                    return Ok(());
+                }
+                return Err(sdk_error("creating table", e));
+            }
+            let ttl = TimeToLiveSpecification::builder()
+                .attribute_name("expiresAt")
+                .enabled(true)
+                .build()
+                .map_err(|e| sdk_error("ttl spec", e))?;
+            client
+                .update_time_to_live()
+                .table_name(&table)
+                .time_to_live_specification(ttl)
+                .send()
+                .await
+                .map_err(|e| sdk_error("enabling TTL", e))?;
+            Ok(())
+        })?
+    }
+
+    fn get_item(&self, key: Item) -> Result<Option<Item>, StoreError> {
+        let request = self
+            .client
+            .get_item()
+            .table_name(&self.table)
+            .set_key(Some(key))
+            .consistent_read(true);
+        self.bridge.run(async move {
+            request
+                .send()
+                .await
+                .map(|o| o.item)
+                .map_err(|e| sdk_error("GetItem", e))
+        })?
+    }
+
+    fn put_item(&self, item: Item) -> Result<(), StoreError> {
+        let request = self
+            .client
+            .put_item()
+            .table_name(&self.table)
+            .set_item(Some(item));
+        self.bridge.run(async move {
+            request
+                .send()
+                .await
+                .map(|_| ())
+                .map_err(|e| sdk_error("PutItem", e))
+        })?
+    }
+
+    /// Every item of `pk` whose sort key lies in `[from, to]`, in order, at most `limit`.
+    fn query_range(
+        &self,
+        pk: AttributeValue,
+        from: String,
+        to: String,
+        limit: usize,
+    ) -> Result<Vec<Item>, StoreError> {
+        let (client, table) = (self.client.clone(), self.table.clone());
+        self.bridge.run(async move {
+            let mut items = Vec::new();
+            let mut start: Option<Item> = None;
+            loop {
+                let page = client
+                    .query()
+                    .table_name(&table)
+                    .consistent_read(true)
+                    .key_condition_expression("PK = :pk AND SK BETWEEN :from AND :to")
+                    .expression_attribute_values(":pk", pk.clone())
+                    .expression_attribute_values(":from", s(from.clone()))
+                    .expression_attribute_values(":to", s(to.clone()))
+                    .set_exclusive_start_key(start.take())
+                    .send()
+                    .await
+                    .map_err(|e| sdk_error("Query", e))?;
+                items.extend(page.items.unwrap_or_default());
+                if items.len() >= limit {
+                    items.truncate(limit);
+                    return Ok(items);
+                }
+                match page.last_evaluated_key {
+                    Some(next) if !next.is_empty() => start = Some(next),
+                    _ => return Ok(items),
+                }
+            }
+        })?
+    }
+
+    /// Items of `pk` whose sort key starts with `prefix` (`NODE#`, `CKPT#`, …).
+    fn query_prefix(&self, pk: AttributeValue, prefix: &str) -> Result<Vec<Item>, StoreError> {
+        // `#` + U+10FFFF sorts after any key with this prefix.
+        self.query_range(
+            pk,
+            prefix.to_owned(),
+            format!("{prefix}\u{10FFFF}"),
+            usize::MAX,
+        )
+    }
+
+    /// Why a conditional write on `META` failed: the job is missing or terminal.
+    fn meta_condition_error(&self, id: &str) -> StoreError {
+        match self.get_item(key(job_pk(id), "META")) {
+            Ok(None) => StoreError::NotFound(format!("job {id}")),
+            Ok(Some(item)) => StoreError::Conflict(format!(
+                "job {id} is already {}",
+                get_s(&item, "status").unwrap_or("?")
+            )),
+            Err(e) => e,
+        }
+    }
+
+    /// Conditional update of a live job's META item.
+    fn update_live_job(
+        &self,
+        id: &str,
+        set: &str,
+        values: Vec<(&str, AttributeValue)>,
+    ) -> Result<(), StoreError> {
+        let mut request = self
+            .client
+            .update_item()
+            .table_name(&self.table)
+            .set_key(Some(key(job_pk(id), "META")))
+            .update_expression(set)
+            .condition_expression("attribute_exists(PK) AND NOT (#status IN (:t0, :t1, :t2))")
+            .expression_attribute_names("#status", "status");
+        for (i, t) in TERMINAL.iter().enumerate() {
+            request = request.expression_attribute_values(format!(":t{i}"), s(*t));
+        }
+        for (name, value) in values {
+            request = request.expression_attribute_values(name, value);
+        }
+        let outcome = self.bridge.run(async move { request.send().await })?;
+        match outcome {
+            Ok(_) => Ok(()),
+            Err(e)
+                if e.as_service_error()
+                    .is_some_and(|s| s.is_conditional_check_failed_exception()) =>
+            {
+                Err(self.meta_condition_error(id))
+            }
+            Err(e) => Err(sdk_error("UpdateItem", e)),
+        }
+    }
+}
+
+impl JobStore for DynamoJobStore {
+    fn create_job(&self, job: &Job, owner: &str) -> Result<(), StoreError> {
+        let mut item = key(job_pk(&job.id), "META");
+        item.insert("doc".into(), s(to_json(job, "job")?));
+        item.insert("status".into(), s(status_str(job.status)));
+        item.insert("owner".into(), s(owner));
+        for counter in [
+            "mapped",
+            "confirmed",
+            "probable",
+            "unmapped",
+            "stagesMapped",
+            "eventSeq",
+        ] {
+            item.insert(counter.into(), n(0));
+        }
+        let request = self
+            .client
+            .put_item()
+            .table_name(&self.table)
+            .set_item(Some(item))
+            .condition_expression("attribute_not_exists(PK)");
+        match self.bridge.run(async move { request.send().await })? {
+            Ok(_) => Ok(()),
+            Err(e)
+                if e.as_service_error()
+                    .is_some_and(|s| s.is_conditional_check_failed_exception()) =>
+            {
+                Err(StoreError::Conflict(format!("job {} exists", job.id)))
+            }
+            Err(e) => Err(sdk_error("PutItem", e)),
+        }
+    }
+
+    fn get_job(&self, id: &str) -> Result<Option<Job>, StoreError> {
+        let Some(item) = self.get_item(key(job_pk(id), "META"))? else {
+            return Ok(None);
+        };
+        let job: Job = doc(&item, "job")?;
+        let counters = JobCounters {
+            tally: MappingTally {
+                mapped: get_n(&item, "mapped"),
+                confirmed: get_n(&item, "confirmed"),
+                probable: get_n(&item, "probable"),
+                unmapped: get_n(&item, "unmapped"),
+            },
+            stages_mapped: get_n(&item, "stagesMapped"),
+        };
+        Ok(Some(counters.apply(job)))
+    }
+
+    fn job_owner(&self, id: &str) -> Result<Option<String>, StoreError> {
+        Ok(self
+            .get_item(key(job_pk(id), "META"))?
+            .and_then(|item| get_s(&item, "owner").ok().map(str::to_owned)))
+    }
+
+    fn put_job(&self, job: &Job) -> Result<(), StoreError> {
+        self.update_live_job(
+            &job.id,
+            "SET doc = :doc, #status = :status",
+            vec![
+                (":doc", s(to_json(job, "job")?)),
+                (":status", s(status_str(job.status))),
+            ],
+        )
+    }
+
+    fn set_job_status(
+        &self,
+        id: &str,
+        status: JobStatus,
+        error: Option<&str>,
+    ) -> Result<(), StoreError> {
+        // The status lives in the document too; rewrite both, guarded on the status just read so
+        // a concurrent change is never overwritten with a stale document.
+        for _ in 0..EVENT_APPEND_ATTEMPTS {
+            let item = self
+                .get_item(key(job_pk(id), "META"))?
+                .ok_or_else(|| StoreError::NotFound(format!("job {id}")))?;
+            let current = get_s(&item, "status")?.to_owned();
+            if TERMINAL.contains(&current.as_str()) {
+                return Err(StoreError::Conflict(format!(
+                    "job {id} is already {current}"
+                )));
+            }
+            let mut job: Job = doc(&item, "job")?;
+            job.status = status;
+            if let Some(error) = error {
+                job.error = Some(error.to_owned());
+            }
+            let request = self
+                .client
+                .update_item()
+                .table_name(&self.table)
+                .set_key(Some(key(job_pk(id), "META")))
+                .update_expression("SET doc = :doc, #status = :status")
+                .condition_expression("#status = :current")
+                .expression_attribute_names("#status", "status")
+                .expression_attribute_values(":doc", s(to_json(&job, "job")?))
+                .expression_attribute_values(":status", s(status_str(status)))
+                .expression_attribute_values(":current", s(current));
+            match self.bridge.run(async move { request.send().await })? {
+                Ok(_) => return Ok(()),
+                Err(e)
+                    if e.as_service_error()
+                        .is_some_and(|s| s.is_conditional_check_failed_exception()) =>
+                {
+                    continue;
+                }
+                Err(e) => return Err(sdk_error("UpdateItem", e)),
+            }
+        }
+        Err(StoreError::Backend(format!(
+            "job {id}: status kept changing under contention"
+        )))
+    }
+
+    fn put_mapping(&self, job_id: &str, mapping: &MappingOutput) -> Result<bool, StoreError> {
+        let tally = MappingTally::of(mapping);
+        let mut node = key(job_pk(job_id), format!("NODE#{}", mapping.dag_node_id));
+        node.insert("doc".into(), s(to_json(mapping, "mapping")?));
+        let put = Put::builder()
+            .table_name(&self.table)
+            .set_item(Some(node))
+            .condition_expression("attribute_not_exists(PK)")
+            .build()
+            .map_err(|e| sdk_error("mapping put", e))?;
+        let count = Update::builder()
+            .table_name(&self.table)
+            .set_key(Some(key(job_pk(job_id), "META")))
+            .update_expression(
+                "ADD mapped :m, confirmed :c, probable :p, unmapped :u, stagesMapped :one",
+            )
+            .condition_expression("attribute_exists(PK)")
+            .expression_attribute_values(":m", n(tally.mapped))
+            .expression_attribute_values(":c", n(tally.confirmed))
+            .expression_attribute_values(":p", n(tally.probable))
+            .expression_attribute_values(":u", n(tally.unmapped))
+            .expression_attribute_values(":one", n(1))
+            .build()
+            .map_err(|e| sdk_error("mapping count", e))?;
+        let request = self
+            .client
+            .transact_write_items()
+            .transact_items(TransactWriteItem::builder().put(put).build())
+            .transact_items(TransactWriteItem::builder().update(count).build());
+        match self.bridge.run(async move { request.send().await })? {
+            Ok(_) => Ok(true),
+            Err(e) if condition_failed(&e, 0) => Ok(false),
+            Err(e) if condition_failed(&e, 1) => Err(StoreError::NotFound(format!("job {job_id}"))),
+            Err(e) => Err(sdk_error("TransactWriteItems (mapping)", e)),
+        }
+    }
+
+    fn get_mapping(
+        &self,
+        job_id: &str,
+        dag_node_id: &str,
+    ) -> Result<Option<MappingOutput>, StoreError> {
+        self.get_item(key(job_pk(job_id), format!("NODE#{dag_node_id}")))?
+            .map(|item| doc(&item, "mapping"))
+            .transpose()
+    }
+
+    fn mappings(&self, job_id: &str) -> Result<Vec<MappingOutput>, StoreError> {
+        self.query_prefix(job_pk(job_id), "NODE#")?
+            .iter()
+            .map(|item| doc(item, "mapping"))
+            .collect()
+    }
+
+    fn append_event(
+        &self,
+        job_id: &str,
+        event_type: EventType,
+        data: serde_json::Value,
+    ) -> Result<Event, StoreError> {
+        for attempt in 0..EVENT_APPEND_ATTEMPTS {
+            let meta = self
+                .get_item(key(job_pk(job_id), "META"))?
+                .ok_or_else(|| StoreError::NotFound(format!("job {job_id}")))?;
+            let current = get_n(&meta, "eventSeq");
+            let event = Event {
+                event_type,
+                timestamp: rfc3339_now(),
+                seq: current + 1,
+                data: data.clone(),
+            };
+            let bump = Update::builder()
+                .table_name(&self.table)
+                .set_key(Some(key(job_pk(job_id), "META")))
+                .update_expression("SET eventSeq = :next")
+                .condition_expression("eventSeq = :current")
+                .expression_attribute_values(":next", n(event.seq))
+                .expression_attribute_values(":current", n(current))
+                .build()
+                .map_err(|e| sdk_error("event seq", e))?;
+            let mut item = key(job_pk(job_id), event_sort_key(event.seq));
+            item.insert("doc".into(), s(to_json(&event, "event")?));
+            // Never overwrite an event, even if the seq condition above were ever bypassed.
+            let put = Put::builder()
+                .table_name(&self.table)
+                .set_item(Some(item))
+                .condition_expression("attribute_not_exists(PK)")
+                .build()
+                .map_err(|e| sdk_error("event put", e))?;
+            let request = self
+                .client
+                .transact_write_items()
+                .transact_items(TransactWriteItem::builder().update(bump).build())
+                .transact_items(TransactWriteItem::builder().put(put).build());
+            match self.bridge.run(async move { request.send().await })? {
+                Ok(_) => return Ok(event),
+                // A failed `eventSeq` condition or a conflicting concurrent transaction.
+                Err(e)
+                    if e.as_service_error()
+                        .is_some_and(|s| s.is_transaction_canceled_exception()) =>
+                {
+                    // Another writer took this seq: back off a little and read again.
+                    std::thread::sleep(std::time::Duration::from_millis(
+                        u64::from(attempt % 8) * 5,
+                    ));
+                }
+                Err(e) => return Err(sdk_error("TransactWriteItems (event)", e)),
+            }
+        }
+        Err(StoreError::Backend(format!(
+            "job {job_id}: event append kept losing to other writers"
+        )))
+    }
+
+    fn events_after(
+        &self,
+        job_id: &str,
+        after: u64,
+        limit: usize,
+    ) -> Result<Vec<Event>, StoreError> {
+        let from = event_sort_key(after.saturating_add(1));
+        let to = event_sort_key(u64::MAX);
+        self.query_range(job_pk(job_id), from, to, limit)?
+            .iter()
+            .map(|item| doc(item, "event"))
+            .collect()
+    }
+
+    fn park_token(&self, job_id: &str, dag_node_id: &str, token: &str) -> Result<(), StoreError> {
+        let mut item = key(job_pk(job_id), format!("PAUSE#{dag_node_id}"));
+        item.insert("token".into(), s(token));
+        self.put_item(item)
+    }
+
+    fn take_tokens(&self, job_id: &str) -> Result<Vec<(String, String)>, StoreError> {
+        let mut taken = Vec::new();
+        for item in self.query_prefix(job_pk(job_id), "PAUSE#")? {
+            let sk = get_s(&item, "SK")?.to_owned();
+            // Delete-and-return: of two concurrent takers, only one gets each token.
+            let request = self
+                .client
+                .delete_item()
+                .table_name(&self.table)
+                .set_key(Some(key(job_pk(job_id), sk.clone())))
+                .return_values(aws_sdk_dynamodb::types::ReturnValue::AllOld);
+            let old = self.bridge.run(async move {
+                request.send().await.map_err(|e| sdk_error("DeleteItem", e))
+            })??;
+            if let Some(old) = old.attributes {
+                let node = sk.trim_start_matches("PAUSE#").to_owned();
+                taken.push((node, get_s(&old, "token")?.to_owned()));
+            }
+        }
+        Ok(taken)
+    }
+
+    fn put_checkpoint(
+        &self,
+        job_id: &str,
+        key_name: &str,
+        value: &serde_json::Value,
+    ) -> Result<(), StoreError> {
+        let mut item = key(job_pk(job_id), format!("CKPT#{key_name}"));
+        item.insert("doc".into(), s(to_json(value, "checkpoint")?));
+        self.put_item(item)
+    }
+
+    fn checkpoints(&self, job_id: &str) -> Result<Vec<(String, serde_json::Value)>, StoreError> {
+        self.query_prefix(job_pk(job_id), "CKPT#")?
+            .iter()
+            .map(|item| {
+                Ok((
+                    get_s(item, "SK")?.trim_start_matches("CKPT#").to_owned(),
+                    doc(item, "checkpoint")?,
+                ))
+            })
+            .collect()
+    }
+
+    fn put_repo_index(&self, record: &RepoIndexRecord) -> Result<(), StoreError> {
+        let mut item = key(s(format!("REPO#{}", record.cache_key)), "META");
+        item.insert("doc".into(), s(to_json(record, "repo index")?));
+        item.insert("expiresAt".into(), n(record.expires_at));
+        self.put_item(item)
+    }
+
+    fn get_repo_index(
+        &self,
+        cache_key: &str,
+        now: u64,
+    ) -> Result<Option<RepoIndexRecord>, StoreError> {
+        let Some(item) = self.get_item(key(s(format!("REPO#{cache_key}")), "META"))? else {
+            return Ok(None);
+        };
+        if get_n(&item, "expiresAt") <= now {
+            return Ok(None);
+        }
+        doc(&item, "repo index").map(Some)
+    }
+}
