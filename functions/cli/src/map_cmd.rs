@@ -106,9 +106,13 @@ pub fn run(args: MapArgs) -> anyhow::Result<ExitCode> {
         Some(config) => Box::new(LlmReasoner::new(config)?),
         None => Box::new(EvidenceReasoner),
     };
-    let (mappings, _timings) =
-        pipeline::map_plan(&graph, &loaded.index, reasoner.as_ref(), &pipeline_config())
-            .map_err(|err| anyhow::anyhow!("{}: {err}", err.error_name()))?;
+    let (mappings, _timings) = pipeline::map_plan(
+        &graph,
+        std::sync::Arc::new(loaded.index.clone()),
+        reasoner.as_ref(),
+        &pipeline_config(),
+    )
+    .map_err(|err| anyhow::anyhow!("{}: {err}", err.error_name()))?;
     if let Some(bar) = &spinner {
         bar.finish_and_clear();
     }

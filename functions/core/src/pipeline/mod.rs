@@ -37,6 +37,7 @@ use confidence::ConfidenceConfig;
 use reason::{ReasonError, Reasoner};
 use retrieve::{Bm25, RetrievalContext};
 use semantics::SemanticDescription;
+use std::sync::Arc;
 use std::time::Instant;
 
 /// Tunables, read from the environment by the binaries (`RETRIEVAL_TOP_K`, thresholds, …).
@@ -66,8 +67,8 @@ pub struct StepTimings {
 }
 
 /// Everything a job computes once and every node reads.
-pub struct PlanContext<'a> {
-    pub index: &'a RepoIndex,
+pub struct PlanContext {
+    pub index: Arc<RepoIndex>,
     pub table: sites::SiteTable,
     pub bm25: Bm25,
     pub semantics: Vec<SemanticDescription>,
@@ -75,11 +76,11 @@ pub struct PlanContext<'a> {
     pub timings: StepTimings,
 }
 
-impl<'a> PlanContext<'a> {
+impl PlanContext {
     /// Build sites, semantics and the plan-level localisation.
-    pub fn build(graph: &PlanGraph, index: &'a RepoIndex) -> Self {
+    pub fn build(graph: &PlanGraph, index: Arc<RepoIndex>) -> Self {
         let t0 = Instant::now();
-        let table = sites::SiteTable::build(index);
+        let table = sites::SiteTable::build(&index);
         let bm25 = Bm25::build(&table);
         let t1 = Instant::now();
         let semantics = semantics::plan_semantics(graph);
@@ -110,7 +111,7 @@ impl<'a> PlanContext<'a> {
         config: &PipelineConfig,
     ) -> Result<MappingOutput, ReasonError> {
         let ctx = RetrievalContext {
-            index: self.index,
+            index: &self.index,
             table: &self.table,
             bm25: &self.bm25,
             localisation: &self.localisation,
@@ -132,7 +133,7 @@ impl<'a> PlanContext<'a> {
 /// Map every node of a plan in-process.
 pub fn map_plan(
     graph: &PlanGraph,
-    index: &RepoIndex,
+    index: Arc<RepoIndex>,
     reasoner: &dyn Reasoner,
     config: &PipelineConfig,
 ) -> Result<(Vec<MappingOutput>, StepTimings), ReasonError> {
