@@ -16,7 +16,7 @@ use super::evidence::{Overlap, overlap};
 use super::semantics::SemanticDescription;
 use super::sites::{FlowRole, SiteId, SiteKind, SiteTable};
 use crate::contracts::NodeKind;
-use crate::plan::{NodeIdx, OperatorFamily, PlanGraph};
+use crate::plan::{NodeIdx, OperatorFamily, PlanGraph, PlanSection};
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
@@ -94,15 +94,23 @@ pub fn localise_plan(
         .collect();
     let targets: Vec<_> = semantics.iter().map(SemanticDescription::target).collect();
 
-    // Sparse node × site scores for every compatible site (compatibility is cheap to test).
+    // Sparse node × site evidence for every compatible site (compatibility is cheap to test).
+    // Units are chosen on evidence alone — how much of each node's rarity-weighted evidence the
+    // unit holds — so that a unit does not win by merely having many compatible constructs.
     let mut scores: Vec<HashMap<SiteId, f64>> = vec![HashMap::new(); graph.nodes.len()];
     for &n in &writers {
         let (family, evidence) = &targets[n];
         for site in &table.sites {
-            let (s, _) = site_score(*family, evidence, site, table);
-            if s > 0.0 {
-                scores[n].insert(site.id, s);
+            if !site.families.contains(*family) {
+                continue;
             }
+            let coverage = if evidence.is_empty() {
+                0.0
+            } else {
+                overlap(evidence, &site.evidence, &table.weights).coverage
+            };
+            let damp = if site.flags.test { 0.5 } else { 1.0 };
+            scores[n].insert(site.id, (0.05 + coverage) * site.origin_prior * damp);
         }
     }
 
@@ -111,7 +119,7 @@ pub fn localise_plan(
         let relevant = table.chain_sites(chain).iter().any(|s| {
             writers
                 .iter()
-                .any(|n| scores[*n].get(s).is_some_and(|v| *v > 0.3))
+                .any(|n| scores[*n].get(s).is_some_and(|v| *v > 0.25))
         });
         if relevant {
             units.push((UnitKind::Flow { chain }, table.flow_of_chain(chain)));
@@ -137,7 +145,7 @@ pub fn localise_plan(
                     .max_by(|a, b| a.1.total_cmp(&b.1));
                 if let Some((site, v)) = best {
                     total += v;
-                    if v > 0.3 {
+                    if v > 0.25 {
                         explained += 1;
                     }
                     if let SiteKind::Call { chain, .. } = table.sites[site].kind {
@@ -254,7 +262,11 @@ fn align(
             .map(|&s| {
                 let (score, _) = site_score(*family, evidence, &table.sites[s], table);
                 let in_flow = allowed.is_none_or(|a| a.contains(&s));
-                (s, if in_flow { score } else { score * 0.75 })
+                let score = if in_flow { score } else { score * 0.75 };
+                (
+                    s,
+                    score - depth_mismatch(graph.nodes[idx].section, table.sites[s].depth),
+                )
             })
             .filter(|(_, v)| *v > 0.0)
             // Ties go to the site furthest downstream: a tree is aligned from its root down.
@@ -299,6 +311,17 @@ fn align(
         && let Some(c) = graph.node_by_id(&consumer.dag_node_id)
     {
         assigned[idx] = assigned[c];
+    }
+}
+
+/// A subquery's plan comes from nested SQL and the outer plan from the outer query: when both
+/// look alike (a HAVING subquery repeating the outer joins), the nesting level breaks the tie.
+fn depth_mismatch(section: PlanSection, depth: u32) -> f64 {
+    let nested_node = section == PlanSection::Subquery;
+    if nested_node == (depth > 0) {
+        0.0
+    } else {
+        0.02
     }
 }
 

@@ -291,9 +291,13 @@ pub fn call_families(method: &str, arg_functions: &[String]) -> FamilySet {
 pub fn clause_families(kind: SqlClauseKind, functions: &[String]) -> FamilySet {
     use SqlClauseKind as K;
     let mut set = match kind {
-        K::Where | K::WherePredicate => FamilySet::of(&[F::Filter, F::Join]),
+        // Whole SELECT lists and WHERE clauses are containers: their items and conjuncts are the
+        // sites (the index records both), and a container would win every comparison by holding
+        // the union of its items' evidence.
+        K::Where | K::Select => FamilySet::EMPTY,
+        K::WherePredicate => FamilySet::of(&[F::Filter, F::Join]),
         K::Having => FamilySet::of(&[F::Filter, F::Aggregate]),
-        K::Select | K::SelectItem => FamilySet::of(&[F::Project]),
+        K::SelectItem => FamilySet::of(&[F::Project]),
         K::GroupBy => FamilySet::of(&[F::Aggregate, F::Expand]),
         K::From => FamilySet::of(&[F::Scan, F::Join]),
         K::Join | K::JoinPredicate => FamilySet::of(&[F::Join]),
@@ -301,11 +305,11 @@ pub fn clause_families(kind: SqlClauseKind, functions: &[String]) -> FamilySet {
         K::Limit => FamilySet::of(&[F::Limit]),
         K::Window => FamilySet::of(&[F::Window]),
         K::Union => FamilySet::of(&[F::Union]),
-        K::Subquery => FamilySet::of(&[F::Subquery, F::Join, F::Filter]),
+        K::Subquery => FamilySet::of(&[F::Subquery, F::Join]),
         K::With | K::CreateView | K::Insert | K::Other => FamilySet::EMPTY,
     };
     let has = |list: &[&str]| functions.iter().any(|f| list.contains(&f.as_str()));
-    if matches!(kind, K::Select | K::SelectItem) {
+    if kind == K::SelectItem {
         if has(AGGREGATE_FUNCTIONS) {
             set.insert(F::Aggregate);
         }

@@ -9,7 +9,10 @@
 
 use super::evidence::{Evidence, TokenKind, TokenWeights, normalise_function};
 use super::operations::{FamilySet, call_families, clause_families};
-use crate::code::{CallChain, CodeFlags, FileId, LineRange, RepoIndex, SqlClauseKind, SymbolId};
+use crate::code::{
+    CallChain, CodeFlags, FileId, LineRange, RepoIndex, SqlClause, SqlClauseKind, SqlOrigin,
+    SqlStatement, SymbolId,
+};
 use std::collections::{BTreeSet, HashMap};
 
 pub type SiteId = usize;
@@ -45,6 +48,11 @@ pub struct Site {
     /// Code-aware tokens of the site's text, for BM25.
     pub terms: Vec<String>,
     pub flags: CodeFlags,
+    /// SQL nesting depth (0 for the outer query and for DataFrame calls).
+    pub depth: u32,
+    /// How much to trust that this code runs as Spark: 1 for DataFrame calls and SQL seen flowing
+    /// into `spark.sql(…)`, less for SQL that merely sits in a `.sql` file or a string.
+    pub origin_prior: f64,
 }
 
 /// All sites of an index plus the flow between them.
@@ -61,6 +69,8 @@ pub struct SiteTable {
     chain_feeds: Vec<Vec<(FlowRole, usize)>>,
     /// SQL statements whose host statement is (part of) a chain.
     chain_sql: HashMap<usize, Vec<usize>>,
+    /// For each SQL statement, the statements (same file first) that define the views it reads.
+    sql_views: Vec<Vec<usize>>,
 }
 
 /// How a feeding chain enters a chain: as the receiver (`df` in `df.join(x)`) or as an argument
@@ -109,6 +119,14 @@ fn root_variable(receiver: &str) -> &str {
 
 impl SiteTable {
     pub fn build(index: &RepoIndex) -> Self {
+        let spark_files = spark_files(index);
+        let file_prior = |file: FileId| {
+            if spark_files.contains(&file) {
+                1.0
+            } else {
+                NON_SPARK_PRIOR
+            }
+        };
         let mut sites = Vec::new();
         let mut chain_sites = Vec::with_capacity(index.chains.len());
         let flags_of = |file: FileId, symbol: Option<SymbolId>| {
@@ -156,6 +174,8 @@ impl SiteTable {
                     evidence,
                     terms: code_terms(&format!("{} {}", call.method, call.args.text)),
                     flags: flags_of(chain.file, chain.symbol),
+                    depth: 0,
+                    origin_prior: file_prior(chain.file),
                 });
                 ids.push(id);
             }
@@ -165,17 +185,32 @@ impl SiteTable {
         for (stmt_idx, stmt) in index.sql.iter().enumerate() {
             let mut ids = Vec::with_capacity(stmt.clauses.len());
             for (clause_idx, clause) in stmt.clauses.iter().enumerate() {
-                let functions: Vec<String> = clause
-                    .functions
-                    .iter()
-                    .map(|f| normalise_function(f))
-                    .collect();
-                let mut evidence = Evidence::default();
-                evidence.add_all(TokenKind::Column, &clause.columns);
-                evidence.add_all(TokenKind::Function, &clause.functions);
-                evidence.add_all(TokenKind::Literal, &clause.literals);
-                evidence.add_all(TokenKind::Alias, &clause.aliases);
-                evidence.add_all(TokenKind::Table, &clause.tables);
+                let evidence = clause_evidence(stmt, clause);
+                let functions: Vec<String> = clause_functions(stmt, clause);
+                let mut families = clause_families(clause.kind, &functions);
+                if clause.kind == SqlClauseKind::Subquery && !is_predicate_subquery(stmt, clause) {
+                    families = FamilySet::EMPTY;
+                }
+                // A WHERE or SELECT the index could not split into conjuncts or items stands in for
+                // them.
+                let item_kind = match clause.kind {
+                    SqlClauseKind::Where => Some((
+                        SqlClauseKind::WherePredicate,
+                        clause_families(SqlClauseKind::WherePredicate, &functions),
+                    )),
+                    SqlClauseKind::Select => Some((
+                        SqlClauseKind::SelectItem,
+                        clause_families(SqlClauseKind::SelectItem, &functions),
+                    )),
+                    _ => None,
+                };
+                if let Some((item, item_families)) = item_kind
+                    && !stmt.clauses.iter().any(|c| {
+                        c.kind == item && c.depth == clause.depth && clause.lines.contains(&c.lines)
+                    })
+                {
+                    families = item_families;
+                }
                 let id = sites.len();
                 sites.push(Site {
                     id,
@@ -186,12 +221,18 @@ impl SiteTable {
                         clause: clause_idx,
                         kind: clause.kind,
                     },
-                    families: clause_families(clause.kind, &functions),
+                    families,
                     lines: clause.lines,
                     precise: clause.lines,
                     evidence,
                     terms: code_terms(&clause.text),
                     flags: flags_of(stmt.file, stmt.symbol),
+                    depth: clause.depth,
+                    origin_prior: match stmt.origin {
+                        SqlOrigin::SparkSqlCall | SqlOrigin::NotebookCell => 1.0,
+                        SqlOrigin::SqlFile => 0.9,
+                        SqlOrigin::StringLiteral => 0.85 * file_prior(stmt.file),
+                    },
                 });
                 ids.push(id);
             }
@@ -236,6 +277,7 @@ impl SiteTable {
                 }
             }
         }
+        let sql_views = view_edges(index);
         Self {
             sites,
             weights,
@@ -243,7 +285,24 @@ impl SiteTable {
             sql_sites,
             chain_feeds,
             chain_sql,
+            sql_views,
         }
+    }
+
+    /// Sites of a SQL statement plus those of the statements defining the views it reads
+    /// (`CREATE TEMP VIEW revenue AS …` for `FROM revenue`), transitively.
+    pub fn sql_unit(&self, statement: usize) -> BTreeSet<SiteId> {
+        let mut out = BTreeSet::new();
+        let mut stack = vec![statement];
+        let mut seen = BTreeSet::new();
+        while let Some(s) = stack.pop() {
+            if !seen.insert(s) || seen.len() > 32 {
+                continue;
+            }
+            out.extend(self.sql_sites(s).iter().copied());
+            stack.extend(self.sql_views.get(s).into_iter().flatten().copied());
+        }
+        out
     }
 
     pub fn chain_sites(&self, chain: usize) -> &[SiteId] {
@@ -311,7 +370,7 @@ impl SiteTable {
     fn extend_sql_of(&self, chain: usize, out: &mut BTreeSet<SiteId>) {
         if let Some(stmts) = self.chain_sql.get(&chain) {
             for s in stmts {
-                out.extend(self.sql_sites(*s).iter().copied());
+                out.extend(self.sql_unit(*s));
             }
         }
     }
@@ -325,6 +384,138 @@ impl SiteTable {
         out.insert(last);
         out
     }
+}
+
+/// Prior for code in files that show no sign of Spark: repositories often hold the same query in
+/// pandas, Polars or Dask, with the same verbs (`filter`, `join`, `agg`).
+const NON_SPARK_PRIOR: f64 = 0.6;
+
+/// Files that evidently drive Spark: a chain starting from a session (`spark`, `SparkSession`,
+/// `sqlContext`, `get_or_create_spark()`), a `createDataFrame` / `sql` / `read` call, or SQL seen
+/// flowing into `spark.sql(…)`. A helper module that only receives DataFrames is not recognised
+/// and merely ranks a little lower.
+fn spark_files(index: &RepoIndex) -> std::collections::HashSet<FileId> {
+    let mut files = std::collections::HashSet::new();
+    for chain in &index.chains {
+        let receiver = chain.receiver.to_lowercase();
+        let drives_spark = receiver.contains("spark")
+            || receiver.contains("sqlcontext")
+            || chain.calls.iter().any(|c| {
+                matches!(
+                    c.method.as_str(),
+                    "createDataFrame" | "sparkContext" | "readStream" | "createOrReplaceTempView"
+                )
+            });
+        if drives_spark {
+            files.insert(chain.file);
+        }
+    }
+    for stmt in &index.sql {
+        if stmt.origin == SqlOrigin::SparkSqlCall {
+            files.insert(stmt.file);
+        }
+    }
+    files
+}
+
+/// Whether a subquery clause sits inside a WHERE / HAVING predicate (`IN (SELECT …)`, `EXISTS`,
+/// a scalar comparison): such a subquery becomes a join or filter of the outer plan. A derived
+/// table in FROM does not; its own clauses are the sites.
+fn is_predicate_subquery(stmt: &SqlStatement, clause: &SqlClause) -> bool {
+    clause.kind == SqlClauseKind::Subquery
+        && stmt.clauses.iter().any(|c| {
+            matches!(
+                c.kind,
+                SqlClauseKind::Where | SqlClauseKind::WherePredicate | SqlClauseKind::Having
+            ) && c.depth < clause.depth
+                && c.lines.contains(&clause.lines)
+        })
+}
+
+/// The clause itself and, for a predicate subquery, the clauses of its body (deeper or equal depth,
+/// inside its lines): such a subquery's evidence is that of its body.
+fn nested_in<'a>(
+    stmt: &'a SqlStatement,
+    clause: &'a SqlClause,
+) -> impl Iterator<Item = &'a SqlClause> {
+    let predicate_subquery = is_predicate_subquery(stmt, clause);
+    stmt.clauses.iter().filter(move |c| {
+        std::ptr::eq(*c, clause)
+            || (predicate_subquery && c.depth >= clause.depth && clause.lines.contains(&c.lines))
+    })
+}
+
+fn clause_evidence(stmt: &SqlStatement, clause: &SqlClause) -> Evidence {
+    let mut evidence = Evidence::default();
+    for c in nested_in(stmt, clause) {
+        evidence.add_all(TokenKind::Column, &c.columns);
+        evidence.add_all(TokenKind::Function, &c.functions);
+        evidence.add_all(TokenKind::Literal, &c.literals);
+        evidence.add_all(TokenKind::Alias, &c.aliases);
+        evidence.add_all(TokenKind::Table, &c.tables);
+    }
+    evidence
+}
+
+fn clause_functions(stmt: &SqlStatement, clause: &SqlClause) -> Vec<String> {
+    nested_in(stmt, clause)
+        .flat_map(|c| c.functions.iter().map(|f| normalise_function(f)))
+        .collect()
+}
+
+/// For each SQL statement, the statements defining a view it reads: a `CreateView` clause naming
+/// one of its FROM tables, preferring the same file.
+fn view_edges(index: &RepoIndex) -> Vec<Vec<usize>> {
+    let mut definitions: HashMap<String, Vec<usize>> = HashMap::new();
+    for (idx, stmt) in index.sql.iter().enumerate() {
+        for clause in stmt
+            .clauses
+            .iter()
+            .filter(|c| c.kind == SqlClauseKind::CreateView)
+        {
+            for table in &clause.tables {
+                definitions
+                    .entry(table.to_lowercase())
+                    .or_default()
+                    .push(idx);
+            }
+        }
+    }
+    index
+        .sql
+        .iter()
+        .enumerate()
+        .map(|(idx, stmt)| {
+            let mut views = Vec::new();
+            for clause in stmt
+                .clauses
+                .iter()
+                .filter(|c| c.kind == SqlClauseKind::From)
+            {
+                for table in &clause.tables {
+                    let Some(defs) = definitions.get(&table.to_lowercase()) else {
+                        continue;
+                    };
+                    let same_file: Vec<usize> = defs
+                        .iter()
+                        .copied()
+                        .filter(|d| *d != idx && index.sql[*d].file == stmt.file)
+                        .collect();
+                    let chosen = if same_file.is_empty() {
+                        defs.iter().copied().filter(|d| *d != idx).take(1).collect()
+                    } else {
+                        same_file
+                    };
+                    for d in chosen {
+                        if !views.contains(&d) {
+                            views.push(d);
+                        }
+                    }
+                }
+            }
+            views
+        })
+        .collect()
 }
 
 /// For each chain, the chains defining the variables it reads: the nearest earlier assignment in
