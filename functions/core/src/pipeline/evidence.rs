@@ -72,8 +72,6 @@ const FUNCTION_SYNONYMS: &[(&str, &str)] = &[
     ("stddev", "stddevsamp"),
     ("std", "stddevsamp"),
     ("variance", "varsamp"),
-    ("countdistinct", "count"),
-    ("sumdistinct", "sum"),
     ("isnull", "isnull"),
     ("isin", "in"),
     ("startswith", "startswith"),
@@ -209,7 +207,9 @@ impl Evidence {
     /// through a path.
     fn holds(&self, kind: TokenKind, value: &str) -> bool {
         let alike: &[TokenKind] = match kind {
-            TokenKind::Column | TokenKind::Alias => &[TokenKind::Column, TokenKind::Alias],
+            // PySpark names columns in plain strings (`schema=["name", …]`, `groupBy("dept")`),
+            // which the index may record as literals.
+            TokenKind::Column | TokenKind::Alias => &[TokenKind::Column, TokenKind::Alias, TokenKind::Literal],
             TokenKind::Table | TokenKind::Path => {
                 &[TokenKind::Table, TokenKind::Path, TokenKind::Literal]
             }

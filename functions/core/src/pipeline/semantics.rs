@@ -148,6 +148,12 @@ fn add_expr(e: &mut Evidence, expr: &Expr, with_columns: bool) {
         e.add_all(TokenKind::Column, &expr.columns);
     }
     e.add_all(TokenKind::Function, &expr.functions);
+    // `count(DISTINCT x)` is written `countDistinct(x)` in the DataFrame API.
+    if expr.text.to_lowercase().contains("(distinct ") {
+        for f in &expr.functions {
+            e.add(TokenKind::Function, &format!("{f}distinct"));
+        }
+    }
     e.add_all(TokenKind::Literal, &expr.literals);
     if let Some(alias) = &expr.alias {
         e.add(TokenKind::Alias, alias);
@@ -284,6 +290,15 @@ fn own_signature(node: &PlanNode) -> Evidence {
     e
 }
 
+/// Conjuncts the optimizer infers by itself: `isnotnull(x)` from joins and null-intolerant
+/// predicates, `size(x) > 0` from a generator (`explode`).
+fn is_inferred_constraint(c: &Expr) -> bool {
+    let text = c.text.to_lowercase().replace(['(', ')', ' '], "");
+    let only_isnotnull = !c.functions.is_empty() && c.functions.iter().all(|f| f.eq_ignore_ascii_case("isnotnull"));
+    let generator_size = c.functions.iter().any(|f| f.eq_ignore_ascii_case("size")) && text.ends_with(">0");
+    only_isnotnull || generator_size
+}
+
 /// Why the planner, not the user, put `node` into the plan under `parent` — or `None` when the
 /// node is the user's own operator.
 fn derived_reason(graph: &PlanGraph, idx: NodeIdx, parent: Option<NodeIdx>) -> Option<String> {
@@ -312,14 +327,8 @@ fn derived_reason(graph: &PlanGraph, idx: NodeIdx, parent: Option<NodeIdx>) -> O
             (pruning && parent.is_some()).then(|| "column pruning for".to_owned())
         }
         OperatorFamily::Filter => {
-            let inferred = !d.conditions.is_empty()
-                && d.conditions.iter().all(|c| {
-                    c.functions
-                        .iter()
-                        .all(|f| f.eq_ignore_ascii_case("isnotnull"))
-                        && !c.functions.is_empty()
-                });
-            inferred.then(|| "null checks inferred from".to_owned())
+            let inferred = !d.conditions.is_empty() && d.conditions.iter().all(is_inferred_constraint);
+            inferred.then(|| "constraints inferred from".to_owned())
         }
         OperatorFamily::PythonEval => Some("Python UDF evaluation for".to_owned()),
         OperatorFamily::Expand => Some("row expansion for".to_owned()),
