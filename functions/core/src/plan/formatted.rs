@@ -24,8 +24,21 @@ use super::operators::classify;
 use super::tree::{TreeBuilder, section_marker, split_tree_line};
 
 /// Whether text looks like the formatted form: some line is a detail-section header `(N) Name`.
+/// Also true when the first tree line ends in an id, `Project (4)`, so a plan cut before its
+/// detail sections is still read (and reported) as formatted.
 pub(crate) fn looks_formatted(text: &str) -> bool {
-    text.lines().any(|l| parse_section_header(l).is_some())
+    if text.lines().any(|l| parse_section_header(l).is_some()) {
+        return true;
+    }
+    let first_node = text
+        .lines()
+        .map(str::trim)
+        .find(|l| !l.is_empty() && *l != "== Physical Plan ==");
+    first_node.is_some_and(|l| {
+        let body = l.strip_prefix("* ").unwrap_or(l);
+        split_tree_node(body)
+            .is_some_and(|(_, _, after)| after.is_empty() || after.starts_with(','))
+    })
 }
 
 struct Section {
@@ -241,12 +254,13 @@ impl<'a> Reader<'a> {
             match split_field(line) {
                 Some((key, value)) => section.fields.push((key, value.to_string())),
                 None => match section.fields.last_mut() {
-                    // a value printed over several lines (string literals with newlines)
-                    Some((_, value)) => {
+                    // a value printed over several lines (a string literal with a newline)
+                    // continues only while its brackets are open
+                    Some((_, value)) if !unclosed_brackets(value).is_empty() => {
                         value.push('\n');
                         value.push_str(line);
                     }
-                    None => {
+                    _ => {
                         return Err(PlanError::syntax(
                             self.pos + 1,
                             1,

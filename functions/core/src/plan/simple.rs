@@ -101,7 +101,8 @@ fn parse_tree(lines: &[&str], start: usize) -> Result<PlanGraph, PlanError> {
         }
         let (codegen, body) = strip_codegen_prefix(tl.text);
         let name = node_name(body);
-        if name.is_empty() {
+        // Spark operator names are CamelCase; anything else is not a plan line
+        if !name.starts_with(|c: char| c.is_ascii_uppercase()) {
             return Err(PlanError::syntax(
                 line_no,
                 tl.col + 1,

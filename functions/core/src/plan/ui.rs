@@ -30,7 +30,6 @@ pub(crate) struct UiExecution {
     pub id: Option<u64>,
     #[serde(default)]
     pub description: Option<String>,
-    #[serde(default)]
     pub nodes: Vec<UiNode>,
     #[serde(default)]
     pub edges: Vec<UiEdge>,
