@@ -670,3 +670,85 @@ fn ui_sql_list_selects_one_execution() {
             .any(|n| n.name.starts_with("WholeStageCodegen") && !n.members.is_empty())
     );
 }
+
+// ---- Photon (hand-written plans, see tests/fixtures/plans/photon/README.md) -------------
+
+fixture!(photon_names_map_onto_spark_operators, "photon", |g| {
+    let agg = g
+        .nodes
+        .iter()
+        .find(|n| {
+            n.name == "PhotonGroupingAgg"
+                && n.details
+                    .aggregate_functions
+                    .iter()
+                    .any(|f| f.text.starts_with("partial_sum"))
+        })
+        .expect("partial PhotonGroupingAgg");
+    assert_eq!(
+        (agg.operator.as_str(), agg.family, agg.node_kind),
+        ("HashAggregate", OperatorFamily::Aggregate, NodeKind::Code)
+    );
+    assert_eq!(texts(&agg.details.grouping_keys), vec!["region"]);
+    // the grouping's shuffle: the sink hash-partitioned by the key
+    let sink = g
+        .nodes
+        .iter()
+        .filter(|n| n.name == "PhotonShuffleExchangeSink")
+        .find(|n| {
+            n.details
+                .partitioning
+                .as_ref()
+                .is_some_and(|p| p.kind == "hash")
+        })
+        .expect("hash sink");
+    assert_eq!(sink.operator, "Exchange");
+    assert_eq!(
+        texts(&sink.details.partitioning.clone().expect("p").exprs),
+        vec!["region"]
+    );
+    for engine in [
+        "PhotonResultStage",
+        "PhotonShuffleMapStage",
+        "PhotonShuffleExchangeSource",
+        "ColumnarToRow",
+    ] {
+        let node = g.nodes.iter().find(|n| n.name == engine).expect(engine);
+        assert_eq!(node.node_kind, NodeKind::Engine, "{engine}");
+    }
+    let filter = op(&g, "Filter");
+    assert_eq!(filter.name, "PhotonFilter");
+    assert_eq!(
+        texts(&filter.details.conditions),
+        vec!["isnotnull(amount)", "(amount > 100.0)"]
+    );
+    let scan = op(&g, "FileSourceScan");
+    let info = scan.details.scan.as_ref().expect("scan");
+    assert_eq!(
+        (info.format.as_str(), info.table.as_deref()),
+        ("parquet", Some("spark_catalog.sales.orders"))
+    );
+    assert_eq!(
+        texts(&info.data_filters),
+        vec!["isnotnull(amount)", "(amount > 100.0)"]
+    );
+    assert_eq!(
+        info.paths,
+        vec!["dbfs:/user/hive/warehouse/sales.db/orders"]
+    );
+});
+
+fixture!(photon_join_in_the_simple_plan, "photon/simple.txt", |g| {
+    let join = op(&g, "BroadcastHashJoin");
+    assert_eq!(join.name, "PhotonBroadcastHashJoin");
+    let info = join.details.join.clone().expect("join");
+    assert_eq!(
+        (info.join_type.as_str(), info.build_side.as_deref()),
+        ("Inner", Some("BuildRight"))
+    );
+    assert_eq!(
+        (texts(&info.left_keys), texts(&info.right_keys)),
+        (vec!["cust_id"], vec!["id"])
+    );
+    assert_eq!(op(&g, "Sort").name, "PhotonSort");
+});

@@ -78,8 +78,8 @@ pub(crate) fn from_fields(
                     s.partition_filters = string_list(value);
                 }
             }
-            "DataFilters" => {
-                if let Some(s) = scan.as_mut() {
+            "DataFilters" | "RequiredDataFilters" => {
+                if let Some(s) = scan.as_mut().filter(|s| s.data_filters.is_empty()) {
                     s.data_filters = parse_expr_list(value);
                 }
             }
@@ -130,9 +130,20 @@ pub(crate) fn from_node_text(op: &OperatorInfo, name: &str, text: &str) -> NodeD
     } else if matches!(
         op.canonical.as_str(),
         "FileSourceScan" | "RowDataSourceScan" | "BatchScan"
-    ) && args.starts_with('[')
+    ) && args.contains('[')
     {
-        read_scan_line(args, &mut d, &mut scan);
+        // `FileScan parquet spark_catalog.db.t[a#1] …`: a table name may precede the columns
+        let mut cols = args;
+        if let Some(open) = args
+            .find('[')
+            .filter(|&o| o > 0 && !args[..o].contains(' '))
+        {
+            if let Some(s) = scan.as_mut() {
+                s.table = Some(args[..open].to_string());
+            }
+            cols = &args[open..];
+        }
+        read_scan_line(cols, &mut d, &mut scan);
     } else if op.canonical == "Filter" {
         d.conditions = conjuncts(args);
     } else if op.canonical == "Project" {
@@ -246,6 +257,10 @@ fn read_scan_line(args: &str, d: &mut NodeDetails, scan: &mut Option<ScanInfo>) 
             "PushedFilters" => s.pushed_filters = string_list(&value),
             "PartitionFilters" => s.partition_filters = string_list(&value),
             "DataFilters" => s.data_filters = parse_expr_list(&value),
+            // Photon's name for the filters it must apply
+            "RequiredDataFilters" if s.data_filters.is_empty() => {
+                s.data_filters = parse_expr_list(&value)
+            }
             "ReadSchema" => s.read_schema = read_schema(&value),
             "Format" => {
                 if s.format == "unknown" {
@@ -283,6 +298,24 @@ fn read_arguments(
 ) {
     let parts = split_top_level(args);
     match op.canonical.as_str() {
+        // Photon prints these operators' expressions under `Arguments:`
+        "Filter" => d.conditions = conjuncts(args),
+        "Project" => {
+            d.projections = parse_expr_list(args);
+            d.output = parse_attribute_list(args);
+        }
+        "HashAggregate" | "ObjectHashAggregate" | "SortAggregate" => {
+            // `[keys], [aggregates], [aggregate attributes], [results], isFinal`
+            if let Some(keys) = parts.first() {
+                d.grouping_keys = parse_expr_list(keys);
+            }
+            if let Some(functions) = parts.get(1) {
+                d.aggregate_functions = parse_expr_list(functions);
+            }
+            if let Some(results) = parts.get(3) {
+                d.projections = parse_expr_list(results);
+            }
+        }
         "Exchange" => d.partitioning = Some(read_partitioning(&parts)),
         "BroadcastExchange" => {
             d.partitioning = Some(Partitioning {

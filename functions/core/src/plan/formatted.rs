@@ -16,7 +16,10 @@
 
 use std::collections::HashMap;
 
-use super::builder::{is_subquery_wrapper, link_child, link_subquery, new_node, unclosed_brackets};
+use super::builder::{
+    is_subquery_wrapper, link_child, link_subquery, new_node, promote_lone_initial_plan,
+    unclosed_brackets,
+};
 use super::details::from_fields;
 use super::error::PlanError;
 use super::graph::{NodeIdx, PlanFormat, PlanGraph, PlanNode, PlanSection};
@@ -140,6 +143,7 @@ pub(crate) fn parse_formatted(text: &str, format: PlanFormat) -> Result<PlanGrap
         }
     }
     r.apply_sections()?;
+    promote_lone_initial_plan(&mut r.nodes);
     Ok(PlanGraph {
         format,
         nodes: r.nodes,

@@ -16,7 +16,10 @@
 
 use std::collections::BTreeMap;
 
-use super::builder::{is_subquery_wrapper, link_child, link_subquery, new_node, unclosed_brackets};
+use super::builder::{
+    is_subquery_wrapper, link_child, link_subquery, new_node, promote_lone_initial_plan,
+    unclosed_brackets,
+};
 use super::details::from_node_text;
 use super::error::PlanError;
 use super::graph::{PlanFormat, PlanGraph, PlanNode, PlanSection};
@@ -158,6 +161,7 @@ fn parse_tree(lines: &[&str], start: usize) -> Result<PlanGraph, PlanError> {
         }
     }
     link_reuses(&mut nodes);
+    promote_lone_initial_plan(&mut nodes);
     for node in &mut nodes {
         node.details.arguments.remove("text");
     }
