@@ -752,3 +752,70 @@ fixture!(photon_join_in_the_simple_plan, "photon/simple.txt", |g| {
     );
     assert_eq!(op(&g, "Sort").name, "PhotonSort");
 });
+
+// ---- extended text and the CLI's JSON ---------------------------------------------------
+
+fixture!(
+    extended_text_keeps_logical_plans_and_reads_the_physical_one,
+    "aggregate-hash/extended.txt",
+    |g| {
+        assert_eq!(g.format, PlanFormat::Extended);
+        let logical: Vec<&str> = g.logical_plans.keys().map(String::as_str).collect();
+        assert_eq!(
+            logical,
+            vec![
+                "Analyzed Logical Plan",
+                "Optimized Logical Plan",
+                "Parsed Logical Plan"
+            ]
+        );
+        assert!(g.logical_plans["Optimized Logical Plan"].contains("Aggregate [o_cust#13]"));
+        assert_eq!(g.nodes[0].operator, "AdaptiveSparkPlan");
+        assert_eq!(g.nodes[0].id, "0");
+        assert_eq!(
+            op(&g, "Exchange")
+                .details
+                .partitioning
+                .as_ref()
+                .map(|p| p.kind.as_str()),
+            Some("range")
+        );
+    }
+);
+
+#[test]
+fn json_output_names_nodes_by_id_with_camel_case_fields() {
+    let g = load("reused-exchange/formatted.txt");
+    let doc = plan2code_core::plan::render::to_json(&g);
+    assert_eq!(doc["format"], "formatted");
+    let nodes = doc["nodes"].as_array().expect("nodes");
+    assert_eq!(nodes.len(), g.nodes.len());
+    let by_id = |id: &str| {
+        nodes
+            .iter()
+            .find(|n| n["id"] == id)
+            .unwrap_or_else(|| panic!("node {id}"))
+    };
+    for node in nodes {
+        for child in node["children"].as_array().expect("children") {
+            assert!(child.is_string(), "children are ids");
+            by_id(child.as_str().unwrap_or_default());
+        }
+    }
+    let reused = nodes
+        .iter()
+        .find(|n| n["operator"] == "ReusedExchange")
+        .expect("reused");
+    assert_eq!(
+        by_id(reused["reuses"].as_str().expect("reuses id"))["operator"],
+        "Exchange"
+    );
+    let join = nodes
+        .iter()
+        .find(|n| n["operator"] == "BroadcastHashJoin")
+        .expect("join");
+    assert_eq!(join["nodeKind"], "code");
+    assert_eq!(join["join"]["joinType"], "Inner");
+    assert!(join["codegenStage"].is_u64());
+    assert_eq!(doc["roots"][0], g.nodes[g.roots[0]].id.as_str());
+}
