@@ -190,11 +190,10 @@ proptest! {
             at -= 1;
         }
         let truncated = &text[..at];
-        if let Err(e) = parse(truncated) {
-            if let Some((line, _)) = e.position() {
+        if let Err(e) = parse(truncated)
+            && let Some((line, _)) = e.position() {
                 prop_assert!(line as usize <= truncated.lines().count().max(1) + 1, "{e}");
             }
-        }
     }
 
     #[test]

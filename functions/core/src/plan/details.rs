@@ -419,10 +419,10 @@ fn read_arguments(
                     _ => None,
                 };
             }
-            if op.canonical == "InMemoryTableScan" {
-                if let Some(preds) = parts.get(1) {
-                    d.conditions = parse_expr_list(preds);
-                }
+            if op.canonical == "InMemoryTableScan"
+                && let Some(preds) = parts.get(1)
+            {
+                d.conditions = parse_expr_list(preds);
             }
         }
         "Range" => {

@@ -197,10 +197,10 @@ impl Nesting {
             TokKind::Ident { id: None } if tok.text.eq_ignore_ascii_case("CASE") => {
                 self.open.push(b'C')
             }
-            TokKind::Ident { id: None } if tok.text.eq_ignore_ascii_case("END") => {
-                if self.open.last() == Some(&b'C') {
-                    self.open.pop();
-                }
+            TokKind::Ident { id: None }
+                if tok.text.eq_ignore_ascii_case("END") && self.open.last() == Some(&b'C') =>
+            {
+                self.open.pop();
             }
             _ => {}
         }
@@ -212,7 +212,7 @@ pub(crate) fn split_top_level(s: &str) -> Vec<&str> {
     split_tokens_at(s, |t| t.kind == TokKind::Comma)
 }
 
-fn split_tokens_at<'a>(s: &'a str, is_sep: impl Fn(&Token<'_>) -> bool) -> Vec<&'a str> {
+fn split_tokens_at(s: &str, is_sep: impl Fn(&Token<'_>) -> bool) -> Vec<&str> {
     let mut parts = Vec::new();
     let mut nesting = Nesting::default();
     let mut from = 0;
@@ -448,11 +448,13 @@ pub fn parse_expr(raw: &str) -> Expr {
                     || i > 0 && toks[i - 1].text == "."
                 {
                     // struct field access on a column: `a#1.field`
-                } else if word == "true" || word == "false" {
-                    push_unique(&mut expr.literals, word.to_string());
-                } else if !is_keyword(word) && word != "null" && nesting.depth() > 0
+                } else if word == "true"
+                    || word == "false"
+                    || !is_keyword(word) && word != "null" && nesting.depth() > 0
                     || is_comparand(&toks, i)
                 {
+                    // booleans; bare words inside calls or compared with something are
+                    // Spark's unquoted string literals
                     push_unique(&mut expr.literals, word.to_string());
                 }
             }
@@ -468,14 +470,14 @@ pub fn parse_expr(raw: &str) -> Expr {
         }
         nesting.feed(tok);
     }
-    if let Some(at) = alias_at {
-        if let Some(name) = toks.get(at + 1) {
-            if matches!(name.kind, TokKind::Ident { .. }) && at + 2 == toks.len() {
-                expr.alias = Some(name.text.trim_matches('`').to_string());
-                // the alias is not a literal of the expression
-                expr.literals.retain(|l| l != name.text);
-            }
-        }
+    if let Some(at) = alias_at
+        && let Some(name) = toks.get(at + 1)
+        && matches!(name.kind, TokKind::Ident { .. })
+        && at + 2 == toks.len()
+    {
+        expr.alias = Some(name.text.trim_matches('`').to_string());
+        // the alias is not a literal of the expression
+        expr.literals.retain(|l| l != name.text);
     }
     expr
 }

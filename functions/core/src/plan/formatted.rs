@@ -277,19 +277,19 @@ impl<'a> Reader<'a> {
             self.pos += 1;
         }
         // Cut inside a value: the input ended here with brackets open.
-        if self.pos >= self.lines.len() {
-            if let Some((key, value)) = section.fields.last() {
-                let missing = unclosed_brackets(value);
-                if !missing.is_empty() {
-                    let last_line = self.lines.len();
-                    let col = self.lines[last_line - 1].len() + 1;
-                    return Err(PlanError::syntax(
-                        last_line,
-                        col,
-                        &format!("`{missing}` to close the value of `{key}`"),
-                        "",
-                    ));
-                }
+        if self.pos >= self.lines.len()
+            && let Some((key, value)) = section.fields.last()
+        {
+            let missing = unclosed_brackets(value);
+            if !missing.is_empty() {
+                let last_line = self.lines.len();
+                let col = self.lines[last_line - 1].len() + 1;
+                return Err(PlanError::syntax(
+                    last_line,
+                    col,
+                    &format!("`{missing}` to close the value of `{key}`"),
+                    "",
+                ));
             }
         }
         Ok(section)

@@ -176,12 +176,11 @@ fn parse_tree(lines: &[&str], start: usize) -> Result<PlanGraph, PlanError> {
 
 /// `*(3) Project […]` → (Some(3), `Project […]`).
 fn strip_codegen_prefix(text: &str) -> (Option<u32>, &str) {
-    if let Some(rest) = text.strip_prefix("*(") {
-        if let Some(close) = rest.find(')') {
-            if let Ok(stage) = rest[..close].parse() {
-                return (Some(stage), rest[close + 1..].trim_start());
-            }
-        }
+    if let Some(rest) = text.strip_prefix("*(")
+        && let Some(close) = rest.find(')')
+        && let Ok(stage) = rest[..close].parse()
+    {
+        return (Some(stage), rest[close + 1..].trim_start());
     }
     (None, text)
 }

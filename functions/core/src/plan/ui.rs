@@ -234,11 +234,11 @@ fn place_codegen_clusters(
 ) {
     let mut clusters: Vec<(u64, u64, NodeIdx)> = Vec::new(); // (k, ui id, idx)
     for ui in &exec.nodes {
-        if let Some(k) = codegen_cluster_number(&ui.node_name) {
-            if let Some(&idx) = by_ui_id.get(&ui.node_id) {
-                clusters.push((k, ui.node_id, idx));
-                nodes[idx].codegen_stage = u32::try_from(k).ok();
-            }
+        if let Some(k) = codegen_cluster_number(&ui.node_name)
+            && let Some(&idx) = by_ui_id.get(&ui.node_id)
+        {
+            clusters.push((k, ui.node_id, idx));
+            nodes[idx].codegen_stage = u32::try_from(k).ok();
         }
     }
     for ui in &exec.nodes {
@@ -254,10 +254,11 @@ fn place_codegen_clusters(
             .filter(|(ck, cid, _)| *ck == k && *cid < ui.node_id)
             .max_by_key(|(_, cid, _)| *cid)
             .or_else(|| clusters.iter().find(|(ck, ..)| *ck == k));
-        if let Some(&(_, _, cluster)) = cluster {
-            if cluster != member && !nodes[cluster].members.contains(&member) {
-                nodes[cluster].members.push(member);
-            }
+        if let Some(&(_, _, cluster)) = cluster
+            && cluster != member
+            && !nodes[cluster].members.contains(&member)
+        {
+            nodes[cluster].members.push(member);
         }
     }
     let parents: Vec<Vec<NodeIdx>> = {
