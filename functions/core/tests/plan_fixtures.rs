@@ -819,3 +819,26 @@ fn json_output_names_nodes_by_id_with_camel_case_fields() {
     assert!(join["codegenStage"].is_u64());
     assert_eq!(doc["roots"][0], g.nodes[g.roots[0]].id.as_str());
 }
+
+#[test]
+fn event_log_with_an_extended_plan_description_is_read_too() {
+    // Spark 2.x logs carry `explain(true)` text instead of the formatted form
+    let extended =
+        std::fs::read_to_string(fixture_path("aggregate-hash/extended.txt")).expect("extended");
+    let event = serde_json::json!({
+        "Event": "org.apache.spark.sql.execution.ui.SparkListenerSQLExecutionStart",
+        "executionId": 7,
+        "description": "count at job.py:12",
+        "details": "",
+        "physicalPlanDescription": extended,
+    });
+    let g = parse_plan(&event.to_string(), &ParseOptions::default()).expect("event log");
+    assert_eq!(g.format, PlanFormat::Eventlog);
+    assert_eq!(g.execution.execution_id, Some(7));
+    assert_eq!(
+        g.execution.call_site, None,
+        "an empty call site is no call site"
+    );
+    assert_eq!(g.nodes[0].id, "0");
+    assert_eq!(op(&g, "Sort").details.sort_order[0].expr.text, "total");
+}
