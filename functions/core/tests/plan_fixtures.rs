@@ -631,6 +631,7 @@ fn event_log_with_several_executions_needs_a_choice_and_keeps_the_call_site() {
     )
     .expect("execution 4");
     assert_eq!(g.format, PlanFormat::Eventlog);
+    assert_eq!(g.execution.spark_version.as_deref(), Some("4.3.0"));
     assert_eq!(
         g.execution.description.as_deref(),
         Some("collect at /work/wt/plan/tests/fixtures/plans/generate.py:41")
@@ -841,4 +842,33 @@ fn event_log_with_an_extended_plan_description_is_read_too() {
     );
     assert_eq!(g.nodes[0].id, "0");
     assert_eq!(op(&g, "Sort").details.sort_order[0].expr.text, "total");
+}
+
+#[test]
+fn adaptively_optimized_out_exchanges_are_kept_as_initial_nodes() {
+    // hand-made: Spark's layout for exchanges AQE removed, appended to a real plan
+    let mut text =
+        std::fs::read_to_string(fixture_path("scan-parquet/formatted.txt")).expect("plan");
+    text.push_str(
+        "===== Adaptively Optimized Out Exchanges =====\n\nSubplan:1\nExchange (9)\n+- Scan parquet  (1)\n\n\n\
+         (9) Exchange\nInput [3]: [o_id#9, o_amount#11, o_cust#13]\n\
+         Arguments: hashpartitioning(o_cust#13, 8), ENSURE_REQUIREMENTS, [plan_id=7]\n\n",
+    );
+    let g = parse_plan(&text, &ParseOptions::default()).expect("plan");
+    let idx = g.node_by_id("9").expect("node 9");
+    let exchange = &g.nodes[idx];
+    assert_eq!(exchange.section, PlanSection::Initial);
+    assert_eq!(
+        g.nodes[exchange.children[0]].id, "1",
+        "linked to the scan, not a copy"
+    );
+    assert!(!g.roots.contains(&idx));
+    assert_eq!(
+        exchange
+            .details
+            .partitioning
+            .as_ref()
+            .map(|p| p.kind.as_str()),
+        Some("hash")
+    );
 }

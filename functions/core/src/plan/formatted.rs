@@ -100,6 +100,14 @@ pub(crate) fn parse_formatted(text: &str, format: PlanFormat) -> Result<PlanGrap
         let trimmed = line.trim();
         if trimmed.is_empty() || (trimmed.starts_with("=====") && trimmed.ends_with("=====")) {
             r.pos += 1;
+        } else if trimmed
+            .strip_prefix("Subplan:")
+            .is_some_and(|n| n.bytes().all(|c| c.is_ascii_digit()))
+        {
+            // `===== Adaptively Optimized Out Exchanges =====`: plans AQE dropped. Their ids
+            // are shown, so they are nodes; they ran in no final plan, so they are `initial`.
+            r.pos += 1;
+            r.read_tree(PlanSection::Initial, true)?;
         } else if let Some((host, expr)) = parse_subquery_header(trimmed) {
             r.pos += 1;
             let name = subquery_name(expr);
@@ -443,9 +451,7 @@ fn split_field(line: &str) -> Option<(String, &str)> {
 
 /// `Subquery:1 Hosting operator id = 3 Hosting Expression = Subquery subquery#1290, [id=#1]`.
 fn parse_subquery_header(line: &str) -> Option<(String, &str)> {
-    let rest = line
-        .strip_prefix("Subquery:")
-        .or_else(|| line.strip_prefix("Subplan:"))?;
+    let rest = line.strip_prefix("Subquery:")?;
     let at = rest.find("Hosting operator id = ")?;
     let after = &rest[at + "Hosting operator id = ".len()..];
     let id: String = after.chars().take_while(char::is_ascii_digit).collect();
