@@ -89,7 +89,7 @@ pub(crate) fn tokenize(s: &str) -> Vec<Token<'_>> {
             // digits, dots, date dashes, exponent and type suffixes (`1995-03-15`, `0.05`, `1E+3`, `100L`)
             while i < b.len()
                 && (b[i].is_ascii_alphanumeric()
-                    || b[i] == b'.'
+                    || (b[i] == b'.' && b.get(i + 1) != Some(&b'.'))
                     || (b[i] == b'-' && b.get(i + 1).is_some_and(u8::is_ascii_digit))
                     || (b[i] == b':' && b.get(i + 1).is_some_and(u8::is_ascii_digit))
                     || ((b[i] == b'+' || b[i] == b'-') && matches!(b[i - 1], b'E' | b'e')))
@@ -583,6 +583,11 @@ mod tests {
 
     #[test]
     fn spark_truncation_closes_open_brackets() {
+        // a number cut short: `IN (13,31,23,2...,`
+        assert_eq!(
+            split_top_level("[a IN (13,31,23,2..., Format: Parquet"),
+            vec!["[a IN (13,31,23,2...", "Format: Parquet"]
+        );
         assert_eq!(
             split_top_level(
                 "[isnotnull(a#1), (cast(c_acct..., Format: Parquet, Location: X(1 paths)[file:/a]"
