@@ -92,7 +92,12 @@ pub(crate) fn tokenize(s: &str) -> Vec<Token<'_>> {
                     || (b[i] == b'.' && b.get(i + 1) != Some(&b'.'))
                     || (b[i] == b'-' && b.get(i + 1).is_some_and(u8::is_ascii_digit))
                     || (b[i] == b':' && b.get(i + 1).is_some_and(u8::is_ascii_digit))
-                    || ((b[i] == b'+' || b[i] == b'-') && matches!(b[i - 1], b'E' | b'e')))
+                    || ((b[i] == b'+' || b[i] == b'-') && matches!(b[i - 1], b'E' | b'e'))
+                    // a timestamp: `2026-11-22 03:41:34.347308`
+                    || (b[i] == b' '
+                        && i - start == 10
+                        && b[start + 4] == b'-'
+                        && b.get(i + 3) == Some(&b':')))
             {
                 i += 1;
             }
@@ -598,6 +603,8 @@ mod tests {
         assert_eq!(e.literals, vec!["19", "6", "0.00", "1", "2", "none"]);
         assert_eq!(e.alias.as_deref(), Some("code"));
 
+        let e = parse_expr("2026-11-22 03:41:34.347308 AS now#63");
+        assert_eq!(e.literals, vec!["2026-11-22 03:41:34.347308"]);
         let e = parse_expr("(o_orderdate#187 < 1995-03-15)");
         assert_eq!(
             (e.columns, e.literals),
