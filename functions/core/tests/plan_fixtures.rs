@@ -872,3 +872,20 @@ fn adaptively_optimized_out_exchanges_are_kept_as_initial_nodes() {
         Some("hash")
     );
 }
+
+#[test]
+fn operators_without_an_id_and_gaps_in_details_are_tolerated() {
+    // hand-made from a real plan: Spark prints `(unknown)` for an operator it gave no id, and a
+    // missing section in the middle (not at the end) is not a cut-off plan
+    let text = std::fs::read_to_string(fixture_path("scan-parquet/formatted.txt"))
+        .expect("plan")
+        .replace("+- * ColumnarToRow (2)", "+- * ColumnarToRow (unknown)");
+    let g = parse_plan(&text, &ParseOptions::default()).expect("plan");
+    let idx = g
+        .node_by_id("unknown@4")
+        .expect("synthetic id from the line");
+    assert_eq!(g.nodes[idx].operator, "ColumnarToRow");
+    assert_eq!(g.nodes[g.nodes[idx].children[0]].id, "1");
+    // the `(2)` section stays: a section whose node the tree did not show is kept
+    assert!(g.node_by_id("2").is_some());
+}

@@ -198,6 +198,14 @@ impl<'a> Reader<'a> {
             let placement = builder
                 .node(tl.col, tl.connector, aqe, wrapper)
                 .map_err(|expected| PlanError::syntax(line_no, tl.col + 1, expected, body))?;
+            // an operator without id gets one from its line, unique and never a real `(N)`
+            let synthetic;
+            let id = if id == "unknown" {
+                synthetic = format!("unknown@{line_no}");
+                synthetic.as_str()
+            } else {
+                id
+            };
             let idx = match self.by_id.get(id) {
                 Some(&existing) => existing,
                 None => {
@@ -218,7 +226,7 @@ impl<'a> Reader<'a> {
                     {
                         self.tree_extra.insert(idx, extra.to_string());
                     }
-                    if main {
+                    if main && !id.starts_with("unknown@") {
                         self.tree_ids.push((id.to_string(), line_no));
                     }
                     idx
@@ -305,10 +313,21 @@ impl<'a> Reader<'a> {
 
     /// Attach detail sections to nodes; every id of the main tree needs one.
     fn apply_sections(&mut self) -> Result<(), PlanError> {
+        // Spark prints the sections in id order, so a cut-off plan lacks the *last* ones: a
+        // missing section is an error when no later section exists (a gap inside is tolerated)
+        let last_section = self
+            .sections
+            .keys()
+            .filter_map(|id| id.parse::<u64>().ok())
+            .max();
+        let cut_off = |id: &str| match (id.parse::<u64>(), last_section) {
+            (Ok(n), Some(last)) => n > last,
+            _ => true,
+        };
         if let Some((id, line)) = self
             .tree_ids
             .iter()
-            .find(|(id, _)| !self.sections.contains_key(id))
+            .find(|(id, _)| !self.sections.contains_key(id) && cut_off(id))
         {
             let last = self.lines.len().max(1);
             return Err(PlanError::syntax(
@@ -369,6 +388,12 @@ fn split_tree_node(text: &str) -> Option<(&str, &str, &str)> {
     let mut search = 0;
     while let Some(off) = text.get(search..)?.find('(') {
         let open = search + off;
+        // Spark prints `(unknown)` for an operator it gave no id
+        if text[open..].starts_with("(unknown)") && open > 0 && b[open - 1] == b' ' {
+            let name = text[..open].trim();
+            let after = text[open + "(unknown)".len()..].trim();
+            return (!name.is_empty()).then_some((name, "unknown", after));
+        }
         let digits_end = b[open + 1..]
             .iter()
             .position(|c| !c.is_ascii_digit())
