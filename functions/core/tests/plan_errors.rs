@@ -64,11 +64,11 @@ parse_error!(
     "an operator name"
 );
 
-// line 3 is `+- * Filter (3`: the node text starts at column 4
+// line 3 is `+- * Filter (3`: the operator starts at column 6
 parse_error!(
     formatted_tree_line_cut_before_its_id_closes,
     cut_after(&fixture("scan-parquet/formatted.txt"), "+- * Filter (3"),
-    |_: &str| (3, 4),
+    |_: &str| (3, 6),
     "an operator followed by its id"
 );
 

@@ -186,9 +186,10 @@ impl<'a> Reader<'a> {
                 None => (false, tl.text),
             };
             let Some((name, id, _after)) = split_tree_node(body) else {
+                let body_col = tl.col + if codegen_star { 2 } else { 0 };
                 return Err(PlanError::syntax(
                     line_no,
-                    tl.col + 1,
+                    body_col + 1,
                     "an operator followed by its id, like `Filter (3)`",
                     body,
                 ));
