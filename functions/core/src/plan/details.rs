@@ -88,7 +88,7 @@ pub(crate) fn from_fields(
                     s.read_schema = read_schema(value);
                 }
             }
-            "Arguments" => read_arguments(op, value, false, &mut d, &mut scan, &mut join),
+            "Arguments" => read_arguments(op, value, &mut d, &mut scan, &mut join),
             other => {
                 d.arguments.insert(camel_key(other), value.to_string());
             }
@@ -150,7 +150,7 @@ pub(crate) fn from_node_text(op: &OperatorInfo, name: &str, text: &str) -> NodeD
         d.projections = parse_expr_list(args);
         d.output = parse_attribute_list(args);
     } else if !args.is_empty() {
-        read_arguments(op, args, true, &mut d, &mut scan, &mut join);
+        read_arguments(op, args, &mut d, &mut scan, &mut join);
     }
     if op.family == OperatorFamily::Join {
         d.join = Some(join);
@@ -286,12 +286,12 @@ fn matching_close(s: &str) -> Option<usize> {
     None
 }
 
-/// Operator arguments shared by the formatted `Arguments:` line and the one-line form.
-/// `one_line`: the text came from `explain()` / UI (a few operators print more there).
+/// Operator arguments shared by the formatted `Arguments:` line and the one-line form. Where the
+/// two differ (Generate prints its required child output only in the one-line form), the readers
+/// look at the shape of each part rather than its position.
 fn read_arguments(
     op: &OperatorInfo,
     args: &str,
-    one_line: bool,
     d: &mut NodeDetails,
     scan: &mut Option<ScanInfo>,
     join: &mut JoinInfo,
@@ -429,7 +429,7 @@ fn read_arguments(
             d.arguments
                 .insert("range".into(), strip_brackets(args).to_string());
         }
-        _ if op.family == OperatorFamily::Join => read_join_args(&parts, d, join),
+        _ if op.family == OperatorFamily::Join => read_join_args(&parts, join),
         _ if op.family == OperatorFamily::PythonEval => {
             if let Some(udfs) = parts.first() {
                 // `[<lambda>(c_name#15)#354, plus_one(c_id#14)#357]`: the name is what precedes
@@ -447,14 +447,13 @@ fn read_arguments(
         }
         "WholeStageCodegen" => {}
         _ => {
-            let _ = one_line;
             d.arguments.insert("arguments".into(), args.to_string());
         }
     }
 }
 
 /// `[lk], [rk], Inner, BuildRight, (cond), false` in any Spark join's argument order.
-fn read_join_args(parts: &[&str], d: &mut NodeDetails, join: &mut JoinInfo) {
+fn read_join_args(parts: &[&str], join: &mut JoinInfo) {
     let mut key_lists = 0;
     for part in parts {
         if part.starts_with('[') {
@@ -474,7 +473,6 @@ fn read_join_args(parts: &[&str], d: &mut NodeDetails, join: &mut JoinInfo) {
             join.condition = conjuncts(part);
         }
     }
-    let _ = d;
 }
 
 /// `hashpartitioning(a#1, 200), ENSURE_REQUIREMENTS, [plan_id=5]` and friends.
