@@ -889,3 +889,15 @@ fn operators_without_an_id_and_gaps_in_details_are_tolerated() {
     // the `(2)` section stays: a section whose node the tree did not show is kept
     assert!(g.node_by_id("2").is_some());
 }
+
+#[test]
+fn a_photon_explanation_after_the_plan_is_not_part_of_it() {
+    // Databricks appends this section to explain output
+    for file in ["photon/simple.txt", "photon/formatted.txt"] {
+        let mut text = std::fs::read_to_string(fixture_path(file)).expect("plan");
+        let plain = parse_plan(&text, &ParseOptions::default()).expect("plan");
+        text.push_str("== Photon Explanation ==\nThe query is fully supported by Photon.\n");
+        let with_note = parse_plan(&text, &ParseOptions::default()).expect("plan with note");
+        assert_eq!(with_note.nodes.len(), plain.nodes.len(), "{file}");
+    }
+}

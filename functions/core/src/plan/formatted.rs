@@ -24,6 +24,7 @@ use super::details::from_fields;
 use super::error::PlanError;
 use super::graph::{NodeIdx, PlanFormat, PlanGraph, PlanNode, PlanSection};
 use super::operators::classify;
+use super::simple::is_trailing_section_title;
 use super::tree::{TreeBuilder, section_marker, split_tree_line};
 
 /// Whether text looks like the formatted form: some line is a detail-section header `(N) Name`.
@@ -100,6 +101,8 @@ pub(crate) fn parse_formatted(text: &str, format: PlanFormat) -> Result<PlanGrap
         let trimmed = line.trim();
         if trimmed.is_empty() || (trimmed.starts_with("=====") && trimmed.ends_with("=====")) {
             r.pos += 1;
+        } else if trimmed != "== Physical Plan ==" && is_trailing_section_title(trimmed) {
+            break; // Databricks appends `== Photon Explanation ==` after the details
         } else if trimmed
             .strip_prefix("Subplan:")
             .is_some_and(|n| n.bytes().all(|c| c.is_ascii_digit()))
@@ -269,7 +272,7 @@ impl<'a> Reader<'a> {
         self.pos += 1;
         while self.pos < self.lines.len() {
             let line = self.lines[self.pos];
-            if line.trim().is_empty() {
+            if line.trim().is_empty() || is_trailing_section_title(line.trim()) {
                 break;
             }
             match split_field(line) {

@@ -97,6 +97,9 @@ fn parse_tree(lines: &[&str], start: usize) -> Result<PlanGraph, PlanError> {
         let Some(tl) = split_tree_line(lines[pos]) else {
             break;
         };
+        if is_trailing_section_title(tl.text) {
+            break; // Databricks appends `== Photon Explanation ==` after the plan
+        }
         pos += 1;
         if let Some(section) = section_marker(tl.text) {
             builder.marker(tl.col, section);
@@ -172,6 +175,12 @@ fn parse_tree(lines: &[&str], start: usize) -> Result<PlanGraph, PlanError> {
         execution: Default::default(),
         logical_plans: Default::default(),
     })
+}
+
+/// `== Photon Explanation ==` and similar titles that follow a plan (not AQE's markers, which
+/// only appear with a connector or at a section root).
+pub(crate) fn is_trailing_section_title(text: &str) -> bool {
+    text.starts_with("== ") && text.ends_with(" ==") && super::tree::section_marker(text).is_none()
 }
 
 /// `*(3) Project […]` → (Some(3), `Project […]`).
