@@ -195,6 +195,28 @@ bench_form!(
                 graph.nodes.len()
             ));
         }
+        // details the UI `desc` lacks come from the aligned `planDescription`
+        for node in graph
+            .nodes
+            .iter()
+            .filter(|n| n.section == PlanSection::Final)
+        {
+            // (a Project over `Scan OneRowRelation` really has no input)
+            let over_one_row = node
+                .children
+                .iter()
+                .any(|&c| graph.nodes[c].name == "Scan OneRowRelation");
+            let needs_input = matches!(
+                node.operator.as_str(),
+                "Filter" | "Project" | "HashAggregate"
+            ) && !over_one_row;
+            if needs_input && node.details.input.is_empty() {
+                failures.push(format!(
+                    "{}: UI node {} `{}` has no input columns",
+                    case.id, node.id, node.name
+                ));
+            }
+        }
         for node in &graph.nodes {
             if node.name.starts_with("WholeStageCodegen") && node.members.is_empty() {
                 failures.push(format!("{}: cluster {} has no members", case.id, node.id));

@@ -631,6 +631,7 @@ fn event_log_with_several_executions_needs_a_choice_and_keeps_the_call_site() {
     )
     .expect("execution 4");
     assert_eq!(g.format, PlanFormat::Eventlog);
+    assert_eq!(g.execution.spark_version.as_deref(), Some("4.3.0"));
     assert_eq!(
         g.execution.description.as_deref(),
         Some("collect at /work/wt/plan/tests/fixtures/plans/generate.py:41")
@@ -669,4 +670,234 @@ fn ui_sql_list_selects_one_execution() {
             .iter()
             .any(|n| n.name.starts_with("WholeStageCodegen") && !n.members.is_empty())
     );
+}
+
+// ---- Photon (hand-written plans, see tests/fixtures/plans/photon/README.md) -------------
+
+fixture!(photon_names_map_onto_spark_operators, "photon", |g| {
+    let agg = g
+        .nodes
+        .iter()
+        .find(|n| {
+            n.name == "PhotonGroupingAgg"
+                && n.details
+                    .aggregate_functions
+                    .iter()
+                    .any(|f| f.text.starts_with("partial_sum"))
+        })
+        .expect("partial PhotonGroupingAgg");
+    assert_eq!(
+        (agg.operator.as_str(), agg.family, agg.node_kind),
+        ("HashAggregate", OperatorFamily::Aggregate, NodeKind::Code)
+    );
+    assert_eq!(texts(&agg.details.grouping_keys), vec!["region"]);
+    // the grouping's shuffle: the sink hash-partitioned by the key
+    let sink = g
+        .nodes
+        .iter()
+        .filter(|n| n.name == "PhotonShuffleExchangeSink")
+        .find(|n| {
+            n.details
+                .partitioning
+                .as_ref()
+                .is_some_and(|p| p.kind == "hash")
+        })
+        .expect("hash sink");
+    assert_eq!(sink.operator, "Exchange");
+    assert_eq!(
+        texts(&sink.details.partitioning.clone().expect("p").exprs),
+        vec!["region"]
+    );
+    for engine in [
+        "PhotonResultStage",
+        "PhotonShuffleMapStage",
+        "PhotonShuffleExchangeSource",
+        "ColumnarToRow",
+    ] {
+        let node = g.nodes.iter().find(|n| n.name == engine).expect(engine);
+        assert_eq!(node.node_kind, NodeKind::Engine, "{engine}");
+    }
+    let filter = op(&g, "Filter");
+    assert_eq!(filter.name, "PhotonFilter");
+    assert_eq!(
+        texts(&filter.details.conditions),
+        vec!["isnotnull(amount)", "(amount > 100.0)"]
+    );
+    let scan = op(&g, "FileSourceScan");
+    let info = scan.details.scan.as_ref().expect("scan");
+    assert_eq!(
+        (info.format.as_str(), info.table.as_deref()),
+        ("parquet", Some("spark_catalog.sales.orders"))
+    );
+    assert_eq!(
+        texts(&info.data_filters),
+        vec!["isnotnull(amount)", "(amount > 100.0)"]
+    );
+    assert_eq!(
+        info.paths,
+        vec!["dbfs:/user/hive/warehouse/sales.db/orders"]
+    );
+});
+
+fixture!(photon_join_in_the_simple_plan, "photon/simple.txt", |g| {
+    let join = op(&g, "BroadcastHashJoin");
+    assert_eq!(join.name, "PhotonBroadcastHashJoin");
+    let info = join.details.join.clone().expect("join");
+    assert_eq!(
+        (info.join_type.as_str(), info.build_side.as_deref()),
+        ("Inner", Some("BuildRight"))
+    );
+    assert_eq!(
+        (texts(&info.left_keys), texts(&info.right_keys)),
+        (vec!["cust_id"], vec!["id"])
+    );
+    assert_eq!(op(&g, "Sort").name, "PhotonSort");
+});
+
+// ---- extended text and the CLI's JSON ---------------------------------------------------
+
+fixture!(
+    extended_text_keeps_logical_plans_and_reads_the_physical_one,
+    "aggregate-hash/extended.txt",
+    |g| {
+        assert_eq!(g.format, PlanFormat::Extended);
+        let logical: Vec<&str> = g.logical_plans.keys().map(String::as_str).collect();
+        assert_eq!(
+            logical,
+            vec![
+                "Analyzed Logical Plan",
+                "Optimized Logical Plan",
+                "Parsed Logical Plan"
+            ]
+        );
+        assert!(g.logical_plans["Optimized Logical Plan"].contains("Aggregate [o_cust#13]"));
+        assert_eq!(g.nodes[0].operator, "AdaptiveSparkPlan");
+        assert_eq!(g.nodes[0].id, "0");
+        assert_eq!(
+            op(&g, "Exchange")
+                .details
+                .partitioning
+                .as_ref()
+                .map(|p| p.kind.as_str()),
+            Some("range")
+        );
+    }
+);
+
+#[test]
+fn json_output_names_nodes_by_id_with_camel_case_fields() {
+    let g = load("reused-exchange/formatted.txt");
+    let doc = plan2code_core::plan::render::to_json(&g);
+    assert_eq!(doc["format"], "formatted");
+    let nodes = doc["nodes"].as_array().expect("nodes");
+    assert_eq!(nodes.len(), g.nodes.len());
+    let by_id = |id: &str| {
+        nodes
+            .iter()
+            .find(|n| n["id"] == id)
+            .unwrap_or_else(|| panic!("node {id}"))
+    };
+    for node in nodes {
+        for child in node["children"].as_array().expect("children") {
+            assert!(child.is_string(), "children are ids");
+            by_id(child.as_str().unwrap_or_default());
+        }
+    }
+    let reused = nodes
+        .iter()
+        .find(|n| n["operator"] == "ReusedExchange")
+        .expect("reused");
+    assert_eq!(
+        by_id(reused["reuses"].as_str().expect("reuses id"))["operator"],
+        "Exchange"
+    );
+    let join = nodes
+        .iter()
+        .find(|n| n["operator"] == "BroadcastHashJoin")
+        .expect("join");
+    assert_eq!(join["nodeKind"], "code");
+    assert_eq!(join["join"]["joinType"], "Inner");
+    assert!(join["codegenStage"].is_u64());
+    assert_eq!(doc["roots"][0], g.nodes[g.roots[0]].id.as_str());
+}
+
+#[test]
+fn event_log_with_an_extended_plan_description_is_read_too() {
+    // Spark 2.x logs carry `explain(true)` text instead of the formatted form
+    let extended =
+        std::fs::read_to_string(fixture_path("aggregate-hash/extended.txt")).expect("extended");
+    let event = serde_json::json!({
+        "Event": "org.apache.spark.sql.execution.ui.SparkListenerSQLExecutionStart",
+        "executionId": 7,
+        "description": "count at job.py:12",
+        "details": "",
+        "physicalPlanDescription": extended,
+    });
+    let g = parse_plan(&event.to_string(), &ParseOptions::default()).expect("event log");
+    assert_eq!(g.format, PlanFormat::Eventlog);
+    assert_eq!(g.execution.execution_id, Some(7));
+    assert_eq!(
+        g.execution.call_site, None,
+        "an empty call site is no call site"
+    );
+    assert_eq!(g.nodes[0].id, "0");
+    assert_eq!(op(&g, "Sort").details.sort_order[0].expr.text, "total");
+}
+
+#[test]
+fn adaptively_optimized_out_exchanges_are_kept_as_initial_nodes() {
+    // hand-made: Spark's layout for exchanges AQE removed, appended to a real plan
+    let mut text =
+        std::fs::read_to_string(fixture_path("scan-parquet/formatted.txt")).expect("plan");
+    text.push_str(
+        "===== Adaptively Optimized Out Exchanges =====\n\nSubplan:1\nExchange (9)\n+- Scan parquet  (1)\n\n\n\
+         (9) Exchange\nInput [3]: [o_id#9, o_amount#11, o_cust#13]\n\
+         Arguments: hashpartitioning(o_cust#13, 8), ENSURE_REQUIREMENTS, [plan_id=7]\n\n",
+    );
+    let g = parse_plan(&text, &ParseOptions::default()).expect("plan");
+    let idx = g.node_by_id("9").expect("node 9");
+    let exchange = &g.nodes[idx];
+    assert_eq!(exchange.section, PlanSection::Initial);
+    assert_eq!(
+        g.nodes[exchange.children[0]].id, "1",
+        "linked to the scan, not a copy"
+    );
+    assert!(!g.roots.contains(&idx));
+    assert_eq!(
+        exchange
+            .details
+            .partitioning
+            .as_ref()
+            .map(|p| p.kind.as_str()),
+        Some("hash")
+    );
+}
+
+#[test]
+fn operators_without_an_id_and_gaps_in_details_are_tolerated() {
+    // hand-made from a real plan: Spark prints `(unknown)` for an operator it gave no id, and a
+    // missing section in the middle (not at the end) is not a cut-off plan
+    let text = std::fs::read_to_string(fixture_path("scan-parquet/formatted.txt"))
+        .expect("plan")
+        .replace("+- * ColumnarToRow (2)", "+- * ColumnarToRow (unknown)");
+    let g = parse_plan(&text, &ParseOptions::default()).expect("plan");
+    let idx = g
+        .node_by_id("unknown@4")
+        .expect("synthetic id from the line");
+    assert_eq!(g.nodes[idx].operator, "ColumnarToRow");
+    assert_eq!(g.nodes[g.nodes[idx].children[0]].id, "1");
+    // the `(2)` section stays: a section whose node the tree did not show is kept
+    assert!(g.node_by_id("2").is_some());
+}
+
+#[test]
+fn a_photon_explanation_after_the_plan_is_not_part_of_it() {
+    // Databricks appends this section to explain output
+    for file in ["photon/simple.txt", "photon/formatted.txt"] {
+        let mut text = std::fs::read_to_string(fixture_path(file)).expect("plan");
+        let plain = parse_plan(&text, &ParseOptions::default()).expect("plan");
+        text.push_str("== Photon Explanation ==\nThe query is fully supported by Photon.\n");
+        let with_note = parse_plan(&text, &ParseOptions::default()).expect("plan with note");
+        assert_eq!(with_note.nodes.len(), plain.nodes.len(), "{file}");
+    }
 }

@@ -89,6 +89,22 @@ pub(crate) fn unclosed_brackets(text: &str) -> String {
     stack.iter().rev().map(|&c| c as char).collect()
 }
 
+/// A plan printed before it ran shows only AQE's `== Initial Plan ==` (Databricks does this):
+/// with no final plan, the initial plan is the plan, so its nodes become `Final`.
+pub(crate) fn promote_lone_initial_plan(nodes: &mut [PlanNode]) {
+    let has_final = nodes
+        .iter()
+        .any(|n| n.section == PlanSection::Final && n.operator != "AdaptiveSparkPlan");
+    if !has_final {
+        for node in nodes
+            .iter_mut()
+            .filter(|n| n.section == PlanSection::Initial)
+        {
+            node.section = PlanSection::Final;
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

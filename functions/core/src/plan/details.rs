@@ -78,8 +78,8 @@ pub(crate) fn from_fields(
                     s.partition_filters = string_list(value);
                 }
             }
-            "DataFilters" => {
-                if let Some(s) = scan.as_mut() {
+            "DataFilters" | "RequiredDataFilters" => {
+                if let Some(s) = scan.as_mut().filter(|s| s.data_filters.is_empty()) {
                     s.data_filters = parse_expr_list(value);
                 }
             }
@@ -88,7 +88,7 @@ pub(crate) fn from_fields(
                     s.read_schema = read_schema(value);
                 }
             }
-            "Arguments" => read_arguments(op, value, false, &mut d, &mut scan, &mut join),
+            "Arguments" => read_arguments(op, value, &mut d, &mut scan, &mut join),
             other => {
                 d.arguments.insert(camel_key(other), value.to_string());
             }
@@ -130,16 +130,27 @@ pub(crate) fn from_node_text(op: &OperatorInfo, name: &str, text: &str) -> NodeD
     } else if matches!(
         op.canonical.as_str(),
         "FileSourceScan" | "RowDataSourceScan" | "BatchScan"
-    ) && args.starts_with('[')
+    ) && args.contains('[')
     {
-        read_scan_line(args, &mut d, &mut scan);
+        // `FileScan parquet spark_catalog.db.t[a#1] …`: a table name may precede the columns
+        let mut cols = args;
+        if let Some(open) = args
+            .find('[')
+            .filter(|&o| o > 0 && !args[..o].contains(' '))
+        {
+            if let Some(s) = scan.as_mut() {
+                s.table = Some(args[..open].to_string());
+            }
+            cols = &args[open..];
+        }
+        read_scan_line(cols, &mut d, &mut scan);
     } else if op.canonical == "Filter" {
         d.conditions = conjuncts(args);
     } else if op.canonical == "Project" {
         d.projections = parse_expr_list(args);
         d.output = parse_attribute_list(args);
     } else if !args.is_empty() {
-        read_arguments(op, args, true, &mut d, &mut scan, &mut join);
+        read_arguments(op, args, &mut d, &mut scan, &mut join);
     }
     if op.family == OperatorFamily::Join {
         d.join = Some(join);
@@ -246,6 +257,10 @@ fn read_scan_line(args: &str, d: &mut NodeDetails, scan: &mut Option<ScanInfo>) 
             "PushedFilters" => s.pushed_filters = string_list(&value),
             "PartitionFilters" => s.partition_filters = string_list(&value),
             "DataFilters" => s.data_filters = parse_expr_list(&value),
+            // Photon's name for the filters it must apply
+            "RequiredDataFilters" if s.data_filters.is_empty() => {
+                s.data_filters = parse_expr_list(&value)
+            }
             "ReadSchema" => s.read_schema = read_schema(&value),
             "Format" => {
                 if s.format == "unknown" {
@@ -271,18 +286,36 @@ fn matching_close(s: &str) -> Option<usize> {
     None
 }
 
-/// Operator arguments shared by the formatted `Arguments:` line and the one-line form.
-/// `one_line`: the text came from `explain()` / UI (a few operators print more there).
+/// Operator arguments shared by the formatted `Arguments:` line and the one-line form. Where the
+/// two differ (Generate prints its required child output only in the one-line form), the readers
+/// look at the shape of each part rather than its position.
 fn read_arguments(
     op: &OperatorInfo,
     args: &str,
-    one_line: bool,
     d: &mut NodeDetails,
     scan: &mut Option<ScanInfo>,
     join: &mut JoinInfo,
 ) {
     let parts = split_top_level(args);
     match op.canonical.as_str() {
+        // Photon prints these operators' expressions under `Arguments:`
+        "Filter" => d.conditions = conjuncts(args),
+        "Project" => {
+            d.projections = parse_expr_list(args);
+            d.output = parse_attribute_list(args);
+        }
+        "HashAggregate" | "ObjectHashAggregate" | "SortAggregate" => {
+            // `[keys], [aggregates], [aggregate attributes], [results], isFinal`
+            if let Some(keys) = parts.first() {
+                d.grouping_keys = parse_expr_list(keys);
+            }
+            if let Some(functions) = parts.get(1) {
+                d.aggregate_functions = parse_expr_list(functions);
+            }
+            if let Some(results) = parts.get(3) {
+                d.projections = parse_expr_list(results);
+            }
+        }
         "Exchange" => d.partitioning = Some(read_partitioning(&parts)),
         "BroadcastExchange" => {
             d.partitioning = Some(Partitioning {
@@ -386,17 +419,17 @@ fn read_arguments(
                     _ => None,
                 };
             }
-            if op.canonical == "InMemoryTableScan" {
-                if let Some(preds) = parts.get(1) {
-                    d.conditions = parse_expr_list(preds);
-                }
+            if op.canonical == "InMemoryTableScan"
+                && let Some(preds) = parts.get(1)
+            {
+                d.conditions = parse_expr_list(preds);
             }
         }
         "Range" => {
             d.arguments
                 .insert("range".into(), strip_brackets(args).to_string());
         }
-        _ if op.family == OperatorFamily::Join => read_join_args(&parts, d, join),
+        _ if op.family == OperatorFamily::Join => read_join_args(&parts, join),
         _ if op.family == OperatorFamily::PythonEval => {
             if let Some(udfs) = parts.first() {
                 // `[<lambda>(c_name#15)#354, plus_one(c_id#14)#357]`: the name is what precedes
@@ -414,14 +447,13 @@ fn read_arguments(
         }
         "WholeStageCodegen" => {}
         _ => {
-            let _ = one_line;
             d.arguments.insert("arguments".into(), args.to_string());
         }
     }
 }
 
 /// `[lk], [rk], Inner, BuildRight, (cond), false` in any Spark join's argument order.
-fn read_join_args(parts: &[&str], d: &mut NodeDetails, join: &mut JoinInfo) {
+fn read_join_args(parts: &[&str], join: &mut JoinInfo) {
     let mut key_lists = 0;
     for part in parts {
         if part.starts_with('[') {
@@ -441,7 +473,6 @@ fn read_join_args(parts: &[&str], d: &mut NodeDetails, join: &mut JoinInfo) {
             join.condition = conjuncts(part);
         }
     }
-    let _ = d;
 }
 
 /// `hashpartitioning(a#1, 200), ENSURE_REQUIREMENTS, [plan_id=5]` and friends.

@@ -66,7 +66,10 @@ impl PlanError {
     /// `serde_json`'s error at a position, shifted by the line the JSON text started on.
     pub(crate) fn from_serde(err: &serde_json::Error, first_line: usize) -> Self {
         let line = err.line().max(1) + first_line.saturating_sub(1);
-        Self::json(line, err.column().max(1), format!("invalid JSON: {err}"))
+        // serde points at the last character read; at end of input we point just past it,
+        // like the text parsers do
+        let column = err.column().max(1) + usize::from(err.is_eof());
+        Self::json(line, column, format!("invalid JSON: {err}"))
     }
 
     /// 1-based (line, column) of the error, when it has one.

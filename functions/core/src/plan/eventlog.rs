@@ -1,6 +1,7 @@
 //! Spark event logs: one JSON object per line.
 //!
-//! For each SQL execution the plan is the `physicalPlanDescription` (formatted form) of the last
+//! For each SQL execution the plan is the `physicalPlanDescription` (formatted form since Spark
+//! 3.0; older logs hold `explain(true)` text, read by the simple reader) of the last
 //! `SparkListenerSQLAdaptiveExecutionUpdate` when AQE re-planned, else of its
 //! `SparkListenerSQLExecutionStart`; node ids are that text's `(N)`. The start event's
 //! `description` and `details` (the call site Spark recorded, which can name the user's file
@@ -16,8 +17,9 @@ use serde::Deserialize;
 use serde::de::IgnoredAny;
 
 use super::error::PlanError;
-use super::formatted::parse_formatted;
+use super::formatted::{looks_formatted, parse_formatted};
 use super::graph::{ExecutionInfo, PlanFormat, PlanGraph};
+use super::simple::parse_simple;
 use super::{ExecutionSummary, ParseOptions};
 
 const START: &str = "SparkListenerSQLExecutionStart";
@@ -189,7 +191,13 @@ pub(crate) fn parse_event_log(text: &str, options: &ParseOptions) -> Result<Plan
             format!("execution {id} has no `physicalPlanDescription`"),
         ));
     };
-    let mut graph = parse_formatted(&plan, PlanFormat::Eventlog).map_err(|e| match e {
+    // Spark ≥ 3.0 writes the formatted form; older logs hold `explain(true)` text
+    let parsed = if looks_formatted(&plan) {
+        parse_formatted(&plan, PlanFormat::Eventlog)
+    } else {
+        parse_simple(&plan)
+    };
+    let mut graph = parsed.map_err(|e| match e {
         PlanError::Syntax {
             line,
             column,
@@ -203,6 +211,7 @@ pub(crate) fn parse_event_log(text: &str, options: &ParseOptions) -> Result<Plan
         },
         other => other,
     })?;
+    graph.format = PlanFormat::Eventlog;
     for node in &mut graph.nodes {
         node.source_line = None;
     }

@@ -89,10 +89,15 @@ pub(crate) fn tokenize(s: &str) -> Vec<Token<'_>> {
             // digits, dots, date dashes, exponent and type suffixes (`1995-03-15`, `0.05`, `1E+3`, `100L`)
             while i < b.len()
                 && (b[i].is_ascii_alphanumeric()
-                    || b[i] == b'.'
+                    || (b[i] == b'.' && b.get(i + 1) != Some(&b'.'))
                     || (b[i] == b'-' && b.get(i + 1).is_some_and(u8::is_ascii_digit))
                     || (b[i] == b':' && b.get(i + 1).is_some_and(u8::is_ascii_digit))
-                    || ((b[i] == b'+' || b[i] == b'-') && matches!(b[i - 1], b'E' | b'e')))
+                    || ((b[i] == b'+' || b[i] == b'-') && matches!(b[i - 1], b'E' | b'e'))
+                    // a timestamp: `2026-11-22 03:41:34.347308`
+                    || (b[i] == b' '
+                        && i - start == 10
+                        && b[start + 4] == b'-'
+                        && b.get(i + 3) == Some(&b':')))
             {
                 i += 1;
             }
@@ -197,10 +202,10 @@ impl Nesting {
             TokKind::Ident { id: None } if tok.text.eq_ignore_ascii_case("CASE") => {
                 self.open.push(b'C')
             }
-            TokKind::Ident { id: None } if tok.text.eq_ignore_ascii_case("END") => {
-                if self.open.last() == Some(&b'C') {
-                    self.open.pop();
-                }
+            TokKind::Ident { id: None }
+                if tok.text.eq_ignore_ascii_case("END") && self.open.last() == Some(&b'C') =>
+            {
+                self.open.pop();
             }
             _ => {}
         }
@@ -212,7 +217,7 @@ pub(crate) fn split_top_level(s: &str) -> Vec<&str> {
     split_tokens_at(s, |t| t.kind == TokKind::Comma)
 }
 
-fn split_tokens_at<'a>(s: &'a str, is_sep: impl Fn(&Token<'_>) -> bool) -> Vec<&'a str> {
+fn split_tokens_at(s: &str, is_sep: impl Fn(&Token<'_>) -> bool) -> Vec<&str> {
     let mut parts = Vec::new();
     let mut nesting = Nesting::default();
     let mut from = 0;
@@ -400,9 +405,36 @@ pub fn parse_sort_list(s: &str) -> Vec<SortKey> {
 }
 
 const KEYWORDS: &[&str] = &[
-    "AND", "OR", "NOT", "IN", "IS", "NULL", "CASE", "WHEN", "THEN", "ELSE", "END", "AS", "ASC",
-    "DESC", "NULLS", "FIRST", "LAST", "LIKE", "RLIKE", "BETWEEN", "DISTINCT", "INSET", "FILTER",
-    "WHERE", "INTERVAL", "ESCAPE",
+    "AND",
+    "OR",
+    "NOT",
+    "IN",
+    "IS",
+    "NULL",
+    "CASE",
+    "WHEN",
+    "THEN",
+    "ELSE",
+    "END",
+    "AS",
+    "ASC",
+    "DESC",
+    "NULLS",
+    "FIRST",
+    "LAST",
+    "LIKE",
+    "RLIKE",
+    "BETWEEN",
+    "DISTINCT",
+    "INSET",
+    "FILTER",
+    "WHERE",
+    "INTERVAL",
+    "ESCAPE",
+    "Subquery",
+    "ReusedSubquery",
+    "RowFrame",
+    "RangeFrame",
 ];
 
 fn is_keyword(word: &str) -> bool {
@@ -418,41 +450,49 @@ pub fn parse_expr(raw: &str) -> Expr {
         raw: raw.to_string(),
         ..Expr::default()
     };
+    // `… AS name#5` / `… AS avg(salary)#7`: the alias is everything after a top-level `AS`
+    let alias_at = top_level_alias(&toks);
+    let body = &toks[..alias_at.unwrap_or(toks.len())];
+    if let Some(at) = alias_at {
+        let alias = raw.get(toks[at].end..).map(strip_ids).unwrap_or_default();
+        let alias = alias.trim().trim_matches('`');
+        if !alias.is_empty() {
+            expr.alias = Some(alias.to_string());
+        }
+    }
+    let in_attribute_name = attribute_name_regions(body);
     let mut nesting = Nesting::default();
-    let mut alias_at: Option<usize> = None;
     let mut skip_type = false;
-    for (i, tok) in toks.iter().enumerate() {
-        let next = toks.get(i + 1);
+    for (i, tok) in body.iter().enumerate() {
+        let next = body.get(i + 1);
         match tok.kind {
             TokKind::Ident { id } => {
                 let word = tok.text;
                 let is_call = next.is_some_and(|n| n.kind == TokKind::Open && n.text == "(");
-                if alias_at.is_some_and(|at| at + 1 == i) && i + 1 == toks.len()
-                    || next.is_some_and(|n| n.kind == TokKind::Ellipsis)
-                {
-                    // the alias name after a top-level `AS`; a word Spark cut short
+                if next.is_some_and(|n| n.kind == TokKind::Ellipsis) {
+                    // a word Spark cut short
                 } else if skip_type {
                     // `cast(x as decimal(19,6))`: the type is neither a function nor a literal
                     skip_type = false;
                 } else if word.eq_ignore_ascii_case("as") && id.is_none() {
-                    if nesting.depth() == 0 {
-                        alias_at = Some(i);
-                    } else {
-                        skip_type = true;
-                    }
+                    skip_type = true;
                 } else if is_call && !is_keyword(word) {
                     push_unique(&mut expr.functions, word.to_ascii_lowercase());
-                } else if id.is_some() {
+                } else if id.is_some() || in_attribute_name[i] && !is_keyword(word) {
+                    // `sum((l_extendedprice * l_discount))#44` names columns without ids
                     push_unique(&mut expr.columns, word.trim_matches('`').to_string());
                 } else if next.is_some_and(|n| n.kind == TokKind::Punct && n.text == ".")
-                    || i > 0 && toks[i - 1].text == "."
+                    || i > 0 && body[i - 1].text == "."
+                    || body.get(i + 2).is_some_and(|t| t.kind == TokKind::Id)
                 {
-                    // struct field access on a column: `a#1.field`
-                } else if word == "true" || word == "false" {
-                    push_unique(&mut expr.literals, word.to_string());
-                } else if !is_keyword(word) && word != "null" && nesting.depth() > 0
-                    || is_comparand(&toks, i)
+                    // struct field access on a column: `a#1.field`; plan-internal `[id=#6]`
+                } else if word == "true"
+                    || word == "false"
+                    || !is_keyword(word) && word != "null" && nesting.depth() > 0
+                    || is_comparand(body, i)
                 {
+                    // booleans; bare words inside calls or compared with something are
+                    // Spark's unquoted string literals
                     push_unique(&mut expr.literals, word.to_string());
                 }
             }
@@ -468,16 +508,41 @@ pub fn parse_expr(raw: &str) -> Expr {
         }
         nesting.feed(tok);
     }
-    if let Some(at) = alias_at {
-        if let Some(name) = toks.get(at + 1) {
-            if matches!(name.kind, TokKind::Ident { .. }) && at + 2 == toks.len() {
-                expr.alias = Some(name.text.trim_matches('`').to_string());
-                // the alias is not a literal of the expression
-                expr.literals.retain(|l| l != name.text);
+    expr
+}
+
+/// Index of the last `AS` outside brackets, when something follows it.
+fn top_level_alias(toks: &[Token<'_>]) -> Option<usize> {
+    let mut nesting = Nesting::default();
+    let mut found = None;
+    for (i, tok) in toks.iter().enumerate() {
+        if nesting.depth() == 0 && is_word(tok, "AS") && i + 1 < toks.len() {
+            found = Some(i);
+        }
+        nesting.feed(tok);
+    }
+    found
+}
+
+/// Marks the tokens of bracketed groups followed by an id (`avg(salary)#7`): together they
+/// are an attribute's name, so the words inside are column names, not literals.
+fn attribute_name_regions(toks: &[Token<'_>]) -> Vec<bool> {
+    let mut marked = vec![false; toks.len()];
+    let mut opens: Vec<usize> = Vec::new();
+    for (j, tok) in toks.iter().enumerate() {
+        match tok.kind {
+            TokKind::Open => opens.push(j),
+            TokKind::Close => {
+                if let Some(open) = opens.pop()
+                    && toks.get(j + 1).is_some_and(|n| n.kind == TokKind::Id)
+                {
+                    marked[open..=j].iter_mut().for_each(|m| *m = true);
+                }
             }
+            _ => {}
         }
     }
-    expr
+    marked
 }
 
 /// A bare identifier compared with something (`x = BUILDING`) is an unquoted string literal.
@@ -538,6 +603,8 @@ mod tests {
         assert_eq!(e.literals, vec!["19", "6", "0.00", "1", "2", "none"]);
         assert_eq!(e.alias.as_deref(), Some("code"));
 
+        let e = parse_expr("2026-11-22 03:41:34.347308 AS now#63");
+        assert_eq!(e.literals, vec!["2026-11-22 03:41:34.347308"]);
         let e = parse_expr("(o_orderdate#187 < 1995-03-15)");
         assert_eq!(
             (e.columns, e.literals),
@@ -548,6 +615,21 @@ mod tests {
         );
         let e = parse_expr("(c_mktsegment#181 = BUILDING)");
         assert_eq!(e.literals, vec!["BUILDING"]);
+    }
+
+    #[test]
+    fn computed_attribute_names_refer_to_columns() {
+        let e = parse_expr("avg(salary#221L)#1794 AS avg(salary)#1795");
+        assert_eq!(e.alias.as_deref(), Some("avg(salary)"));
+        assert_eq!(
+            (e.columns, e.literals),
+            (vec!["salary".to_string()], Vec::<String>::new())
+        );
+        let e = parse_expr(
+            "(sum((l_extendedprice * (1 - l_discount)))#844 = Subquery subquery#840, [id=#6908])",
+        );
+        assert_eq!(e.columns, vec!["l_extendedprice", "l_discount", "subquery"]);
+        assert_eq!(e.literals, vec!["1"]);
     }
 
     #[test]
@@ -581,6 +663,11 @@ mod tests {
 
     #[test]
     fn spark_truncation_closes_open_brackets() {
+        // a number cut short: `IN (13,31,23,2...,`
+        assert_eq!(
+            split_top_level("[a IN (13,31,23,2..., Format: Parquet"),
+            vec!["[a IN (13,31,23,2...", "Format: Parquet"]
+        );
         assert_eq!(
             split_top_level(
                 "[isnotnull(a#1), (cast(c_acct..., Format: Parquet, Location: X(1 paths)[file:/a]"

@@ -16,16 +16,33 @@
 
 use std::collections::HashMap;
 
-use super::builder::{is_subquery_wrapper, link_child, link_subquery, new_node, unclosed_brackets};
+use super::builder::{
+    is_subquery_wrapper, link_child, link_subquery, new_node, promote_lone_initial_plan,
+    unclosed_brackets,
+};
 use super::details::from_fields;
 use super::error::PlanError;
 use super::graph::{NodeIdx, PlanFormat, PlanGraph, PlanNode, PlanSection};
 use super::operators::classify;
+use super::simple::is_trailing_section_title;
 use super::tree::{TreeBuilder, section_marker, split_tree_line};
 
 /// Whether text looks like the formatted form: some line is a detail-section header `(N) Name`.
+/// Also true when the first tree line ends in an id, `Project (4)`, so a plan cut before its
+/// detail sections is still read (and reported) as formatted.
 pub(crate) fn looks_formatted(text: &str) -> bool {
-    text.lines().any(|l| parse_section_header(l).is_some())
+    if text.lines().any(|l| parse_section_header(l).is_some()) {
+        return true;
+    }
+    let first_node = text
+        .lines()
+        .map(str::trim)
+        .find(|l| !l.is_empty() && *l != "== Physical Plan ==");
+    first_node.is_some_and(|l| {
+        let body = l.strip_prefix("* ").unwrap_or(l);
+        split_tree_node(body)
+            .is_some_and(|(_, _, after)| after.is_empty() || after.starts_with(','))
+    })
 }
 
 struct Section {
@@ -84,6 +101,16 @@ pub(crate) fn parse_formatted(text: &str, format: PlanFormat) -> Result<PlanGrap
         let trimmed = line.trim();
         if trimmed.is_empty() || (trimmed.starts_with("=====") && trimmed.ends_with("=====")) {
             r.pos += 1;
+        } else if trimmed != "== Physical Plan ==" && is_trailing_section_title(trimmed) {
+            break; // Databricks appends `== Photon Explanation ==` after the details
+        } else if trimmed
+            .strip_prefix("Subplan:")
+            .is_some_and(|n| n.bytes().all(|c| c.is_ascii_digit()))
+        {
+            // `===== Adaptively Optimized Out Exchanges =====`: plans AQE dropped. Their ids
+            // are shown, so they are nodes; they ran in no final plan, so they are `initial`.
+            r.pos += 1;
+            r.read_tree(PlanSection::Initial, true)?;
         } else if let Some((host, expr)) = parse_subquery_header(trimmed) {
             r.pos += 1;
             let name = subquery_name(expr);
@@ -127,6 +154,7 @@ pub(crate) fn parse_formatted(text: &str, format: PlanFormat) -> Result<PlanGrap
         }
     }
     r.apply_sections()?;
+    promote_lone_initial_plan(&mut r.nodes);
     Ok(PlanGraph {
         format,
         nodes: r.nodes,
@@ -161,9 +189,10 @@ impl<'a> Reader<'a> {
                 None => (false, tl.text),
             };
             let Some((name, id, _after)) = split_tree_node(body) else {
+                let body_col = tl.col + if codegen_star { 2 } else { 0 };
                 return Err(PlanError::syntax(
                     line_no,
-                    tl.col + 1,
+                    body_col + 1,
                     "an operator followed by its id, like `Filter (3)`",
                     body,
                 ));
@@ -173,6 +202,14 @@ impl<'a> Reader<'a> {
             let placement = builder
                 .node(tl.col, tl.connector, aqe, wrapper)
                 .map_err(|expected| PlanError::syntax(line_no, tl.col + 1, expected, body))?;
+            // an operator without id gets one from its line, unique and never a real `(N)`
+            let synthetic;
+            let id = if id == "unknown" {
+                synthetic = format!("unknown@{line_no}");
+                synthetic.as_str()
+            } else {
+                id
+            };
             let idx = match self.by_id.get(id) {
                 Some(&existing) => existing,
                 None => {
@@ -193,7 +230,7 @@ impl<'a> Reader<'a> {
                     {
                         self.tree_extra.insert(idx, extra.to_string());
                     }
-                    if main {
+                    if main && !id.starts_with("unknown@") {
                         self.tree_ids.push((id.to_string(), line_no));
                     }
                     idx
@@ -235,18 +272,19 @@ impl<'a> Reader<'a> {
         self.pos += 1;
         while self.pos < self.lines.len() {
             let line = self.lines[self.pos];
-            if line.trim().is_empty() {
+            if line.trim().is_empty() || is_trailing_section_title(line.trim()) {
                 break;
             }
             match split_field(line) {
                 Some((key, value)) => section.fields.push((key, value.to_string())),
                 None => match section.fields.last_mut() {
-                    // a value printed over several lines (string literals with newlines)
-                    Some((_, value)) => {
+                    // a value printed over several lines (a string literal with a newline)
+                    // continues only while its brackets are open
+                    Some((_, value)) if !unclosed_brackets(value).is_empty() => {
                         value.push('\n');
                         value.push_str(line);
                     }
-                    None => {
+                    _ => {
                         return Err(PlanError::syntax(
                             self.pos + 1,
                             1,
@@ -259,19 +297,19 @@ impl<'a> Reader<'a> {
             self.pos += 1;
         }
         // Cut inside a value: the input ended here with brackets open.
-        if self.pos >= self.lines.len() {
-            if let Some((key, value)) = section.fields.last() {
-                let missing = unclosed_brackets(value);
-                if !missing.is_empty() {
-                    let last_line = self.lines.len();
-                    let col = self.lines[last_line - 1].len() + 1;
-                    return Err(PlanError::syntax(
-                        last_line,
-                        col,
-                        &format!("`{missing}` to close the value of `{key}`"),
-                        "",
-                    ));
-                }
+        if self.pos >= self.lines.len()
+            && let Some((key, value)) = section.fields.last()
+        {
+            let missing = unclosed_brackets(value);
+            if !missing.is_empty() {
+                let last_line = self.lines.len();
+                let col = self.lines[last_line - 1].len() + 1;
+                return Err(PlanError::syntax(
+                    last_line,
+                    col,
+                    &format!("`{missing}` to close the value of `{key}`"),
+                    "",
+                ));
             }
         }
         Ok(section)
@@ -279,10 +317,21 @@ impl<'a> Reader<'a> {
 
     /// Attach detail sections to nodes; every id of the main tree needs one.
     fn apply_sections(&mut self) -> Result<(), PlanError> {
+        // Spark prints the sections in id order, so a cut-off plan lacks the *last* ones: a
+        // missing section is an error when no later section exists (a gap inside is tolerated)
+        let last_section = self
+            .sections
+            .keys()
+            .filter_map(|id| id.parse::<u64>().ok())
+            .max();
+        let cut_off = |id: &str| match (id.parse::<u64>(), last_section) {
+            (Ok(n), Some(last)) => n > last,
+            _ => true,
+        };
         if let Some((id, line)) = self
             .tree_ids
             .iter()
-            .find(|(id, _)| !self.sections.contains_key(id))
+            .find(|(id, _)| !self.sections.contains_key(id) && cut_off(id))
         {
             let last = self.lines.len().max(1);
             return Err(PlanError::syntax(
@@ -343,6 +392,12 @@ fn split_tree_node(text: &str) -> Option<(&str, &str, &str)> {
     let mut search = 0;
     while let Some(off) = text.get(search..)?.find('(') {
         let open = search + off;
+        // Spark prints `(unknown)` for an operator it gave no id
+        if text[open..].starts_with("(unknown)") && open > 0 && b[open - 1] == b' ' {
+            let name = text[..open].trim();
+            let after = text[open + "(unknown)".len()..].trim();
+            return (!name.is_empty()).then_some((name, "unknown", after));
+        }
         let digits_end = b[open + 1..]
             .iter()
             .position(|c| !c.is_ascii_digit())
@@ -425,9 +480,7 @@ fn split_field(line: &str) -> Option<(String, &str)> {
 
 /// `Subquery:1 Hosting operator id = 3 Hosting Expression = Subquery subquery#1290, [id=#1]`.
 fn parse_subquery_header(line: &str) -> Option<(String, &str)> {
-    let rest = line
-        .strip_prefix("Subquery:")
-        .or_else(|| line.strip_prefix("Subplan:"))?;
+    let rest = line.strip_prefix("Subquery:")?;
     let at = rest.find("Hosting operator id = ")?;
     let after = &rest[at + "Hosting operator id = ".len()..];
     let id: String = after.chars().take_while(char::is_ascii_digit).collect();

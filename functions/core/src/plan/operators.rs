@@ -362,15 +362,15 @@ pub fn classify(name: &str) -> OperatorInfo {
         }
     }
     for (prefix, flavor) in [("Gpu", EngineFlavor::Gpu), ("Comet", EngineFlavor::Comet)] {
-        if let Some(rest) = first.strip_prefix(prefix) {
-            if rest.starts_with(|c: char| c.is_ascii_uppercase()) {
-                let renamed = ACCELERATOR_RENAMES
-                    .iter()
-                    .find(|(from, _)| *from == rest)
-                    .map_or(rest, |(_, to)| *to);
-                if let Some(info) = classify_spark(renamed, name, flavor) {
-                    return info;
-                }
+        if let Some(rest) = first.strip_prefix(prefix)
+            && rest.starts_with(|c: char| c.is_ascii_uppercase())
+        {
+            let renamed = ACCELERATOR_RENAMES
+                .iter()
+                .find(|(from, _)| *from == rest)
+                .map_or(rest, |(_, to)| *to);
+            if let Some(info) = classify_spark(renamed, name, flavor) {
+                return info;
             }
         }
     }

@@ -193,11 +193,9 @@ fn summarize(graph: &PlanGraph, node: &PlanNode) -> String {
         parts.push(format!("{} {build} on {keys}", join.join_type).replace("  ", " "));
     }
     if let Some(p) = &d.partitioning {
-        let n = p
-            .num_partitions
-            .map(|n| format!(", {n}"))
-            .unwrap_or_default();
-        parts.push(format!("{}({}{n})", p.kind, texts(&p.exprs)));
+        let mut args: Vec<String> = p.exprs.iter().map(|e| e.text.clone()).collect();
+        args.extend(p.num_partitions.map(|n| n.to_string()));
+        parts.push(format!("{}({})", p.kind, args.join(", ")));
     }
     if !d.sort_order.is_empty() {
         let keys: Vec<String> = d

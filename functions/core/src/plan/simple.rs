@@ -16,7 +16,10 @@
 
 use std::collections::BTreeMap;
 
-use super::builder::{is_subquery_wrapper, link_child, link_subquery, new_node, unclosed_brackets};
+use super::builder::{
+    is_subquery_wrapper, link_child, link_subquery, new_node, promote_lone_initial_plan,
+    unclosed_brackets,
+};
 use super::details::from_node_text;
 use super::error::PlanError;
 use super::graph::{PlanFormat, PlanGraph, PlanNode, PlanSection};
@@ -94,6 +97,9 @@ fn parse_tree(lines: &[&str], start: usize) -> Result<PlanGraph, PlanError> {
         let Some(tl) = split_tree_line(lines[pos]) else {
             break;
         };
+        if is_trailing_section_title(tl.text) {
+            break; // Databricks appends `== Photon Explanation ==` after the plan
+        }
         pos += 1;
         if let Some(section) = section_marker(tl.text) {
             builder.marker(tl.col, section);
@@ -101,7 +107,8 @@ fn parse_tree(lines: &[&str], start: usize) -> Result<PlanGraph, PlanError> {
         }
         let (codegen, body) = strip_codegen_prefix(tl.text);
         let name = node_name(body);
-        if name.is_empty() {
+        // Spark operator names are CamelCase; anything else is not a plan line
+        if !name.starts_with(|c: char| c.is_ascii_uppercase()) {
             return Err(PlanError::syntax(
                 line_no,
                 tl.col + 1,
@@ -157,6 +164,7 @@ fn parse_tree(lines: &[&str], start: usize) -> Result<PlanGraph, PlanError> {
         }
     }
     link_reuses(&mut nodes);
+    promote_lone_initial_plan(&mut nodes);
     for node in &mut nodes {
         node.details.arguments.remove("text");
     }
@@ -169,14 +177,19 @@ fn parse_tree(lines: &[&str], start: usize) -> Result<PlanGraph, PlanError> {
     })
 }
 
+/// `== Photon Explanation ==` and similar titles that follow a plan (not AQE's markers, which
+/// only appear with a connector or at a section root).
+pub(crate) fn is_trailing_section_title(text: &str) -> bool {
+    text.starts_with("== ") && text.ends_with(" ==") && super::tree::section_marker(text).is_none()
+}
+
 /// `*(3) Project […]` → (Some(3), `Project […]`).
 fn strip_codegen_prefix(text: &str) -> (Option<u32>, &str) {
-    if let Some(rest) = text.strip_prefix("*(") {
-        if let Some(close) = rest.find(')') {
-            if let Ok(stage) = rest[..close].parse() {
-                return (Some(stage), rest[close + 1..].trim_start());
-            }
-        }
+    if let Some(rest) = text.strip_prefix("*(")
+        && let Some(close) = rest.find(')')
+        && let Ok(stage) = rest[..close].parse()
+    {
+        return (Some(stage), rest[close + 1..].trim_start());
     }
     (None, text)
 }

@@ -10,6 +10,12 @@
 //! `members` list all of them). Query stages and `InputAdapter` have no UI node; a reused
 //! exchange appears only as the exchange it reuses.
 //!
+//! When the execution carries its `planDescription` (the formatted plan), the main plan's nodes
+//! are aligned with it — both trees walked in pre-order, skipping what only one form has (query
+//! stages, `InputAdapter`, codegen clusters) — and details `desc` does not show (inputs, result
+//! aliases, partition filters, read schema) are filled in. The alignment is used only when the
+//! two walks agree operator for operator; otherwise `desc` alone is kept.
+//!
 //! [`NodeDetails::metrics`]: super::graph::NodeDetails::metrics
 
 use std::collections::{HashMap, HashSet};
@@ -19,7 +25,9 @@ use serde::Deserialize;
 use super::builder::{is_subquery_wrapper, link_child, link_subquery, new_node};
 use super::details::from_node_text;
 use super::error::PlanError;
-use super::graph::{ExecutionInfo, NodeIdx, PlanFormat, PlanGraph, PlanSection};
+use super::graph::{
+    ExecutionInfo, NodeDetails, NodeIdx, PlanFormat, PlanGraph, PlanNode, PlanSection,
+};
 use super::operators::classify;
 use super::simple::node_name;
 use super::{ExecutionSummary, ParseOptions};
@@ -30,7 +38,9 @@ pub(crate) struct UiExecution {
     pub id: Option<u64>,
     #[serde(default)]
     pub description: Option<String>,
+    /// The execution's plan in formatted form (`planDescription=true`).
     #[serde(default)]
+    pub plan_description: Option<String>,
     pub nodes: Vec<UiNode>,
     #[serde(default)]
     pub edges: Vec<UiEdge>,
@@ -190,6 +200,9 @@ pub(crate) fn parse_ui(text: &str, options: &ParseOptions) -> Result<PlanGraph, 
         .filter(|i| !has_parent.contains(i))
         .collect();
     mark_subquery_sections(&mut nodes, &roots);
+    if let Some(text) = exec.plan_description.as_deref() {
+        enrich_from_plan_description(&mut nodes, &roots, text);
+    }
     // Roots in the order the plan reads: the main plan first (the UI lists ids descending).
     let mut roots = roots;
     roots.sort_by_key(|&i| exec.nodes[i].node_id);
@@ -221,11 +234,11 @@ fn place_codegen_clusters(
 ) {
     let mut clusters: Vec<(u64, u64, NodeIdx)> = Vec::new(); // (k, ui id, idx)
     for ui in &exec.nodes {
-        if let Some(k) = codegen_cluster_number(&ui.node_name) {
-            if let Some(&idx) = by_ui_id.get(&ui.node_id) {
-                clusters.push((k, ui.node_id, idx));
-                nodes[idx].codegen_stage = u32::try_from(k).ok();
-            }
+        if let Some(k) = codegen_cluster_number(&ui.node_name)
+            && let Some(&idx) = by_ui_id.get(&ui.node_id)
+        {
+            clusters.push((k, ui.node_id, idx));
+            nodes[idx].codegen_stage = u32::try_from(k).ok();
         }
     }
     for ui in &exec.nodes {
@@ -241,10 +254,11 @@ fn place_codegen_clusters(
             .filter(|(ck, cid, _)| *ck == k && *cid < ui.node_id)
             .max_by_key(|(_, cid, _)| *cid)
             .or_else(|| clusters.iter().find(|(ck, ..)| *ck == k));
-        if let Some(&(_, _, cluster)) = cluster {
-            if cluster != member && !nodes[cluster].members.contains(&member) {
-                nodes[cluster].members.push(member);
-            }
+        if let Some(&(_, _, cluster)) = cluster
+            && cluster != member
+            && !nodes[cluster].members.contains(&member)
+        {
+            nodes[cluster].members.push(member);
         }
     }
     let parents: Vec<Vec<NodeIdx>> = {
@@ -313,5 +327,133 @@ fn mark_subquery_sections(nodes: &mut [super::graph::PlanNode], roots: &[NodeIdx
         if !reached[i] {
             node.section = PlanSection::Subquery;
         }
+    }
+}
+
+/// One step of a pre-order walk: a node, or a node already visited (a reused exchange).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Step {
+    Node(NodeIdx),
+    Reused,
+}
+
+fn walk_ui(nodes: &[PlanNode], roots: &[NodeIdx]) -> Vec<Step> {
+    let mut steps = Vec::new();
+    let mut seen = vec![false; nodes.len()];
+    let mut stack: Vec<NodeIdx> = roots.iter().rev().copied().collect();
+    while let Some(i) = stack.pop() {
+        if std::mem::replace(&mut seen[i], true) {
+            steps.push(Step::Reused);
+            continue;
+        }
+        if nodes[i].operator != "WholeStageCodegen" {
+            steps.push(Step::Node(i));
+        }
+        stack.extend(nodes[i].children.iter().rev().copied());
+    }
+    steps
+}
+
+fn walk_formatted(graph: &PlanGraph) -> Vec<Step> {
+    let only_in_text = |op: &str| op.ends_with("QueryStage") || op == "InputAdapter";
+    let mut steps = Vec::new();
+    let mut stack: Vec<NodeIdx> = graph.roots.iter().rev().copied().collect();
+    while let Some(i) = stack.pop() {
+        let node = &graph.nodes[i];
+        if node.operator == "ReusedExchange" {
+            steps.push(Step::Reused);
+            continue;
+        }
+        if !only_in_text(&node.operator) {
+            steps.push(Step::Node(i));
+        }
+        let finals = node
+            .children
+            .iter()
+            .rev()
+            .copied()
+            .filter(|&c| graph.nodes[c].section != PlanSection::Initial);
+        stack.extend(finals);
+    }
+    steps
+}
+
+fn enrich_from_plan_description(nodes: &mut [PlanNode], roots: &[NodeIdx], text: &str) {
+    let Ok(formatted) = super::formatted::parse_formatted(text, PlanFormat::Formatted) else {
+        return;
+    };
+    let ui_steps = walk_ui(nodes, roots);
+    let text_steps = walk_formatted(&formatted);
+    let agree = ui_steps.len() == text_steps.len()
+        && ui_steps.iter().zip(&text_steps).all(|pair| match pair {
+            (Step::Node(u), Step::Node(f)) => nodes[*u].operator == formatted.nodes[*f].operator,
+            (Step::Reused, Step::Reused) => true,
+            _ => false,
+        });
+    if !agree {
+        return;
+    }
+    for pair in ui_steps.iter().zip(&text_steps) {
+        if let (Step::Node(u), Step::Node(f)) = pair {
+            fill_missing(&mut nodes[*u].details, &formatted.nodes[*f].details);
+        }
+    }
+}
+
+/// Copy into `into` what it lacks and `from` has.
+fn fill_missing(into: &mut NodeDetails, from: &NodeDetails) {
+    fn fill<T: Clone>(a: &mut Vec<T>, b: &[T]) {
+        if a.is_empty() {
+            a.extend_from_slice(b);
+        }
+    }
+    fill(&mut into.output, &from.output);
+    fill(&mut into.input, &from.input);
+    fill(&mut into.projections, &from.projections);
+    fill(&mut into.grouping_keys, &from.grouping_keys);
+    fill(&mut into.aggregate_functions, &from.aggregate_functions);
+    fill(&mut into.conditions, &from.conditions);
+    fill(&mut into.sort_order, &from.sort_order);
+    fill(&mut into.python_udfs, &from.python_udfs);
+    if into.join.as_ref().is_none_or(|j| j.join_type.is_empty()) && from.join.is_some() {
+        into.join = from.join.clone();
+    }
+    match (&mut into.scan, &from.scan) {
+        (Some(a), Some(b)) => {
+            fill(&mut a.paths, &b.paths);
+            fill(&mut a.pushed_filters, &b.pushed_filters);
+            fill(&mut a.partition_filters, &b.partition_filters);
+            fill(&mut a.data_filters, &b.data_filters);
+            fill(&mut a.read_schema, &b.read_schema);
+            if a.table.is_none() {
+                a.table = b.table.clone();
+            }
+            if a.relation.is_none() {
+                a.relation = b.relation.clone();
+            }
+        }
+        (None, Some(b)) => into.scan = Some(b.clone()),
+        _ => {}
+    }
+    if into.partitioning.is_none() {
+        into.partitioning = from.partitioning.clone();
+    }
+    if into.window.is_none() {
+        into.window = from.window.clone();
+    }
+    if into.generator.is_none() {
+        into.generator = from.generator.clone();
+    }
+    into.limit = into.limit.or(from.limit);
+    into.offset = into.offset.or(from.offset);
+    for literal in &from.literals {
+        if !into.literals.contains(literal) {
+            into.literals.push(literal.clone());
+        }
+    }
+    for (key, value) in &from.arguments {
+        into.arguments
+            .entry(key.clone())
+            .or_insert_with(|| value.clone());
     }
 }
