@@ -88,7 +88,9 @@ pub fn extract_file(
 }
 
 enum Frame<'t> {
-    Enter(Node<'t>),
+    /// A node and its parent (tree-sitter's `Node::parent` walks down from the root, so the
+    /// traversal carries parents itself).
+    Enter(Node<'t>, Option<Node<'t>>),
     LeaveSymbol,
     LeaveMain,
 }
@@ -143,10 +145,10 @@ struct Flat<'t> {
 
 impl<'a> Extractor<'a> {
     fn run(&mut self, root: Node<'a>) {
-        let mut stack = vec![Frame::Enter(root)];
+        let mut stack = vec![Frame::Enter(root, None)];
         while let Some(frame) = stack.pop() {
-            let node = match frame {
-                Frame::Enter(node) => node,
+            let (node, parent) = match frame {
+                Frame::Enter(node, parent) => (node, parent),
                 Frame::LeaveSymbol => {
                     self.symbol_stack.pop();
                     self.qualified_stack.pop();
@@ -165,7 +167,7 @@ impl<'a> Extractor<'a> {
                 self.main_depth += 1;
                 stack.push(Frame::LeaveMain);
             }
-            if self.adapter.is_statement(node) {
+            if self.adapter.is_statement(node, parent) {
                 self.statement(node);
             }
             if let Shape::Call { name, .. } = self.adapter.shape(node, self.src) {
@@ -181,7 +183,7 @@ impl<'a> Extractor<'a> {
             }
             let children = named_children(node);
             for child in children.into_iter().rev() {
-                stack.push(Frame::Enter(child));
+                stack.push(Frame::Enter(child, Some(node)));
             }
         }
     }
@@ -314,10 +316,10 @@ impl<'a> Extractor<'a> {
                 }
             }
         }
-        let mut stack = vec![statement];
-        while let Some(node) = stack.pop() {
+        let mut stack: Vec<(Node<'a>, Option<Node<'a>>)> = vec![(statement, None)];
+        while let Some((node, parent)) = stack.pop() {
             if node != statement
-                && (self.adapter.is_statement(node)
+                && (self.adapter.is_statement(node, parent)
                     || self.adapter.definition(node, self.src).is_some())
             {
                 continue;
@@ -338,11 +340,11 @@ impl<'a> Extractor<'a> {
                                 args: Some(args), ..
                             } = link
                             {
-                                stack.push(*args);
+                                stack.push((*args, None));
                             }
                         }
                         if !flat.base_is_call {
-                            stack.push(flat.base);
+                            stack.push((flat.base, None));
                         }
                         continue;
                     }
@@ -365,7 +367,7 @@ impl<'a> Extractor<'a> {
                 _ => {}
             }
             for child in named_children(node).into_iter().rev() {
-                stack.push(child);
+                stack.push((child, Some(node)));
             }
         }
     }

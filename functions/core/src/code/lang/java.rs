@@ -58,7 +58,7 @@ impl LanguageAdapter for Java {
         }
     }
 
-    fn is_statement(&self, node: Node<'_>) -> bool {
+    fn is_statement(&self, node: Node<'_>, _parent: Option<Node<'_>>) -> bool {
         matches!(
             node.kind(),
             "expression_statement"

@@ -87,7 +87,7 @@ impl LanguageAdapter for Python {
         }
     }
 
-    fn is_statement(&self, node: Node<'_>) -> bool {
+    fn is_statement(&self, node: Node<'_>, _parent: Option<Node<'_>>) -> bool {
         matches!(node.kind(), "expression_statement" | "return_statement")
     }
 
