@@ -168,18 +168,16 @@ impl<'a> Extractor<'a> {
                 stack.push(Frame::LeaveMain);
             }
             if self.adapter.is_statement(node, parent) {
-                self.statement(node);
+                // The statement walk visits its whole subtree once and hands back the nested
+                // statements and definitions (lambdas with blocks, local classes) it skipped.
+                let nested = self.statement(node);
+                for (child, child_parent) in nested.into_iter().rev() {
+                    stack.push(Frame::Enter(child, child_parent));
+                }
+                continue;
             }
             if let Shape::Call { name, .. } = self.adapter.shape(node, self.src) {
-                let caller = if self.main_depth > 0 {
-                    None
-                } else {
-                    self.symbol_stack.last().copied()
-                };
-                let callee = text(name, self.src);
-                if !callee.is_empty() {
-                    self.out.call_edges.push((caller, callee.to_string()));
-                }
+                self.record_call(name);
             }
             let children = named_children(node);
             for child in children.into_iter().rev() {
@@ -279,7 +277,21 @@ impl<'a> Extractor<'a> {
     }
 
     /// Search one statement for chains, SQL and SQL-holding variables.
-    fn statement(&mut self, statement: Node<'a>) {
+    fn record_call(&mut self, name: Node<'a>) {
+        let caller = if self.main_depth > 0 {
+            None
+        } else {
+            self.symbol_stack.last().copied()
+        };
+        let callee = text(name, self.src);
+        if !callee.is_empty() {
+            self.out.call_edges.push((caller, callee.to_string()));
+        }
+    }
+
+    /// Returns the nested statements and definitions left for the main walk.
+    fn statement(&mut self, statement: Node<'a>) -> Vec<(Node<'a>, Option<Node<'a>>)> {
+        let mut nested = Vec::new();
         // Some grammars let a statement swallow the next line's indentation; end at its last
         // non-blank character instead.
         let statement_text = text(statement, self.src).trim_end();
@@ -322,11 +334,17 @@ impl<'a> Extractor<'a> {
                 && (self.adapter.is_statement(node, parent)
                     || self.adapter.definition(node, self.src).is_some())
             {
+                nested.push((node, parent));
                 continue;
             }
             match self.adapter.shape(node, self.src) {
                 Shape::Call { .. } | Shape::Member { .. } => {
                     if let Some(flat) = self.flatten(node) {
+                        for link in &flat.links {
+                            if let Link::Call { name, .. } = link {
+                                self.record_call(*name);
+                            }
+                        }
                         let is_outer = assigned_value == Some(node);
                         let assigned_to = if is_outer {
                             assignment.as_ref().map(|(n, _)| n.clone())
@@ -370,6 +388,7 @@ impl<'a> Extractor<'a> {
                 stack.push((child, Some(node)));
             }
         }
+        nested
     }
 
     fn unwrap_parens(&self, mut node: Node<'a>) -> Node<'a> {
