@@ -379,7 +379,7 @@ impl<'a> Extractor<'a> {
                                 });
                         }
                     }
-                    continue;
+                    // Interpolations (`f"{df.count()}"`, `s"${rows.mkString}"`) hold code.
                 }
                 Shape::Lambda => {}
                 _ => {}
