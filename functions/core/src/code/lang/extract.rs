@@ -696,6 +696,8 @@ impl<'a> Extractor<'a> {
                 break;
             }
             match self.adapter.shape(node, src) {
+                // The SQL of `spark.sql("…")` is indexed as a SqlStatement, not as a literal.
+                Shape::Str if method == "sql" => {}
                 Shape::Str => {
                     if let Some(decoded) = self.adapter.decode_string(node, src) {
                         record_string(&mut out, role, decoded.text);
