@@ -202,8 +202,8 @@ mod tests {
         ] {
             assert!(report.get(key).is_some(), "missing {key}");
         }
-        assert_eq!(report["filesScanned"], 5);
-        assert_eq!(report["byLanguage"]["python"], 2);
+        assert_eq!(report["filesScanned"], 6);
+        assert_eq!(report["byLanguage"]["python"], 3);
         assert_eq!(report["elapsedMs"], 7);
         // The index is in the store under the reported key.
         let key = report["indexKey"].as_str().unwrap();

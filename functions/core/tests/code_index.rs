@@ -255,7 +255,7 @@ fn java_chain_forms_and_concatenated_sql() {
 fn stats_count_what_was_indexed() {
     let index = shop();
     assert_eq!(index.stats.files_scanned, index.files.len() as u64);
-    assert_eq!(index.stats.by_language.get("python"), Some(&2));
+    assert_eq!(index.stats.by_language.get("python"), Some(&3));
     assert_eq!(index.stats.by_language.get("sql"), Some(&1));
     assert_eq!(index.stats.by_language.get("scala"), Some(&1));
     assert_eq!(index.stats.by_language.get("java"), Some(&1));
@@ -360,4 +360,38 @@ fn python_triple_quoted_escaped_and_continued_sql_strings() {
     assert_eq!(churned.host_statement, lines(14, 15));
     assert_eq!(clause(churned, SqlClauseKind::From), lines(14, 14));
     assert_eq!(clause(churned, SqlClauseKind::Where), lines(15, 15));
+}
+
+#[test]
+fn python_dict_agg_keywords_udfs_and_inline_join_partners() {
+    let index = shop();
+    let by_day = chain_assigned(&index, "jobs/forms.py", "by_day");
+    assert_eq!(by_day.receiver, "events_df");
+    let agg = call(by_day, "agg");
+    assert_eq!(agg.args.columns, vec!["amount", "user_id"]);
+    assert_eq!(agg.args.functions, vec!["sum", "count"]);
+    let joined = chain_assigned(&index, "jobs/forms.py", "joined");
+    let join = call(joined, "join");
+    assert_eq!(join.args.columns, vec!["day"]);
+    assert_eq!(join.args.literals, vec!["inner"]);
+    assert!(join.args.functions.contains(&"broadcast".to_string()));
+    // The inline partner `spark.table("dim.days")` is a chain of its own on the same statement.
+    let partner = index
+        .chains
+        .iter()
+        .find(|c| c.receiver == "spark" && c.calls[0].args.tables == vec!["dim.days"])
+        .unwrap();
+    assert_eq!(partner.statement, joined.statement);
+    let graded = chain_assigned(&index, "jobs/forms.py", "graded");
+    let select = call(graded, "select");
+    assert_eq!(select.args.columns, vec!["day", "score", "total"]);
+    assert!(select.args.functions.contains(&"grade".to_string()));
+    assert_eq!(select.args.aliases, vec!["grade"]);
+    let clean = chain_assigned(&index, "jobs/forms.py", "clean");
+    let filter = call(clean, "filter");
+    assert_eq!(filter.args.columns, vec!["grade"]);
+    assert_eq!(filter.args.literals, vec!["A", "B"]);
+    assert_eq!(call(clean, "dropDuplicates").args.columns, vec!["day"]);
+    let grade = index.symbols.iter().find(|s| s.name == "grade").unwrap();
+    assert!(!grade.flags.dead, "a decorated UDF is an entry point");
 }
