@@ -373,7 +373,12 @@ impl<'a> Extractor<'a> {
                     }
                 }
                 Shape::Str => {
-                    if let Some(decoded) = self.adapter.decode_string(node, self.src) {
+                    let decoded = if may_hold_sql(text(node, self.src)) {
+                        self.adapter.decode_string(node, self.src)
+                    } else {
+                        None
+                    };
+                    if let Some(decoded) = decoded {
                         if looks_like_sql(&decoded.text) {
                             self.sql_literals
                                 .entry(node.start_byte())
@@ -839,6 +844,21 @@ fn args_node<'t>(link: &Link<'t>) -> Option<Node<'t>> {
         Link::Call { args, .. } => *args,
         Link::Member { .. } => None,
     }
+}
+
+/// Cheap pre-check before decoding a literal: does its raw text contain a statement keyword?
+fn may_hold_sql(raw: &str) -> bool {
+    if raw.len() < 12 {
+        return false;
+    }
+    let bytes = raw.as_bytes();
+    ["select", "insert", "create", "merge", "with"]
+        .iter()
+        .any(|keyword| {
+            bytes
+                .windows(keyword.len())
+                .any(|w| w.eq_ignore_ascii_case(keyword.as_bytes()))
+        })
 }
 
 /// Method names too common outside Spark to make a chain Spark on their own.
