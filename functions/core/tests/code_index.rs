@@ -360,6 +360,18 @@ fn python_triple_quoted_escaped_and_continued_sql_strings() {
     assert_eq!(churned.host_statement, lines(14, 15));
     assert_eq!(clause(churned, SqlClauseKind::From), lines(14, 14));
     assert_eq!(clause(churned, SqlClauseKind::Where), lines(15, 15));
+    // A template constant formatted at the call site.
+    let totals = by_var("totals");
+    assert_eq!(totals.host_statement, lines(19, 23));
+    assert_eq!(clause(totals, SqlClauseKind::From), lines(21, 21));
+    assert_eq!(clause(totals, SqlClauseKind::GroupBy), lines(22, 22));
+    // Consumed by `sql()`, so not repeated as a free-standing literal.
+    assert_eq!(
+        sql.iter()
+            .filter(|s| s.origin == SqlOrigin::StringLiteral)
+            .count(),
+        0
+    );
 }
 
 #[test]

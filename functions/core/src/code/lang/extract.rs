@@ -658,17 +658,9 @@ impl<'a> Extractor<'a> {
             _ => first,
         };
         let first = self.unwrap_parens(first);
-        let (value, host_statement, literal_start) =
-            if let Some((decoded, literal)) = self.string_value(first) {
-                (decoded, host, literal.start_byte())
-            } else if matches!(self.adapter.shape(first, self.src), Shape::Ident) {
-                let Some(var) = self.string_vars.get(text(first, self.src)) else {
-                    return;
-                };
-                (var.value.clone(), var.host, var.literal_start)
-            } else {
-                return;
-            };
+        let Some((value, host_statement, literal_start)) = self.sql_text(first, host) else {
+            return;
+        };
         let _ = call;
         self.consumed_literals.insert(literal_start);
         for analysed in analyse_sql(&value) {
@@ -685,6 +677,44 @@ impl<'a> Extractor<'a> {
                 assigned_to: assigned_to.clone(),
             });
         }
+    }
+
+    /// The SQL passed to `sql(…)`: a literal, a variable holding one, or either formatted
+    /// (`q.format(t=…)`, `q.stripMargin`). Returns the text, its host statement and the
+    /// literal's start byte.
+    fn sql_text(
+        &self,
+        node: Node<'a>,
+        host: LineRange,
+    ) -> Option<(DecodedString, LineRange, usize)> {
+        if let Some((decoded, literal)) = self.string_value(node) {
+            return Some((decoded, host, literal.start_byte()));
+        }
+        let mut current = self.unwrap_parens(node);
+        for _ in 0..8 {
+            match self.adapter.shape(current, self.src) {
+                Shape::Ident => {
+                    let var = self.string_vars.get(text(current, self.src))?;
+                    return Some((var.value.clone(), var.host, var.literal_start));
+                }
+                Shape::Call {
+                    object: Some(object),
+                    name,
+                    ..
+                } if matches!(
+                    text(name, self.src),
+                    "format" | "strip" | "trim" | "stripMargin"
+                ) =>
+                {
+                    current = self.unwrap_parens(object)
+                }
+                Shape::Member { object, name } if text(name, self.src) == "stripMargin" => {
+                    current = self.unwrap_parens(object)
+                }
+                _ => return None,
+            }
+        }
+        None
     }
 
     /// Break a call's arguments down into columns, literals, functions, aliases, tables, paths.
