@@ -405,17 +405,17 @@ impl ClauseBuilder<'_> {
             }
             collect_subqueries(selection, where_lines, self, &mut subqueries);
         }
-        if let sqlparser::ast::GroupByExpr::Expressions(exprs, _) = &select.group_by {
-            if !exprs.is_empty() {
-                let span = Span::union_iter(exprs.iter().map(|e| e.span()));
-                let g_lines = self.lines(span, lines);
-                let text = exprs
-                    .iter()
-                    .map(|e| e.to_string())
-                    .collect::<Vec<_>>()
-                    .join(", ");
-                self.push(SqlClauseKind::GroupBy, g_lines, text, depth);
-            }
+        if let sqlparser::ast::GroupByExpr::Expressions(exprs, _) = &select.group_by
+            && !exprs.is_empty()
+        {
+            let span = Span::union_iter(exprs.iter().map(|e| e.span()));
+            let g_lines = self.lines(span, lines);
+            let text = exprs
+                .iter()
+                .map(|e| e.to_string())
+                .collect::<Vec<_>>()
+                .join(", ");
+            self.push(SqlClauseKind::GroupBy, g_lines, text, depth);
         }
         if let Some(having) = &select.having {
             let h_lines = self.lines(having.span(), lines);

@@ -318,19 +318,18 @@ impl<'a> Extractor<'a> {
             }
         }
         // `orders = load_orders(spark, path)`: a call fed a session or DataFrame yields one.
-        if let (Some((name, _)), Some(value)) = (&assignment, assigned_value) {
-            if let Shape::Call {
+        if let (Some((name, _)), Some(value)) = (&assignment, assigned_value)
+            && let Shape::Call {
                 args: Some(args), ..
             } = self.adapter.shape(value, self.src)
-            {
-                let fed_dataframe = named_children(args).into_iter().any(|a| {
-                    matches!(self.adapter.shape(a, self.src), Shape::Ident)
-                        && (self.is_dataframe_var(text(a, self.src))
-                            || vocab::is_session_name(text(a, self.src)))
-                });
-                if fed_dataframe {
-                    self.df_vars.insert(name.clone());
-                }
+        {
+            let fed_dataframe = named_children(args).into_iter().any(|a| {
+                matches!(self.adapter.shape(a, self.src), Shape::Ident)
+                    && (self.is_dataframe_var(text(a, self.src))
+                        || vocab::is_session_name(text(a, self.src)))
+            });
+            if fed_dataframe {
+                self.df_vars.insert(name.clone());
             }
         }
         let mut stack: Vec<(Node<'a>, Option<Node<'a>>)> = vec![(statement, None)];
@@ -378,16 +377,16 @@ impl<'a> Extractor<'a> {
                     } else {
                         None
                     };
-                    if let Some(decoded) = decoded {
-                        if looks_like_sql(&decoded.text) {
-                            self.sql_literals
-                                .entry(node.start_byte())
-                                .or_insert(SqlLiteral {
-                                    value: decoded,
-                                    host,
-                                    symbol: self.symbol_stack.last().copied(),
-                                });
-                        }
+                    if let Some(decoded) = decoded
+                        && looks_like_sql(&decoded.text)
+                    {
+                        self.sql_literals
+                            .entry(node.start_byte())
+                            .or_insert(SqlLiteral {
+                                value: decoded,
+                                host,
+                                symbol: self.symbol_stack.last().copied(),
+                            });
                     }
                     // Interpolations (`f"{df.count()}"`, `s"${rows.mkString}"`) hold code.
                 }
@@ -613,10 +612,10 @@ impl<'a> Extractor<'a> {
                 }),
             }
         }
-        if flat.base_is_call {
-            if let Some(first) = calls.first() {
-                receiver = format!("{}(…)", first.method);
-            }
+        if flat.base_is_call
+            && let Some(first) = calls.first()
+        {
+            receiver = format!("{}(…)", first.method);
         }
         dedup(&mut inputs);
         inputs.retain(|i| *i != receiver);

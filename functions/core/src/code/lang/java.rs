@@ -146,9 +146,10 @@ impl LanguageAdapter for Java {
                     if leaf.kind() == "string_literal" {
                         out.append(decode_java_literal(text(leaf, src), start_line(leaf))?);
                     } else {
-                        let mut placeholder = DecodedString::default();
-                        placeholder.text = crate::code::strings::PLACEHOLDER.to_string();
-                        placeholder.lines = vec![(start_line(leaf), start_line(leaf))];
+                        let placeholder = DecodedString {
+                            text: crate::code::strings::PLACEHOLDER.to_string(),
+                            lines: vec![(start_line(leaf), start_line(leaf))],
+                        };
                         out.append(placeholder);
                     }
                 }
