@@ -686,6 +686,17 @@ mod tests {
     }
 
     #[test]
+    fn keywords_and_typed_literals_are_not_columns() {
+        let sql = "SELECT a FROM t WHERE d < DATE '1995-03-15' LIMIT 10";
+        let a = &analyse_sql(&at_line(sql, 1))[0];
+        let clause = |k| a.clauses.iter().find(|c| c.kind == k).unwrap();
+        assert_eq!(clause(SqlClauseKind::Where).columns, vec!["d"]);
+        assert_eq!(clause(SqlClauseKind::Where).literals, vec!["1995-03-15"]);
+        assert!(clause(SqlClauseKind::Limit).columns.is_empty());
+        assert_eq!(clause(SqlClauseKind::Limit).literals, vec!["10"]);
+    }
+
+    #[test]
     fn format_templates_are_parsed() {
         let sql = "SELECT a FROM {table} WHERE b = %s";
         let a = &analyse_sql(&at_line(sql, 1))[0];

@@ -1017,6 +1017,10 @@ pub fn sql_expression_tokens(expr: &str, out: &mut CallArgs) {
                 j += 1;
             }
             let lower = word.to_ascii_lowercase();
+            if chars.get(j) == Some(&'\'') {
+                // A typed literal's type (`DATE '2020-01-01'`, `INTERVAL '1' DAY`).
+                continue;
+            }
             if chars.get(j) == Some(&'(') {
                 out.functions.push(lower);
             } else if matches!(lower.as_str(), "true" | "false" | "null") {
@@ -1091,6 +1095,43 @@ const SQL_EXPR_KEYWORDS: &[&str] = &[
     "nulls",
     "first",
     "last",
+    "limit",
+    "offset",
+    "select",
+    "from",
+    "where",
+    "group",
+    "having",
+    "join",
+    "on",
+    "inner",
+    "left",
+    "right",
+    "outer",
+    "full",
+    "cross",
+    "semi",
+    "anti",
+    "union",
+    "all",
+    "with",
+    "using",
+    "lateral",
+    "view",
+    "insert",
+    "into",
+    "overwrite",
+    "values",
+    "table",
+    "create",
+    "replace",
+    "temporary",
+    "temp",
+    "if",
+    "global",
+    "except",
+    "intersect",
+    "natural",
 ];
 
 fn dedup(list: &mut Vec<String>) {
