@@ -163,3 +163,44 @@ fn print_text(report: &IndexReport) {
     println!("index       {}", report.index_key);
     println!("elapsed     {} ms", report.elapsed_ms);
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn json_report_has_the_documented_fields() {
+        let fixture =
+            PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixtures/repos/shop");
+        let blobs = tempfile::tempdir().unwrap();
+        let store = DirBlobStore::new(blobs.path());
+        let options = LoadOptions::from_env(100);
+        let loaded = load_or_build_index(
+            &RepoSource::new(fixture.to_string_lossy()),
+            &store,
+            &options,
+        )
+        .unwrap();
+        let report = serde_json::to_value(IndexReport::new(&loaded, 7)).unwrap();
+        for key in [
+            "commit",
+            "cacheKey",
+            "filesScanned",
+            "filesSkipped",
+            "symbols",
+            "sparkOps",
+            "sqlStatements",
+            "bytes",
+            "elapsedMs",
+            "byLanguage",
+        ] {
+            assert!(report.get(key).is_some(), "missing {key}");
+        }
+        assert_eq!(report["filesScanned"], 6);
+        assert_eq!(report["byLanguage"]["python"], 3);
+        assert_eq!(report["elapsedMs"], 7);
+        // The index is in the store under the reported key.
+        let key = report["indexKey"].as_str().unwrap();
+        assert!(blobs.path().join(key).is_file());
+    }
+}

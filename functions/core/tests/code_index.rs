@@ -255,7 +255,8 @@ fn java_chain_forms_and_concatenated_sql() {
 fn stats_count_what_was_indexed() {
     let index = shop();
     assert_eq!(index.stats.files_scanned, index.files.len() as u64);
-    assert_eq!(index.stats.by_language.get("python"), Some(&1));
+    assert_eq!(index.stats.by_language.get("python"), Some(&3));
+    assert_eq!(index.stats.by_language.get("sql"), Some(&1));
     assert_eq!(index.stats.by_language.get("scala"), Some(&1));
     assert_eq!(index.stats.by_language.get("java"), Some(&1));
     assert_eq!(index.stats.symbols, index.symbols.len() as u64);
@@ -267,4 +268,142 @@ fn stats_count_what_was_indexed() {
             .map(|c| c.calls.len() as u64)
             .sum::<u64>()
     );
+}
+
+#[test]
+fn sql_file_clauses_ctes_windows_and_joins() {
+    let index = shop();
+    let sql = sql_in(&index, "sql/daily.sql");
+    assert_eq!(sql.len(), 2);
+    let query = sql[0];
+    assert_eq!(query.origin, SqlOrigin::SqlFile);
+    assert!(query.parsed);
+    assert_eq!(query.lines, lines(2, 16));
+    let with = query
+        .clauses
+        .iter()
+        .find(|c| c.kind == SqlClauseKind::With)
+        .unwrap();
+    assert_eq!(with.lines, lines(2, 6));
+    let cte_where = query
+        .clauses
+        .iter()
+        .find(|c| c.kind == SqlClauseKind::Where && c.depth == 1)
+        .unwrap();
+    assert_eq!(cte_where.lines, lines(5, 5));
+    assert_eq!(cte_where.literals, vec!["PAID"]);
+    let window = query
+        .clauses
+        .iter()
+        .find(|c| c.kind == SqlClauseKind::Window)
+        .unwrap();
+    assert_eq!(window.lines, lines(9, 9));
+    assert!(window.functions.contains(&"rank".to_string()));
+    let join = query
+        .clauses
+        .iter()
+        .find(|c| c.kind == SqlClauseKind::Join)
+        .unwrap();
+    assert_eq!(join.lines, lines(11, 12));
+    assert_eq!(join.tables, vec!["sales.stores"]);
+    let predicate = query
+        .clauses
+        .iter()
+        .find(|c| c.kind == SqlClauseKind::JoinPredicate)
+        .unwrap();
+    assert_eq!(predicate.lines, lines(12, 12));
+    let outer = |kind| {
+        query
+            .clauses
+            .iter()
+            .find(|c| c.kind == kind && c.depth == 0)
+            .unwrap()
+    };
+    assert_eq!(outer(SqlClauseKind::GroupBy).lines, lines(13, 13));
+    assert_eq!(outer(SqlClauseKind::Having).lines, lines(14, 14));
+    assert_eq!(outer(SqlClauseKind::OrderBy).lines, lines(15, 15));
+    assert_eq!(outer(SqlClauseKind::Limit).lines, lines(16, 16));
+    assert_eq!(sql[1].lines, lines(18, 18));
+    assert!(
+        sql[1]
+            .clauses
+            .iter()
+            .any(|c| c.kind == SqlClauseKind::Insert)
+    );
+}
+
+#[test]
+fn python_triple_quoted_escaped_and_continued_sql_strings() {
+    let index = shop();
+    let sql = sql_in(&index, "jobs/queries.py");
+    let by_var = |var: &str| {
+        *sql.iter()
+            .find(|s| s.assigned_to.as_deref() == Some(var))
+            .unwrap_or_else(|| panic!("no SQL assigned to {var}"))
+    };
+    let late = by_var("late");
+    assert_eq!(late.host_statement, lines(5, 10));
+    let clause = |s: &SqlStatement, kind| s.clauses.iter().find(|c| c.kind == kind).unwrap().lines;
+    assert_eq!(clause(late, SqlClauseKind::From), lines(8, 8));
+    assert_eq!(clause(late, SqlClauseKind::Where), lines(9, 9));
+    let delay = late
+        .clauses
+        .iter()
+        .find(|c| c.kind == SqlClauseKind::SelectItem && c.aliases == vec!["delay"])
+        .unwrap();
+    assert_eq!(delay.lines, lines(7, 7));
+    // `\n` escapes stay on the literal's own line.
+    let escaped = by_var("escaped");
+    assert_eq!(clause(escaped, SqlClauseKind::From), lines(12, 12));
+    // Implicit concatenation over a backslash continuation, held in a constant.
+    let churned = by_var("churned");
+    assert_eq!(churned.host_statement, lines(14, 15));
+    assert_eq!(clause(churned, SqlClauseKind::From), lines(14, 14));
+    assert_eq!(clause(churned, SqlClauseKind::Where), lines(15, 15));
+    // A template constant formatted at the call site.
+    let totals = by_var("totals");
+    assert_eq!(totals.host_statement, lines(19, 23));
+    assert_eq!(clause(totals, SqlClauseKind::From), lines(21, 21));
+    assert_eq!(clause(totals, SqlClauseKind::GroupBy), lines(22, 22));
+    // Consumed by `sql()`, so not repeated as a free-standing literal.
+    assert_eq!(
+        sql.iter()
+            .filter(|s| s.origin == SqlOrigin::StringLiteral)
+            .count(),
+        0
+    );
+}
+
+#[test]
+fn python_dict_agg_keywords_udfs_and_inline_join_partners() {
+    let index = shop();
+    let by_day = chain_assigned(&index, "jobs/forms.py", "by_day");
+    assert_eq!(by_day.receiver, "events_df");
+    let agg = call(by_day, "agg");
+    assert_eq!(agg.args.columns, vec!["amount", "user_id"]);
+    assert_eq!(agg.args.functions, vec!["sum", "count"]);
+    let joined = chain_assigned(&index, "jobs/forms.py", "joined");
+    let join = call(joined, "join");
+    assert_eq!(join.args.columns, vec!["day"]);
+    assert_eq!(join.args.literals, vec!["inner"]);
+    assert!(join.args.functions.contains(&"broadcast".to_string()));
+    // The inline partner `spark.table("dim.days")` is a chain of its own on the same statement.
+    let partner = index
+        .chains
+        .iter()
+        .find(|c| c.receiver == "spark" && c.calls[0].args.tables == vec!["dim.days"])
+        .unwrap();
+    assert_eq!(partner.statement, joined.statement);
+    let graded = chain_assigned(&index, "jobs/forms.py", "graded");
+    let select = call(graded, "select");
+    assert_eq!(select.args.columns, vec!["day", "score", "total"]);
+    assert!(select.args.functions.contains(&"grade".to_string()));
+    assert_eq!(select.args.aliases, vec!["grade"]);
+    let clean = chain_assigned(&index, "jobs/forms.py", "clean");
+    let filter = call(clean, "filter");
+    assert_eq!(filter.args.columns, vec!["grade"]);
+    assert_eq!(filter.args.literals, vec!["A", "B"]);
+    assert_eq!(call(clean, "dropDuplicates").args.columns, vec!["day"]);
+    let grade = index.symbols.iter().find(|s| s.name == "grade").unwrap();
+    assert!(!grade.flags.dead, "a decorated UDF is an entry point");
 }

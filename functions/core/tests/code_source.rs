@@ -213,3 +213,34 @@ fn missing_repository_is_a_clone_failure() {
     assert_eq!(err.error_name(), ErrorName::CloneFailed);
     assert!(err.error_name().is_retryable());
 }
+
+#[test]
+fn clone_caps_give_repo_too_large_and_leave_nothing_behind() {
+    let (origin, _first, _second) = origin();
+    let clones = tempfile::tempdir().unwrap();
+    let store = Blobs::default();
+    let mut opts = options(clones.path(), 1);
+    opts.clone.max_files = 0;
+    let err =
+        load_or_build_index(&RepoSource::new(file_url(origin.path())), &store, &opts).unwrap_err();
+    assert_eq!(err.error_name(), ErrorName::RepoTooLarge);
+    assert!(!err.error_name().is_retryable());
+    assert_eq!(std::fs::read_dir(clones.path()).unwrap().count(), 0);
+}
+
+#[test]
+fn index_budget_gives_index_timeout() {
+    let (origin, _first, _second) = origin();
+    let store = Blobs::default();
+    let clones = tempfile::tempdir().unwrap();
+    let mut opts = options(clones.path(), 1);
+    opts.index.timeout = Some(std::time::Duration::ZERO);
+    let err = load_or_build_index(
+        &RepoSource::new(origin.path().to_string_lossy()),
+        &store,
+        &opts,
+    )
+    .unwrap_err();
+    assert_eq!(err.error_name(), ErrorName::IndexTimeout);
+    assert!(err.error_name().is_retryable());
+}

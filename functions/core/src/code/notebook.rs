@@ -57,7 +57,7 @@ pub fn databricks_source(text: &str) -> NotebookSource {
             let first_magic = cell.iter().find_map(|l| magic_body(l));
             let kind = first_magic
                 .as_deref()
-                .map(|m| m.trim().split_whitespace().next().unwrap_or("").to_string());
+                .map(|m| m.split_whitespace().next().unwrap_or("").to_string());
             match kind.as_deref() {
                 Some("%sql") => {
                     let mut sql = DecodedString::default();

@@ -212,10 +212,8 @@ fn fetch(
     std::fs::create_dir_all(git_dir)
         .map_err(|e| RepoError::CloneFailed(format!("cannot create clone directory: {e}")))?;
     let mut prepare = gix::prepare_clone_bare(url, git_dir).map_err(|e| fail(&e))?;
-    if shallow {
-        if let Some(depth) = NonZeroU32::new(1) {
-            prepare = prepare.with_shallow(gix::remote::fetch::Shallow::DepthAtRemote(depth));
-        }
+    if shallow && let Some(depth) = NonZeroU32::new(1) {
+        prepare = prepare.with_shallow(gix::remote::fetch::Shallow::DepthAtRemote(depth));
     }
     if let Some(branch) = branch {
         prepare = prepare

@@ -405,17 +405,17 @@ impl ClauseBuilder<'_> {
             }
             collect_subqueries(selection, where_lines, self, &mut subqueries);
         }
-        if let sqlparser::ast::GroupByExpr::Expressions(exprs, _) = &select.group_by {
-            if !exprs.is_empty() {
-                let span = Span::union_iter(exprs.iter().map(|e| e.span()));
-                let g_lines = self.lines(span, lines);
-                let text = exprs
-                    .iter()
-                    .map(|e| e.to_string())
-                    .collect::<Vec<_>>()
-                    .join(", ");
-                self.push(SqlClauseKind::GroupBy, g_lines, text, depth);
-            }
+        if let sqlparser::ast::GroupByExpr::Expressions(exprs, _) = &select.group_by
+            && !exprs.is_empty()
+        {
+            let span = Span::union_iter(exprs.iter().map(|e| e.span()));
+            let g_lines = self.lines(span, lines);
+            let text = exprs
+                .iter()
+                .map(|e| e.to_string())
+                .collect::<Vec<_>>()
+                .join(", ");
+            self.push(SqlClauseKind::GroupBy, g_lines, text, depth);
         }
         if let Some(having) = &select.having {
             let h_lines = self.lines(having.span(), lines);
@@ -683,6 +683,17 @@ mod tests {
             .find(|c| c.kind == SqlClauseKind::From)
             .unwrap();
         assert_eq!(from.lines, LineRange::new(4, 4));
+    }
+
+    #[test]
+    fn keywords_and_typed_literals_are_not_columns() {
+        let sql = "SELECT a FROM t WHERE d < DATE '1995-03-15' LIMIT 10";
+        let a = &analyse_sql(&at_line(sql, 1))[0];
+        let clause = |k| a.clauses.iter().find(|c| c.kind == k).unwrap();
+        assert_eq!(clause(SqlClauseKind::Where).columns, vec!["d"]);
+        assert_eq!(clause(SqlClauseKind::Where).literals, vec!["1995-03-15"]);
+        assert!(clause(SqlClauseKind::Limit).columns.is_empty());
+        assert_eq!(clause(SqlClauseKind::Limit).literals, vec!["10"]);
     }
 
     #[test]

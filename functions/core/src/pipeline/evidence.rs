@@ -209,7 +209,9 @@ impl Evidence {
         let alike: &[TokenKind] = match kind {
             // PySpark names columns in plain strings (`schema=["name", …]`, `groupBy("dept")`),
             // which the index may record as literals.
-            TokenKind::Column | TokenKind::Alias => &[TokenKind::Column, TokenKind::Alias, TokenKind::Literal],
+            TokenKind::Column | TokenKind::Alias => {
+                &[TokenKind::Column, TokenKind::Alias, TokenKind::Literal]
+            }
             TokenKind::Table | TokenKind::Path => {
                 &[TokenKind::Table, TokenKind::Path, TokenKind::Literal]
             }

@@ -294,8 +294,12 @@ fn own_signature(node: &PlanNode) -> Evidence {
 /// predicates, `size(x) > 0` from a generator (`explode`).
 fn is_inferred_constraint(c: &Expr) -> bool {
     let text = c.text.to_lowercase().replace(['(', ')', ' '], "");
-    let only_isnotnull = !c.functions.is_empty() && c.functions.iter().all(|f| f.eq_ignore_ascii_case("isnotnull"));
-    let generator_size = c.functions.iter().any(|f| f.eq_ignore_ascii_case("size")) && text.ends_with(">0");
+    let only_isnotnull = !c.functions.is_empty()
+        && c.functions
+            .iter()
+            .all(|f| f.eq_ignore_ascii_case("isnotnull"));
+    let generator_size =
+        c.functions.iter().any(|f| f.eq_ignore_ascii_case("size")) && text.ends_with(">0");
     only_isnotnull || generator_size
 }
 
@@ -327,7 +331,8 @@ fn derived_reason(graph: &PlanGraph, idx: NodeIdx, parent: Option<NodeIdx>) -> O
             (pruning && parent.is_some()).then(|| "column pruning for".to_owned())
         }
         OperatorFamily::Filter => {
-            let inferred = !d.conditions.is_empty() && d.conditions.iter().all(is_inferred_constraint);
+            let inferred =
+                !d.conditions.is_empty() && d.conditions.iter().all(is_inferred_constraint);
             inferred.then(|| "constraints inferred from".to_owned())
         }
         OperatorFamily::PythonEval => Some("Python UDF evaluation for".to_owned()),

@@ -65,6 +65,7 @@ pub fn extract_file(
     };
     let mut extractor = Extractor {
         adapter,
+        cursor: tree.root_node().walk(),
         src,
         file_flags,
         out: FileExtract {
@@ -88,7 +89,9 @@ pub fn extract_file(
 }
 
 enum Frame<'t> {
-    Enter(Node<'t>),
+    /// A node and its parent (tree-sitter's `Node::parent` walks down from the root, so the
+    /// traversal carries parents itself).
+    Enter(Node<'t>, Option<Node<'t>>),
     LeaveSymbol,
     LeaveMain,
 }
@@ -107,6 +110,8 @@ struct SqlLiteral {
 
 struct Extractor<'a> {
     adapter: &'a dyn LanguageAdapter,
+    /// One cursor reused for every child listing (allocating one per node costs ~10%).
+    cursor: tree_sitter::TreeCursor<'a>,
     src: &'a str,
     file_flags: CodeFlags,
     out: FileExtract,
@@ -143,10 +148,10 @@ struct Flat<'t> {
 
 impl<'a> Extractor<'a> {
     fn run(&mut self, root: Node<'a>) {
-        let mut stack = vec![Frame::Enter(root)];
+        let mut stack = vec![Frame::Enter(root, None)];
         while let Some(frame) = stack.pop() {
-            let node = match frame {
-                Frame::Enter(node) => node,
+            let (node, parent) = match frame {
+                Frame::Enter(node, parent) => (node, parent),
                 Frame::LeaveSymbol => {
                     self.symbol_stack.pop();
                     self.qualified_stack.pop();
@@ -165,24 +170,24 @@ impl<'a> Extractor<'a> {
                 self.main_depth += 1;
                 stack.push(Frame::LeaveMain);
             }
-            if self.adapter.is_statement(node) {
-                self.statement(node);
+            if self.adapter.is_statement(node, parent) {
+                // The statement walk visits its whole subtree once and hands back the nested
+                // statements and definitions (lambdas with blocks, local classes) it skipped.
+                let nested = self.statement(node);
+                for (child, child_parent) in nested.into_iter().rev() {
+                    stack.push(Frame::Enter(child, child_parent));
+                }
+                continue;
             }
             if let Shape::Call { name, .. } = self.adapter.shape(node, self.src) {
-                let caller = if self.main_depth > 0 {
-                    None
-                } else {
-                    self.symbol_stack.last().copied()
-                };
-                let callee = text(name, self.src);
-                if !callee.is_empty() {
-                    self.out.call_edges.push((caller, callee.to_string()));
-                }
+                self.record_call(name);
             }
-            let children = named_children(node);
-            for child in children.into_iter().rev() {
-                stack.push(Frame::Enter(child));
-            }
+            let first = stack.len();
+            stack.extend(
+                node.named_children(&mut self.cursor)
+                    .map(|child| Frame::Enter(child, Some(node))),
+            );
+            stack[first..].reverse();
         }
     }
 
@@ -277,7 +282,21 @@ impl<'a> Extractor<'a> {
     }
 
     /// Search one statement for chains, SQL and SQL-holding variables.
-    fn statement(&mut self, statement: Node<'a>) {
+    fn record_call(&mut self, name: Node<'a>) {
+        let caller = if self.main_depth > 0 {
+            None
+        } else {
+            self.symbol_stack.last().copied()
+        };
+        let callee = text(name, self.src);
+        if !callee.is_empty() {
+            self.out.call_edges.push((caller, callee.to_string()));
+        }
+    }
+
+    /// Returns the nested statements and definitions left for the main walk.
+    fn statement(&mut self, statement: Node<'a>) -> Vec<(Node<'a>, Option<Node<'a>>)> {
+        let mut nested = Vec::new();
         // Some grammars let a statement swallow the next line's indentation; end at its last
         // non-blank character instead.
         let statement_text = text(statement, self.src).trim_end();
@@ -299,32 +318,37 @@ impl<'a> Extractor<'a> {
             }
         }
         // `orders = load_orders(spark, path)`: a call fed a session or DataFrame yields one.
-        if let (Some((name, _)), Some(value)) = (&assignment, assigned_value) {
-            if let Shape::Call {
+        if let (Some((name, _)), Some(value)) = (&assignment, assigned_value)
+            && let Shape::Call {
                 args: Some(args), ..
             } = self.adapter.shape(value, self.src)
-            {
-                let fed_dataframe = named_children(args).into_iter().any(|a| {
-                    matches!(self.adapter.shape(a, self.src), Shape::Ident)
-                        && (self.is_dataframe_var(text(a, self.src))
-                            || vocab::is_session_name(text(a, self.src)))
-                });
-                if fed_dataframe {
-                    self.df_vars.insert(name.clone());
-                }
+        {
+            let fed_dataframe = named_children(args).into_iter().any(|a| {
+                matches!(self.adapter.shape(a, self.src), Shape::Ident)
+                    && (self.is_dataframe_var(text(a, self.src))
+                        || vocab::is_session_name(text(a, self.src)))
+            });
+            if fed_dataframe {
+                self.df_vars.insert(name.clone());
             }
         }
-        let mut stack = vec![statement];
-        while let Some(node) = stack.pop() {
+        let mut stack: Vec<(Node<'a>, Option<Node<'a>>)> = vec![(statement, None)];
+        while let Some((node, parent)) = stack.pop() {
             if node != statement
-                && (self.adapter.is_statement(node)
+                && (self.adapter.is_statement(node, parent)
                     || self.adapter.definition(node, self.src).is_some())
             {
+                nested.push((node, parent));
                 continue;
             }
             match self.adapter.shape(node, self.src) {
                 Shape::Call { .. } | Shape::Member { .. } => {
                     if let Some(flat) = self.flatten(node) {
+                        for link in &flat.links {
+                            if let Link::Call { name, .. } = link {
+                                self.record_call(*name);
+                            }
+                        }
                         let is_outer = assigned_value == Some(node);
                         let assigned_to = if is_outer {
                             assignment.as_ref().map(|(n, _)| n.clone())
@@ -338,36 +362,45 @@ impl<'a> Extractor<'a> {
                                 args: Some(args), ..
                             } = link
                             {
-                                stack.push(*args);
+                                stack.push((*args, None));
                             }
                         }
                         if !flat.base_is_call {
-                            stack.push(flat.base);
+                            stack.push((flat.base, None));
                         }
                         continue;
                     }
                 }
                 Shape::Str => {
-                    if let Some(decoded) = self.adapter.decode_string(node, self.src) {
-                        if looks_like_sql(&decoded.text) {
-                            self.sql_literals
-                                .entry(node.start_byte())
-                                .or_insert(SqlLiteral {
-                                    value: decoded,
-                                    host,
-                                    symbol: self.symbol_stack.last().copied(),
-                                });
-                        }
+                    let decoded = if may_hold_sql(text(node, self.src)) {
+                        self.adapter.decode_string(node, self.src)
+                    } else {
+                        None
+                    };
+                    if let Some(decoded) = decoded
+                        && looks_like_sql(&decoded.text)
+                    {
+                        self.sql_literals
+                            .entry(node.start_byte())
+                            .or_insert(SqlLiteral {
+                                value: decoded,
+                                host,
+                                symbol: self.symbol_stack.last().copied(),
+                            });
                     }
-                    continue;
+                    // Interpolations (`f"{df.count()}"`, `s"${rows.mkString}"`) hold code.
                 }
                 Shape::Lambda => {}
                 _ => {}
             }
-            for child in named_children(node).into_iter().rev() {
-                stack.push(child);
-            }
+            let first = stack.len();
+            stack.extend(
+                node.named_children(&mut self.cursor)
+                    .map(|child| (child, Some(node))),
+            );
+            stack[first..].reverse();
         }
+        nested
     }
 
     fn unwrap_parens(&self, mut node: Node<'a>) -> Node<'a> {
@@ -579,10 +612,10 @@ impl<'a> Extractor<'a> {
                 }),
             }
         }
-        if flat.base_is_call {
-            if let Some(first) = calls.first() {
-                receiver = format!("{}(…)", first.method);
-            }
+        if flat.base_is_call
+            && let Some(first) = calls.first()
+        {
+            receiver = format!("{}(…)", first.method);
         }
         dedup(&mut inputs);
         inputs.retain(|i| *i != receiver);
@@ -624,17 +657,9 @@ impl<'a> Extractor<'a> {
             _ => first,
         };
         let first = self.unwrap_parens(first);
-        let (value, host_statement, literal_start) =
-            if let Some((decoded, literal)) = self.string_value(first) {
-                (decoded, host, literal.start_byte())
-            } else if matches!(self.adapter.shape(first, self.src), Shape::Ident) {
-                let Some(var) = self.string_vars.get(text(first, self.src)) else {
-                    return;
-                };
-                (var.value.clone(), var.host, var.literal_start)
-            } else {
-                return;
-            };
+        let Some((value, host_statement, literal_start)) = self.sql_text(first, host) else {
+            return;
+        };
         let _ = call;
         self.consumed_literals.insert(literal_start);
         for analysed in analyse_sql(&value) {
@@ -651,6 +676,44 @@ impl<'a> Extractor<'a> {
                 assigned_to: assigned_to.clone(),
             });
         }
+    }
+
+    /// The SQL passed to `sql(…)`: a literal, a variable holding one, or either formatted
+    /// (`q.format(t=…)`, `q.stripMargin`). Returns the text, its host statement and the
+    /// literal's start byte.
+    fn sql_text(
+        &self,
+        node: Node<'a>,
+        host: LineRange,
+    ) -> Option<(DecodedString, LineRange, usize)> {
+        if let Some((decoded, literal)) = self.string_value(node) {
+            return Some((decoded, host, literal.start_byte()));
+        }
+        let mut current = self.unwrap_parens(node);
+        for _ in 0..8 {
+            match self.adapter.shape(current, self.src) {
+                Shape::Ident => {
+                    let var = self.string_vars.get(text(current, self.src))?;
+                    return Some((var.value.clone(), var.host, var.literal_start));
+                }
+                Shape::Call {
+                    object: Some(object),
+                    name,
+                    ..
+                } if matches!(
+                    text(name, self.src),
+                    "format" | "strip" | "trim" | "stripMargin"
+                ) =>
+                {
+                    current = self.unwrap_parens(object)
+                }
+                Shape::Member { object, name } if text(name, self.src) == "stripMargin" => {
+                    current = self.unwrap_parens(object)
+                }
+                _ => return None,
+            }
+        }
+        None
     }
 
     /// Break a call's arguments down into columns, literals, functions, aliases, tables, paths.
@@ -675,6 +738,8 @@ impl<'a> Extractor<'a> {
                 break;
             }
             match self.adapter.shape(node, src) {
+                // The SQL of `spark.sql("…")` is indexed as a SqlStatement, not as a literal.
+                Shape::Str if method == "sql" => {}
                 Shape::Str => {
                     if let Some(decoded) = self.adapter.decode_string(node, src) {
                         record_string(&mut out, role, decoded.text);
@@ -810,6 +875,21 @@ fn args_node<'t>(link: &Link<'t>) -> Option<Node<'t>> {
     }
 }
 
+/// Cheap pre-check before decoding a literal: does its raw text contain a statement keyword?
+fn may_hold_sql(raw: &str) -> bool {
+    if raw.len() < 12 {
+        return false;
+    }
+    let bytes = raw.as_bytes();
+    ["select", "insert", "create", "merge", "with"]
+        .iter()
+        .any(|keyword| {
+            bytes
+                .windows(keyword.len())
+                .any(|w| w.eq_ignore_ascii_case(keyword.as_bytes()))
+        })
+}
+
 /// Method names too common outside Spark to make a chain Spark on their own.
 const WEAK_METHODS: &[&str] = &[
     "join",
@@ -937,6 +1017,10 @@ pub fn sql_expression_tokens(expr: &str, out: &mut CallArgs) {
                 j += 1;
             }
             let lower = word.to_ascii_lowercase();
+            if chars.get(j) == Some(&'\'') {
+                // A typed literal's type (`DATE '2020-01-01'`, `INTERVAL '1' DAY`).
+                continue;
+            }
             if chars.get(j) == Some(&'(') {
                 out.functions.push(lower);
             } else if matches!(lower.as_str(), "true" | "false" | "null") {
@@ -1011,6 +1095,43 @@ const SQL_EXPR_KEYWORDS: &[&str] = &[
     "nulls",
     "first",
     "last",
+    "limit",
+    "offset",
+    "select",
+    "from",
+    "where",
+    "group",
+    "having",
+    "join",
+    "on",
+    "inner",
+    "left",
+    "right",
+    "outer",
+    "full",
+    "cross",
+    "semi",
+    "anti",
+    "union",
+    "all",
+    "with",
+    "using",
+    "lateral",
+    "view",
+    "insert",
+    "into",
+    "overwrite",
+    "values",
+    "table",
+    "create",
+    "replace",
+    "temporary",
+    "temp",
+    "if",
+    "global",
+    "except",
+    "intersect",
+    "natural",
 ];
 
 fn dedup(list: &mut Vec<String>) {

@@ -58,7 +58,7 @@ impl LanguageAdapter for Java {
         }
     }
 
-    fn is_statement(&self, node: Node<'_>) -> bool {
+    fn is_statement(&self, node: Node<'_>, _parent: Option<Node<'_>>) -> bool {
         matches!(
             node.kind(),
             "expression_statement"
@@ -146,9 +146,10 @@ impl LanguageAdapter for Java {
                     if leaf.kind() == "string_literal" {
                         out.append(decode_java_literal(text(leaf, src), start_line(leaf))?);
                     } else {
-                        let mut placeholder = DecodedString::default();
-                        placeholder.text = crate::code::strings::PLACEHOLDER.to_string();
-                        placeholder.lines = vec![(start_line(leaf), start_line(leaf))];
+                        let placeholder = DecodedString {
+                            text: crate::code::strings::PLACEHOLDER.to_string(),
+                            lines: vec![(start_line(leaf), start_line(leaf))],
+                        };
                         out.append(placeholder);
                     }
                 }
@@ -159,25 +160,32 @@ impl LanguageAdapter for Java {
     }
 }
 
-/// `"a" + "b" + x`: a `+` tree with at least one string literal and only literals/identifiers.
+/// `"a" + "b" + x`: a `+` whose right operand or leftmost operand is a string literal. Only
+/// the left spine is followed (bounded), so shaping a long concatenation stays linear.
 fn is_string_concatenation(node: Node<'_>, src: &str) -> bool {
-    let mut stack = vec![node];
-    let mut has_literal = false;
-    while let Some(n) = stack.pop() {
-        match n.kind() {
-            "binary_expression" => {
-                let op = n.child_by_field_name("operator").map(|o| text(o, src));
-                if op != Some("+") {
-                    return false;
-                }
-                stack.extend(named_children(n));
-            }
-            "string_literal" => has_literal = true,
-            "identifier" | "field_access" | "method_invocation" => {}
+    let is_plus =
+        |n: Node<'_>| n.child_by_field_name("operator").map(|o| text(o, src)) == Some("+");
+    if !is_plus(node) {
+        return false;
+    }
+    if node
+        .child_by_field_name("right")
+        .is_some_and(|r| r.kind() == "string_literal")
+    {
+        return true;
+    }
+    let mut current = node;
+    for _ in 0..64 {
+        let Some(left) = current.child_by_field_name("left") else {
+            return false;
+        };
+        match left.kind() {
+            "string_literal" => return true,
+            "binary_expression" if is_plus(left) => current = left,
             _ => return false,
         }
     }
-    has_literal
+    false
 }
 
 /// `"…"` or a `"""` text block (its body starts on the line after the opening quotes).

@@ -88,7 +88,8 @@ pub trait LanguageAdapter: Sync {
     /// The node in the shared vocabulary.
     fn shape<'t>(&self, node: Node<'t>, src: &str) -> Shape<'t>;
     /// A statement that can host a call chain (expression statement, assignment, return, `val`).
-    fn is_statement(&self, node: Node<'_>) -> bool;
+    /// `parent` is the node's parent when the caller knows it (`None` = not a statement parent).
+    fn is_statement(&self, node: Node<'_>, parent: Option<Node<'_>>) -> bool;
     /// For a statement: the variable it assigns and the assigned expression.
     fn assignment<'t>(&self, statement: Node<'t>, src: &str) -> Option<(String, Node<'t>)>;
     /// A definition that opens a symbol (`def`, `class`, `object`, method).

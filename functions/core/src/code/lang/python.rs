@@ -87,7 +87,7 @@ impl LanguageAdapter for Python {
         }
     }
 
-    fn is_statement(&self, node: Node<'_>) -> bool {
+    fn is_statement(&self, node: Node<'_>, _parent: Option<Node<'_>>) -> bool {
         matches!(node.kind(), "expression_statement" | "return_statement")
     }
 
@@ -135,9 +135,11 @@ impl LanguageAdapter for Python {
         name == "main"
             || (name.starts_with("__") && name.ends_with("__"))
             || name.starts_with("test")
+            // Decorated: the decorator is the previous sibling inside `decorated_definition`
+            // (cheaper than `Node::parent`, which walks down from the root).
             || definition
-                .parent()
-                .is_some_and(|p| p.kind() == "decorated_definition")
+                .prev_sibling()
+                .is_some_and(|p| p.kind() == "decorator")
     }
 
     fn decode_string(&self, node: Node<'_>, src: &str) -> Option<DecodedString> {

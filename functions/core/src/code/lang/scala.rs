@@ -119,8 +119,8 @@ impl LanguageAdapter for Scala {
         }
     }
 
-    fn is_statement(&self, node: Node<'_>) -> bool {
-        let Some(parent) = node.parent() else {
+    fn is_statement(&self, node: Node<'_>, parent: Option<Node<'_>>) -> bool {
+        let Some(parent) = parent else {
             return false;
         };
         if matches!(
