@@ -210,6 +210,12 @@ fn own_signature(node: &PlanNode) -> Evidence {
                 add_expr(&mut e, p, true);
             }
             e.add_all(TokenKind::Function, &d.python_udfs);
+            // A projection of bare columns (`select("state")`) has nothing but its columns.
+            if e.is_empty() {
+                for p in &d.projections {
+                    add_expr(&mut e, p, true);
+                }
+            }
         }
         OperatorFamily::Aggregate | OperatorFamily::Expand => {
             for k in &d.grouping_keys {
