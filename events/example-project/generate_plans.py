@@ -38,14 +38,16 @@ def capture(df, name):
 
 
 def main():
-    spark = SparkSession.builder.master("local[2]").appName("plan2code-example").getOrCreate()
-    spark.sparkContext.setLogLevel("ERROR")
     with tempfile.TemporaryDirectory() as root:
+        # The jobs use relative data/ paths, as in production; the JVM resolves them against the
+        # directory it starts in, so move there first.
+        os.chdir(root)
+        spark = SparkSession.builder.master("local[2]").appName("plan2code-example").getOrCreate()
+        spark.sparkContext.setLogLevel("ERROR")
         write_data(spark, root)
-        os.chdir(root)  # the jobs use relative data/ paths, as in production
         capture(build_report(spark, "data/orders.parquet", "data/customers.parquet"), "daily-revenue")
         capture(top_products(spark, "data/orders.parquet", "data/products.parquet"), "top-products")
-    spark.stop()
+        spark.stop()
 
 
 if __name__ == "__main__":
