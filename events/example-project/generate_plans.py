@@ -14,6 +14,7 @@ sys.path.insert(0, str(HERE))
 from pyspark.sql import SparkSession  # noqa: E402
 
 from jobs.daily_revenue import build_report  # noqa: E402
+from jobs.regional_summary import build_summary  # noqa: E402
 from jobs.top_products import top_products  # noqa: E402
 
 
@@ -47,6 +48,7 @@ def main():
         write_data(spark, root)
         capture(build_report(spark, "data/orders.parquet", "data/customers.parquet"), "daily-revenue")
         capture(top_products(spark, "data/orders.parquet", "data/products.parquet"), "top-products")
+        capture(build_summary(spark, "data/orders.parquet", "data/customers.parquet"), "regional-summary")
         spark.stop()
 
 

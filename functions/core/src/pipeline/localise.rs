@@ -100,15 +100,12 @@ pub fn localise_plan(
     let mut scores: Vec<HashMap<SiteId, f64>> = vec![HashMap::new(); graph.nodes.len()];
     for &n in &writers {
         let (family, evidence) = &targets[n];
-        for site in &table.sites {
+        for s in table.sharing(evidence) {
+            let site = &table.sites[s];
             if !site.families.contains(*family) {
                 continue;
             }
-            let coverage = if evidence.is_empty() {
-                0.0
-            } else {
-                overlap(evidence, &site.evidence, &table.weights).coverage
-            };
+            let coverage = overlap(evidence, &site.evidence, &table.weights).coverage;
             let damp = if site.flags.test { 0.5 } else { 1.0 };
             scores[n].insert(site.id, (0.05 + coverage) * site.origin_prior * damp);
         }

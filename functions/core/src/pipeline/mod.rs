@@ -34,10 +34,12 @@ use crate::code::RepoIndex;
 use crate::contracts::MappingOutput;
 use crate::plan::PlanGraph;
 use confidence::ConfidenceConfig;
+use rayon::prelude::*;
 use reason::{ReasonError, Reasoner};
 use retrieve::{Bm25, RetrievalContext};
 use semantics::SemanticDescription;
-use std::sync::Arc;
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
 /// Tunables, read from the environment by the binaries (`RETRIEVAL_TOP_K`, thresholds, …).
@@ -74,6 +76,9 @@ pub struct PlanContext {
     pub semantics: Vec<SemanticDescription>,
     pub localisation: localise::PlanLocalisation,
     pub timings: StepTimings,
+    /// Retrieval results by target: a derived node searches exactly as its consumer does, so most
+    /// of a plan's nodes reuse another node's candidates.
+    retrievals: Mutex<HashMap<String, Vec<retrieve::Candidate>>>,
 }
 
 impl PlanContext {
@@ -100,6 +105,7 @@ impl PlanContext {
                 localise_ms: ms(t2, t3),
                 nodes_ms: 0.0,
             },
+            retrievals: Mutex::default(),
         }
     }
 
@@ -116,7 +122,30 @@ impl PlanContext {
             bm25: &self.bm25,
             localisation: &self.localisation,
         };
-        let candidates = retrieve::embedding_retrieval(sem, &ctx, config.top_k);
+        let (family, target) = sem.target();
+        let key = format!(
+            "{family:?}|{:?}|{:?}|{}",
+            target.tokens,
+            self.localisation.aligned.get(&sem.dag_node_id),
+            config.top_k
+        );
+        let cached = self
+            .retrievals
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .get(&key)
+            .cloned();
+        let candidates = match cached {
+            Some(candidates) => candidates,
+            None => {
+                let candidates = retrieve::embedding_retrieval(sem, &ctx, config.top_k);
+                self.retrievals
+                    .lock()
+                    .unwrap_or_else(|p| p.into_inner())
+                    .insert(key, candidates.clone());
+                candidates
+            }
+        };
         let mut filtered = ast_filter::ast_filter(sem, candidates, &self.table);
         filtered.sort_by(|a, b| reason::merit(b).total_cmp(&reason::merit(a)));
         filtered.truncate(3);
@@ -141,7 +170,7 @@ pub fn map_plan(
     let start = Instant::now();
     let mappings = ctx
         .semantics
-        .iter()
+        .par_iter()
         .map(|sem| ctx.map_node(sem, reasoner, config))
         .collect::<Result<Vec<_>, _>>()?;
     ctx.timings.nodes_ms = start.elapsed().as_secs_f64() * 1000.0;

@@ -134,13 +134,16 @@ pub fn embedding_retrieval(
 ) -> Vec<Candidate> {
     let (family, target) = sem.target();
     let aligned = ctx.localisation.aligned.get(&sem.dag_node_id).copied();
-    let mut pool: Vec<(SiteId, f64, super::evidence::Overlap)> = ctx
-        .table
-        .sites
-        .iter()
-        .filter_map(|site| {
-            let (s, ov) = site_score(family, &target, site, ctx.table);
-            (s > 0.0).then_some((site.id, s, ov))
+    // The pool: sites sharing evidence with the node, the query unit the plan was localised to,
+    // and the aligned site. Any other site could only match on compatibility alone.
+    let mut pool_ids = ctx.table.sharing(&target);
+    pool_ids.extend(ctx.localisation.unit_sites.iter().copied());
+    pool_ids.extend(aligned);
+    let mut pool: Vec<(SiteId, f64, super::evidence::Overlap)> = pool_ids
+        .into_iter()
+        .filter_map(|id| {
+            let (s, ov) = site_score(family, &target, &ctx.table.sites[id], ctx.table);
+            (s > 0.0).then_some((id, s, ov))
         })
         .collect();
     if pool.is_empty() {
@@ -151,11 +154,11 @@ pub fn embedding_retrieval(
         .map(|(s, _, _)| ctx.bm25.score(&sem.query_terms, &ctx.table.sites[*s].terms))
         .collect();
     let max_lexical = lexical.iter().copied().fold(0.0, f64::max);
-    let mut scored: Vec<Candidate> = pool
+    // Rank on numbers first; build the user-facing candidate only for the top K.
+    let mut ranked: Vec<(SiteId, f64, f64, f64, f64, super::evidence::Overlap)> = pool
         .drain(..)
         .zip(lexical)
         .map(|((site_id, structural, ov), lex)| {
-            let site = &ctx.table.sites[site_id];
             let lexical = if max_lexical > 0.0 {
                 lex / max_lexical
             } else {
@@ -169,44 +172,51 @@ pub fn embedding_retrieval(
                 0.0
             };
             let retrieval_score = 0.45 * structural + 0.15 * lexical + 0.40 * flow;
-            let (snippet, construct) = snippet_of(ctx.index, ctx.table, site_id);
-            Candidate {
-                site: site_id,
-                file: ctx
-                    .index
-                    .files
-                    .get(site.file as usize)
-                    .map(|f| f.path.clone())
-                    .unwrap_or_default(),
-                symbol: site
-                    .symbol
-                    .and_then(|s| ctx.index.symbols.get(s as usize))
-                    .map(|s| s.qualified_name.clone()),
-                start: site.lines.start,
-                end: site.lines.end,
-                snippet,
-                construct,
-                structural,
-                lexical,
-                flow,
-                retrieval_score,
-                keyword_match: ov.coverage,
-                matched: ov
-                    .matched
-                    .iter()
-                    .map(|(k, v)| format!("{}:{v}", format!("{k:?}").to_lowercase()))
-                    .collect(),
-                ast_score: 0.0,
-            }
+            (site_id, retrieval_score, structural, lexical, flow, ov)
         })
         .collect();
-    scored.sort_by(|a, b| {
-        b.retrieval_score
-            .total_cmp(&a.retrieval_score)
-            .then(a.site.cmp(&b.site))
-    });
+    ranked.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
     let mut seen = HashSet::new();
-    scored.retain(|c| seen.insert((c.file.clone(), c.start, c.end)));
-    scored.truncate(k.max(1));
-    scored
+    ranked
+        .into_iter()
+        .filter(|r| {
+            let site = &ctx.table.sites[r.0];
+            seen.insert((site.file, site.lines))
+        })
+        .take(k.max(1))
+        .map(
+            |(site_id, retrieval_score, structural, lexical, flow, ov)| {
+                let site = &ctx.table.sites[site_id];
+                let (snippet, construct) = snippet_of(ctx.index, ctx.table, site_id);
+                Candidate {
+                    site: site_id,
+                    file: ctx
+                        .index
+                        .files
+                        .get(site.file as usize)
+                        .map(|f| f.path.clone())
+                        .unwrap_or_default(),
+                    symbol: site
+                        .symbol
+                        .and_then(|s| ctx.index.symbols.get(s as usize))
+                        .map(|s| s.qualified_name.clone()),
+                    start: site.lines.start,
+                    end: site.lines.end,
+                    snippet,
+                    construct,
+                    structural,
+                    lexical,
+                    flow,
+                    retrieval_score,
+                    keyword_match: ov.coverage,
+                    matched: ov
+                        .matched
+                        .iter()
+                        .map(|(k, v)| format!("{}:{v}", format!("{k:?}").to_lowercase()))
+                        .collect(),
+                    ast_score: 0.0,
+                }
+            },
+        )
+        .collect()
 }

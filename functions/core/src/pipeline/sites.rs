@@ -71,6 +71,8 @@ pub struct SiteTable {
     chain_sql: HashMap<usize, Vec<usize>>,
     /// For each SQL statement, the statements (same file first) that define the views it reads.
     sql_views: Vec<Vec<usize>>,
+    /// Token value → sites holding it (any kind: a plan column may be a code literal).
+    postings: HashMap<String, Vec<SiteId>>,
 }
 
 /// How a feeding chain enters a chain: as the receiver (`df` in `df.join(x)`) or as an argument
@@ -278,6 +280,13 @@ impl SiteTable {
             }
         }
         let sql_views = view_edges(index);
+        let mut postings: HashMap<String, Vec<SiteId>> = HashMap::new();
+        for site in &sites {
+            let values: BTreeSet<&String> = site.evidence.tokens.iter().map(|(_, v)| v).collect();
+            for v in values {
+                postings.entry(v.clone()).or_default().push(site.id);
+            }
+        }
         Self {
             sites,
             weights,
@@ -286,7 +295,20 @@ impl SiteTable {
             chain_feeds,
             chain_sql,
             sql_views,
+            postings,
         }
+    }
+
+    /// Sites sharing at least one token with `evidence` — the only sites whose evidence overlap
+    /// is not zero.
+    pub fn sharing(&self, evidence: &Evidence) -> BTreeSet<SiteId> {
+        let values: BTreeSet<&String> = evidence.tokens.iter().map(|(_, v)| v).collect();
+        values
+            .into_iter()
+            .filter_map(|v| self.postings.get(v))
+            .flatten()
+            .copied()
+            .collect()
     }
 
     /// Sites of a SQL statement plus those of the statements defining the views it reads
