@@ -1,0 +1,1 @@
+//! plan2code on AWS Lambda.
