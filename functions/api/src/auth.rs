@@ -10,6 +10,12 @@ use std::collections::HashMap;
 pub trait Authenticator: Send + Sync {
     /// The caller id, or `None` for a missing, malformed or unknown credential.
     fn caller(&self, request: &Parts) -> Option<String>;
+
+    /// Whether every authenticated caller may read every job (an operator channel such as the
+    /// IAM-authenticated stream URL, whose caller is a trusted backend relaying to its users).
+    fn sees_all_jobs(&self) -> bool {
+        false
+    }
 }
 
 /// The token of an `Authorization: Bearer …` header.

@@ -28,7 +28,7 @@ mod stream;
 pub use auth::{Authenticator, StaticTokens};
 pub use error::ApiError;
 pub use launcher::{JobLauncher, LaunchError, LocalLauncher};
-pub use routes::{CreateJob, router};
+pub use routes::{CreateJob, router, submit_job};
 
 use plan2code_core::ports::{BlobStore, JobStore};
 use std::sync::Arc;

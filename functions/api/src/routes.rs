@@ -63,7 +63,7 @@ pub(crate) async fn blocking<T: Send + 'static>(
 /// `404` unless `caller` owns `job_id` (another caller's job looks like no job at all).
 pub(crate) fn authorise(state: &ApiState, caller: &str, job_id: &str) -> Result<(), ApiError> {
     match state.jobs.job_owner(job_id)? {
-        Some(owner) if owner == caller => Ok(()),
+        Some(owner) if owner == caller || state.auth.sees_all_jobs() => Ok(()),
         _ => Err(ApiError::NotFound(job_id.to_owned())),
     }
 }
@@ -155,12 +155,9 @@ fn new_job_id() -> String {
     format!("job-{nanos:x}-{}-{n}", std::process::id())
 }
 
-async fn create_job(
-    State(state): State<ApiState>,
-    Caller(caller): Caller,
-    body: Result<Bytes, BytesRejection>,
-) -> Result<(StatusCode, Json<Value>), ApiError> {
-    let request = parse_body(body, state.limits.max_body_bytes)?;
+/// Validate a job request, store its parsed plan, create the job for `caller` and start it.
+/// Shared by `POST /jobs` and the scheduled batch mapper. Blocking (store calls).
+pub fn submit_job(state: &ApiState, caller: &str, request: CreateJob) -> Result<Job, ApiError> {
     validate(&request)?;
     tracing::info!(caller = %caller, request = ?Secretless(&request), "creating job");
     let graph = plan::parse_plan(
@@ -195,39 +192,37 @@ async fn create_job(
     let token = request.token.filter(|t| !t.is_empty()).map(Secret::new);
     let id = new_job_id();
     let job = queued_job(&id, repo.clone());
-    let created = blocking({
-        let (state, id, caller) = (state.clone(), id.clone(), caller.clone());
-        move || {
-            state.blobs.put(&plan_key(&id), &plan_bytes)?;
-            state.jobs.create_job(&job, &caller)?;
-            state
-                .launcher
-                .start(&id, execution_input(&id, &repo), token)
-                .map_err(|e| match e {
-                    crate::LaunchError::TokenUnsupported(msg) => ApiError::BadRequest(msg),
-                    other => ApiError::Internal(other.to_string()),
-                })?;
-            Ok(job)
-        }
-    })
-    .await;
-    let job = match created {
-        Ok(job) => job,
-        Err(err) => {
-            // A job that could not start is failed, not left queued forever.
-            let (jobs, id) = (state.jobs.clone(), id.clone());
-            let message = err.to_string();
-            let _ = blocking(move || {
-                Ok(jobs.set_job_status(&id, JobStatus::Failed, Some(&message))?)
-            })
-            .await;
-            return Err(err);
-        }
-    };
+    state.blobs.put(&plan_key(&id), &plan_bytes)?;
+    state.jobs.create_job(&job, caller)?;
+    let started = state
+        .launcher
+        .start(&id, execution_input(&id, &repo), token)
+        .map_err(|e| match e {
+            crate::LaunchError::TokenUnsupported(msg) => ApiError::BadRequest(msg),
+            other => ApiError::Internal(other.to_string()),
+        });
+    if let Err(err) = started {
+        // A job that could not start is failed, not left queued forever.
+        let _ = state
+            .jobs
+            .set_job_status(&id, JobStatus::Failed, Some(&err.to_string()));
+        return Err(err);
+    }
+    Ok(job)
+}
+
+async fn create_job(
+    State(state): State<ApiState>,
+    Caller(caller): Caller,
+    body: Result<Bytes, BytesRejection>,
+) -> Result<(StatusCode, Json<Value>), ApiError> {
+    let request = parse_body(body, state.limits.max_body_bytes)?;
+    let job = blocking(move || submit_job(&state, &caller, request)).await?;
+    let id = &job.id;
     Ok((
         StatusCode::CREATED,
         Json(json!({
-            "id": job.id, "status": job.status, "repoConfig": job.repo_config,
+            "id": id, "status": job.status, "repoConfig": job.repo_config,
             "links": {
                 "self": format!("/api/v1/agent/jobs/{id}"),
                 "events": format!("/api/v1/agent/jobs/{id}/events"),
