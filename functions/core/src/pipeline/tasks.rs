@@ -368,8 +368,8 @@ impl PipelineTasks {
     pub fn embedding_retrieval(&self, input: &Value) -> Result<Value, TaskError> {
         let job_id = field(input, "jobId")?;
         let node = field(input, "dagNodeId")?;
-        let ctx = self.context(input)?;
         let sem: SemanticDescription = self.get_json(step_key(input, "semantics")?)?;
+        let ctx = self.context(input)?;
         let retrieval = RetrievalContext {
             index: &ctx.index,
             table: &ctx.table,
@@ -386,9 +386,9 @@ impl PipelineTasks {
     pub fn ast_filter(&self, input: &Value) -> Result<Value, TaskError> {
         let job_id = field(input, "jobId")?;
         let node = field(input, "dagNodeId")?;
-        let ctx = self.context(input)?;
         let sem: SemanticDescription = self.get_json(step_key(input, "semantics")?)?;
         let candidates: Vec<Candidate> = self.get_json(step_key(input, "candidates")?)?;
+        let ctx = self.context(input)?;
         let mut filtered = ast_filter::ast_filter(&sem, candidates, &ctx.table);
         filtered.sort_by(|a, b| merit(b).total_cmp(&merit(a)));
         filtered.truncate(3);
