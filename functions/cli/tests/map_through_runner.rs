@@ -69,6 +69,17 @@ fn through_runner(plan: &str, repo: &Path) -> Vec<MappingOutput> {
     tasks.finish_job("job-1");
     // Intermediates are gone once the job is finished; the plan stays.
     assert!(blobs.get("jobs/job-1/plan.json").unwrap().is_some());
+    let first = &graph.nodes[0].id;
+    for what in [
+        "semantics",
+        "candidates",
+        "filtered",
+        "reasoning",
+        "mapping",
+    ] {
+        let key = format!("jobs/job-1/nodes/{first}/{what}.json");
+        assert!(blobs.get(&key).unwrap().is_none(), "{key} left behind");
+    }
     let mut mappings = jobs.mappings("job-1").unwrap();
     job::sort_mappings(&mut mappings);
     let stored = jobs.get_job("job-1").unwrap().unwrap();

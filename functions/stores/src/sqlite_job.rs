@@ -87,11 +87,6 @@ impl SqliteJobStore {
         // `journal_mode` answers with a row, so it is queried rather than executed.
         conn.query_row("PRAGMA journal_mode=WAL", [], |_| Ok(()))
             .map_err(backend)?;
-        // WAL + NORMAL: a commit survives the process being killed (what resume needs); only an
-        // OS crash can lose the last commits. FULL would fsync every mapping and event write,
-        // which made a 30-node local job ten times slower.
-        conn.execute_batch("PRAGMA synchronous=NORMAL")
-            .map_err(backend)?;
         conn.execute_batch(SCHEMA).map_err(backend)?;
         Ok(Self {
             conn: Mutex::new(conn),

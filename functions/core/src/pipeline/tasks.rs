@@ -25,8 +25,8 @@
 //!
 //! **The per-job cache.** Retrieval needs the job's [`PlanContext`] (the site table, BM25
 //! statistics, the plan's localisation), which costs far more than one node. `PipelineTasks` keeps
-//! it per job id in memory, so a local run or a warm Lambda builds it once; a cold Lambda rebuilds
-//! it from `planKey` + `indexKey` (deterministic: the same plan and index give the same context).
+//! it per job id in memory (the eight most recently used jobs), so a local run or a warm Lambda
+//! builds it once; a cold Lambda (or an evicted job) rebuilds it from `planKey` + `indexKey` (deterministic: the same plan and index give the same context).
 //!
 //! **Errors** carry the names the definition's Retry / Catch match ([`TaskError::from_named`]):
 //! `PARSE_ERROR`, `CLONE_FAILED`, `AUTH_FAILED`, `LLM_RATE_LIMIT`, …; a missing or malformed
@@ -88,9 +88,14 @@ pub struct PipelineTasks {
     reasoner: Arc<dyn Reasoner>,
     config: PipelineConfig,
     load_options: LoadOptionsFn,
-    contexts: Mutex<HashMap<String, Arc<PlanContext>>>,
+    /// Most recently used last; bounded by [`CONTEXT_CACHE_JOBS`].
+    contexts: Mutex<Vec<(String, Arc<PlanContext>)>>,
     tokens: Mutex<HashMap<String, Secret>>,
 }
+
+/// Jobs whose context stays cached: a warm Lambda serves many jobs over its life and must not
+/// keep them all; an evicted context is rebuilt from its blobs on next use.
+const CONTEXT_CACHE_JOBS: usize = 8;
 
 impl std::fmt::Debug for PipelineTasks {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -152,7 +157,7 @@ impl PipelineTasks {
             reasoner,
             config,
             load_options: Arc::new(|| LoadOptions::from_env(unix_now())),
-            contexts: Mutex::new(HashMap::new()),
+            contexts: Mutex::new(Vec::new()),
             tokens: Mutex::new(HashMap::new()),
         }
     }
@@ -171,15 +176,33 @@ impl PipelineTasks {
     /// Forget a finished job: its cached context, its token and its intermediate blobs.
     pub fn finish_job(&self, job_id: &str) {
         lock(&self.tokens).remove(job_id);
-        let context = lock(&self.contexts).remove(job_id);
-        if let Some(context) = context {
-            for sem in &context.semantics {
-                for what in NODE_BLOBS {
-                    // Best effort: an intermediate left behind is garbage, not an error.
-                    let _ = self.blobs.delete(&node_key(job_id, &sem.dag_node_id, what));
-                }
+        lock(&self.contexts).retain(|(id, _)| id != job_id);
+        let nodes: Vec<Value> = self
+            .get_json(&format!("jobs/{job_id}/dag-nodes.json"))
+            .unwrap_or_default();
+        for node in nodes.iter().filter_map(|n| n.get("dagNodeId")?.as_str()) {
+            for what in NODE_BLOBS {
+                // Best effort: an intermediate left behind is garbage, not an error.
+                let _ = self.blobs.delete(&node_key(job_id, node, what));
             }
         }
+    }
+
+    fn cached_context(&self, job_id: &str) -> Option<Arc<PlanContext>> {
+        let mut contexts = lock(&self.contexts);
+        let at = contexts.iter().position(|(id, _)| id == job_id)?;
+        let entry = contexts.remove(at);
+        let ctx = entry.1.clone();
+        contexts.push(entry);
+        Some(ctx)
+    }
+
+    fn cache_context(&self, job_id: &str, ctx: Arc<PlanContext>) {
+        let mut contexts = lock(&self.contexts);
+        contexts.retain(|(id, _)| id != job_id);
+        contexts.push((job_id.to_owned(), ctx));
+        let excess = contexts.len().saturating_sub(CONTEXT_CACHE_JOBS);
+        contexts.drain(..excess);
     }
 
     /// Register the seven handlers under their definition names (`LoadRepoContextFunction`, …).
@@ -237,8 +260,8 @@ impl PipelineTasks {
     /// The job's context from the cache, or rebuilt from its plan and index (a cold Lambda).
     fn context(&self, input: &Value) -> Result<Arc<PlanContext>, TaskError> {
         let job_id = field(input, "jobId")?;
-        if let Some(ctx) = lock(&self.contexts).get(job_id) {
-            return Ok(ctx.clone());
+        if let Some(ctx) = self.cached_context(job_id) {
+            return Ok(ctx);
         }
         let graph = self.load_plan(field(input, "planKey")?)?;
         let index_key = field(input, "indexKey")?;
@@ -249,7 +272,7 @@ impl PipelineTasks {
             .ok_or_else(|| invalid(format!("no index at {index_key}")))?;
         let index = load_index_bytes(&bytes).map_err(|e| TaskError::from_named(&e))?;
         let ctx = Arc::new(PlanContext::build(&graph, Arc::new(index)));
-        lock(&self.contexts).insert(job_id.to_owned(), ctx.clone());
+        self.cache_context(job_id, ctx.clone());
         Ok(ctx)
     }
 
@@ -342,7 +365,7 @@ impl PipelineTasks {
             json!({ "stage": "load_repo_context", "totalNodes": dag_nodes.len(),
                     "timings": ctx.timings }),
         )?;
-        lock(&self.contexts).insert(job_id.to_owned(), ctx);
+        self.cache_context(job_id, ctx);
         Ok(json!({
             "jobId": job_id, "planKey": plan_key, "indexKey": index_key, "cacheKey": cache_key,
             "commit": commit, "dagNodes": dag_nodes, "dagNodesKey": dag_nodes_key,
