@@ -10,6 +10,9 @@
 //! | `GET /jobs/{id}/events?after=seq&limit=n` | a page of the ordered event log |
 //! | `GET /jobs/{id}/stream` | the same events as Server-Sent Events, resumable by `Last-Event-ID` |
 //!
+//! [`stream_router`] is the read-only subset (events and stream) the AWS streaming Function URL
+//! serves.
+//!
 //! The model: an [`ApiState`] holds the job store and blob store, an [`Authenticator`] that turns
 //! a request into a caller id (bearer tokens locally, the JWT authorizer's `sub` on AWS) and a
 //! [`JobLauncher`] that starts and controls jobs (in-process threads locally, Step Functions on
@@ -28,7 +31,7 @@ mod stream;
 pub use auth::{Authenticator, StaticTokens};
 pub use error::ApiError;
 pub use launcher::{JobLauncher, LaunchError, LocalLauncher};
-pub use routes::{CreateJob, router, submit_job};
+pub use routes::{CreateJob, router, stream_router, submit_job};
 
 use plan2code_core::ports::{BlobStore, JobStore};
 use std::sync::Arc;

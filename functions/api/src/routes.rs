@@ -36,6 +36,18 @@ pub fn router(state: ApiState) -> axum::Router {
         .with_state(state)
 }
 
+/// The read-only subset for the streaming Function URL: `GET /jobs/{id}/stream` and
+/// `GET /jobs/{id}/events`. Its IAM callers may read any job, so nothing here changes one.
+pub fn stream_router(state: ApiState) -> axum::Router {
+    let api = axum::Router::new()
+        .route("/jobs/{id}/events", get(job_events))
+        .route("/jobs/{id}/stream", get(stream::job_stream));
+    axum::Router::new()
+        .nest("/api/v1/agent", api)
+        .fallback(|| async { ApiError::NotFound("route".into()) })
+        .with_state(state)
+}
+
 /// The authenticated caller of a request.
 pub struct Caller(pub String);
 

@@ -5,7 +5,7 @@
 //! mapper's request handling.
 
 use lambda_runtime::{Context, Diagnostic, LambdaEvent};
-use plan2code_api::{ApiLimits, ApiState, JobLauncher, LaunchError, router};
+use plan2code_api::{ApiLimits, ApiState, JobLauncher, LaunchError, router, stream_router};
 use plan2code_core::code::Secret;
 use plan2code_core::contracts::{EventType, JobStatus, RepoConfig};
 use plan2code_core::pipeline::tasks::{PipelineTasks, plan_key, queued_job};
@@ -275,11 +275,15 @@ async fn call_router(
     event: &str,
     tweak: impl FnOnce(&mut Value),
 ) -> (u16, String) {
+    call(router(state), event, tweak).await
+}
+
+async fn call(app: axum::Router, event: &str, tweak: impl FnOnce(&mut Value)) -> (u16, String) {
     let mut payload = sample(event);
     tweak(&mut payload);
     let request: lambda_http::request::LambdaRequest = serde_json::from_value(payload).unwrap();
     let request: lambda_http::Request = request.into();
-    let response = router(state).oneshot(request).await.unwrap();
+    let response = app.oneshot(request).await.unwrap();
     let status = response.status().as_u16();
     let body = http_body_util::BodyExt::collect(response.into_body())
         .await
@@ -333,7 +337,10 @@ async fn api_handlers_run_on_their_sample_events() {
         .set_job_status(JOB, JobStatus::Completed, None)
         .unwrap();
     let iam = api_state(&env, Arc::new(IamPrincipal), launcher.clone());
-    let (status, body) = call_router(iam, "api-stream", |e| {
+    // The stream URL changes nothing, whoever signs.
+    let (status, _) = call(stream_router(iam.clone()), "api-create-job", |_| {}).await;
+    assert_eq!(status, 404);
+    let (status, body) = call(stream_router(iam), "api-stream", |e| {
         e["headers"]["last-event-id"] = json!("1");
     })
     .await;
