@@ -7,6 +7,7 @@ mod common;
 mod index_cmd;
 mod map_cmd;
 mod plan_cmd;
+mod serve_cmd;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
@@ -30,6 +31,8 @@ enum Command {
     Index(index_cmd::IndexArgs),
     /// Map every node of a plan to the code that produced it.
     Map(map_cmd::MapArgs),
+    /// Serve the HTTP API on 127.0.0.1, running jobs with the local state machine.
+    Serve(serve_cmd::ServeArgs),
 }
 
 fn main() -> ExitCode {
@@ -38,6 +41,7 @@ fn main() -> ExitCode {
         Command::Plan(args) => plan_cmd::run(args),
         Command::Index(args) => index_cmd::run(args),
         Command::Map(args) => map_cmd::run(args),
+        Command::Serve(args) => serve_cmd::run(args),
     };
     match outcome {
         Ok(code) => code,

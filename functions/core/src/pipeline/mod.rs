@@ -29,6 +29,7 @@ pub mod reason;
 pub mod retrieve;
 pub mod semantics;
 pub mod sites;
+pub mod tasks;
 
 use crate::code::RepoIndex;
 use crate::contracts::MappingOutput;

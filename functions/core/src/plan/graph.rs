@@ -199,7 +199,7 @@ pub struct NodeDetails {
     /// Every literal appearing anywhere in the node's expressions, deduplicated.
     pub literals: Vec<String>,
     /// Sample fraction / seed, union arity, coalesce partitions … as key → value.
-    #[serde(skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
     pub arguments: std::collections::BTreeMap<String, String>,
     /// Runtime metrics (Spark UI input) as name → value as displayed.
     #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]

@@ -1,0 +1,361 @@
+//! The JSON routes: create, read and control jobs, page through their events.
+
+use crate::error::ApiError;
+use crate::{ApiState, stream};
+use axum::Json;
+use axum::body::Bytes;
+use axum::extract::rejection::BytesRejection;
+use axum::extract::{FromRequestParts, Path, Query, State};
+use axum::http::StatusCode;
+use axum::http::request::Parts;
+use axum::routing::{get, post};
+use plan2code_core::code::Secret;
+use plan2code_core::contracts::{Job, JobResult, JobStatus, RepoConfig, RepositoryAnalysis};
+use plan2code_core::pipeline::job::sort_mappings;
+use plan2code_core::pipeline::tasks::{execution_input, plan_key, queued_job};
+use plan2code_core::plan::{self, ParseOptions, PlanError};
+use serde::Deserialize;
+use serde_json::{Value, json};
+use std::sync::atomic::{AtomicU64, Ordering};
+
+/// The router of every `/api/v1/agent` route over `state`.
+pub fn router(state: ApiState) -> axum::Router {
+    let limit = state.limits.max_body_bytes;
+    let api = axum::Router::new()
+        .route("/jobs", post(create_job))
+        .route("/jobs/{id}", get(get_job))
+        .route("/jobs/{id}/cancel", post(cancel_job))
+        .route("/jobs/{id}/pause", post(pause_job))
+        .route("/jobs/{id}/resume", post(resume_job))
+        .route("/jobs/{id}/events", get(job_events))
+        .route("/jobs/{id}/stream", get(stream::job_stream));
+    axum::Router::new()
+        .nest("/api/v1/agent", api)
+        .fallback(|| async { ApiError::NotFound("route".into()) })
+        .layer(axum::extract::DefaultBodyLimit::max(limit))
+        .with_state(state)
+}
+
+/// The read-only subset for the streaming Function URL: `GET /jobs/{id}/stream` and
+/// `GET /jobs/{id}/events`. Its IAM callers may read any job, so nothing here changes one.
+pub fn stream_router(state: ApiState) -> axum::Router {
+    let api = axum::Router::new()
+        .route("/jobs/{id}/events", get(job_events))
+        .route("/jobs/{id}/stream", get(stream::job_stream));
+    axum::Router::new()
+        .nest("/api/v1/agent", api)
+        .fallback(|| async { ApiError::NotFound("route".into()) })
+        .with_state(state)
+}
+
+/// The authenticated caller of a request.
+pub struct Caller(pub String);
+
+impl FromRequestParts<ApiState> for Caller {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &ApiState) -> Result<Self, ApiError> {
+        state
+            .auth
+            .caller(parts)
+            .map(Caller)
+            .ok_or(ApiError::Unauthorized)
+    }
+}
+
+/// Run a blocking store call off the async workers (the AWS stores bridge into their own runtime).
+pub(crate) async fn blocking<T: Send + 'static>(
+    f: impl FnOnce() -> Result<T, ApiError> + Send + 'static,
+) -> Result<T, ApiError> {
+    tokio::task::spawn_blocking(f)
+        .await
+        .map_err(|e| ApiError::Internal(e.to_string()))?
+}
+
+/// `404` unless `caller` owns `job_id` (another caller's job looks like no job at all).
+pub(crate) fn authorise(state: &ApiState, caller: &str, job_id: &str) -> Result<(), ApiError> {
+    match state.jobs.job_owner(job_id)? {
+        Some(owner) if owner == caller || state.auth.sees_all_jobs() => Ok(()),
+        _ => Err(ApiError::NotFound(job_id.to_owned())),
+    }
+}
+
+/// The body of `POST /jobs`.
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct CreateJob {
+    pub repository_url: String,
+    #[serde(default)]
+    pub branch: Option<String>,
+    #[serde(default)]
+    pub commit: Option<String>,
+    /// Used for this job's clone only; never stored.
+    #[serde(default)]
+    pub token: Option<String>,
+    pub plan_content: String,
+    /// The SQL execution to map when the plan holds several.
+    #[serde(default)]
+    pub execution_id: Option<u64>,
+}
+
+impl std::fmt::Debug for Secretless<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("CreateJob")
+            .field("repository_url", &self.0.repository_url)
+            .field("branch", &self.0.branch)
+            .finish_non_exhaustive()
+    }
+}
+
+/// Logs a request without its token or plan.
+struct Secretless<'a>(&'a CreateJob);
+
+fn validate(request: &CreateJob) -> Result<(), ApiError> {
+    let url = request.repository_url.trim();
+    if url.is_empty() {
+        return Err(ApiError::BadRequest(
+            "`repositoryUrl` must not be empty".into(),
+        ));
+    }
+    if !(url.starts_with("https://") || url.starts_with("file://")) {
+        return Err(ApiError::BadRequest(
+            "`repositoryUrl` must be an https:// or file:// git URL".into(),
+        ));
+    }
+    if url.contains('@') && url.starts_with("https://") {
+        return Err(ApiError::BadRequest(
+            "`repositoryUrl` must not embed credentials; send them as `token`".into(),
+        ));
+    }
+    if request.plan_content.trim().is_empty() {
+        return Err(ApiError::BadRequest(
+            "`planContent` must not be empty".into(),
+        ));
+    }
+    let bad_ref = |r: &Option<String>| {
+        r.as_deref()
+            .is_some_and(|b| b.is_empty() || b.len() > 255 || b.chars().any(char::is_control))
+    };
+    if bad_ref(&request.branch) || bad_ref(&request.commit) {
+        return Err(ApiError::BadRequest(
+            "`branch` and `commit` must be non-empty names without control characters".into(),
+        ));
+    }
+    Ok(())
+}
+
+fn parse_body(body: Result<Bytes, BytesRejection>, limit: usize) -> Result<CreateJob, ApiError> {
+    let bytes = body.map_err(|rejection| {
+        if rejection.status() == StatusCode::PAYLOAD_TOO_LARGE {
+            ApiError::TooLarge(limit)
+        } else {
+            ApiError::BadRequest(rejection.body_text())
+        }
+    })?;
+    serde_json::from_slice(&bytes)
+        .map_err(|e| ApiError::BadRequest(format!("request body is not a valid job request: {e}")))
+}
+
+static JOB_COUNTER: AtomicU64 = AtomicU64::new(0);
+
+fn new_job_id() -> String {
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_nanos())
+        .unwrap_or(0);
+    let n = JOB_COUNTER.fetch_add(1, Ordering::Relaxed);
+    format!("job-{nanos:x}-{}-{n}", std::process::id())
+}
+
+/// Validate a job request, store its parsed plan, create the job for `caller` and start it.
+/// Shared by `POST /jobs` and the scheduled batch mapper. Blocking (store calls).
+pub fn submit_job(state: &ApiState, caller: &str, request: CreateJob) -> Result<Job, ApiError> {
+    validate(&request)?;
+    tracing::info!(caller = %caller, request = ?Secretless(&request), "creating job");
+    let graph = plan::parse_plan(
+        &request.plan_content,
+        &ParseOptions {
+            execution_id: request.execution_id,
+        },
+    )
+    .map_err(|err| match err {
+        PlanError::ExecutionRequired { .. } => {
+            ApiError::BadRequest(format!("{err}; choose one with `executionId`"))
+        }
+        other => ApiError::Unprocessable(format!("`planContent` is not a Spark plan: {other}")),
+    })?;
+    if graph
+        .nodes
+        .iter()
+        .all(|n| n.family == plan2code_core::plan::OperatorFamily::Other)
+    {
+        return Err(ApiError::Unprocessable(
+            "`planContent` names no Spark operator; send the output of `df.explain()`, the \
+             Spark UI's SQL JSON or an event log"
+                .into(),
+        ));
+    }
+    let plan_bytes = serde_json::to_vec(&graph).map_err(|e| ApiError::Internal(e.to_string()))?;
+    let repo = RepoConfig {
+        url: request.repository_url.trim().to_owned(),
+        branch: request.branch.clone(),
+        commit: request.commit.clone(),
+    };
+    let token = request.token.filter(|t| !t.is_empty()).map(Secret::new);
+    let id = new_job_id();
+    let job = queued_job(&id, repo.clone());
+    state.blobs.put(&plan_key(&id), &plan_bytes)?;
+    state.jobs.create_job(&job, caller)?;
+    let started = state
+        .launcher
+        .start(&id, execution_input(&id, &repo), token)
+        .map_err(|e| match e {
+            crate::LaunchError::TokenUnsupported(msg) => ApiError::BadRequest(msg),
+            other => ApiError::Internal(other.to_string()),
+        });
+    if let Err(err) = started {
+        // A job that could not start is failed, not left queued forever.
+        let _ = state
+            .jobs
+            .set_job_status(&id, JobStatus::Failed, Some(&err.to_string()));
+        return Err(err);
+    }
+    Ok(job)
+}
+
+async fn create_job(
+    State(state): State<ApiState>,
+    Caller(caller): Caller,
+    body: Result<Bytes, BytesRejection>,
+) -> Result<(StatusCode, Json<Value>), ApiError> {
+    let request = parse_body(body, state.limits.max_body_bytes)?;
+    let job = blocking(move || submit_job(&state, &caller, request)).await?;
+    let id = &job.id;
+    Ok((
+        StatusCode::CREATED,
+        Json(json!({
+            "id": id, "status": job.status, "repoConfig": job.repo_config,
+            "links": {
+                "self": format!("/api/v1/agent/jobs/{id}"),
+                "events": format!("/api/v1/agent/jobs/{id}/events"),
+                "stream": format!("/api/v1/agent/jobs/{id}/stream"),
+            },
+        })),
+    ))
+}
+
+/// The job as `GET /jobs/:id` shows it: mappings (sorted) once it has any.
+fn job_view(state: &ApiState, id: &str) -> Result<Job, ApiError> {
+    let mut job = state
+        .jobs
+        .get_job(id)?
+        .ok_or_else(|| ApiError::NotFound(id.to_owned()))?;
+    let mut mappings = state.jobs.mappings(id)?;
+    if !mappings.is_empty() || job.status == JobStatus::Completed {
+        sort_mappings(&mut mappings);
+        job.result = Some(JobResult {
+            mappings,
+            repository_analysis: RepositoryAnalysis {
+                total_files: job.statistics.files_scanned,
+                total_functions: job.statistics.symbols_indexed,
+            },
+        });
+    }
+    if job.status == JobStatus::Completed {
+        job.progress.current_phase = "completed".into();
+    }
+    Ok(job)
+}
+
+async fn get_job(
+    State(state): State<ApiState>,
+    Caller(caller): Caller,
+    Path(id): Path<String>,
+) -> Result<Json<Job>, ApiError> {
+    blocking(move || {
+        authorise(&state, &caller, &id)?;
+        job_view(&state, &id).map(Json)
+    })
+    .await
+}
+
+#[derive(Clone, Copy)]
+enum Action {
+    Pause,
+    Resume,
+    Cancel,
+}
+
+async fn control(
+    state: ApiState,
+    caller: String,
+    id: String,
+    action: Action,
+) -> Result<Json<Value>, ApiError> {
+    blocking(move || {
+        authorise(&state, &caller, &id)?;
+        let control = state.launcher.control();
+        let mut body = json!({ "id": id });
+        match action {
+            Action::Pause => control.pause(&id)?,
+            Action::Resume => body["releasedNodes"] = json!(control.resume(&id)?),
+            Action::Cancel => control.cancel(&id)?,
+        }
+        let status = state.jobs.get_job(&id)?.map(|j| j.status);
+        body["status"] = json!(status);
+        Ok(Json(body))
+    })
+    .await
+}
+
+async fn pause_job(
+    State(state): State<ApiState>,
+    Caller(caller): Caller,
+    Path(id): Path<String>,
+) -> Result<Json<Value>, ApiError> {
+    control(state, caller, id, Action::Pause).await
+}
+
+async fn resume_job(
+    State(state): State<ApiState>,
+    Caller(caller): Caller,
+    Path(id): Path<String>,
+) -> Result<Json<Value>, ApiError> {
+    control(state, caller, id, Action::Resume).await
+}
+
+async fn cancel_job(
+    State(state): State<ApiState>,
+    Caller(caller): Caller,
+    Path(id): Path<String>,
+) -> Result<Json<Value>, ApiError> {
+    control(state, caller, id, Action::Cancel).await
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct EventsQuery {
+    #[serde(default)]
+    after: u64,
+    limit: Option<usize>,
+}
+
+async fn job_events(
+    State(state): State<ApiState>,
+    Caller(caller): Caller,
+    Path(id): Path<String>,
+    query: Result<Query<EventsQuery>, axum::extract::rejection::QueryRejection>,
+) -> Result<Json<Value>, ApiError> {
+    let Query(query) = query.map_err(|e| ApiError::BadRequest(e.body_text()))?;
+    let limit = query
+        .limit
+        .unwrap_or(state.limits.max_events_page)
+        .clamp(1, state.limits.max_events_page);
+    blocking(move || {
+        authorise(&state, &caller, &id)?;
+        let events = state.jobs.events_after(&id, query.after, limit)?;
+        let next = events.last().map_or(query.after, |e| e.seq);
+        Ok(Json(json!({ "events": events, "nextAfter": next })))
+    })
+    .await
+}

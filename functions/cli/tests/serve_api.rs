@@ -1,0 +1,478 @@
+//! End to end through `plan2code serve` on 127.0.0.1: jobs created over HTTP on a git repository
+//! the test makes (file://), followed over SSE to `job_completed`, paused / resumed / cancelled
+//! over HTTP, and the requests the API must refuse (missing or wrong tokens, another caller's job,
+//! malformed and oversized bodies).
+
+use serde_json::{Value, json};
+use std::io::{BufRead, BufReader};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+const ALICE: &str = "alice-token-0123456789";
+const BOB: &str = "bob-token-9876543210";
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+/// A running `plan2code serve`, killed on drop.
+struct Server {
+    child: Child,
+    base: String,
+    _data: tempfile::TempDir,
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn serve(node_delay_ms: u64, max_body_bytes: usize) -> Server {
+    let data = tempfile::tempdir().unwrap();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_plan2code"))
+        .args(["serve", "--port", "0", "--max-body-bytes"])
+        .arg(max_body_bytes.to_string())
+        .env("PLAN2CODE_DATA_DIR", data.path())
+        .env("REPO_CLONE_DIR", data.path().join("clones"))
+        .env("PLAN2CODE_API_TOKENS", format!("alice:{ALICE},bob:{BOB}"))
+        .env("PLAN2CODE_NODE_DELAY_MS", node_delay_ms.to_string())
+        .env("MAX_PARALLEL_NODES", "2")
+        .env("RUST_LOG", "warn")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut line = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    let base = line
+        .trim()
+        .strip_prefix("listening on ")
+        .unwrap_or_else(|| panic!("unexpected first line {line:?}"))
+        .to_owned();
+    Server {
+        child,
+        base,
+        _data: data,
+    }
+}
+
+fn git(dir: &Path, args: &[&str]) {
+    let status = Command::new("git")
+        .args(["-c", "user.name=t", "-c", "user.email=t@example.com"])
+        .args(args)
+        .current_dir(dir)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status()
+        .unwrap();
+    assert!(status.success(), "git {args:?}");
+}
+
+fn copy_tree(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for entry in std::fs::read_dir(from).unwrap() {
+        let path = entry.unwrap().path();
+        let target = to.join(path.file_name().unwrap());
+        if path.is_dir() {
+            copy_tree(&path, &target);
+        } else {
+            std::fs::copy(&path, &target).unwrap();
+        }
+    }
+}
+
+/// The example project as a git repository with one commit; returns its file:// URL.
+fn example_repo(dir: &Path) -> String {
+    let repo = dir.join("example-project");
+    copy_tree(&root().join("events/example-project"), &repo);
+    git(&repo, &["init", "-q", "-b", "main"]);
+    git(&repo, &["add", "."]);
+    git(&repo, &["commit", "-q", "-m", "example"]);
+    format!("file://{}", repo.display())
+}
+
+fn plan_text() -> String {
+    std::fs::read_to_string(root().join("events/plans/formatted-aggregate.txt")).unwrap()
+}
+
+fn client() -> reqwest::blocking::Client {
+    reqwest::blocking::Client::builder()
+        .timeout(Duration::from_secs(60))
+        .build()
+        .unwrap()
+}
+
+fn call(
+    method: reqwest::Method,
+    url: &str,
+    token: Option<&str>,
+    body: Option<Vec<u8>>,
+) -> (u16, Value) {
+    let mut request = client().request(method, url);
+    if let Some(token) = token {
+        request = request.bearer_auth(token);
+    }
+    if let Some(body) = body {
+        request = request
+            .header("content-type", "application/json")
+            .body(body);
+    }
+    let response = request.send().unwrap();
+    let status = response.status().as_u16();
+    let text = response.text().unwrap();
+    (
+        status,
+        serde_json::from_str(&text).unwrap_or(Value::String(text)),
+    )
+}
+
+fn create(server: &Server, token: &str, repo: &str) -> String {
+    let body = json!({ "repositoryUrl": repo, "branch": "main", "planContent": plan_text() });
+    let (status, job) = call(
+        reqwest::Method::POST,
+        &format!("{}/api/v1/agent/jobs", server.base),
+        Some(token),
+        Some(serde_json::to_vec(&body).unwrap()),
+    );
+    assert_eq!(status, 201, "{job}");
+    assert_eq!(job["status"], "queued");
+    job["id"].as_str().unwrap().to_owned()
+}
+
+fn job_url(server: &Server, id: &str, tail: &str) -> String {
+    format!("{}/api/v1/agent/jobs/{id}{tail}", server.base)
+}
+
+fn get_job(server: &Server, id: &str) -> Value {
+    let (status, job) = call(
+        reqwest::Method::GET,
+        &job_url(server, id, ""),
+        Some(ALICE),
+        None,
+    );
+    assert_eq!(status, 200, "{job}");
+    job
+}
+
+/// Read SSE messages until the stream ends: `(id, event, data)` triples.
+fn read_stream(server: &Server, id: &str, last_event_id: Option<u64>) -> Vec<(u64, String, Value)> {
+    let mut request = client()
+        .get(job_url(server, id, "/stream"))
+        .bearer_auth(ALICE);
+    if let Some(last) = last_event_id {
+        request = request.header("Last-Event-ID", last.to_string());
+    }
+    let response = request.send().unwrap();
+    assert_eq!(response.status().as_u16(), 200);
+    let mut messages = Vec::new();
+    let (mut seq, mut event) = (0, String::new());
+    for line in BufReader::new(response).lines() {
+        let line = line.unwrap();
+        if let Some(v) = line.strip_prefix("id:") {
+            seq = v.trim().parse().unwrap();
+        } else if let Some(v) = line.strip_prefix("event:") {
+            event = v.trim().to_owned();
+        } else if let Some(v) = line.strip_prefix("data:") {
+            messages.push((seq, event.clone(), serde_json::from_str(v.trim()).unwrap()));
+        }
+    }
+    messages
+}
+
+fn wait_for(what: &str, mut done: impl FnMut() -> bool) {
+    let start = Instant::now();
+    while !done() {
+        assert!(
+            start.elapsed() < Duration::from_secs(60),
+            "timed out waiting for {what}"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+#[test]
+fn a_job_is_created_streamed_to_completion_and_its_results_fetched() {
+    let server = serve(0, 1 << 20);
+    let dir = tempfile::tempdir().unwrap();
+    let repo = example_repo(dir.path());
+    let id = create(&server, ALICE, &repo);
+
+    let messages = read_stream(&server, &id, None);
+    let types: Vec<&str> = messages.iter().map(|(_, t, _)| t.as_str()).collect();
+    assert_eq!(types.first(), Some(&"job_started"));
+    assert_eq!(types.last(), Some(&"job_completed"));
+    assert_eq!(
+        types.iter().filter(|t| **t == "mapping_finalized").count(),
+        30
+    );
+    let seqs: Vec<u64> = messages.iter().map(|(s, _, _)| *s).collect();
+    assert!(seqs.windows(2).all(|w| w[1] == w[0] + 1), "{seqs:?}");
+
+    // Resuming from Last-Event-ID replays exactly what came after it.
+    let tail = read_stream(&server, &id, Some(seqs[seqs.len() - 3]));
+    assert_eq!(tail.len(), 2);
+    assert_eq!(tail[1].1, "job_completed");
+
+    let job = get_job(&server, &id);
+    assert_eq!(job["status"], "completed");
+    assert_eq!(job["statistics"]["totalNodes"], 30);
+    assert_eq!(job["statistics"]["mappedNodes"], 30);
+    assert!(
+        job["repoConfig"]["commit"]
+            .as_str()
+            .is_some_and(|c| c.len() == 40)
+    );
+    let mappings = job["result"]["mappings"].as_array().unwrap();
+    assert_eq!(mappings.len(), 30);
+    assert!(
+        mappings
+            .iter()
+            .any(|m| m["mappedCode"]["file"] == "jobs/top_products.py")
+    );
+
+    let (status, page) = call(
+        reqwest::Method::GET,
+        &job_url(&server, &id, "/events?after=2&limit=3"),
+        Some(ALICE),
+        None,
+    );
+    assert_eq!(status, 200);
+    let events = page["events"].as_array().unwrap();
+    assert_eq!(events.len(), 3);
+    assert_eq!(events[0]["seq"], 3);
+    assert_eq!(page["nextAfter"], 5);
+}
+
+fn mapped(server: &Server, id: &str) -> u64 {
+    get_job(server, id)["statistics"]["mappedNodes"]
+        .as_u64()
+        .unwrap()
+}
+
+#[test]
+fn pause_holds_the_job_and_resume_finishes_it_then_cancel_stops_another() {
+    let server = serve(60, 1 << 20);
+    let dir = tempfile::tempdir().unwrap();
+    let repo = example_repo(dir.path());
+    let id = create(&server, ALICE, &repo);
+    wait_for("a first mapping", || mapped(&server, &id) >= 1);
+
+    let (status, body) = call(
+        reqwest::Method::POST,
+        &job_url(&server, &id, "/pause"),
+        Some(ALICE),
+        None,
+    );
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(body["status"], "paused");
+    // Nodes in flight finish; after that nothing moves while paused.
+    std::thread::sleep(Duration::from_millis(400));
+    let held = mapped(&server, &id);
+    std::thread::sleep(Duration::from_millis(500));
+    assert_eq!(mapped(&server, &id), held);
+    assert!(held < 30, "the job finished before it could be paused");
+    assert_eq!(get_job(&server, &id)["status"], "paused");
+
+    let (status, body) = call(
+        reqwest::Method::POST,
+        &job_url(&server, &id, "/resume"),
+        Some(ALICE),
+        None,
+    );
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(body["status"], "running");
+    let messages = read_stream(&server, &id, None);
+    assert_eq!(messages.last().map(|m| m.1.as_str()), Some("job_completed"));
+    assert_eq!(get_job(&server, &id)["statistics"]["mappedNodes"], 30);
+
+    // Control of a finished job is a conflict.
+    let (status, _) = call(
+        reqwest::Method::POST,
+        &job_url(&server, &id, "/pause"),
+        Some(ALICE),
+        None,
+    );
+    assert_eq!(status, 409);
+
+    let other = create(&server, ALICE, &repo);
+    wait_for("a first mapping", || mapped(&server, &other) >= 1);
+    let (status, body) = call(
+        reqwest::Method::POST,
+        &job_url(&server, &other, "/cancel"),
+        Some(ALICE),
+        None,
+    );
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(body["status"], "cancelled");
+    // The stream of a cancelled job ends.
+    let messages = read_stream(&server, &other, None);
+    assert!(messages.iter().all(|m| m.1 != "job_completed"));
+    std::thread::sleep(Duration::from_millis(300));
+    let job = get_job(&server, &other);
+    assert_eq!(job["status"], "cancelled");
+    assert!(job["statistics"]["mappedNodes"].as_u64().unwrap() < 30);
+    let (status, _) = call(
+        reqwest::Method::POST,
+        &job_url(&server, &other, "/resume"),
+        Some(ALICE),
+        None,
+    );
+    assert_eq!(status, 409);
+}
+
+#[test]
+fn the_api_refuses_what_it_must() {
+    let server = serve(0, 64 * 1024);
+    let dir = tempfile::tempdir().unwrap();
+    let repo = example_repo(dir.path());
+    let jobs = format!("{}/api/v1/agent/jobs", server.base);
+    let good = json!({ "repositoryUrl": repo, "planContent": plan_text() });
+    let post =
+        |token: Option<&str>, body: Vec<u8>| call(reqwest::Method::POST, &jobs, token, Some(body));
+
+    // Missing and wrong tokens.
+    let (status, body) = post(None, serde_json::to_vec(&good).unwrap());
+    assert_eq!(
+        (status, body["error"].as_str()),
+        (401, Some("UNAUTHORIZED"))
+    );
+    let (status, _) = post(Some("not-a-token"), serde_json::to_vec(&good).unwrap());
+    assert_eq!(status, 401);
+
+    // Malformed requests, with messages that say what is wrong.
+    let (status, body) = post(Some(ALICE), b"{not json".to_vec());
+    assert_eq!(status, 400);
+    assert!(
+        body["message"]
+            .as_str()
+            .unwrap()
+            .contains("not a valid job request")
+    );
+    let (status, body) = post(
+        Some(ALICE),
+        serde_json::to_vec(&json!({ "repositoryUrl": repo })).unwrap(),
+    );
+    assert_eq!(status, 400);
+    assert!(
+        body["message"].as_str().unwrap().contains("planContent"),
+        "{body}"
+    );
+    let (status, body) = post(
+        Some(ALICE),
+        serde_json::to_vec(
+            &json!({ "repositoryUrl": "ftp://example.com/x", "planContent": plan_text() }),
+        )
+        .unwrap(),
+    );
+    assert_eq!(status, 400);
+    assert!(body["message"].as_str().unwrap().contains("https://"));
+    for not_a_plan in [
+        "this is not a plan",
+        "{\"nodes\": [",
+        "== Physical Plan ==\n",
+    ] {
+        let body = json!({ "repositoryUrl": repo, "planContent": not_a_plan });
+        let (status, body) = post(Some(ALICE), serde_json::to_vec(&body).unwrap());
+        assert_eq!(
+            (status, body["error"].as_str()),
+            (422, Some("PARSE_ERROR")),
+            "{not_a_plan}: {body}"
+        );
+    }
+    let (status, body) = post(
+        Some(ALICE),
+        serde_json::to_vec(
+            &json!({ "repositoryUrl": repo, "planContent": plan_text(), "colour": "red" }),
+        )
+        .unwrap(),
+    );
+    assert_eq!(status, 400);
+    assert!(body["message"].as_str().unwrap().contains("colour"));
+
+    // Oversized bodies.
+    let huge = json!({ "repositoryUrl": repo, "planContent": "x".repeat(100 * 1024) });
+    let (status, body) = post(Some(ALICE), serde_json::to_vec(&huge).unwrap());
+    assert_eq!(
+        (status, body["error"].as_str()),
+        (413, Some("PAYLOAD_TOO_LARGE"))
+    );
+
+    // Another caller's job does not exist for them, under any route.
+    let id = create(&server, ALICE, &repo);
+    for (method, tail) in [
+        (reqwest::Method::GET, ""),
+        (reqwest::Method::GET, "/events"),
+        (reqwest::Method::GET, "/stream"),
+        (reqwest::Method::POST, "/cancel"),
+        (reqwest::Method::POST, "/pause"),
+    ] {
+        let (status, _) = call(method, &job_url(&server, &id, tail), Some(BOB), None);
+        assert_eq!(status, 404, "bob reached {tail}");
+    }
+    let (status, _) = call(
+        reqwest::Method::GET,
+        &job_url(&server, "job-unknown", ""),
+        Some(ALICE),
+        None,
+    );
+    assert_eq!(status, 404);
+    let (status, _) = call(
+        reqwest::Method::GET,
+        &job_url(&server, &id, "/events?after=minus"),
+        Some(ALICE),
+        None,
+    );
+    assert_eq!(status, 400);
+    // Alice's job is untouched by Bob's attempts.
+    wait_for("alice's job", || {
+        get_job(&server, &id)["status"] == "completed"
+    });
+}
+
+#[test]
+fn a_request_token_reaches_no_store_or_event() {
+    let server = serve(0, 1 << 20);
+    let dir = tempfile::tempdir().unwrap();
+    let repo = example_repo(dir.path());
+    let secret = "ghp_secretTOKENthatMustNotLeak123";
+    let body = json!({ "repositoryUrl": repo, "planContent": plan_text(), "token": secret });
+    let (status, job) = call(
+        reqwest::Method::POST,
+        &format!("{}/api/v1/agent/jobs", server.base),
+        Some(ALICE),
+        Some(serde_json::to_vec(&body).unwrap()),
+    );
+    assert_eq!(status, 201);
+    let id = job["id"].as_str().unwrap().to_owned();
+    let messages = read_stream(&server, &id, None);
+    assert!(!messages.is_empty());
+    assert!(
+        !serde_json::to_string(&messages.iter().map(|m| &m.2).collect::<Vec<_>>())
+            .unwrap()
+            .contains(secret)
+    );
+    assert!(!get_job(&server, &id).to_string().contains(secret));
+    // Nothing on disk holds it either.
+    let mut leaked = Vec::new();
+    scan(server._data.path(), secret, &mut leaked);
+    assert!(leaked.is_empty(), "token found in {leaked:?}");
+}
+
+fn scan(dir: &Path, needle: &str, hits: &mut Vec<PathBuf>) {
+    for entry in std::fs::read_dir(dir).unwrap().flatten() {
+        let path = entry.path();
+        if path.is_dir() {
+            scan(&path, needle, hits);
+        } else if std::fs::read(&path)
+            .map(|b| b.windows(needle.len()).any(|w| w == needle.as_bytes()))
+            .unwrap_or(false)
+        {
+            hits.push(path);
+        }
+    }
+}

@@ -1,0 +1,12 @@
+//! FinalMapping Lambda: persist the node's mapping once and announce it.
+//! A thin adapter over `PipelineTasks::final_mapping`.
+
+use plan2code_lambdas::{AwsPorts, init_tracing, pipeline_tasks, run_task};
+
+#[tokio::main]
+async fn main() -> Result<(), lambda_runtime::Error> {
+    init_tracing();
+    let ports = AwsPorts::from_env()?;
+    let tasks = pipeline_tasks(ports.jobs.clone(), ports.blobs.clone());
+    run_task(move |input| tasks.final_mapping(input)).await
+}

@@ -1,0 +1,12 @@
+//! ReasoningAgent Lambda: choose among the top three and explain.
+//! A thin adapter over `PipelineTasks::reasoning_agent`.
+
+use plan2code_lambdas::{AwsPorts, init_tracing, pipeline_tasks, run_task};
+
+#[tokio::main]
+async fn main() -> Result<(), lambda_runtime::Error> {
+    init_tracing();
+    let ports = AwsPorts::from_env()?;
+    let tasks = pipeline_tasks(ports.jobs.clone(), ports.blobs.clone());
+    run_task(move |input| tasks.reasoning_agent(input)).await
+}

@@ -1,0 +1,183 @@
+//! plan2code on AWS Lambda: what every binary in `src/bin/` shares.
+//!
+//! Each binary is a thin adapter (serverless-rust-demo style): set up JSON logs
+//! ([`init_tracing`]), build its ports once from the environment ([`AwsPorts::from_env`]:
+//! `TABLE_NAME`, `BUCKET_NAME`, `STATE_MACHINE_ARN`), and hand a closure over a core function to
+//! the runtime ([`run_task`]). The logic lives in `plan2code-core` (the pipeline tasks and the
+//! workflow control functions) and `plan2code-api` (the HTTP router).
+//!
+//! Failures reach Step Functions as the Lambda error's `errorType` = the core's error name
+//! (`CLONE_FAILED`, `LLM_RATE_LIMIT`, …) via [`NamedFailure`], so the definition's Retry / Catch
+//! match them. Logs carry job ids and error names, never tokens or plan contents.
+
+pub mod aws_api;
+pub mod batch;
+
+use lambda_runtime::{Diagnostic, LambdaEvent};
+use plan2code_core::pipeline::tasks::PipelineTasks;
+use plan2code_core::ports::{BlobStore, JobStore, StoreError};
+use plan2code_core::workflow::TaskError;
+use plan2code_stores::aws::{AwsBridge, DynamoJobStore, S3BlobStore, SfnControl};
+use serde_json::Value;
+use std::sync::Arc;
+
+/// JSON logs on standard output (CloudWatch), level from `RUST_LOG` (default `info`), without
+/// the timestamp Lambda adds itself.
+pub fn init_tracing() {
+    let _ = tracing_subscriber::fmt()
+        .json()
+        .without_time()
+        .with_current_span(false)
+        .with_env_filter(
+            tracing_subscriber::EnvFilter::try_from_default_env()
+                .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info")),
+        )
+        .try_init();
+}
+
+/// A task failure as Lambda reports it: `errorType` is the workflow error name.
+#[derive(Debug)]
+pub struct NamedFailure(pub TaskError);
+
+impl From<NamedFailure> for Diagnostic {
+    fn from(failure: NamedFailure) -> Self {
+        Diagnostic {
+            error_type: failure.0.error,
+            error_message: failure.0.cause,
+        }
+    }
+}
+
+/// Why a Lambda could not start.
+#[derive(Debug, thiserror::Error)]
+pub enum SetupError {
+    #[error("environment variable {0} is not set")]
+    MissingEnv(&'static str),
+    #[error(transparent)]
+    Store(#[from] StoreError),
+}
+
+fn env(name: &'static str) -> Result<String, SetupError> {
+    std::env::var(name)
+        .ok()
+        .filter(|v| !v.is_empty())
+        .ok_or(SetupError::MissingEnv(name))
+}
+
+/// The AWS implementations of the ports, built once per cold start.
+pub struct AwsPorts {
+    pub bridge: Arc<AwsBridge>,
+    pub config: aws_config::SdkConfig,
+    pub jobs: Arc<dyn JobStore>,
+    pub blobs: Arc<dyn BlobStore>,
+}
+
+impl AwsPorts {
+    /// DynamoDB table `TABLE_NAME` and S3 bucket `BUCKET_NAME`.
+    pub fn from_env() -> Result<Self, SetupError> {
+        let bridge = AwsBridge::new()?;
+        let config = bridge.sdk_config(None)?;
+        let jobs = Arc::new(DynamoJobStore::new(
+            bridge.clone(),
+            &config,
+            env("TABLE_NAME")?,
+        ));
+        let path_style = std::env::var("AWS_ENDPOINT_URL").is_ok();
+        let blobs = Arc::new(S3BlobStore::new(
+            bridge.clone(),
+            &config,
+            env("BUCKET_NAME")?,
+            path_style,
+        ));
+        Ok(Self {
+            bridge,
+            config,
+            jobs,
+            blobs,
+        })
+    }
+
+    /// Step Functions control of `STATE_MACHINE_ARN` (start, pause, resume, cancel, task tokens).
+    pub fn control(&self) -> Result<Arc<SfnControl>, SetupError> {
+        Ok(Arc::new(SfnControl::new(
+            self.bridge.clone(),
+            &self.config,
+            env("STATE_MACHINE_ARN")?,
+            self.jobs.clone(),
+        )))
+    }
+}
+
+/// The pipeline tasks over the given stores, configured from the environment.
+pub fn pipeline_tasks(jobs: Arc<dyn JobStore>, blobs: Arc<dyn BlobStore>) -> Arc<PipelineTasks> {
+    use plan2code_core::pipeline::llm::{LlmConfig, LlmReasoner};
+    use plan2code_core::pipeline::reason::{EvidenceReasoner, Reasoner};
+    let reasoner: Arc<dyn Reasoner> = match LlmConfig::from_env().map(LlmReasoner::new) {
+        Some(Ok(llm)) => Arc::new(llm),
+        Some(Err(err)) => {
+            tracing::warn!(error = %err, "LLM reasoner unavailable; using the evidence reasoner");
+            Arc::new(EvidenceReasoner)
+        }
+        None => Arc::new(EvidenceReasoner),
+    };
+    Arc::new(PipelineTasks::new(jobs, blobs, reasoner, pipeline_config()))
+}
+
+fn env_number<T: std::str::FromStr>(name: &str, default: T) -> T {
+    std::env::var(name)
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(default)
+}
+
+/// `RETRIEVAL_TOP_K`, `CONFIDENCE_THRESHOLD_HIGH`, `CONFIDENCE_THRESHOLD_LOW`.
+pub fn pipeline_config() -> plan2code_core::pipeline::PipelineConfig {
+    let mut config = plan2code_core::pipeline::PipelineConfig::default();
+    config.top_k = env_number("RETRIEVAL_TOP_K", config.top_k);
+    config.confidence.threshold_high = env_number(
+        "CONFIDENCE_THRESHOLD_HIGH",
+        config.confidence.threshold_high,
+    );
+    config.confidence.threshold_low =
+        env_number("CONFIDENCE_THRESHOLD_LOW", config.confidence.threshold_low);
+    config
+}
+
+/// Run one task function on one event: off the async workers (the core is synchronous), with
+/// the failure named for Step Functions and logged without its payload.
+pub async fn handle<F>(task: Arc<F>, event: LambdaEvent<Value>) -> Result<Value, NamedFailure>
+where
+    F: Fn(&Value) -> Result<Value, TaskError> + Send + Sync + 'static,
+{
+    let payload = event.payload;
+    let job = payload
+        .get("jobId")
+        .and_then(Value::as_str)
+        .unwrap_or("")
+        .to_owned();
+    let node = payload
+        .get("dagNodeId")
+        .and_then(Value::as_str)
+        .unwrap_or("")
+        .to_owned();
+    let outcome = tokio::task::spawn_blocking(move || task(&payload))
+        .await
+        .unwrap_or_else(|e| Err(TaskError::new("INTERNAL", e.to_string())));
+    match &outcome {
+        Ok(_) => tracing::info!(job = %job, node = %node, "task done"),
+        Err(err) => tracing::warn!(job = %job, node = %node, error = %err.error, "task failed"),
+    }
+    outcome.map_err(NamedFailure)
+}
+
+/// Serve `task` on the Lambda runtime until the environment shuts down.
+pub async fn run_task<F>(task: F) -> Result<(), lambda_runtime::Error>
+where
+    F: Fn(&Value) -> Result<Value, TaskError> + Send + Sync + 'static,
+{
+    let task = Arc::new(task);
+    lambda_runtime::run(lambda_runtime::service_fn(move |event| {
+        handle(task.clone(), event)
+    }))
+    .await
+}
