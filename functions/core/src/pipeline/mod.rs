@@ -125,8 +125,9 @@ impl PlanContext {
         };
         let (family, target) = sem.target();
         let key = format!(
-            "{family:?}|{:?}|{:?}|{}",
+            "{family:?}|{:?}|{:?}|{:?}|{}",
             target.tokens,
+            sem.query_terms,
             self.localisation.aligned.get(&sem.dag_node_id),
             config.top_k
         );

@@ -390,9 +390,21 @@ pub fn plan_semantics(graph: &PlanGraph) -> Vec<SemanticDescription> {
                 })
             });
             let signature = to_pairs(&own[idx]);
-            let mut query_terms: Vec<String> = super::sites::code_terms(&node.operator);
+            // A derived node searches exactly as the operator it serves does.
+            let (term_operator, term_signature) = match &induced_by {
+                Some(c) => (
+                    graph
+                        .nodes
+                        .iter()
+                        .find(|n| n.id == c.dag_node_id)
+                        .map_or(&node.operator, |n| &n.operator),
+                    &c.signature,
+                ),
+                None => (&node.operator, &signature),
+            };
+            let mut query_terms: Vec<String> = super::sites::code_terms(term_operator);
             query_terms.extend(
-                signature
+                term_signature
                     .iter()
                     .flat_map(|(_, v)| super::sites::code_terms(v)),
             );
