@@ -297,9 +297,9 @@ impl<'a> Extractor<'a> {
     /// Returns the nested statements and definitions left for the main walk.
     fn statement(&mut self, statement: Node<'a>) -> Vec<(Node<'a>, Option<Node<'a>>)> {
         let mut nested = Vec::new();
-        // Some grammars let a statement swallow the next line's indentation; end at its last
-        // non-blank character instead.
-        let statement_text = text(statement, self.src).trim_end();
+        // Some grammars let a statement swallow the next line's indentation (or, in Scala, the
+        // next statements); end at its own last non-blank character instead.
+        let statement_text = self.statement_text(statement);
         let host_end = start_line(statement) + statement_text.matches('\n').count() as u32;
         let host = LineRange::new(start_line(statement), host_end.min(end_line(statement)));
         let assignment = self.adapter.assignment(statement, self.src);
@@ -401,6 +401,18 @@ impl<'a> Extractor<'a> {
             stack[first..].reverse();
         }
         nested
+    }
+
+    /// A statement's own text: up to where the adapter says it ends, trailing blanks trimmed.
+    fn statement_text(&self, statement: Node<'a>) -> &'a str {
+        let end = self
+            .adapter
+            .statement_end_byte(statement)
+            .clamp(statement.start_byte(), statement.end_byte());
+        self.src
+            .get(statement.start_byte()..end)
+            .unwrap_or("")
+            .trim_end()
     }
 
     fn unwrap_parens(&self, mut node: Node<'a>) -> Node<'a> {
@@ -636,7 +648,7 @@ impl<'a> Extractor<'a> {
             inputs,
             assigned_to,
             calls,
-            text: capped(text(statement, src), STATEMENT_TEXT_CAP),
+            text: capped(self.statement_text(statement), STATEMENT_TEXT_CAP),
         });
     }
 
