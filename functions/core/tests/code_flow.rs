@@ -95,3 +95,104 @@ fn java_statements_are_exactly_their_own_lines() {
     assert_eq!(counted.statement, lines(15, 17));
     assert_eq!(call(counted, "count").lines, lines(16, 16));
 }
+
+const PY_VARS: &str = "jobs/variables.py";
+const SCALA_VARS: &str = "flow/Variables.scala";
+
+fn strings(list: &[&str]) -> Vec<String> {
+    list.iter().map(|s| s.to_string()).collect()
+}
+
+#[test]
+fn python_list_variables_fold_into_create_data_frame() {
+    let index = flow();
+    let create = call(chain_at(&index, PY_VARS, 10), "createDataFrame");
+    assert_eq!(
+        create.args.literals,
+        strings(&[
+            "Ada", "Oslo", "gold", "Bo", "Rome", "basic", "rider", "city", "plan"
+        ])
+    );
+    assert!(create.args.columns.is_empty(), "{:?}", create.args.columns);
+}
+
+#[test]
+fn python_struct_type_variable_folds_field_names_as_columns() {
+    let index = flow();
+    let create = call(chain_at(&index, PY_VARS, 16), "createDataFrame");
+    assert_eq!(create.args.columns, strings(&["rider", "age"]));
+    assert_eq!(
+        create.args.literals,
+        strings(&["Ada", "Oslo", "gold", "Bo", "Rome", "basic"])
+    );
+}
+
+#[test]
+fn python_window_spec_variable_folds_into_over() {
+    let index = flow();
+    let with_column = call(chain_at(&index, PY_VARS, 19), "withColumn");
+    assert_eq!(with_column.args.aliases, strings(&["pos"]));
+    assert_eq!(with_column.args.columns, strings(&["city", "age"]));
+    assert_eq!(
+        with_column.args.functions,
+        strings(&["over", "row_number", "orderBy", "partitionBy", "desc"])
+    );
+}
+
+#[test]
+fn python_string_variable_folds_with_its_argument_role() {
+    let index = flow();
+    let parquet = call(chain_at(&index, PY_VARS, 22), "parquet");
+    assert_eq!(parquet.args.paths, strings(&["/data/riders.parquet"]));
+}
+
+#[test]
+fn python_local_variables_shadow_module_ones() {
+    let index = flow();
+    let group_by = call(chain_at(&index, PY_VARS, 27), "groupBy");
+    assert_eq!(group_by.args.columns, strings(&["city"]));
+    // A local `columns` list, not the module-level one.
+    let select = call(chain_at(&index, PY_VARS, 29), "select");
+    assert_eq!(select.args.columns, strings(&["plan"]));
+    // Reassigned to something that is no literal: nothing folds, not even the module list.
+    let select = call(chain_at(&index, PY_VARS, 31), "select");
+    assert!(select.args.columns.is_empty(), "{:?}", select.args);
+    assert!(select.args.literals.is_empty(), "{:?}", select.args);
+    let splat = call(chain_at(&index, PY_VARS, 32), "select");
+    assert_eq!(splat.args.columns, strings(&["city"]));
+}
+
+#[test]
+fn huge_data_lists_fold_at_most_two_hundred_strings() {
+    let index = flow();
+    let create = call(chain_at(&index, PY_VARS, 187), "createDataFrame");
+    assert_eq!(create.args.literals.len(), 200);
+    assert_eq!(create.args.literals[0], "r000a");
+    assert_eq!(create.args.literals[199], "r099b");
+    assert_eq!(create.args.columns, strings(&["x", "y"]));
+}
+
+#[test]
+fn scala_seq_variable_folds_into_to_df() {
+    let index = flow();
+    let to_df = call(chain_at(&index, SCALA_VARS, 14), "toDF");
+    assert_eq!(to_df.args.aliases, strings(&["rider", "city"]));
+}
+
+#[test]
+fn scala_struct_type_builder_variable_folds_field_names() {
+    let index = flow();
+    let create = call(chain_at(&index, SCALA_VARS, 19), "createDataFrame");
+    assert_eq!(create.args.columns, strings(&["rider", "age"]));
+}
+
+#[test]
+fn scala_window_spec_variable_folds_into_over() {
+    let index = flow();
+    let with_column = call(chain_at(&index, SCALA_VARS, 22), "withColumn");
+    assert_eq!(with_column.args.columns, strings(&["city", "age"]));
+    assert_eq!(
+        with_column.args.functions,
+        strings(&["over", "row_number", "orderBy", "partitionBy"])
+    );
+}

@@ -125,6 +125,10 @@ pub struct Symbol {
 }
 
 /// What a call's arguments mention, broken down for matching.
+///
+/// Variable arguments holding a string, a literal collection, a `StructType` or a window spec
+/// contribute their value (strings of data lists to `literals`, schema field names to
+/// `columns`, a window spec's columns and functions), at most 200 strings per variable.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct CallArgs {

@@ -106,6 +106,13 @@ pub trait LanguageAdapter: Sync {
     fn is_entry_point(&self, definition: Node<'_>, name: &str, src: &str) -> bool;
     /// The value of a string-literal node (or concatenation of literals) with its line map.
     fn decode_string(&self, node: Node<'_>, src: &str) -> Option<DecodedString>;
+    /// The items of a literal collection written with the language's own syntax (Python
+    /// `[…]` / `(…)` / `{…}` sets, Java array initialisers); factory calls such as `Seq(…)` are
+    /// recognised by the extractor.
+    fn collection_items<'t>(&self, node: Node<'t>) -> Option<Vec<Node<'t>>> {
+        let _ = node;
+        None
+    }
     /// The text of a [`Shape::ColumnSymbol`]'s column name.
     fn column_symbol_name(&self, node: Node<'_>, src: &str) -> Option<String> {
         let _ = (node, src);
