@@ -1,7 +1,9 @@
 //! Index of the `flow` fixture repository: exact statement ranges in every language, variable
 //! arguments folded into calls, SQL clauses of views and subqueries, and Spark-ness of files.
 
-use plan2code_core::code::{CallChain, IndexOptions, LineRange, RepoIndex, SparkCall, build_index};
+use plan2code_core::code::{
+    CallChain, IndexOptions, LineRange, RepoIndex, SparkCall, SqlClauseKind, build_index,
+};
 use std::path::PathBuf;
 
 fn flow() -> RepoIndex {
@@ -195,4 +197,157 @@ fn scala_window_spec_variable_folds_into_over() {
         with_column.args.functions,
         strings(&["over", "row_number", "orderBy", "partitionBy"])
     );
+}
+
+const REPORTS: &str = "jobs/reports.py";
+
+fn sql_at<'a>(
+    index: &'a plan2code_core::code::RepoIndex,
+    file_suffix: &str,
+    line: u32,
+) -> &'a plan2code_core::code::SqlStatement {
+    index
+        .sql
+        .iter()
+        .find(|s| index.files[s.file as usize].path.ends_with(file_suffix) && s.lines.start == line)
+        .unwrap_or_else(|| panic!("no SQL starting on line {line} of {file_suffix}"))
+}
+
+fn clauses<'a>(
+    statement: &'a plan2code_core::code::SqlStatement,
+    kind: SqlClauseKind,
+    depth: u32,
+) -> Vec<&'a plan2code_core::code::SqlClause> {
+    statement
+        .clauses
+        .iter()
+        .filter(|c| c.kind == kind && c.depth == depth)
+        .collect()
+}
+
+#[test]
+fn create_view_query_is_split_like_a_top_level_query() {
+    let index = flow();
+    let view = sql_at(&index, REPORTS, 6);
+    let create = &clauses(view, SqlClauseKind::CreateView, 0)[0];
+    assert_eq!(create.tables, strings(&["zone_fares"]));
+    assert_eq!(create.aliases, strings(&["zone", "total_fare"]));
+    assert!(create.columns.is_empty());
+    let items: Vec<_> = clauses(view, SqlClauseKind::SelectItem, 0)
+        .iter()
+        .map(|c| (c.lines, c.columns.clone()))
+        .collect();
+    assert_eq!(
+        items,
+        vec![
+            (lines(8, 8), strings(&["pickup_zone"])),
+            (lines(9, 9), strings(&["fare"]))
+        ]
+    );
+    let from = &clauses(view, SqlClauseKind::From, 0)[0];
+    assert_eq!(
+        (from.lines, from.tables.clone()),
+        (lines(10, 10), strings(&["trips"]))
+    );
+    let predicates: Vec<_> = clauses(view, SqlClauseKind::WherePredicate, 0)
+        .iter()
+        .map(|c| (c.lines, c.columns.clone()))
+        .collect();
+    assert_eq!(
+        predicates,
+        vec![
+            (lines(11, 11), strings(&["pickup_at"])),
+            // `interval '3' month`: the unit is no column.
+            (lines(12, 12), strings(&["pickup_at"]))
+        ]
+    );
+    assert_eq!(
+        clauses(view, SqlClauseKind::GroupBy, 0)[0].lines,
+        lines(13, 13)
+    );
+}
+
+#[test]
+fn subquery_predicates_get_their_own_clauses_with_exact_lines() {
+    let index = flow();
+    let busy = sql_at(&index, REPORTS, 17);
+    let outer: Vec<_> = clauses(busy, SqlClauseKind::WherePredicate, 0)
+        .iter()
+        .map(|c| (c.lines, c.columns.clone()))
+        .collect();
+    assert_eq!(
+        outer,
+        vec![
+            // Only the predicate's own column: the subquery's lend it nothing.
+            (lines(22, 27), strings(&["zone"])),
+            (lines(28, 30), vec![]),
+            (lines(31, 31), strings(&["total_fare"])),
+        ]
+    );
+    assert_eq!(
+        clauses(busy, SqlClauseKind::Where, 0)[0].lines,
+        lines(22, 31)
+    );
+    let inner: Vec<_> = clauses(busy, SqlClauseKind::WherePredicate, 1)
+        .iter()
+        .map(|c| (c.lines, c.text.clone()))
+        .collect();
+    assert_eq!(
+        inner,
+        vec![
+            (lines(20, 20), "total_fare > 0".to_string()),
+            (lines(25, 25), "d.active = true".to_string()),
+            (lines(26, 26), "d.rating > 4".to_string()),
+            (lines(29, 29), "c.zone = z.zone".to_string()),
+        ]
+    );
+    let subqueries: Vec<_> = clauses(busy, SqlClauseKind::Subquery, 1)
+        .iter()
+        .map(|c| c.lines)
+        .collect();
+    assert_eq!(
+        subqueries,
+        vec![lines(20, 20), lines(23, 26), lines(29, 29), lines(31, 31)]
+    );
+    let inner_from: Vec<_> = clauses(busy, SqlClauseKind::From, 1)
+        .iter()
+        .map(|c| (c.lines, c.tables.clone()))
+        .collect();
+    assert_eq!(
+        inner_from,
+        vec![
+            (lines(20, 20), strings(&["zone_fares"])),
+            (lines(24, 24), strings(&["drivers"])),
+            (lines(29, 29), strings(&["closures"])),
+            (lines(31, 31), strings(&["zone_fares"])),
+        ]
+    );
+    // The derived table's FROM starts at its parenthesis.
+    assert_eq!(
+        clauses(busy, SqlClauseKind::From, 0)[0].lines,
+        lines(19, 21)
+    );
+}
+
+#[test]
+fn sql_keywords_types_and_units_are_no_columns() {
+    let index = flow();
+    let busy = sql_at(&index, REPORTS, 17);
+    let items: Vec<_> = clauses(busy, SqlClauseKind::SelectItem, 0)
+        .iter()
+        .map(|c| (c.columns.clone(), c.aliases.clone()))
+        .collect();
+    assert_eq!(
+        items,
+        vec![
+            (strings(&["zone"]), vec![]),
+            (strings(&["opened"]), strings(&["opened_year"])),
+            // `CAST(x AS INT) AS x`: the type is no column and the column is kept.
+            (strings(&["total_fare"]), strings(&["total_fare"])),
+        ]
+    );
+    let drop = sql_at(&index, REPORTS, 34);
+    assert_eq!(drop.clauses.len(), 1);
+    assert!(drop.clauses[0].columns.is_empty(), "{:?}", drop.clauses[0]);
+    assert_eq!(drop.clauses[0].tables, strings(&["zone_fares"]));
 }

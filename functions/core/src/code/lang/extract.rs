@@ -1237,9 +1237,16 @@ fn record_string(out: &mut CallArgs, role: ArgRole, value: String) {
 
 /// Split a SQL expression string (`"salary > 1000 and dept = 'x'"`) into columns, functions and
 /// literals with a small tokenizer (full SQL parsing is for statements, see [`crate::code::sql`]).
+///
+/// Columns are identifiers only: keywords, the type or alias after `AS`, typed-literal types
+/// (`DATE '…'`) and date-time units (`INTERVAL '3' MONTH`, `EXTRACT(YEAR FROM d)`) are not.
 pub fn sql_expression_tokens(expr: &str, out: &mut CallArgs) {
     let chars: Vec<char> = expr.chars().collect();
     let mut i = 0;
+    // The next word is an alias or a type (`x AS total`, `CAST(x AS INT)`).
+    let mut after_as = false;
+    // Date-time units may follow (`INTERVAL '1' DAY TO SECOND`, `EXTRACT(YEAR FROM d)`).
+    let mut units_may_follow = false;
     while i < chars.len() {
         let c = chars[i];
         if c.is_alphabetic() || c == '_' {
@@ -1255,11 +1262,23 @@ pub fn sql_expression_tokens(expr: &str, out: &mut CallArgs) {
                 j += 1;
             }
             let lower = word.to_ascii_lowercase();
+            if std::mem::take(&mut after_as) {
+                continue;
+            }
+            if units_may_follow && (DATE_TIME_UNITS.contains(&lower.as_str()) || lower == "to") {
+                continue;
+            }
+            units_may_follow = lower == "interval";
+            if lower == "as" {
+                after_as = true;
+                continue;
+            }
             if chars.get(j) == Some(&'\'') {
                 // A typed literal's type (`DATE '2020-01-01'`, `INTERVAL '1' DAY`).
                 continue;
             }
             if chars.get(j) == Some(&'(') {
+                units_may_follow = lower == "extract";
                 out.functions.push(lower);
             } else if matches!(lower.as_str(), "true" | "false" | "null") {
                 out.literals.push(lower);
@@ -1268,6 +1287,7 @@ pub fn sql_expression_tokens(expr: &str, out: &mut CallArgs) {
                 out.columns.push(column);
             }
         } else if c == '\'' || c == '"' {
+            after_as = false;
             let quote = c;
             i += 1;
             let start = i;
@@ -1283,8 +1303,10 @@ pub fn sql_expression_tokens(expr: &str, out: &mut CallArgs) {
             while i < chars.len() && chars[i] != '`' {
                 i += 1;
             }
-            out.columns
-                .push(chars[start..i.min(chars.len())].iter().collect());
+            if !std::mem::take(&mut after_as) {
+                out.columns
+                    .push(chars[start..i.min(chars.len())].iter().collect());
+            }
             i += 1;
         } else if c.is_ascii_digit() {
             let start = i;
@@ -1370,6 +1392,77 @@ const SQL_EXPR_KEYWORDS: &[&str] = &[
     "except",
     "intersect",
     "natural",
+    "for",
+    "escape",
+    "similar",
+    "within",
+    "drop",
+    "alter",
+    "add",
+    "truncate",
+    "delete",
+    "update",
+    "merge",
+    "matched",
+    "cache",
+    "uncache",
+    "lazy",
+    "refresh",
+    "show",
+    "describe",
+    "explain",
+    "analyze",
+    "compute",
+    "statistics",
+    "use",
+    "set",
+    "database",
+    "tables",
+    "partitioned",
+    "stored",
+    "options",
+    "tblproperties",
+    "external",
+    "purge",
+    "cascade",
+    "int",
+    "integer",
+    "bigint",
+    "smallint",
+    "tinyint",
+    "string",
+    "varchar",
+    "double",
+    "float",
+    "decimal",
+    "boolean",
+];
+
+/// Units of `INTERVAL '…' <unit>` and `EXTRACT(<unit> FROM …)`.
+const DATE_TIME_UNITS: &[&str] = &[
+    "year",
+    "years",
+    "quarter",
+    "quarters",
+    "month",
+    "months",
+    "week",
+    "weeks",
+    "day",
+    "days",
+    "dayofweek",
+    "doy",
+    "dow",
+    "hour",
+    "hours",
+    "minute",
+    "minutes",
+    "second",
+    "seconds",
+    "millisecond",
+    "milliseconds",
+    "microsecond",
+    "microseconds",
 ];
 
 fn dedup(list: &mut Vec<String>) {
