@@ -213,11 +213,11 @@ fn sql_at<'a>(
         .unwrap_or_else(|| panic!("no SQL starting on line {line} of {file_suffix}"))
 }
 
-fn clauses<'a>(
-    statement: &'a plan2code_core::code::SqlStatement,
+fn clauses(
+    statement: &plan2code_core::code::SqlStatement,
     kind: SqlClauseKind,
     depth: u32,
-) -> Vec<&'a plan2code_core::code::SqlClause> {
+) -> Vec<&plan2code_core::code::SqlClause> {
     statement
         .clauses
         .iter()
@@ -350,4 +350,35 @@ fn sql_keywords_types_and_units_are_no_columns() {
     assert_eq!(drop.clauses.len(), 1);
     assert!(drop.clauses[0].columns.is_empty(), "{:?}", drop.clauses[0]);
     assert_eq!(drop.clauses[0].tables, strings(&["zone_fares"]));
+}
+
+#[test]
+fn files_know_whether_they_are_spark_code() {
+    let index = flow();
+    let uses_spark = |suffix: &str| {
+        index
+            .files
+            .iter()
+            .find(|f| f.path.ends_with(suffix))
+            .unwrap_or_else(|| panic!("no file {suffix}"))
+            .uses_spark
+    };
+    assert!(uses_spark(PYTHON));
+    assert!(uses_spark(SCALA));
+    assert!(uses_spark(JAVA));
+    assert!(uses_spark("lookalikes/session_only.py"));
+    assert!(!uses_spark("lookalikes/pandas_report.py"));
+    assert!(!uses_spark("lookalikes/polars_report.py"));
+}
+
+#[test]
+fn uses_spark_survives_a_json_round_trip_and_defaults_to_false() {
+    let index = flow();
+    let file = index.files.iter().find(|f| f.uses_spark).unwrap();
+    let json = serde_json::to_value(file).unwrap();
+    assert_eq!(json["usesSpark"], serde_json::Value::Bool(true));
+    let mut old = json.clone();
+    old.as_object_mut().unwrap().remove("usesSpark");
+    let loaded: plan2code_core::code::SourceFile = serde_json::from_value(old).unwrap();
+    assert!(!loaded.uses_spark);
 }
