@@ -126,6 +126,8 @@ pub fn build_index(
             bytes: walked_file.text.len() as u64,
             notebook: result.notebook,
             flags: result.flags,
+            uses_spark: notebook::is_databricks_notebook(&walked_file.text)
+                || uses_spark(&walked_file.text),
         });
         for mut symbol in extract.symbols {
             symbol.id += symbol_offset;
@@ -350,6 +352,49 @@ fn resolve_call_graph(
 }
 
 /// Test / utility flags from a repo-relative path.
+/// Whether a file's text is Spark code (see [`SourceFile::uses_spark`]): an import of a module
+/// path with a `pyspark` component, of `org.apache.spark` or `com.databricks`, or a mention of
+/// `SparkSession`, `SparkContext`, `sqlContext`, `spark.` (as a whole word). Works on notebook
+/// JSON too, whose source lines are quoted.
+pub fn uses_spark(text: &str) -> bool {
+    if [
+        "SparkSession",
+        "SparkContext",
+        "sqlContext",
+        "org.apache.spark",
+        "com.databricks",
+    ]
+    .iter()
+    .any(|needle| text.contains(needle))
+    {
+        return true;
+    }
+    let imports_pyspark = text.lines().any(|line| {
+        let line = line
+            .trim_start()
+            .trim_start_matches(['"', '\''])
+            .trim_start();
+        (line.starts_with("import ") || line.starts_with("from "))
+            && line
+                .split(|c: char| !(c.is_alphanumeric() || c == '_'))
+                .any(|word| word == "pyspark")
+    });
+    imports_pyspark || mentions_word_then_dot(text, "spark")
+}
+
+/// `word.` preceded by no identifier character (`spark.read`, `self.spark.sql`, not
+/// `myspark.x`).
+fn mentions_word_then_dot(text: &str, word: &str) -> bool {
+    let bytes = text.as_bytes();
+    let pattern = format!("{word}.");
+    text.match_indices(&pattern).any(|(at, _)| {
+        at == 0 || {
+            let before = bytes[at - 1];
+            !(before.is_ascii_alphanumeric() || before == b'_')
+        }
+    })
+}
+
 pub fn path_flags(rel_path: &str) -> CodeFlags {
     let lower = rel_path.to_ascii_lowercase();
     let segments: Vec<&str> = lower.split('/').collect();
@@ -403,5 +448,23 @@ pub fn language_name(language: Language) -> &'static str {
         Language::Scala => "scala",
         Language::Java => "java",
         Language::Sql => "sql",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::uses_spark;
+
+    #[test]
+    fn spark_imports_and_mentions_make_spark_code() {
+        assert!(uses_spark("from pyspark.sql import functions as F\n"));
+        assert!(uses_spark("from queries.pyspark import utils\n"));
+        assert!(uses_spark("import org.apache.spark.sql.Dataset;\n"));
+        assert!(uses_spark("df = sqlContext.read.json(p)\n"));
+        assert!(uses_spark("x = self.spark.table('t')\n"));
+        assert!(uses_spark("  \"from pyspark.sql import Row\\n\",\n"));
+        assert!(!uses_spark("import pandas as pd\ndf = pd.read_csv(p)\n"));
+        assert!(!uses_spark("mysparkle.read = 1\nsparks = 2\n"));
+        assert!(!uses_spark("from pysparkling import x\n"));
     }
 }

@@ -21,8 +21,10 @@
 
 use serde::{Deserialize, Serialize};
 
-/// Format version of the serialised index; bump on any incompatible change.
-pub const INDEX_FORMAT_VERSION: u32 = 1;
+/// Format version of the serialised index; bump on any incompatible change — and when what the
+/// index holds changes meaning, so stale cached indexes are rebuilt rather than trusted
+/// (version 2: `usesSpark`, folded variable arguments, subquery clauses).
+pub const INDEX_FORMAT_VERSION: u32 = 2;
 
 pub type FileId = u32;
 pub type SymbolId = u32;
@@ -91,6 +93,11 @@ pub struct SourceFile {
     /// Databricks notebook source or Jupyter notebook.
     pub notebook: bool,
     pub flags: CodeFlags,
+    /// The file is Spark code: it imports pyspark / `org.apache.spark` / `com.databricks`, or
+    /// mentions `SparkSession`, `SparkContext`, `sqlContext` or `spark.`; Databricks notebooks
+    /// always are. Lets retrieval rank pandas / Polars / Dask look-alikes lower.
+    #[serde(default)]
+    pub uses_spark: bool,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -125,6 +132,10 @@ pub struct Symbol {
 }
 
 /// What a call's arguments mention, broken down for matching.
+///
+/// Variable arguments holding a string, a literal collection, a `StructType` or a window spec
+/// contribute their value (strings of data lists to `literals`, schema field names to
+/// `columns`, a window spec's columns and functions), at most 200 strings per variable.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct CallArgs {

@@ -8,7 +8,12 @@
 //! window `OVER`, LIMIT, set operations, CTEs and subqueries (with their nesting depth). A
 //! clause's lines come from sqlparser's spans (line/column inside the SQL text) mapped through the
 //! line map. Columns, functions and literals of a clause are read off its text with the same
-//! small tokenizer used for SQL expression strings.
+//! small tokenizer used for SQL expression strings — with the text of subqueries inside it
+//! masked, since each subquery gets clauses of its own one level deeper (found anywhere in an
+//! expression: operands, function arguments, `CASE`, `IN` lists, derived tables).
+//!
+//! sqlparser's spans stop short of closing parentheses (and of `NOT EXISTS (` before a
+//! subquery); [`SqlText`] widens them so a clause's lines are the lines the clause is written on.
 //!
 //! SQL the parser rejects (templated SQL, dialect gaps) is never an error: it becomes one
 //! token-level record with `parsed: false` whose single clause lists the identifiers, functions,
@@ -18,8 +23,8 @@ use crate::code::index::{CallArgs, LineRange, SqlClause, SqlClauseKind};
 use crate::code::lang::extract::{capped, sql_expression_tokens};
 use crate::code::strings::{DecodedString, PLACEHOLDER};
 use sqlparser::ast::{
-    Expr, JoinConstraint, JoinOperator, Query, SelectItem, SetExpr, Spanned, Statement,
-    TableFactor, TableWithJoins,
+    Expr, FunctionArg, FunctionArgExpr, FunctionArguments, JoinConstraint, JoinOperator, Query,
+    SelectItem, SetExpr, Spanned, Statement, TableFactor, TableWithJoins,
 };
 use sqlparser::dialect::{
     DatabricksDialect, Dialect, GenericDialect, HiveDialect, SparkSqlDialect,
@@ -28,6 +33,8 @@ use sqlparser::parser::Parser;
 use sqlparser::tokenizer::Span;
 
 const CLAUSE_TEXT_CAP: usize = 400;
+/// Upper bound on expression nodes visited looking for subqueries in one expression.
+const EXPR_NODE_BUDGET: usize = 10_000;
 
 /// One SQL statement found in a string, file or cell.
 #[derive(Debug, Clone, PartialEq)]
@@ -64,6 +71,7 @@ pub fn analyse_sql(sql: &DecodedString) -> Vec<AnalysedSql> {
             sql,
             fallback: lines,
             clauses: Vec::new(),
+            text: SqlText::new(&sql.text),
         };
         builder.statement(statement);
         out.push(AnalysedSql {
@@ -156,24 +164,34 @@ fn map_span(sql: &DecodedString, span: Span) -> Option<LineRange> {
     Some(LineRange::new(start, end))
 }
 
-fn token_level(sql: &DecodedString, lines: LineRange) -> AnalysedSql {
-    let mut tokens = CallArgs::default();
-    sql_expression_tokens(&sql.text, &mut tokens);
-    let words: Vec<&str> = sql.text.split_whitespace().collect();
-    let mut tables = Vec::new();
+/// Names following `FROM`, `JOIN`, `INTO`, `TABLE`, `VIEW`, `UPDATE` in SQL text.
+fn statement_tables(text: &str) -> Vec<String> {
+    let words: Vec<&str> = text.split_whitespace().collect();
+    let mut tables: Vec<String> = Vec::new();
     for pair in words.windows(2) {
         let keyword = pair[0].to_ascii_lowercase();
         if matches!(
             keyword.as_str(),
-            "from" | "join" | "into" | "table" | "update"
+            "from" | "join" | "into" | "table" | "view" | "update"
         ) {
             let table =
                 pair[1].trim_matches(|c: char| !(c.is_alphanumeric() || c == '_' || c == '.'));
-            if !table.is_empty() && !tables.iter().any(|t| t == table) {
+            let keyword_next = matches!(
+                table.to_ascii_lowercase().as_str(),
+                "if" | "select" | "with" | "as"
+            );
+            if !table.is_empty() && !keyword_next && !tables.iter().any(|t| t == table) {
                 tables.push(table.to_string());
             }
         }
     }
+    tables
+}
+
+fn token_level(sql: &DecodedString, lines: LineRange) -> AnalysedSql {
+    let mut tokens = CallArgs::default();
+    sql_expression_tokens(&sql.text, &mut tokens);
+    let tables = statement_tables(&sql.text);
     tokens.columns.retain(|c| {
         !tables
             .iter()
@@ -203,16 +221,183 @@ struct ClauseBuilder<'a> {
     sql: &'a DecodedString,
     fallback: LineRange,
     clauses: Vec<SqlClause>,
+    text: SqlText,
+}
+
+/// The SQL text as characters with line starts, to read around sqlparser's spans.
+struct SqlText {
+    chars: Vec<char>,
+    /// Char index where each (1-based) line starts; index 0 = line 1.
+    line_starts: Vec<usize>,
+}
+
+impl SqlText {
+    fn new(text: &str) -> Self {
+        let chars: Vec<char> = text.chars().collect();
+        let mut line_starts = vec![0];
+        line_starts.extend(
+            chars
+                .iter()
+                .enumerate()
+                .filter(|(_, c)| **c == '\n')
+                .map(|(i, _)| i + 1),
+        );
+        Self { chars, line_starts }
+    }
+
+    fn index(&self, location: sqlparser::tokenizer::Location) -> Option<usize> {
+        let start = *self
+            .line_starts
+            .get((location.line as usize).checked_sub(1)?)?;
+        Some((start + (location.column as usize).saturating_sub(1)).min(self.chars.len()))
+    }
+
+    /// Extend a span's start back over the `(` right before it and then over any of `keywords`
+    /// (case-insensitive) before that.
+    fn open_parens(&self, span: Span, keywords: &[&str]) -> Span {
+        let Some(start) = self.index(span.start) else {
+            return span;
+        };
+        let skip_blank = |mut i: usize| {
+            while i > 0 && self.chars[i - 1].is_whitespace() {
+                i -= 1;
+            }
+            i
+        };
+        let mut i = skip_blank(start);
+        if i == 0 || self.chars[i - 1] != '(' {
+            return span;
+        }
+        i -= 1;
+        let mut new_start = i;
+        loop {
+            let word_end = skip_blank(new_start);
+            let mut word_start = word_end;
+            while word_start > 0 && self.chars[word_start - 1].is_alphabetic() {
+                word_start -= 1;
+            }
+            let word: String = self.chars[word_start..word_end].iter().collect();
+            if word.is_empty() || !keywords.iter().any(|k| k.eq_ignore_ascii_case(&word)) {
+                break;
+            }
+            new_start = word_start;
+        }
+        match self.location(new_start) {
+            Some(location) => Span::new(location, span.end),
+            None => span,
+        }
+    }
+
+    /// The 1-based line/column of a char index.
+    fn location(&self, index: usize) -> Option<sqlparser::tokenizer::Location> {
+        let line = self.line_starts.partition_point(|s| *s <= index);
+        let start = *self.line_starts.get(line.checked_sub(1)?)?;
+        Some(sqlparser::tokenizer::Location::new(
+            line as u64,
+            (index - start + 1) as u64,
+        ))
+    }
+
+    /// sqlparser's spans can end before the last token of an expression (an `INTERVAL`'s unit)
+    /// and before the `)` that close parentheses opened inside it (`x IN (SELECT … )`): extend
+    /// the span until those parentheses are closed. Whatever lies before that closing belongs
+    /// to the expression.
+    fn close_parens(&self, span: Span) -> Span {
+        let (Some(start), Some(end)) = (self.index(span.start), self.index(span.end)) else {
+            return span;
+        };
+        let mut depth = 0i64;
+        let mut quote: Option<char> = None;
+        for &c in self.chars.get(start..end).unwrap_or(&[]) {
+            match (quote, c) {
+                (Some(q), c) if c == q => quote = None,
+                (Some(_), _) => {}
+                (None, '\'' | '"' | '`') => quote = Some(c),
+                (None, '(') => depth += 1,
+                (None, ')') => depth -= 1,
+                _ => {}
+            }
+        }
+        let mut end_location = span.end;
+        quote = None;
+        let mut line = span.end.line;
+        let mut column = span.end.column;
+        let mut i = end;
+        while depth > 0 && i < self.chars.len() {
+            match (quote, self.chars[i]) {
+                (Some(q), c) if c == q => quote = None,
+                (Some(_), '\n') | (None, '\n') => {
+                    line += 1;
+                    column = 0;
+                }
+                (Some(_), _) => {}
+                (None, c @ ('\'' | '"' | '`')) => quote = Some(c),
+                (None, '(') => depth += 1,
+                (None, ')') => {
+                    depth -= 1;
+                    end_location = sqlparser::tokenizer::Location::new(line, column + 1);
+                }
+                _ => {}
+            }
+            column += 1;
+            i += 1;
+        }
+        Span::new(span.start, end_location)
+    }
 }
 
 impl ClauseBuilder<'_> {
+    /// An expression's span, widened for `[NOT] EXISTS (…)` and `(SELECT …)`, whose spans are
+    /// only the subquery inside the parentheses.
+    fn expr_span(&self, expr: &Expr) -> Span {
+        let mut inner = expr;
+        while let Expr::UnaryOp { expr, .. } | Expr::Nested(expr) = inner {
+            inner = expr;
+        }
+        match inner {
+            Expr::Exists { .. } | Expr::Subquery(_) => self
+                .text
+                .open_parens(expr.span().union(&inner.span()), &["exists", "not"]),
+            _ => expr.span(),
+        }
+    }
+
     fn lines(&self, span: Span, parent: LineRange) -> LineRange {
-        map_span(self.sql, span).unwrap_or(parent)
+        map_span(self.sql, self.text.close_parens(span)).unwrap_or(parent)
     }
 
     fn push(&mut self, kind: SqlClauseKind, lines: LineRange, text: String, depth: u32) -> usize {
+        let tokens = text.clone();
+        self.push_tokens(kind, lines, text, &tokens, depth)
+    }
+
+    /// A clause over an expression: its columns, functions and literals are the expression's
+    /// own — the subqueries inside it get clauses of their own and lend it nothing.
+    fn push_expr(
+        &mut self,
+        kind: SqlClauseKind,
+        lines: LineRange,
+        expr: &Expr,
+        depth: u32,
+    ) -> usize {
+        let text = expr.to_string();
+        let mut tokens = text.clone();
+        for query in subqueries_of(expr) {
+            tokens = tokens.replace(&query.to_string(), " ");
+        }
+        self.push_tokens(kind, lines, text, &tokens, depth)
+    }
+
+    fn push_tokens(
+        &mut self,
+        kind: SqlClauseKind,
+        lines: LineRange,
+        text: String,
+        token_source: &str,
+        depth: u32,
+    ) -> usize {
         let mut tokens = CallArgs::default();
-        sql_expression_tokens(&text, &mut tokens);
+        sql_expression_tokens(token_source, &mut tokens);
         dedup(&mut tokens.columns);
         dedup(&mut tokens.functions);
         dedup(&mut tokens.literals);
@@ -246,6 +431,9 @@ impl ClauseBuilder<'_> {
                 let i = self.push(SqlClauseKind::CreateView, lines, view.name.to_string(), 0);
                 self.clauses[i].columns.clear();
                 self.clauses[i].tables.push(view.name.to_string());
+                // `CREATE VIEW v (a, b) AS …`: the column list names the query's outputs.
+                self.clauses[i].aliases =
+                    view.columns.iter().map(|c| c.name.value.clone()).collect();
                 self.query(&view.query, 0, lines);
             }
             Statement::CreateTable(create) => {
@@ -262,8 +450,18 @@ impl ClauseBuilder<'_> {
                     self.query(query, 0, lines);
                 }
             }
+            Statement::Drop { names, .. } => {
+                let i = self.push(SqlClauseKind::Other, lines, statement.to_string(), 0);
+                self.clauses[i].columns.clear();
+                self.clauses[i].tables = names.iter().map(|n| n.to_string()).collect();
+            }
             other => {
-                self.push(SqlClauseKind::Other, lines, other.to_string(), 0);
+                // DDL and commands (`CACHE TABLE t`, `CREATE VIEW v USING orc …`): the words
+                // are keywords, options and names, not columns.
+                let text = other.to_string();
+                let i = self.push(SqlClauseKind::Other, lines, text.clone(), 0);
+                self.clauses[i].columns.clear();
+                self.clauses[i].tables = statement_tables(&text);
             }
         }
     }
@@ -339,9 +537,20 @@ impl ClauseBuilder<'_> {
             };
             let is_window = text.to_ascii_uppercase().contains(" OVER ")
                 || text.to_ascii_uppercase().contains(" OVER(");
-            let i = self.push(SqlClauseKind::SelectItem, item_lines, text.clone(), depth);
+            let mut tokens = text.clone();
+            for query in expr.map(subqueries_of).unwrap_or_default() {
+                tokens = tokens.replace(&query.to_string(), " ");
+            }
+            // The tokenizer skips the word after `AS`, so the alias is no column (and a column
+            // of the same name, `CAST(x AS INT) AS x`, stays one).
+            let i = self.push_tokens(
+                SqlClauseKind::SelectItem,
+                item_lines,
+                text.clone(),
+                &tokens,
+                depth,
+            );
             if let Some(alias) = alias {
-                self.clauses[i].columns.retain(|c| *c != alias);
                 self.clauses[i].aliases.push(alias.clone());
                 self.clauses[head].aliases.push(alias);
             }
@@ -387,21 +596,17 @@ impl ClauseBuilder<'_> {
             self.table_with_joins(table, depth, lines, &mut subqueries);
         }
         if let Some(selection) = &select.selection {
-            let where_lines = self.lines(selection.span(), lines);
-            self.push(
-                SqlClauseKind::Where,
-                where_lines,
-                selection.to_string(),
-                depth,
+            let where_span = Span::union_iter(
+                conjuncts(selection)
+                    .into_iter()
+                    .map(|c| self.expr_span(c))
+                    .chain([selection.span()]),
             );
+            let where_lines = self.lines(where_span, lines);
+            self.push_expr(SqlClauseKind::Where, where_lines, selection, depth);
             for conjunct in conjuncts(selection) {
-                let c_lines = self.lines(conjunct.span(), where_lines);
-                self.push(
-                    SqlClauseKind::WherePredicate,
-                    c_lines,
-                    conjunct.to_string(),
-                    depth,
-                );
+                let c_lines = self.lines(self.expr_span(conjunct), where_lines);
+                self.push_expr(SqlClauseKind::WherePredicate, c_lines, conjunct, depth);
             }
             collect_subqueries(selection, where_lines, self, &mut subqueries);
         }
@@ -419,7 +624,7 @@ impl ClauseBuilder<'_> {
         }
         if let Some(having) = &select.having {
             let h_lines = self.lines(having.span(), lines);
-            self.push(SqlClauseKind::Having, h_lines, having.to_string(), depth);
+            self.push_expr(SqlClauseKind::Having, h_lines, having, depth);
             collect_subqueries(having, h_lines, self, &mut subqueries);
         }
         if !select.sort_by.is_empty() {
@@ -447,7 +652,12 @@ impl ClauseBuilder<'_> {
         parent: LineRange,
         subqueries: &mut Vec<(&'q Query, LineRange)>,
     ) {
-        let from_lines = self.lines(table.relation.span(), parent);
+        let from_span = match &table.relation {
+            // `FROM (SELECT …) t`: the span starts inside the parentheses.
+            TableFactor::Derived { .. } => self.text.open_parens(table.relation.span(), &[]),
+            _ => table.relation.span(),
+        };
+        let from_lines = self.lines(from_span, parent);
         let i = self.push(
             SqlClauseKind::From,
             from_lines,
@@ -463,12 +673,7 @@ impl ClauseBuilder<'_> {
             self.relation(&join.relation, j, join_lines, subqueries);
             if let Some(JoinConstraint::On(predicate)) = join_constraint(&join.join_operator) {
                 let p_lines = self.lines(predicate.span(), join_lines);
-                let p = self.push(
-                    SqlClauseKind::JoinPredicate,
-                    p_lines,
-                    predicate.to_string(),
-                    depth,
-                );
+                let p = self.push_expr(SqlClauseKind::JoinPredicate, p_lines, predicate, depth);
                 self.clauses[j].columns = self.clauses[p].columns.clone();
             }
             if let Some(JoinConstraint::Using(names)) = join_constraint(&join.join_operator) {
@@ -497,7 +702,7 @@ impl ClauseBuilder<'_> {
                 if let Some(alias) = alias {
                     self.clauses[clause].aliases.push(alias.name.value.clone());
                 }
-                subqueries.push((subquery, lines));
+                subqueries.push((subquery, self.lines(subquery.span(), lines)));
             }
             _ => {}
         }
@@ -546,32 +751,117 @@ fn conjuncts(expr: &Expr) -> Vec<&Expr> {
     out
 }
 
-/// Subqueries inside an expression (`IN (SELECT …)`, `EXISTS (…)`, scalar subqueries).
+/// Subqueries inside an expression (`IN (SELECT …)`, `EXISTS (…)`, scalar subqueries), wherever
+/// they sit: operands, function arguments, `CASE`, `BETWEEN`, `IN` lists, casts, …
 fn collect_subqueries<'q>(
     expr: &'q Expr,
     parent: LineRange,
     builder: &ClauseBuilder<'_>,
     out: &mut Vec<(&'q Query, LineRange)>,
 ) {
+    for query in subqueries_of(expr) {
+        out.push((query, builder.lines(query.span(), parent)));
+    }
+}
+
+/// The subqueries directly inside an expression (not those nested in them), left to right.
+/// Iterative; bounded by [`EXPR_NODE_BUDGET`].
+fn subqueries_of(expr: &Expr) -> Vec<&Query> {
+    let mut out = Vec::new();
     let mut stack = vec![expr];
+    let mut budget = EXPR_NODE_BUDGET;
     while let Some(e) = stack.pop() {
+        budget = budget.saturating_sub(1);
+        if budget == 0 {
+            break;
+        }
+        let mut children: Vec<&Expr> = Vec::new();
         match e {
-            Expr::Subquery(query) => out.push((query, builder.lines(query.span(), parent))),
+            Expr::Subquery(query) => out.push(query.as_ref()),
             Expr::InSubquery { expr, subquery, .. } => {
-                out.push((subquery, builder.lines(subquery.span(), parent)));
-                stack.push(expr);
+                children.push(expr);
+                out.push(subquery.as_ref());
             }
-            Expr::Exists { subquery, .. } => {
-                out.push((subquery, builder.lines(subquery.span(), parent)))
+            Expr::Exists { subquery, .. } => out.push(subquery.as_ref()),
+            Expr::BinaryOp { left, right, .. }
+            | Expr::AnyOp { left, right, .. }
+            | Expr::AllOp { left, right, .. }
+            | Expr::IsDistinctFrom(left, right)
+            | Expr::IsNotDistinctFrom(left, right) => children.extend([&**left, &**right]),
+            Expr::UnaryOp { expr, .. }
+            | Expr::Nested(expr)
+            | Expr::IsNull(expr)
+            | Expr::IsNotNull(expr)
+            | Expr::IsTrue(expr)
+            | Expr::IsNotTrue(expr)
+            | Expr::IsFalse(expr)
+            | Expr::IsNotFalse(expr)
+            | Expr::IsUnknown(expr)
+            | Expr::IsNotUnknown(expr)
+            | Expr::Cast { expr, .. }
+            | Expr::Extract { expr, .. }
+            | Expr::Ceil { expr, .. }
+            | Expr::Floor { expr, .. }
+            | Expr::Collate { expr, .. }
+            | Expr::Named { expr, .. } => children.push(expr),
+            Expr::InList { expr, list, .. } => {
+                children.push(expr);
+                children.extend(list);
             }
-            Expr::BinaryOp { left, right, .. } => {
-                stack.push(right);
-                stack.push(left);
+            Expr::Between {
+                expr, low, high, ..
+            } => children.extend([&**expr, &**low, &**high]),
+            Expr::Like { expr, pattern, .. }
+            | Expr::ILike { expr, pattern, .. }
+            | Expr::SimilarTo { expr, pattern, .. }
+            | Expr::RLike { expr, pattern, .. } => children.extend([&**expr, &**pattern]),
+            Expr::Substring {
+                expr,
+                substring_from,
+                substring_for,
+                ..
+            } => {
+                children.push(expr);
+                children.extend(substring_from.as_deref());
+                children.extend(substring_for.as_deref());
             }
-            Expr::UnaryOp { expr, .. } | Expr::Nested(expr) => stack.push(expr),
+            Expr::Case {
+                operand,
+                conditions,
+                else_result,
+                ..
+            } => {
+                children.extend(operand.as_deref());
+                for when in conditions {
+                    children.extend([&when.condition, &when.result]);
+                }
+                children.extend(else_result.as_deref());
+            }
+            Expr::Tuple(items) => children.extend(items),
+            Expr::Function(function) => {
+                for arguments in [&function.parameters, &function.args] {
+                    match arguments {
+                        FunctionArguments::Subquery(query) => out.push(query.as_ref()),
+                        FunctionArguments::List(list) => {
+                            for arg in &list.args {
+                                let (FunctionArg::Named { arg, .. }
+                                | FunctionArg::ExprNamed { arg, .. }
+                                | FunctionArg::Unnamed(arg)) = arg;
+                                if let FunctionArgExpr::Expr(e) = arg {
+                                    children.push(e);
+                                }
+                            }
+                        }
+                        FunctionArguments::None => {}
+                    }
+                }
+                children.extend(function.filter.as_deref());
+            }
             _ => {}
         }
+        stack.extend(children.into_iter().rev());
     }
+    out
 }
 
 fn dedup(list: &mut Vec<String>) {
@@ -694,6 +984,47 @@ mod tests {
         assert_eq!(clause(SqlClauseKind::Where).literals, vec!["1995-03-15"]);
         assert!(clause(SqlClauseKind::Limit).columns.is_empty());
         assert_eq!(clause(SqlClauseKind::Limit).literals, vec!["10"]);
+    }
+
+    #[test]
+    fn subqueries_in_function_arguments_and_case_are_found() {
+        let sql = "SELECT coalesce((SELECT max(a) FROM t), 0) AS m,\n  CASE WHEN b IN (SELECT c FROM u\n    WHERE d > 1) THEN 1 END AS f\nFROM v";
+        let a = &analyse_sql(&at_line(sql, 5))[0];
+        let deeper: Vec<_> = a
+            .clauses
+            .iter()
+            .filter(|c| c.depth == 1 && c.kind == SqlClauseKind::From)
+            .map(|c| (c.tables.clone(), c.lines))
+            .collect();
+        assert_eq!(
+            deeper,
+            vec![
+                (vec!["t".to_string()], LineRange::new(5, 5)),
+                (vec!["u".to_string()], LineRange::new(6, 6)),
+            ]
+        );
+        let predicate = a
+            .clauses
+            .iter()
+            .find(|c| c.kind == SqlClauseKind::WherePredicate)
+            .unwrap();
+        assert_eq!(
+            (predicate.depth, predicate.lines),
+            (1, LineRange::new(7, 7))
+        );
+        let items: Vec<_> = a
+            .clauses
+            .iter()
+            .filter(|c| c.kind == SqlClauseKind::SelectItem && c.depth == 0)
+            .map(|c| (c.columns.clone(), c.lines))
+            .collect();
+        assert_eq!(
+            items,
+            vec![
+                (vec![], LineRange::new(5, 5)),
+                (vec!["b".to_string()], LineRange::new(6, 7)),
+            ]
+        );
     }
 
     #[test]

@@ -9,6 +9,11 @@
 //! variables are remembered so `spark.sql(q)` finds its SQL; SQL-looking literals that never
 //! reach `sql()` are still indexed (origin `StringLiteral`) when they parse.
 //!
+//! Arguments that are variables are resolved too: a variable assigned (in the same scope, else
+//! an enclosing one, else module level) a string, a literal collection, a `StructType` or a
+//! window spec is folded into the call that uses it as if written inline — bounded to
+//! [`FOLD_STRING_CAP`] strings, so data lists cannot bloat the index.
+//!
 //! Ids in a [`FileExtract`] are local to the file; the index builder renumbers them.
 
 use super::vocab::{self, ArgRole};
@@ -27,6 +32,12 @@ const STATEMENT_TEXT_CAP: usize = 600;
 const ARG_TEXT_CAP: usize = 240;
 /// Upper bound on nodes visited while breaking down one call's arguments.
 const ARG_NODE_BUDGET: usize = 20_000;
+/// Most strings one variable argument contributes (data lists can be huge).
+const FOLD_STRING_CAP: usize = 200;
+/// Upper bound on nodes visited while collecting one variable's strings.
+const FOLD_NODE_BUDGET: usize = 5_000;
+/// Most variable arguments resolved in one call's arguments.
+const FOLD_VARS_CAP: usize = 16;
 
 /// What one file contributes to the index (file-local ids; `file` fields are 0).
 #[derive(Debug, Default, Clone)]
@@ -82,6 +93,7 @@ pub fn extract_file(
         df_vars: HashSet::new(),
         string_vars: HashMap::new(),
         sql_literals: HashMap::new(),
+        value_vars: HashMap::new(),
         consumed_literals: HashSet::new(),
     };
     extractor.run(tree.root_node());
@@ -100,6 +112,21 @@ struct StringVar {
     value: DecodedString,
     host: LineRange,
     literal_start: usize,
+}
+
+/// What a variable holds, when that is worth folding into the calls that use it: `columns =
+/// ["a", "b"]` then `createDataFrame(data, columns)` mentions `a` and `b` as surely as if they
+/// were written inline.
+#[derive(Clone)]
+enum FoldValue<'t> {
+    /// A string literal: folded with the role of the argument it is passed as.
+    Str(Node<'t>),
+    /// A literal collection (`[…]`, `(…)`, `Seq(…)`, `Arrays.asList(…)`): its strings.
+    Collection(Node<'t>),
+    /// A `StructType`: its field names, which are columns.
+    Struct(Vec<String>),
+    /// A window spec (`Window.partitionBy(…).orderBy(…)`): broken down like an inline spec.
+    Window(Node<'t>),
 }
 
 struct SqlLiteral {
@@ -123,6 +150,9 @@ struct Extractor<'a> {
     /// SQL-looking literals by start byte, emitted at the end unless `sql()` consumed them.
     sql_literals: HashMap<usize, SqlLiteral>,
     consumed_literals: HashSet<usize>,
+    /// Variables by (scope symbol, name) with their foldable value, if any; scope `None` =
+    /// module level.
+    value_vars: HashMap<(Option<SymbolId>, String), Option<FoldValue<'a>>>,
 }
 
 /// One step of a flattened chain.
@@ -297,15 +327,20 @@ impl<'a> Extractor<'a> {
     /// Returns the nested statements and definitions left for the main walk.
     fn statement(&mut self, statement: Node<'a>) -> Vec<(Node<'a>, Option<Node<'a>>)> {
         let mut nested = Vec::new();
-        // Some grammars let a statement swallow the next line's indentation; end at its last
-        // non-blank character instead.
-        let statement_text = text(statement, self.src).trim_end();
+        // Some grammars let a statement swallow the next line's indentation (or, in Scala, the
+        // next statements); end at its own last non-blank character instead.
+        let statement_text = self.statement_text(statement);
         let host_end = start_line(statement) + statement_text.matches('\n').count() as u32;
         let host = LineRange::new(start_line(statement), host_end.min(end_line(statement)));
         let assignment = self.adapter.assignment(statement, self.src);
         let assigned_value = assignment.as_ref().map(|(_, v)| self.unwrap_parens(*v));
         if let Some((name, value)) = &assignment {
             let value = self.unwrap_parens(*value);
+            // The latest assignment wins: a variable reassigned to something else stops folding
+            // (and hides an outer variable of the same name).
+            let key = (self.symbol_stack.last().copied(), name.clone());
+            let fold = self.fold_value(value);
+            self.value_vars.insert(key, fold);
             if let Some((decoded, literal)) = self.string_value(value) {
                 self.string_vars.insert(
                     name.clone(),
@@ -401,6 +436,198 @@ impl<'a> Extractor<'a> {
             stack[first..].reverse();
         }
         nested
+    }
+
+    /// Whether an assigned value is worth folding into the calls that use the variable.
+    fn fold_value(&self, value: Node<'a>) -> Option<FoldValue<'a>> {
+        let src = self.src;
+        match self.adapter.shape(value, src) {
+            Shape::Str => return Some(FoldValue::Str(value)),
+            Shape::Ident => return self.lookup_value(text(value, src)).cloned(),
+            _ => {}
+        }
+        if self.collection_items(value).is_some() {
+            return Some(FoldValue::Collection(value));
+        }
+        let flat = self.flatten(value)?;
+        let first = flat.links.first().map(|l| match l {
+            Link::Call { name, .. } | Link::Member { name } => text(*name, src),
+        });
+        let base = text(flat.base, src);
+        let constructs_struct = matches!(first, Some("StructType" | "createStructType"))
+            || (!flat.base_is_call && base.trim_start_matches("new ").starts_with("StructType"));
+        if constructs_struct {
+            let names = self.struct_field_names(value);
+            return (!names.is_empty()).then_some(FoldValue::Struct(names));
+        }
+        let window_base = !flat.base_is_call
+            && (base == "Window"
+                || base.ends_with(".Window")
+                || matches!(self.lookup_value(base), Some(FoldValue::Window(_))));
+        window_base.then_some(FoldValue::Window(value))
+    }
+
+    /// The foldable value of a variable visible here: this scope, then the enclosing ones, then
+    /// module level.
+    fn lookup_value(&self, name: &str) -> Option<&FoldValue<'a>> {
+        self.symbol_stack
+            .iter()
+            .rev()
+            .map(|s| Some(*s))
+            .chain(std::iter::once(None))
+            .find_map(|scope| self.value_vars.get(&(scope, name.to_string())))?
+            .as_ref()
+    }
+
+    /// The items of a literal collection: the adapter's list/tuple/array forms, or a call of a
+    /// collection factory (`Seq(…)`, `List(…)`, `Array(…)`, `Arrays.asList(…)`, `List.of(…)`).
+    fn collection_items(&self, node: Node<'a>) -> Option<Vec<Node<'a>>> {
+        if let Some(items) = self.adapter.collection_items(node) {
+            return Some(items);
+        }
+        let src = self.src;
+        match self.adapter.shape(node, src) {
+            Shape::Call {
+                object,
+                name,
+                args: Some(args),
+            } => {
+                let factory = match object {
+                    None => matches!(
+                        text(name, src),
+                        "Seq" | "List" | "Array" | "Set" | "Vector" | "IndexedSeq"
+                    ),
+                    Some(object) => matches!(
+                        (text(object, src), text(name, src)),
+                        ("Arrays", "asList") | ("List" | "Set" | "Stream", "of")
+                    ),
+                };
+                factory.then(|| {
+                    named_children(args)
+                        .into_iter()
+                        .filter(|c| !c.kind().contains("comment"))
+                        .collect()
+                })
+            }
+            _ => None,
+        }
+    }
+
+    /// Field names of a `StructType` value: the first argument of every `StructField(…)`,
+    /// `.add(…)` and `createStructField(…)` inside it, in source order.
+    fn struct_field_names(&self, value: Node<'a>) -> Vec<String> {
+        let src = self.src;
+        let mut names = Vec::new();
+        let mut stack = vec![value];
+        let mut budget = FOLD_NODE_BUDGET;
+        while let Some(node) = stack.pop() {
+            budget = budget.saturating_sub(1);
+            if budget == 0 || names.len() >= FOLD_STRING_CAP {
+                break;
+            }
+            if let Shape::Call {
+                name,
+                args: Some(args),
+                ..
+            } = self.adapter.shape(node, src)
+                && matches!(text(name, src), "StructField" | "add" | "createStructField")
+                && let Some(first) = named_children(args).into_iter().find_map(|a| {
+                    match self.adapter.shape(a, src) {
+                        Shape::Keyword { name, value } => {
+                            (text(name, src) == "name").then_some(value)
+                        }
+                        _ if a.kind().contains("comment") => None,
+                        _ => Some(a),
+                    }
+                })
+                && let Some((decoded, _)) = self.string_value(first)
+            {
+                names.push((first.start_byte(), decoded.text));
+            }
+            let first = stack.len();
+            stack.extend(named_children(node));
+            stack[first..].reverse();
+        }
+        // A builder chain (`new StructType().add("a", …).add("b", …)`) nests its last field
+        // outermost.
+        names.sort_by_key(|(at, _)| *at);
+        names.into_iter().map(|(_, name)| name).collect()
+    }
+
+    /// The strings inside a value, depth-first, at most [`FOLD_STRING_CAP`].
+    fn fold_strings(&self, value: Node<'a>) -> Vec<String> {
+        let src = self.src;
+        let mut strings = Vec::new();
+        let mut stack = vec![value];
+        let mut budget = FOLD_NODE_BUDGET;
+        while let Some(node) = stack.pop() {
+            budget = budget.saturating_sub(1);
+            if budget == 0 || strings.len() >= FOLD_STRING_CAP {
+                break;
+            }
+            match self.adapter.shape(node, src) {
+                Shape::Str => {
+                    if let Some(decoded) = self.adapter.decode_string(node, src) {
+                        strings.push(decoded.text);
+                    }
+                }
+                Shape::Lambda => {}
+                _ => {
+                    let first = stack.len();
+                    stack.extend(named_children(node));
+                    stack[first..].reverse();
+                }
+            }
+        }
+        strings
+    }
+
+    /// Fold a variable argument's value into `out`, as if it were written inline; `stack` gets
+    /// what must be broken down further (window specs).
+    fn fold_variable(
+        &self,
+        value: &FoldValue<'a>,
+        role: ArgRole,
+        out: &mut CallArgs,
+        stack: &mut Vec<(Node<'a>, ArgRole)>,
+    ) {
+        match value {
+            FoldValue::Str(node) => {
+                if let Some(decoded) = self.adapter.decode_string(*node, self.src) {
+                    record_string(out, role, decoded.text);
+                }
+            }
+            FoldValue::Collection(node) => {
+                // A flat list of names passed where names go (`select(cols)`, `toDF(cols: _*)`)
+                // names columns / aliases; anything else (data rows, `isin` values) is literals.
+                let flat = self.collection_items(*node).is_some_and(|items| {
+                    items
+                        .iter()
+                        .all(|i| matches!(self.adapter.shape(*i, self.src), Shape::Str))
+                });
+                let role = match role {
+                    ArgRole::Column | ArgRole::Alias if flat => role,
+                    _ => ArgRole::Literal,
+                };
+                for string in self.fold_strings(*node) {
+                    record_string(out, role, string);
+                }
+            }
+            FoldValue::Struct(names) => out.columns.extend(names.iter().cloned()),
+            FoldValue::Window(node) => stack.push((*node, ArgRole::Column)),
+        }
+    }
+
+    /// A statement's own text: up to where the adapter says it ends, trailing blanks trimmed.
+    fn statement_text(&self, statement: Node<'a>) -> &'a str {
+        let end = self
+            .adapter
+            .statement_end_byte(statement)
+            .clamp(statement.start_byte(), statement.end_byte());
+        self.src
+            .get(statement.start_byte()..end)
+            .unwrap_or("")
+            .trim_end()
     }
 
     fn unwrap_parens(&self, mut node: Node<'a>) -> Node<'a> {
@@ -636,7 +863,7 @@ impl<'a> Extractor<'a> {
             inputs,
             assigned_to,
             calls,
-            text: capped(text(statement, src), STATEMENT_TEXT_CAP),
+            text: capped(self.statement_text(statement), STATEMENT_TEXT_CAP),
         });
     }
 
@@ -732,6 +959,7 @@ impl<'a> Extractor<'a> {
         let mut stack: Vec<(Node<'a>, ArgRole)> = Vec::new();
         self.push_args(args, method, &mut stack);
         let mut budget = ARG_NODE_BUDGET;
+        let mut folded: HashSet<&str> = HashSet::new();
         while let Some((node, role)) = stack.pop() {
             budget = budget.saturating_sub(1);
             if budget == 0 {
@@ -753,7 +981,17 @@ impl<'a> Extractor<'a> {
                 }
                 Shape::Ident => {
                     let name = text(node, src);
-                    if self.is_dataframe_var(name) && name != receiver {
+                    let value = if method == "sql" || folded.len() >= FOLD_VARS_CAP {
+                        None
+                    } else {
+                        self.lookup_value(name)
+                    };
+                    if let Some(value) = value {
+                        // Each variable once: `w = w.orderBy(…)` must not fold forever.
+                        if folded.insert(name) {
+                            self.fold_variable(value, role, &mut out, &mut stack);
+                        }
+                    } else if self.is_dataframe_var(name) && name != receiver {
                         inputs.push(name.to_string());
                     }
                 }
@@ -999,9 +1237,16 @@ fn record_string(out: &mut CallArgs, role: ArgRole, value: String) {
 
 /// Split a SQL expression string (`"salary > 1000 and dept = 'x'"`) into columns, functions and
 /// literals with a small tokenizer (full SQL parsing is for statements, see [`crate::code::sql`]).
+///
+/// Columns are identifiers only: keywords, the type or alias after `AS`, typed-literal types
+/// (`DATE '…'`) and date-time units (`INTERVAL '3' MONTH`, `EXTRACT(YEAR FROM d)`) are not.
 pub fn sql_expression_tokens(expr: &str, out: &mut CallArgs) {
     let chars: Vec<char> = expr.chars().collect();
     let mut i = 0;
+    // The next word is an alias or a type (`x AS total`, `CAST(x AS INT)`).
+    let mut after_as = false;
+    // Date-time units may follow (`INTERVAL '1' DAY TO SECOND`, `EXTRACT(YEAR FROM d)`).
+    let mut units_may_follow = false;
     while i < chars.len() {
         let c = chars[i];
         if c.is_alphabetic() || c == '_' {
@@ -1017,11 +1262,23 @@ pub fn sql_expression_tokens(expr: &str, out: &mut CallArgs) {
                 j += 1;
             }
             let lower = word.to_ascii_lowercase();
+            if std::mem::take(&mut after_as) {
+                continue;
+            }
+            if units_may_follow && (DATE_TIME_UNITS.contains(&lower.as_str()) || lower == "to") {
+                continue;
+            }
+            units_may_follow = lower == "interval";
+            if lower == "as" {
+                after_as = true;
+                continue;
+            }
             if chars.get(j) == Some(&'\'') {
                 // A typed literal's type (`DATE '2020-01-01'`, `INTERVAL '1' DAY`).
                 continue;
             }
             if chars.get(j) == Some(&'(') {
+                units_may_follow = lower == "extract";
                 out.functions.push(lower);
             } else if matches!(lower.as_str(), "true" | "false" | "null") {
                 out.literals.push(lower);
@@ -1030,6 +1287,7 @@ pub fn sql_expression_tokens(expr: &str, out: &mut CallArgs) {
                 out.columns.push(column);
             }
         } else if c == '\'' || c == '"' {
+            after_as = false;
             let quote = c;
             i += 1;
             let start = i;
@@ -1045,8 +1303,10 @@ pub fn sql_expression_tokens(expr: &str, out: &mut CallArgs) {
             while i < chars.len() && chars[i] != '`' {
                 i += 1;
             }
-            out.columns
-                .push(chars[start..i.min(chars.len())].iter().collect());
+            if !std::mem::take(&mut after_as) {
+                out.columns
+                    .push(chars[start..i.min(chars.len())].iter().collect());
+            }
             i += 1;
         } else if c.is_ascii_digit() {
             let start = i;
@@ -1132,6 +1392,77 @@ const SQL_EXPR_KEYWORDS: &[&str] = &[
     "except",
     "intersect",
     "natural",
+    "for",
+    "escape",
+    "similar",
+    "within",
+    "drop",
+    "alter",
+    "add",
+    "truncate",
+    "delete",
+    "update",
+    "merge",
+    "matched",
+    "cache",
+    "uncache",
+    "lazy",
+    "refresh",
+    "show",
+    "describe",
+    "explain",
+    "analyze",
+    "compute",
+    "statistics",
+    "use",
+    "set",
+    "database",
+    "tables",
+    "partitioned",
+    "stored",
+    "options",
+    "tblproperties",
+    "external",
+    "purge",
+    "cascade",
+    "int",
+    "integer",
+    "bigint",
+    "smallint",
+    "tinyint",
+    "string",
+    "varchar",
+    "double",
+    "float",
+    "decimal",
+    "boolean",
+];
+
+/// Units of `INTERVAL '…' <unit>` and `EXTRACT(<unit> FROM …)`.
+const DATE_TIME_UNITS: &[&str] = &[
+    "year",
+    "years",
+    "quarter",
+    "quarters",
+    "month",
+    "months",
+    "week",
+    "weeks",
+    "day",
+    "days",
+    "dayofweek",
+    "doy",
+    "dow",
+    "hour",
+    "hours",
+    "minute",
+    "minutes",
+    "second",
+    "seconds",
+    "millisecond",
+    "milliseconds",
+    "microsecond",
+    "microseconds",
 ];
 
 fn dedup(list: &mut Vec<String>) {

@@ -89,6 +89,20 @@ impl LanguageAdapter for Java {
         }
     }
 
+    fn collection_items<'t>(&self, node: Node<'t>) -> Option<Vec<Node<'t>>> {
+        let initializer = match node.kind() {
+            "array_initializer" => node,
+            "array_creation_expression" => node.child_by_field_name("value")?,
+            _ => return None,
+        };
+        Some(
+            named_children(initializer)
+                .into_iter()
+                .filter(|c| !c.kind().contains("comment"))
+                .collect(),
+        )
+    }
+
     fn definition<'t>(&self, node: Node<'t>, _src: &str) -> Option<Definition<'t>> {
         let kind = match node.kind() {
             "method_declaration" | "constructor_declaration" => SymbolKind::Function,

@@ -90,6 +90,11 @@ pub trait LanguageAdapter: Sync {
     /// A statement that can host a call chain (expression statement, assignment, return, `val`).
     /// `parent` is the node's parent when the caller knows it (`None` = not a statement parent).
     fn is_statement(&self, node: Node<'_>, parent: Option<Node<'_>>) -> bool;
+    /// Where a statement really ends (byte offset). Grammars that let a statement swallow what
+    /// follows it (tree-sitter-scala's indented blocks) end it at its own last member instead.
+    fn statement_end_byte(&self, statement: Node<'_>) -> usize {
+        statement.end_byte()
+    }
     /// For a statement: the variable it assigns and the assigned expression.
     fn assignment<'t>(&self, statement: Node<'t>, src: &str) -> Option<(String, Node<'t>)>;
     /// A definition that opens a symbol (`def`, `class`, `object`, method).
@@ -101,6 +106,13 @@ pub trait LanguageAdapter: Sync {
     fn is_entry_point(&self, definition: Node<'_>, name: &str, src: &str) -> bool;
     /// The value of a string-literal node (or concatenation of literals) with its line map.
     fn decode_string(&self, node: Node<'_>, src: &str) -> Option<DecodedString>;
+    /// The items of a literal collection written with the language's own syntax (Python
+    /// `[…]` / `(…)` / `{…}` sets, Java array initialisers); factory calls such as `Seq(…)` are
+    /// recognised by the extractor.
+    fn collection_items<'t>(&self, node: Node<'t>) -> Option<Vec<Node<'t>>> {
+        let _ = node;
+        None
+    }
     /// The text of a [`Shape::ColumnSymbol`]'s column name.
     fn column_symbol_name(&self, node: Node<'_>, src: &str) -> Option<String> {
         let _ = (node, src);

@@ -158,6 +158,15 @@ impl LanguageAdapter for Python {
         }
     }
 
+    fn collection_items<'t>(&self, node: Node<'t>) -> Option<Vec<Node<'t>>> {
+        matches!(node.kind(), "list" | "tuple" | "set").then(|| {
+            named_children(node)
+                .into_iter()
+                .filter(|c| c.kind() != "comment")
+                .collect()
+        })
+    }
+
     fn is_main_guard(&self, node: Node<'_>, src: &str) -> bool {
         node.kind() == "if_statement"
             && node.child_by_field_name("condition").is_some_and(|c| {

@@ -95,9 +95,9 @@ impl LanguageAdapter for Scala {
             }
             "symbol_literal" | "quote_expression" => Shape::ColumnSymbol,
             // `val q =\n  expr`: a one-expression indented block is just that expression.
-            "indented_block" if node.named_child_count() == 1 => match node.named_child(0) {
-                Some(inner) => Shape::Paren(inner),
-                None => Shape::Other,
+            "indented_block" => match own_members(node).as_slice() {
+                [inner] => Shape::Paren(*inner),
+                _ => Shape::Other,
             },
             "integer_literal" | "floating_point_literal" => Shape::Number,
             "boolean_literal" | "null_literal" => Shape::Bool,
@@ -139,7 +139,7 @@ impl LanguageAdapter for Scala {
         ) {
             return false;
         }
-        if parent.kind() == "indented_block" && parent.named_child_count() == 1 {
+        if parent.kind() == "indented_block" && own_members(parent).as_slice() == [node] {
             return false;
         }
         if STATEMENT_PARENTS.contains(&parent.kind()) {
@@ -165,6 +165,17 @@ impl LanguageAdapter for Scala {
             }
             _ => None,
         }
+    }
+
+    fn statement_end_byte(&self, statement: Node<'_>) -> usize {
+        if matches!(statement.kind(), "val_definition" | "var_definition")
+            && let Some(value) = statement.child_by_field_name("value")
+            && value.kind() == "indented_block"
+            && let Some(last) = own_members(value).last()
+        {
+            return last.end_byte();
+        }
+        statement.end_byte()
     }
 
     fn definition<'t>(&self, node: Node<'t>, _src: &str) -> Option<Definition<'t>> {
@@ -241,6 +252,26 @@ impl LanguageAdapter for Scala {
             }
         }
     }
+}
+
+/// The members that really belong to an indented block: its non-comment children from the first
+/// one on, while they start at least at the first one's column.
+///
+/// tree-sitter-scala lets the block of `val x =⏎  expr` swallow what follows it — a trailing
+/// comment, and sometimes the next, *less* indented statements. Those are no part of the value:
+/// they must neither widen the `val` statement nor turn `expr` into a statement of its own.
+fn own_members(block: Node<'_>) -> Vec<Node<'_>> {
+    let mut cursor = block.walk();
+    let mut members = block
+        .named_children(&mut cursor)
+        .filter(|c| !c.kind().contains("comment"));
+    let Some(first) = members.next() else {
+        return Vec::new();
+    };
+    let column = first.start_position().column;
+    let mut out = vec![first];
+    out.extend(members.take_while(|c| c.start_position().column >= column));
+    out
 }
 
 fn decode_scala_literal(
