@@ -412,31 +412,22 @@ impl SiteTable {
 /// pandas, Polars or Dask, with the same verbs (`filter`, `join`, `agg`).
 const NON_SPARK_PRIOR: f64 = 0.6;
 
-/// Files that evidently drive Spark: a chain starting from a session (`spark`, `SparkSession`,
-/// `sqlContext`, `get_or_create_spark()`), a `createDataFrame` / `sql` / `read` call, or SQL seen
-/// flowing into `spark.sql(…)`. A helper module that only receives DataFrames is not recognised
-/// and merely ranks a little lower.
+/// Files that drive Spark: the index's `usesSpark` (imports or references of Spark), plus files
+/// whose SQL was seen flowing into `spark.sql(…)`.
 fn spark_files(index: &RepoIndex) -> std::collections::HashSet<FileId> {
-    let mut files = std::collections::HashSet::new();
-    for chain in &index.chains {
-        let receiver = chain.receiver.to_lowercase();
-        let drives_spark = receiver.contains("spark")
-            || receiver.contains("sqlcontext")
-            || chain.calls.iter().any(|c| {
-                matches!(
-                    c.method.as_str(),
-                    "createDataFrame" | "sparkContext" | "readStream" | "createOrReplaceTempView"
-                )
-            });
-        if drives_spark {
-            files.insert(chain.file);
-        }
-    }
-    for stmt in &index.sql {
-        if stmt.origin == SqlOrigin::SparkSqlCall {
-            files.insert(stmt.file);
-        }
-    }
+    let mut files: std::collections::HashSet<FileId> = index
+        .files
+        .iter()
+        .filter(|f| f.uses_spark)
+        .map(|f| f.id)
+        .collect();
+    files.extend(
+        index
+            .sql
+            .iter()
+            .filter(|s| s.origin == SqlOrigin::SparkSqlCall)
+            .map(|s| s.file),
+    );
     files
 }
 
