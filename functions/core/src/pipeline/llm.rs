@@ -19,30 +19,7 @@ use serde::Deserialize;
 use std::sync::Mutex;
 use std::time::Duration;
 
-/// A credential that never prints.
-#[derive(Clone, Default)]
-pub struct Secret(String);
-
-impl Secret {
-    pub fn new(value: impl Into<String>) -> Self {
-        Self(value.into())
-    }
-    pub fn expose(&self) -> &str {
-        &self.0
-    }
-}
-
-impl std::fmt::Debug for Secret {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("Secret(***)")
-    }
-}
-
-impl std::fmt::Display for Secret {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("***")
-    }
-}
+pub use crate::code::Secret;
 
 #[derive(Debug, Clone)]
 pub struct LlmConfig {

@@ -110,6 +110,50 @@ impl PlanContext {
         }
     }
 
+    /// Node 3 for one node, memoised by what the search depends on.
+    pub fn retrieve(&self, sem: &SemanticDescription, top_k: usize) -> Vec<retrieve::Candidate> {
+        let (family, target) = sem.target();
+        let key = format!(
+            "{family:?}|{:?}|{:?}|{:?}|{top_k}",
+            target.tokens,
+            sem.query_terms,
+            self.localisation.aligned.get(&sem.dag_node_id),
+        );
+        if let Some(hit) = self
+            .retrievals
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .get(&key)
+        {
+            return hit.clone();
+        }
+        let ctx = RetrievalContext {
+            index: &self.index,
+            table: &self.table,
+            bm25: &self.bm25,
+            localisation: &self.localisation,
+        };
+        let candidates = retrieve::embedding_retrieval(sem, &ctx, top_k);
+        self.retrievals
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .insert(key, candidates.clone());
+        candidates
+    }
+
+    /// Node 4 for one node: the syntax that can produce the operator, best three by merit
+    /// (what node 5 chooses among).
+    pub fn shortlist(
+        &self,
+        sem: &SemanticDescription,
+        candidates: Vec<retrieve::Candidate>,
+    ) -> Vec<retrieve::Candidate> {
+        let mut filtered = ast_filter::ast_filter(sem, candidates, &self.table);
+        filtered.sort_by(|a, b| reason::merit(b).total_cmp(&reason::merit(a)));
+        filtered.truncate(3);
+        filtered
+    }
+
     /// Nodes 3–6 (+ assembly of 7) for one node.
     pub fn map_node(
         &self,
@@ -117,40 +161,7 @@ impl PlanContext {
         reasoner: &dyn Reasoner,
         config: &PipelineConfig,
     ) -> Result<MappingOutput, ReasonError> {
-        let ctx = RetrievalContext {
-            index: &self.index,
-            table: &self.table,
-            bm25: &self.bm25,
-            localisation: &self.localisation,
-        };
-        let (family, target) = sem.target();
-        let key = format!(
-            "{family:?}|{:?}|{:?}|{:?}|{}",
-            target.tokens,
-            sem.query_terms,
-            self.localisation.aligned.get(&sem.dag_node_id),
-            config.top_k
-        );
-        let cached = self
-            .retrievals
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .get(&key)
-            .cloned();
-        let candidates = match cached {
-            Some(candidates) => candidates,
-            None => {
-                let candidates = retrieve::embedding_retrieval(sem, &ctx, config.top_k);
-                self.retrievals
-                    .lock()
-                    .unwrap_or_else(|p| p.into_inner())
-                    .insert(key, candidates.clone());
-                candidates
-            }
-        };
-        let mut filtered = ast_filter::ast_filter(sem, candidates, &self.table);
-        filtered.sort_by(|a, b| reason::merit(b).total_cmp(&reason::merit(a)));
-        filtered.truncate(3);
+        let filtered = self.shortlist(sem, self.retrieve(sem, config.top_k));
         let decision = reasoner.decide(sem, &filtered)?;
         Ok(finalize::assemble_mapping(
             sem,

@@ -33,10 +33,10 @@
 //! reference is `INVALID_INPUT`. A GitHub token for a job is held only in memory
 //! ([`PipelineTasks::set_job_token`]) and never enters a payload, a blob or an event.
 
-use super::reason::{Decision, Reasoner, merit};
-use super::retrieve::{Candidate, RetrievalContext};
+use super::reason::{Decision, Reasoner};
+use super::retrieve::Candidate;
 use super::semantics::SemanticDescription;
-use super::{PipelineConfig, PlanContext, ast_filter, finalize, retrieve};
+use super::{PipelineConfig, PlanContext, finalize};
 use crate::code::cache::load_index_bytes;
 use crate::code::{LoadOptions, RepoSource, Secret, load_or_build_index};
 use crate::contracts::{
@@ -393,13 +393,7 @@ impl PipelineTasks {
         let node = field(input, "dagNodeId")?;
         let sem: SemanticDescription = self.get_json(step_key(input, "semantics")?)?;
         let ctx = self.context(input)?;
-        let retrieval = RetrievalContext {
-            index: &ctx.index,
-            table: &ctx.table,
-            bm25: &ctx.bm25,
-            localisation: &ctx.localisation,
-        };
-        let candidates = retrieve::embedding_retrieval(&sem, &retrieval, self.config.top_k);
+        let candidates = ctx.retrieve(&sem, self.config.top_k);
         let key = node_key(job_id, node, "candidates");
         self.put_json(&key, &candidates)?;
         Ok(json!({ "key": key, "count": candidates.len() }))
@@ -412,9 +406,7 @@ impl PipelineTasks {
         let sem: SemanticDescription = self.get_json(step_key(input, "semantics")?)?;
         let candidates: Vec<Candidate> = self.get_json(step_key(input, "candidates")?)?;
         let ctx = self.context(input)?;
-        let mut filtered = ast_filter::ast_filter(&sem, candidates, &ctx.table);
-        filtered.sort_by(|a, b| merit(b).total_cmp(&merit(a)));
-        filtered.truncate(3);
+        let filtered = ctx.shortlist(&sem, candidates);
         let key = node_key(job_id, node, "filtered");
         self.put_json(&key, &filtered)?;
         Ok(json!({ "key": key, "count": filtered.len() }))
