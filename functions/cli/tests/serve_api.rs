@@ -439,7 +439,7 @@ fn a_request_token_reaches_no_store_or_event() {
     let server = serve(0, 1 << 20);
     let dir = tempfile::tempdir().unwrap();
     let repo = example_repo(dir.path());
-    let secret = "ghp_secretTOKENthatMustNotLeak123";
+    let secret = "test-only-token-that-must-not-leak-123";
     let body = json!({ "repositoryUrl": repo, "planContent": plan_text(), "token": secret });
     let (status, job) = call(
         reqwest::Method::POST,
