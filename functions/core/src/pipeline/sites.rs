@@ -242,43 +242,7 @@ impl SiteTable {
         }
         let weights = TokenWeights::from_bags(sites.iter().map(|s| &s.evidence));
         let chain_feeds = flow_edges(&index.chains);
-        let mut chain_sql: HashMap<usize, Vec<usize>> = HashMap::new();
-        for (stmt_idx, stmt) in index.sql.iter().enumerate() {
-            for (chain_idx, chain) in index.chains.iter().enumerate() {
-                if chain.file == stmt.file
-                    && chain.statement.overlaps(&stmt.host_statement)
-                    && chain
-                        .calls
-                        .iter()
-                        .any(|c| c.method.eq_ignore_ascii_case("sql"))
-                {
-                    chain_sql.entry(chain_idx).or_default().push(stmt_idx);
-                }
-            }
-        }
-        // SQL held in a variable: `q = """…"""` then `spark.sql(q)` — the SQL statement's host is
-        // the assignment; link it to chains whose `sql(...)` call names that variable.
-        for (stmt_idx, stmt) in index.sql.iter().enumerate() {
-            let Some(var) = stmt.assigned_to.as_deref() else {
-                continue;
-            };
-            for (chain_idx, chain) in index.chains.iter().enumerate() {
-                let passes_var = chain.file == stmt.file
-                    && chain.statement.start >= stmt.host_statement.start
-                    && chain.calls.iter().any(|c| {
-                        c.method.eq_ignore_ascii_case("sql")
-                            && code_terms(&c.args.text)
-                                .iter()
-                                .any(|t| t == &var.to_lowercase())
-                    });
-                if passes_var {
-                    let linked = chain_sql.entry(chain_idx).or_default();
-                    if !linked.contains(&stmt_idx) {
-                        linked.push(stmt_idx);
-                    }
-                }
-            }
-        }
+        let chain_sql = sql_links(index);
         let sql_views = view_edges(index);
         let mut postings: HashMap<String, Vec<SiteId>> = HashMap::new();
         for site in &sites {
@@ -474,6 +438,59 @@ fn clause_functions(stmt: &SqlStatement, clause: &SqlClause) -> Vec<String> {
     nested_in(stmt, clause)
         .flat_map(|c| c.functions.iter().map(|f| normalise_function(f)))
         .collect()
+}
+
+/// Which SQL statements each chain runs: a chain calling `sql(…)` on the statement's host lines
+/// (`spark.sql("""…""")`), or naming the variable the SQL was assigned to (`q = """…"""` then
+/// `spark.sql(q)`). Only chains that call `sql` are candidates, grouped by file, so the cost
+/// follows the SQL in each file rather than every statement times every chain.
+fn sql_links(index: &RepoIndex) -> HashMap<usize, Vec<usize>> {
+    // file → (chain, terms of its `sql(…)` arguments)
+    let mut sql_chains: HashMap<FileId, Vec<(usize, BTreeSet<String>)>> = HashMap::new();
+    for (chain_idx, chain) in index.chains.iter().enumerate() {
+        let sql_calls: Vec<_> = chain
+            .calls
+            .iter()
+            .filter(|c| c.method.eq_ignore_ascii_case("sql"))
+            .collect();
+        if !sql_calls.is_empty() {
+            let terms = sql_calls
+                .iter()
+                .flat_map(|c| code_terms(&c.args.text))
+                .collect();
+            sql_chains
+                .entry(chain.file)
+                .or_default()
+                .push((chain_idx, terms));
+        }
+    }
+    let mut links: HashMap<usize, Vec<usize>> = HashMap::new();
+    for (stmt_idx, stmt) in index.sql.iter().enumerate() {
+        for (chain_idx, _) in sql_chains.get(&stmt.file).into_iter().flatten() {
+            if index.chains[*chain_idx]
+                .statement
+                .overlaps(&stmt.host_statement)
+            {
+                links.entry(*chain_idx).or_default().push(stmt_idx);
+            }
+        }
+    }
+    for (stmt_idx, stmt) in index.sql.iter().enumerate() {
+        let Some(var) = stmt.assigned_to.as_deref().map(str::to_lowercase) else {
+            continue;
+        };
+        for (chain_idx, terms) in sql_chains.get(&stmt.file).into_iter().flatten() {
+            let passes_var = index.chains[*chain_idx].statement.start >= stmt.host_statement.start
+                && terms.contains(&var);
+            if passes_var {
+                let linked = links.entry(*chain_idx).or_default();
+                if !linked.contains(&stmt_idx) {
+                    linked.push(stmt_idx);
+                }
+            }
+        }
+    }
+    links
 }
 
 /// For each SQL statement, the statements defining a view it reads: a `CreateView` clause naming

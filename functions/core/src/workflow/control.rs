@@ -236,8 +236,8 @@ impl LocalControl {
     }
 }
 
-/// Moves a live job to `to`; shared by both controls.
-pub fn set_live_status(
+/// Moves a live job to `to`.
+fn set_live_status(
     store: &dyn JobStore,
     job_id: &str,
     to: JobStatus,
@@ -278,40 +278,52 @@ const LIVE: [JobStatus; 3] = [JobStatus::Queued, JobStatus::Running, JobStatus::
 
 impl WorkflowControl for LocalControl {
     fn pause(&self, job_id: &str) -> Result<(), ControlError> {
-        set_live_status(
-            &*self.store,
-            job_id,
-            JobStatus::Paused,
-            &[JobStatus::Queued, JobStatus::Running],
-            "pause",
-        )
+        pause_job(&*self.store, job_id)
     }
 
     fn resume(&self, job_id: &str) -> Result<usize, ControlError> {
-        set_live_status(
-            &*self.store,
-            job_id,
-            JobStatus::Running,
-            &[JobStatus::Paused],
-            "resume",
-        )?;
-        Ok(release_parked(
-            &*self.store,
-            &**self.runner.tokens(),
-            job_id,
-        )?)
+        resume_job(&*self.store, &**self.runner.tokens(), job_id)
     }
 
     fn cancel(&self, job_id: &str) -> Result<(), ControlError> {
-        set_live_status(&*self.store, job_id, JobStatus::Cancelled, &LIVE, "cancel")?;
+        cancel_job(&*self.store, job_id)?;
         self.runner.stop(job_id);
-        // Parked tokens die with the execution.
-        self.store.take_tokens(job_id)?;
         Ok(())
     }
 }
 
-/// The states a job can be cancelled from (for other controls).
-pub fn cancellable() -> &'static [JobStatus] {
-    &LIVE
+/// Pause: a queued or running job becomes paused; nodes park at their next flag check.
+pub fn pause_job(store: &dyn JobStore, job_id: &str) -> Result<(), ControlError> {
+    set_live_status(
+        store,
+        job_id,
+        JobStatus::Paused,
+        &[JobStatus::Queued, JobStatus::Running],
+        "pause",
+    )
+}
+
+/// Resume: a paused job runs again and every parked node is released through `sink`. Returns how
+/// many were released.
+pub fn resume_job(
+    store: &dyn JobStore,
+    sink: &dyn TokenSink,
+    job_id: &str,
+) -> Result<usize, ControlError> {
+    set_live_status(
+        store,
+        job_id,
+        JobStatus::Running,
+        &[JobStatus::Paused],
+        "resume",
+    )?;
+    Ok(release_parked(store, sink, job_id)?)
+}
+
+/// Cancel, the store half: a live job becomes cancelled and its parked tokens are dropped (they
+/// die with the execution). The caller stops the execution itself.
+pub fn cancel_job(store: &dyn JobStore, job_id: &str) -> Result<(), ControlError> {
+    set_live_status(store, job_id, JobStatus::Cancelled, &LIVE, "cancel")?;
+    store.take_tokens(job_id)?;
+    Ok(())
 }

@@ -5,10 +5,11 @@
 //! resume raced ahead of its park.
 
 use super::{AwsBridge, sdk_error};
-use plan2code_core::contracts::JobStatus;
 use plan2code_core::ports::{JobStore, StoreError};
 use plan2code_core::workflow::WorkflowControl;
-use plan2code_core::workflow::control::{ControlError, TokenSink, cancellable, set_live_status};
+use plan2code_core::workflow::control::{
+    ControlError, TokenSink, cancel_job, pause_job, resume_job,
+};
 use std::sync::Arc;
 
 pub struct SfnControl {
@@ -91,43 +92,16 @@ impl TokenSink for SfnControl {
 
 impl WorkflowControl for SfnControl {
     fn pause(&self, job_id: &str) -> Result<(), ControlError> {
-        set_live_status(
-            &*self.store,
-            job_id,
-            JobStatus::Paused,
-            &[JobStatus::Queued, JobStatus::Running],
-            "pause",
-        )
+        pause_job(&*self.store, job_id)
     }
 
+    /// A token whose task already ended (timed out, execution stopped) is stale and skipped.
     fn resume(&self, job_id: &str) -> Result<usize, ControlError> {
-        set_live_status(
-            &*self.store,
-            job_id,
-            JobStatus::Running,
-            &[JobStatus::Paused],
-            "resume",
-        )?;
-        let mut released = 0;
-        for (_node, token) in self.store.take_tokens(job_id)? {
-            // A token whose task already ended (timed out, execution stopped) is stale: skip it.
-            if TokenSink::send_success(self, &token, serde_json::json!({ "resumed": true })).is_ok()
-            {
-                released += 1;
-            }
-        }
-        Ok(released)
+        resume_job(&*self.store, self, job_id)
     }
 
     fn cancel(&self, job_id: &str) -> Result<(), ControlError> {
-        set_live_status(
-            &*self.store,
-            job_id,
-            JobStatus::Cancelled,
-            cancellable(),
-            "cancel",
-        )?;
-        self.store.take_tokens(job_id)?;
+        cancel_job(&*self.store, job_id)?;
         let request = self
             .client
             .stop_execution()
