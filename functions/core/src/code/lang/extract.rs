@@ -19,8 +19,8 @@
 use super::vocab::{self, ArgRole};
 use super::{LanguageAdapter, Shape, end_line, named_children, start_line, text};
 use crate::code::index::{
-    CallArgs, CallChain, CodeFlags, LineRange, SparkCall, SqlOrigin, SqlStatement, Symbol,
-    SymbolId, SymbolKind,
+    CallArgs, CallChain, CodeFlags, Language, LineRange, SparkCall, SqlOrigin, SqlStatement,
+    Symbol, SymbolId, SymbolKind,
 };
 use crate::code::sql::analyse_sql;
 use crate::code::strings::{DecodedString, looks_like_sql, strip_margin};
@@ -53,6 +53,31 @@ pub struct FileExtract {
     pub had_errors: bool,
 }
 
+thread_local! {
+    /// One parser per thread and language: a parser keeps its allocations between files.
+    static PARSERS: std::cell::RefCell<HashMap<Language, tree_sitter::Parser>> =
+        std::cell::RefCell::new(HashMap::new());
+}
+
+/// Parse `src` with the adapter's grammar, reusing this thread's parser for the language.
+fn parse(adapter: &dyn LanguageAdapter, src: &str) -> Option<tree_sitter::Tree> {
+    PARSERS.with(|parsers| {
+        let mut parsers = parsers.borrow_mut();
+        let parser = match parsers.entry(adapter.language()) {
+            std::collections::hash_map::Entry::Occupied(entry) => entry.into_mut(),
+            std::collections::hash_map::Entry::Vacant(entry) => {
+                let mut parser = tree_sitter::Parser::new();
+                parser.set_language(&adapter.grammar()).ok()?;
+                entry.insert(parser)
+            }
+        };
+        let tree = parser.parse(src, None);
+        // A parse that stopped early leaves state behind; the next file must start clean.
+        parser.reset();
+        tree
+    })
+}
+
 /// Parse `src` with the adapter's grammar and extract symbols, chains and SQL.
 /// `module_prefix` (`jobs.etl`) prefixes qualified names; `file_flags` are inherited by symbols.
 pub fn extract_file(
@@ -61,14 +86,7 @@ pub fn extract_file(
     module_prefix: &str,
     file_flags: CodeFlags,
 ) -> FileExtract {
-    let mut parser = tree_sitter::Parser::new();
-    if parser.set_language(&adapter.grammar()).is_err() {
-        return FileExtract {
-            had_errors: true,
-            ..FileExtract::default()
-        };
-    }
-    let Some(tree) = parser.parse(src, None) else {
+    let Some(tree) = parse(adapter, src) else {
         return FileExtract {
             had_errors: true,
             ..FileExtract::default()

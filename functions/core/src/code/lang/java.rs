@@ -2,10 +2,22 @@
 //! `Dataset<Row> df = …` declarations, text blocks and `"…" + "…"` SQL concatenation.
 
 use super::scala::doc_comment_before;
-use super::{Definition, LanguageAdapter, Shape, named_children, start_line, text};
+use super::{Definition, Grammar, LanguageAdapter, Shape, named_children, start_line, text};
 use crate::code::index::{Language, SymbolKind};
 use crate::code::strings::{DecodedString, Interpolation, LiteralBody, decode};
+use std::sync::LazyLock;
 use tree_sitter::Node;
+
+static GRAMMAR: LazyLock<Grammar> =
+    LazyLock::new(|| Grammar::new(&tree_sitter_java::LANGUAGE.into()));
+
+fn kind_of(node: Node<'_>) -> &'static str {
+    GRAMMAR.kind(node)
+}
+
+fn field_of<'t>(node: Node<'t>, name: &str) -> Option<Node<'t>> {
+    GRAMMAR.field(node, name)
+}
 
 pub struct Java;
 
@@ -19,26 +31,20 @@ impl LanguageAdapter for Java {
     }
 
     fn shape<'t>(&self, node: Node<'t>, src: &str) -> Shape<'t> {
-        match node.kind() {
-            "method_invocation" => match node.child_by_field_name("name") {
+        match kind_of(node) {
+            "method_invocation" => match field_of(node, "name") {
                 Some(name) => Shape::Call {
-                    object: node.child_by_field_name("object"),
+                    object: field_of(node, "object"),
                     name,
-                    args: node.child_by_field_name("arguments"),
+                    args: field_of(node, "arguments"),
                 },
                 None => Shape::Other,
             },
-            "field_access" => match (
-                node.child_by_field_name("object"),
-                node.child_by_field_name("field"),
-            ) {
+            "field_access" => match (field_of(node, "object"), field_of(node, "field")) {
                 (Some(object), Some(name)) => Shape::Member { object, name },
                 _ => Shape::Other,
             },
-            "array_access" => match (
-                node.child_by_field_name("array"),
-                node.child_by_field_name("index"),
-            ) {
+            "array_access" => match (field_of(node, "array"), field_of(node, "index")) {
                 (Some(object), Some(index)) => Shape::Index { object, index },
                 _ => Shape::Other,
             },
@@ -60,7 +66,7 @@ impl LanguageAdapter for Java {
 
     fn is_statement(&self, node: Node<'_>, _parent: Option<Node<'_>>) -> bool {
         matches!(
-            node.kind(),
+            kind_of(node),
             "expression_statement"
                 | "local_variable_declaration"
                 | "return_statement"
@@ -69,20 +75,20 @@ impl LanguageAdapter for Java {
     }
 
     fn assignment<'t>(&self, statement: Node<'t>, src: &str) -> Option<(String, Node<'t>)> {
-        match statement.kind() {
+        match kind_of(statement) {
             "local_variable_declaration" | "field_declaration" => {
-                let declarator = statement.child_by_field_name("declarator")?;
-                let name = declarator.child_by_field_name("name")?;
-                let value = declarator.child_by_field_name("value")?;
+                let declarator = field_of(statement, "declarator")?;
+                let name = field_of(declarator, "name")?;
+                let value = field_of(declarator, "value")?;
                 Some((text(name, src).to_string(), value))
             }
             "expression_statement" => {
                 let expression = statement.named_child(0)?;
-                if expression.kind() != "assignment_expression" {
+                if kind_of(expression) != "assignment_expression" {
                     return None;
                 }
-                let left = expression.child_by_field_name("left")?;
-                let right = expression.child_by_field_name("right")?;
+                let left = field_of(expression, "left")?;
+                let right = field_of(expression, "right")?;
                 Some((text(left, src).to_string(), right))
             }
             _ => None,
@@ -90,21 +96,21 @@ impl LanguageAdapter for Java {
     }
 
     fn collection_items<'t>(&self, node: Node<'t>) -> Option<Vec<Node<'t>>> {
-        let initializer = match node.kind() {
+        let initializer = match kind_of(node) {
             "array_initializer" => node,
-            "array_creation_expression" => node.child_by_field_name("value")?,
+            "array_creation_expression" => field_of(node, "value")?,
             _ => return None,
         };
         Some(
             named_children(initializer)
                 .into_iter()
-                .filter(|c| !c.kind().contains("comment"))
+                .filter(|c| !kind_of(*c).contains("comment"))
                 .collect(),
         )
     }
 
     fn definition<'t>(&self, node: Node<'t>, _src: &str) -> Option<Definition<'t>> {
-        let kind = match node.kind() {
+        let kind = match kind_of(node) {
             "method_declaration" | "constructor_declaration" => SymbolKind::Function,
             "class_declaration"
             | "interface_declaration"
@@ -114,7 +120,7 @@ impl LanguageAdapter for Java {
         };
         Some(Definition {
             kind,
-            name: node.child_by_field_name("name")?,
+            name: field_of(node, "name")?,
         })
     }
 
@@ -125,30 +131,27 @@ impl LanguageAdapter for Java {
     /// Java methods are reachable from outside unless private (reflection, frameworks,
     /// `public static void main`), so only private methods can be dead.
     fn is_entry_point(&self, definition: Node<'_>, name: &str, src: &str) -> bool {
-        if name == "main" || definition.kind() != "method_declaration" {
+        if name == "main" || kind_of(definition) != "method_declaration" {
             return true;
         }
         let modifiers = named_children(definition)
             .into_iter()
-            .find(|c| c.kind() == "modifiers")
+            .find(|c| kind_of(*c) == "modifiers")
             .map(|m| text(m, src))
             .unwrap_or("");
         !modifiers.contains("private") || modifiers.contains('@')
     }
 
     fn decode_string(&self, node: Node<'_>, src: &str) -> Option<DecodedString> {
-        match node.kind() {
+        match kind_of(node) {
             "string_literal" => decode_java_literal(text(node, src), start_line(node)),
             "binary_expression" => {
                 let mut out = DecodedString::default();
                 let mut stack = vec![node];
                 let mut leaves = Vec::new();
                 while let Some(n) = stack.pop() {
-                    if n.kind() == "binary_expression" {
-                        if let (Some(l), Some(r)) = (
-                            n.child_by_field_name("left"),
-                            n.child_by_field_name("right"),
-                        ) {
+                    if kind_of(n) == "binary_expression" {
+                        if let (Some(l), Some(r)) = (field_of(n, "left"), field_of(n, "right")) {
                             stack.push(r);
                             stack.push(l);
                         }
@@ -157,7 +160,7 @@ impl LanguageAdapter for Java {
                     }
                 }
                 for leaf in leaves {
-                    if leaf.kind() == "string_literal" {
+                    if kind_of(leaf) == "string_literal" {
                         out.append(decode_java_literal(text(leaf, src), start_line(leaf))?);
                     } else {
                         let placeholder = DecodedString {
@@ -177,23 +180,22 @@ impl LanguageAdapter for Java {
 /// `"a" + "b" + x`: a `+` whose right operand or leftmost operand is a string literal. Only
 /// the left spine is followed (bounded), so shaping a long concatenation stays linear.
 fn is_string_concatenation(node: Node<'_>, src: &str) -> bool {
-    let is_plus =
-        |n: Node<'_>| n.child_by_field_name("operator").map(|o| text(o, src)) == Some("+");
+    let is_plus = |n: Node<'_>| field_of(n, "operator").map(|o| text(o, src)) == Some("+");
     if !is_plus(node) {
         return false;
     }
     if node
         .child_by_field_name("right")
-        .is_some_and(|r| r.kind() == "string_literal")
+        .is_some_and(|r| kind_of(r) == "string_literal")
     {
         return true;
     }
     let mut current = node;
     for _ in 0..64 {
-        let Some(left) = current.child_by_field_name("left") else {
+        let Some(left) = field_of(current, "left") else {
             return false;
         };
-        match left.kind() {
+        match kind_of(left) {
             "string_literal" => return true,
             "binary_expression" if is_plus(left) => current = left,
             _ => return false,

@@ -1,9 +1,21 @@
 //! Python adapter (tree-sitter-python): PySpark chains, f-strings and docstrings.
 
-use super::{Definition, LanguageAdapter, Shape, named_children, start_line, text};
+use super::{Definition, Grammar, LanguageAdapter, Shape, named_children, start_line, text};
 use crate::code::index::{Language, SymbolKind};
 use crate::code::strings::{DecodedString, Interpolation, LiteralBody, decode};
+use std::sync::LazyLock;
 use tree_sitter::Node;
+
+static GRAMMAR: LazyLock<Grammar> =
+    LazyLock::new(|| Grammar::new(&tree_sitter_python::LANGUAGE.into()));
+
+fn kind_of(node: Node<'_>) -> &'static str {
+    GRAMMAR.kind(node)
+}
+
+fn field_of<'t>(node: Node<'t>, name: &str) -> Option<Node<'t>> {
+    GRAMMAR.field(node, name)
+}
 
 pub struct Python;
 
@@ -17,16 +29,16 @@ impl LanguageAdapter for Python {
     }
 
     fn shape<'t>(&self, node: Node<'t>, _src: &str) -> Shape<'t> {
-        match node.kind() {
+        match kind_of(node) {
             "call" => {
-                let args = node.child_by_field_name("arguments");
-                let Some(function) = node.child_by_field_name("function") else {
+                let args = field_of(node, "arguments");
+                let Some(function) = field_of(node, "function") else {
                     return Shape::Other;
                 };
-                match function.kind() {
+                match kind_of(function) {
                     "attribute" => match (
-                        function.child_by_field_name("object"),
-                        function.child_by_field_name("attribute"),
+                        field_of(function, "object"),
+                        field_of(function, "attribute"),
                     ) {
                         (Some(object), Some(name)) => Shape::Call {
                             object: Some(object),
@@ -46,17 +58,11 @@ impl LanguageAdapter for Python {
                     },
                 }
             }
-            "attribute" => match (
-                node.child_by_field_name("object"),
-                node.child_by_field_name("attribute"),
-            ) {
+            "attribute" => match (field_of(node, "object"), field_of(node, "attribute")) {
                 (Some(object), Some(name)) => Shape::Member { object, name },
                 _ => Shape::Other,
             },
-            "subscript" => match (
-                node.child_by_field_name("value"),
-                node.child_by_field_name("subscript"),
-            ) {
+            "subscript" => match (field_of(node, "value"), field_of(node, "subscript")) {
                 (Some(object), Some(index)) => Shape::Index { object, index },
                 _ => Shape::Other,
             },
@@ -64,17 +70,11 @@ impl LanguageAdapter for Python {
             "string" | "concatenated_string" => Shape::Str,
             "integer" | "float" => Shape::Number,
             "true" | "false" | "none" => Shape::Bool,
-            "keyword_argument" => match (
-                node.child_by_field_name("name"),
-                node.child_by_field_name("value"),
-            ) {
+            "keyword_argument" => match (field_of(node, "name"), field_of(node, "value")) {
                 (Some(name), Some(value)) => Shape::Keyword { name, value },
                 _ => Shape::Other,
             },
-            "pair" => match (
-                node.child_by_field_name("key"),
-                node.child_by_field_name("value"),
-            ) {
+            "pair" => match (field_of(node, "key"), field_of(node, "value")) {
                 (Some(key), Some(value)) => Shape::Pair { key, value },
                 _ => Shape::Other,
             },
@@ -88,42 +88,42 @@ impl LanguageAdapter for Python {
     }
 
     fn is_statement(&self, node: Node<'_>, _parent: Option<Node<'_>>) -> bool {
-        matches!(node.kind(), "expression_statement" | "return_statement")
+        matches!(kind_of(node), "expression_statement" | "return_statement")
     }
 
     fn assignment<'t>(&self, statement: Node<'t>, src: &str) -> Option<(String, Node<'t>)> {
         let assignment = statement.named_child(0)?;
-        if assignment.kind() != "assignment" {
+        if kind_of(assignment) != "assignment" {
             return None;
         }
-        let left = assignment.child_by_field_name("left")?;
-        let right = assignment.child_by_field_name("right")?;
-        match left.kind() {
+        let left = field_of(assignment, "left")?;
+        let right = field_of(assignment, "right")?;
+        match kind_of(left) {
             "identifier" | "attribute" => Some((text(left, src).to_string(), right)),
             _ => None,
         }
     }
 
     fn definition<'t>(&self, node: Node<'t>, _src: &str) -> Option<Definition<'t>> {
-        let kind = match node.kind() {
+        let kind = match kind_of(node) {
             "function_definition" => SymbolKind::Function,
             "class_definition" => SymbolKind::Class,
             _ => return None,
         };
         Some(Definition {
             kind,
-            name: node.child_by_field_name("name")?,
+            name: field_of(node, "name")?,
         })
     }
 
     fn doc(&self, definition: Node<'_>, src: &str) -> Option<String> {
-        let body = definition.child_by_field_name("body")?;
+        let body = field_of(definition, "body")?;
         let first = body.named_child(0)?;
-        if first.kind() != "expression_statement" {
+        if kind_of(first) != "expression_statement" {
             return None;
         }
         let string = first.named_child(0)?;
-        if string.kind() != "string" {
+        if kind_of(string) != "string" {
             return None;
         }
         let doc = self.decode_string(string, src)?.text;
@@ -139,16 +139,16 @@ impl LanguageAdapter for Python {
             // (cheaper than `Node::parent`, which walks down from the root).
             || definition
                 .prev_sibling()
-                .is_some_and(|p| p.kind() == "decorator")
+                .is_some_and(|p| kind_of(p) == "decorator")
     }
 
     fn decode_string(&self, node: Node<'_>, src: &str) -> Option<DecodedString> {
-        match node.kind() {
+        match kind_of(node) {
             "string" => decode_python_literal(text(node, src), start_line(node)),
             "concatenated_string" => {
                 let mut out = DecodedString::default();
                 for part in named_children(node) {
-                    if part.kind() == "string" {
+                    if kind_of(part) == "string" {
                         out.append(decode_python_literal(text(part, src), start_line(part))?);
                     }
                 }
@@ -159,17 +159,17 @@ impl LanguageAdapter for Python {
     }
 
     fn collection_items<'t>(&self, node: Node<'t>) -> Option<Vec<Node<'t>>> {
-        matches!(node.kind(), "list" | "tuple" | "set").then(|| {
+        matches!(kind_of(node), "list" | "tuple" | "set").then(|| {
             named_children(node)
                 .into_iter()
-                .filter(|c| c.kind() != "comment")
+                .filter(|c| kind_of(*c) != "comment")
                 .collect()
         })
     }
 
     fn is_main_guard(&self, node: Node<'_>, src: &str) -> bool {
-        node.kind() == "if_statement"
-            && node.child_by_field_name("condition").is_some_and(|c| {
+        kind_of(node) == "if_statement"
+            && field_of(node, "condition").is_some_and(|c| {
                 let t = text(c, src);
                 t.contains("__name__") && t.contains("__main__")
             })

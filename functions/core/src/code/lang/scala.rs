@@ -1,10 +1,22 @@
 //! Scala adapter (tree-sitter-scala): `$"x"` / `'x` columns, `s"…"` interpolation,
 //! `"""…""".stripMargin`, `object X extends App` entry points, parenless calls (`df.count`).
 
-use super::{Definition, LanguageAdapter, Shape, named_children, start_line, text};
+use super::{Definition, Grammar, LanguageAdapter, Shape, named_children, start_line, text};
 use crate::code::index::{Language, SymbolKind};
 use crate::code::strings::{DecodedString, Interpolation, LiteralBody, decode};
+use std::sync::LazyLock;
 use tree_sitter::Node;
+
+static GRAMMAR: LazyLock<Grammar> =
+    LazyLock::new(|| Grammar::new(&tree_sitter_scala::LANGUAGE.into()));
+
+fn kind_of(node: Node<'_>) -> &'static str {
+    GRAMMAR.kind(node)
+}
+
+fn field_of<'t>(node: Node<'t>, name: &str) -> Option<Node<'t>> {
+    GRAMMAR.field(node, name)
+}
 
 pub struct Scala;
 
@@ -28,30 +40,29 @@ impl LanguageAdapter for Scala {
     }
 
     fn shape<'t>(&self, node: Node<'t>, src: &str) -> Shape<'t> {
-        match node.kind() {
+        match kind_of(node) {
             "call_expression" => {
-                let args = node.child_by_field_name("arguments");
-                let Some(mut function) = node.child_by_field_name("function") else {
+                let args = field_of(node, "arguments");
+                let Some(mut function) = field_of(node, "function") else {
                     return Shape::Other;
                 };
-                if function.kind() == "generic_function" {
-                    match function.child_by_field_name("function") {
+                if kind_of(function) == "generic_function" {
+                    match field_of(function, "function") {
                         Some(inner) => function = inner,
                         None => return Shape::Other,
                     }
                 }
-                match function.kind() {
-                    "field_expression" => match (
-                        function.child_by_field_name("value"),
-                        function.child_by_field_name("field"),
-                    ) {
-                        (Some(object), Some(name)) => Shape::Call {
-                            object: Some(object),
-                            name,
-                            args,
-                        },
-                        _ => Shape::Other,
-                    },
+                match kind_of(function) {
+                    "field_expression" => {
+                        match (field_of(function, "value"), field_of(function, "field")) {
+                            (Some(object), Some(name)) => Shape::Call {
+                                object: Some(object),
+                                name,
+                                args,
+                            },
+                            _ => Shape::Other,
+                        }
+                    }
                     "identifier" => Shape::Call {
                         object: None,
                         name: function,
@@ -63,21 +74,17 @@ impl LanguageAdapter for Scala {
                     },
                 }
             }
-            "field_expression" => match (
-                node.child_by_field_name("value"),
-                node.child_by_field_name("field"),
-            ) {
+            "field_expression" => match (field_of(node, "value"), field_of(node, "field")) {
                 (Some(object), Some(name)) => Shape::Member { object, name },
                 _ => Shape::Other,
             },
-            "generic_function" => match node.child_by_field_name("function") {
-                Some(inner) if inner.kind() == "field_expression" => match (
-                    inner.child_by_field_name("value"),
-                    inner.child_by_field_name("field"),
-                ) {
-                    (Some(object), Some(name)) => Shape::Member { object, name },
-                    _ => Shape::Other,
-                },
+            "generic_function" => match field_of(node, "function") {
+                Some(inner) if kind_of(inner) == "field_expression" => {
+                    match (field_of(inner, "value"), field_of(inner, "field")) {
+                        (Some(object), Some(name)) => Shape::Member { object, name },
+                        _ => Shape::Other,
+                    }
+                }
                 _ => Shape::Other,
             },
             "identifier" => Shape::Ident,
@@ -101,11 +108,8 @@ impl LanguageAdapter for Scala {
             },
             "integer_literal" | "floating_point_literal" => Shape::Number,
             "boolean_literal" | "null_literal" => Shape::Bool,
-            "assignment_expression" => match (
-                node.child_by_field_name("left"),
-                node.child_by_field_name("right"),
-            ) {
-                (Some(name), Some(value)) if name.kind() == "identifier" => {
+            "assignment_expression" => match (field_of(node, "left"), field_of(node, "right")) {
+                (Some(name), Some(value)) if kind_of(name) == "identifier" => {
                     Shape::Keyword { name, value }
                 }
                 _ => Shape::Other,
@@ -124,7 +128,7 @@ impl LanguageAdapter for Scala {
             return false;
         };
         if matches!(
-            node.kind(),
+            kind_of(node),
             "function_definition"
                 | "function_declaration"
                 | "class_definition"
@@ -139,28 +143,28 @@ impl LanguageAdapter for Scala {
         ) {
             return false;
         }
-        if parent.kind() == "indented_block" && own_members(parent).as_slice() == [node] {
+        if kind_of(parent) == "indented_block" && own_members(parent).as_slice() == [node] {
             return false;
         }
-        if STATEMENT_PARENTS.contains(&parent.kind()) {
+        if STATEMENT_PARENTS.contains(&kind_of(parent)) {
             return true;
         }
         // `def f(df: DataFrame) = df.filter(…)`: an expression body is a statement.
-        parent.kind() == "function_definition"
-            && parent.child_by_field_name("body") == Some(node)
-            && !STATEMENT_PARENTS.contains(&node.kind())
+        kind_of(parent) == "function_definition"
+            && field_of(parent, "body") == Some(node)
+            && !STATEMENT_PARENTS.contains(&kind_of(node))
     }
 
     fn assignment<'t>(&self, statement: Node<'t>, src: &str) -> Option<(String, Node<'t>)> {
-        match statement.kind() {
+        match kind_of(statement) {
             "val_definition" | "var_definition" => {
-                let pattern = statement.child_by_field_name("pattern")?;
-                let value = statement.child_by_field_name("value")?;
-                (pattern.kind() == "identifier").then(|| (text(pattern, src).to_string(), value))
+                let pattern = field_of(statement, "pattern")?;
+                let value = field_of(statement, "value")?;
+                (kind_of(pattern) == "identifier").then(|| (text(pattern, src).to_string(), value))
             }
             "assignment_expression" => {
-                let left = statement.child_by_field_name("left")?;
-                let right = statement.child_by_field_name("right")?;
+                let left = field_of(statement, "left")?;
+                let right = field_of(statement, "right")?;
                 Some((text(left, src).to_string(), right))
             }
             _ => None,
@@ -168,9 +172,9 @@ impl LanguageAdapter for Scala {
     }
 
     fn statement_end_byte(&self, statement: Node<'_>) -> usize {
-        if matches!(statement.kind(), "val_definition" | "var_definition")
-            && let Some(value) = statement.child_by_field_name("value")
-            && value.kind() == "indented_block"
+        if matches!(kind_of(statement), "val_definition" | "var_definition")
+            && let Some(value) = field_of(statement, "value")
+            && kind_of(value) == "indented_block"
             && let Some(last) = own_members(value).last()
         {
             return last.end_byte();
@@ -179,7 +183,7 @@ impl LanguageAdapter for Scala {
     }
 
     fn definition<'t>(&self, node: Node<'t>, _src: &str) -> Option<Definition<'t>> {
-        let kind = match node.kind() {
+        let kind = match kind_of(node) {
             "function_definition" => SymbolKind::Function,
             "class_definition" | "trait_definition" => SymbolKind::Class,
             "object_definition" => SymbolKind::Object,
@@ -187,7 +191,7 @@ impl LanguageAdapter for Scala {
         };
         Some(Definition {
             kind,
-            name: node.child_by_field_name("name")?,
+            name: field_of(node, "name")?,
         })
     }
 
@@ -205,24 +209,24 @@ impl LanguageAdapter for Scala {
             .unwrap_or(definition.end_byte());
         let head = src.get(definition.start_byte()..head_end).unwrap_or("");
         head.contains("override ")
-            || (definition.kind() == "object_definition"
+            || (kind_of(definition) == "object_definition"
                 && (head.contains("extends App") || head.contains("with App")))
-            || definition.kind() != "function_definition"
+            || kind_of(definition) != "function_definition"
     }
 
     fn decode_string(&self, node: Node<'_>, src: &str) -> Option<DecodedString> {
-        match node.kind() {
+        match kind_of(node) {
             "string" => {
                 decode_scala_literal(text(node, src), start_line(node), Interpolation::None)
             }
             "interpolated_string_expression" => {
-                let interpolator = text(node.child_by_field_name("interpolator")?, src);
+                let interpolator = text(field_of(node, "interpolator")?, src);
                 let body = node
                     .child_by_field_name("interpolated_string")
                     .or_else(|| {
                         named_children(node)
                             .into_iter()
-                            .find(|c| c.kind() == "interpolated_string")
+                            .find(|c| kind_of(*c) == "interpolated_string")
                     })?;
                 let mut decoded =
                     decode_scala_literal(text(body, src), start_line(body), Interpolation::Dollar)?;
@@ -236,7 +240,7 @@ impl LanguageAdapter for Scala {
     }
 
     fn column_symbol_name(&self, node: Node<'_>, src: &str) -> Option<String> {
-        match node.kind() {
+        match kind_of(node) {
             "symbol_literal" | "quote_expression" => {
                 Some(text(node, src).trim_start_matches('\'').to_string())
             }
@@ -246,7 +250,7 @@ impl LanguageAdapter for Scala {
                     .or_else(|| {
                         named_children(node)
                             .into_iter()
-                            .find(|c| c.kind() == "interpolated_string")
+                            .find(|c| kind_of(*c) == "interpolated_string")
                     })?;
                 Some(text(body, src).trim_matches('"').to_string())
             }
@@ -264,7 +268,7 @@ fn own_members(block: Node<'_>) -> Vec<Node<'_>> {
     let mut cursor = block.walk();
     let mut members = block
         .named_children(&mut cursor)
-        .filter(|c| !c.kind().contains("comment"));
+        .filter(|c| !kind_of(*c).contains("comment"));
     let Some(first) = members.next() else {
         return Vec::new();
     };
@@ -302,6 +306,8 @@ fn decode_scala_raw(literal: &str, line: u32) -> Option<DecodedString> {
 }
 
 /// A `/** … */` comment right before a definition (Scala and Java), without its stars.
+/// Shared with the Java adapter, so it asks the node itself for kinds rather than this grammar's
+/// table (the ids differ between grammars).
 pub fn doc_comment_before(definition: Node<'_>, src: &str) -> Option<String> {
     let mut previous = definition.prev_sibling();
     // Skip annotations / modifiers that sit between the doc comment and the definition.
