@@ -123,10 +123,8 @@ pub fn localise_plan(
         }
     }
     for statement in 0..table.sql_count() {
-        units.push((
-            UnitKind::Sql { statement },
-            table.sql_sites(statement).iter().copied().collect(),
-        ));
+        // A statement reading a view is one query with the view's definition.
+        units.push((UnitKind::Sql { statement }, table.sql_unit(statement)));
     }
 
     let mut ranked: Vec<(RankedUnit, BTreeSet<SiteId>)> = units

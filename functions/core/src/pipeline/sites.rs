@@ -291,6 +291,39 @@ impl SiteTable {
         out
     }
 
+    /// The nested query block (subquery or CTE body, with the blocks nested in it) holding a
+    /// SQL site, or `None` for the outer query. The index lists a statement's clauses in order:
+    /// a subquery's `Subquery` clause is followed by its body one level deeper, a CTE's `With`
+    /// clause by its body; a block ends where a shallower clause or a sibling subquery starts.
+    /// Operators inside a subquery read only what that subquery reads.
+    fn sql_block(&self, statement: usize, site: SiteId) -> Option<&[SiteId]> {
+        let sites = self.sql_sites(statement);
+        let at = sites.iter().position(|s| *s == site)?;
+        let depth = self.sites[site].depth;
+        if depth == 0 {
+            return None;
+        }
+        let opens_sibling = |i: usize| {
+            let s = &self.sites[sites[i]];
+            matches!(
+                s.kind,
+                SiteKind::Sql {
+                    kind: SqlClauseKind::Subquery,
+                    ..
+                }
+            ) && s.depth == depth
+        };
+        let mut start = at;
+        while start > 0 && !opens_sibling(start) && self.sites[sites[start - 1]].depth >= depth {
+            start -= 1;
+        }
+        let mut end = at + 1;
+        while end < sites.len() && self.sites[sites[end]].depth >= depth && !opens_sibling(end) {
+            end += 1;
+        }
+        Some(&sites[start..end])
+    }
+
     pub fn chain_sites(&self, chain: usize) -> &[SiteId] {
         self.chain_sites.get(chain).map_or(&[], Vec::as_slice)
     }
@@ -341,13 +374,16 @@ impl SiteTable {
                     stack.extend(self.feeds(c).iter().map(|(_, f)| *f));
                 }
             }
-            SiteKind::Sql { statement, .. } => {
-                out.extend(
-                    self.sql_sites(*statement)
-                        .iter()
-                        .copied()
-                        .filter(|s| *s != site),
-                );
+            SiteKind::Sql {
+                statement, kind, ..
+            } => {
+                let scope = match self.sql_block(*statement, site) {
+                    Some(block) if *kind != SqlClauseKind::Subquery => block.to_vec(),
+                    // The outer query reads everything below it, views included; a predicate
+                    // subquery's own clause is where its block meets the outer query.
+                    _ => self.sql_unit(*statement).into_iter().collect(),
+                };
+                out.extend(scope.into_iter().filter(|s| *s != site));
             }
         }
         out
