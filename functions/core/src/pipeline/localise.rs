@@ -181,21 +181,86 @@ pub fn localise_plan(
     files.sort_by(|a, b| b.1.total_cmp(&a.1));
     files.truncate(5);
 
-    let Some((_, unit_sites)) = ranked.first().cloned() else {
+    if ranked.is_empty() {
+        return PlanLocalisation {
+            files,
+            ..Default::default()
+        };
+    }
+    // Units that explain the nodes equally well one by one may still differ in how the plan's
+    // tree fits their flow (which join feeds which): align the leading candidates and keep the
+    // one whose aligned sites score best, counting a site outside its parent's flow at a discount.
+    let contenders = ranked
+        .iter()
+        .take(ALIGNED_CANDIDATES)
+        .take_while(|(unit, _)| unit.score >= ranked[0].0.score * 0.8);
+    let mut best: Option<(f64, usize, Vec<Option<Aligned>>)> = None;
+    for (rank, (_, sites)) in contenders.enumerate() {
+        let assigned = align_plan(graph, semantics, &targets, table, sites);
+        let fitted: f64 = writers
+            .iter()
+            .filter_map(|&n| {
+                let a = assigned[n]?;
+                let v = scores[n].get(&a.site).copied().unwrap_or(0.0);
+                Some(if a.in_flow { v } else { v * OUT_OF_FLOW })
+            })
+            .sum();
+        if best
+            .as_ref()
+            .is_none_or(|(score, _, _)| fitted > *score + 1e-9)
+        {
+            best = Some((fitted, rank, assigned));
+        }
+    }
+    let Some((_, winner, assigned)) = best else {
         return PlanLocalisation {
             files,
             ..Default::default()
         };
     };
-    let mut aligned = BTreeMap::new();
-    let mut assigned: Vec<Option<SiteId>> = vec![None; graph.nodes.len()];
+    ranked.swap(0, winner);
+    let unit_sites = ranked[0].1.clone();
+    let aligned = assigned
+        .iter()
+        .enumerate()
+        .filter_map(|(idx, a)| a.map(|a| (graph.nodes[idx].id.clone(), a.site)))
+        .collect();
+    PlanLocalisation {
+        units: ranked.into_iter().take(5).map(|(u, _)| u).collect(),
+        unit_sites,
+        aligned,
+        files,
+    }
+}
+
+/// How many leading units are aligned before one is chosen.
+const ALIGNED_CANDIDATES: usize = 4;
+/// Discount for a site outside the flow feeding its parent's site.
+const OUT_OF_FLOW: f64 = 0.75;
+
+/// A node's aligned site and whether it lies in the flow feeding its parent's site.
+#[derive(Debug, Clone, Copy)]
+struct Aligned {
+    site: SiteId,
+    in_flow: bool,
+}
+
+/// Align every node of the plan with the unit's sites, from each root down.
+fn align_plan(
+    graph: &PlanGraph,
+    semantics: &[SemanticDescription],
+    targets: &[(OperatorFamily, super::evidence::Evidence)],
+    table: &SiteTable,
+    unit: &BTreeSet<SiteId>,
+) -> Vec<Option<Aligned>> {
+    let mut assigned: Vec<Option<Aligned>> = vec![None; graph.nodes.len()];
     for &root in &graph.roots {
         align(
             graph,
             semantics,
-            &targets,
+            targets,
             table,
-            &unit_sites,
+            unit,
             root,
             None,
             &mut assigned,
@@ -208,26 +273,16 @@ pub fn localise_plan(
             align(
                 graph,
                 semantics,
-                &targets,
+                targets,
                 table,
-                &unit_sites,
+                unit,
                 idx,
                 None,
                 &mut assigned,
             );
         }
     }
-    for (idx, site) in assigned.iter().enumerate() {
-        if let Some(site) = site {
-            aligned.insert(graph.nodes[idx].id.clone(), *site);
-        }
-    }
-    PlanLocalisation {
-        units: ranked.into_iter().take(5).map(|(u, _)| u).collect(),
-        unit_sites,
-        aligned,
-        files,
-    }
+    assigned
 }
 
 /// Top-down alignment of the subtree at `idx`; `allowed` holds the sites upstream of the parent's
@@ -241,7 +296,7 @@ fn align(
     unit: &BTreeSet<SiteId>,
     idx: NodeIdx,
     allowed: Option<&BTreeSet<SiteId>>,
-    assigned: &mut Vec<Option<SiteId>>,
+    assigned: &mut Vec<Option<Aligned>>,
 ) {
     if assigned[idx].is_some() {
         return; // shared node (scan listed under both AQE plans): aligned once
@@ -257,20 +312,23 @@ fn align(
             .map(|&s| {
                 let (score, _) = site_score(*family, evidence, &table.sites[s], table);
                 let in_flow = allowed.is_none_or(|a| a.contains(&s));
-                let score = if in_flow { score } else { score * 0.75 };
+                let score = if in_flow { score } else { score * OUT_OF_FLOW };
                 (
-                    s,
+                    Aligned { site: s, in_flow },
                     score - depth_mismatch(graph.nodes[idx].section, table.sites[s].depth),
                 )
             })
             .filter(|(_, v)| *v > 0.0)
             // Ties go to the site furthest downstream: a tree is aligned from its root down.
-            .max_by(|a, b| a.1.total_cmp(&b.1).then(downstream_order(table, a.0, b.0)));
-        if let Some((site, _)) = best {
-            assigned[idx] = Some(site);
-            child_allowed = Some(table.upstream(site, None));
+            .max_by(|a, b| {
+                a.1.total_cmp(&b.1)
+                    .then(downstream_order(table, a.0.site, b.0.site))
+            });
+        if let Some((chosen, _)) = best {
+            assigned[idx] = Some(chosen);
+            child_allowed = Some(table.upstream(chosen.site, None));
             if sem.family == OperatorFamily::Join {
-                join_site = Some(site);
+                join_site = Some(chosen.site);
             }
         }
     }

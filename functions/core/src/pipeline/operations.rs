@@ -183,6 +183,8 @@ pub const AGGREGATE_FUNCTIONS: &[&str] = &[
     "sum",
     "avg",
     "count",
+    "countdistinct",
+    "sumdistinct",
     "min",
     "max",
     "first",
@@ -271,7 +273,8 @@ pub fn call_families(method: &str, arg_functions: &[String]) -> FamilySet {
     let projecting =
         set.contains(F::Project) || set.contains(F::Aggregate) || set.contains(F::Filter);
     if projecting {
-        if has(AGGREGATE_FUNCTIONS) {
+        // `avg(x).over(w)` is a window aggregate, not a grouping.
+        if has(AGGREGATE_FUNCTIONS) && !arg_functions.iter().any(|f| f == "over") {
             set.insert(F::Aggregate);
             set.insert(F::Expand);
         }

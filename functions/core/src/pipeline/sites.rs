@@ -13,6 +13,7 @@ use crate::code::{
     CallChain, CodeFlags, FileId, LineRange, RepoIndex, SqlClause, SqlClauseKind, SqlOrigin,
     SqlStatement, SymbolId,
 };
+use crate::plan::OperatorFamily;
 use std::collections::{BTreeSet, HashMap};
 
 pub type SiteId = usize;
@@ -146,6 +147,7 @@ impl SiteTable {
         };
         for (chain_idx, chain) in index.chains.iter().enumerate() {
             let mut ids = Vec::with_capacity(chain.calls.len());
+            let mut after_join = false;
             for (position, call) in chain.calls.iter().enumerate() {
                 let functions: Vec<String> = call
                     .args
@@ -170,7 +172,17 @@ impl SiteTable {
                         position,
                         method: call.method.clone(),
                     },
-                    families: call_families(&call.method, &functions),
+                    families: {
+                        let mut families = call_families(&call.method, &functions);
+                        // `a.join(b).where(a.x == b.y)`: the optimiser moves a filter over a
+                        // join into the join's condition, so that filter is the join's source.
+                        if after_join && families.contains(OperatorFamily::Filter) {
+                            families.insert(OperatorFamily::Join);
+                        }
+                        after_join |= families.contains(OperatorFamily::Join)
+                            && !families.contains(OperatorFamily::Union);
+                        families
+                    },
                     lines: chain.statement,
                     precise: call.lines,
                     evidence,
