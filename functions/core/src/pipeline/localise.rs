@@ -100,7 +100,7 @@ pub fn localise_plan(
     let mut scores: Vec<HashMap<SiteId, f64>> = vec![HashMap::new(); graph.nodes.len()];
     for &n in &writers {
         let (family, evidence) = &targets[n];
-        for s in table.sharing(evidence) {
+        for s in table.candidates(*family, evidence) {
             let site = &table.sites[s];
             if !site.families.contains(*family) {
                 continue;

@@ -29,6 +29,11 @@ impl FamilySet {
         self.0 & Self::bit(family) != 0
     }
 
+    /// Membership by the family's index (`OperatorFamily as usize`).
+    pub fn contains_index(self, index: usize) -> bool {
+        index < 32 && self.0 & (1 << index) != 0
+    }
+
     pub fn insert(&mut self, family: OperatorFamily) {
         self.0 |= Self::bit(family);
     }

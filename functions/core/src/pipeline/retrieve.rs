@@ -136,7 +136,7 @@ pub fn embedding_retrieval(
     let aligned = ctx.localisation.aligned.get(&sem.dag_node_id).copied();
     // The pool: sites sharing evidence with the node, the query unit the plan was localised to,
     // and the aligned site. Any other site could only match on compatibility alone.
-    let mut pool_ids = ctx.table.sharing(&target);
+    let mut pool_ids = ctx.table.candidates(family, &target);
     pool_ids.extend(ctx.localisation.unit_sites.iter().copied());
     pool_ids.extend(aligned);
     let mut pool: Vec<(SiteId, f64, super::evidence::Overlap)> = pool_ids

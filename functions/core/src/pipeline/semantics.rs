@@ -193,6 +193,12 @@ fn own_signature(node: &PlanNode) -> Evidence {
                 }
                 e.add_all(TokenKind::Path, &scan.paths);
             }
+            // `spark.range(100)`: the bounds and step the user wrote.
+            if let Some(range) = d.arguments.get("range") {
+                for literal in range_literals(range) {
+                    e.add(TokenKind::Literal, &literal);
+                }
+            }
             // In-memory data and RDDs carry no table or path: their columns are all there is.
             if e.is_empty() {
                 for a in &d.output {
@@ -220,6 +226,9 @@ fn own_signature(node: &PlanNode) -> Evidence {
         OperatorFamily::Aggregate | OperatorFamily::Expand => {
             for k in &d.grouping_keys {
                 add_expr(&mut e, k, true);
+            }
+            if is_deduplication(d) {
+                e.add(TokenKind::Function, DISTINCT);
             }
             for f in &d.aggregate_functions {
                 add_expr(&mut e, f, true);
@@ -287,6 +296,23 @@ fn own_signature(node: &PlanNode) -> Evidence {
                 }
             }
         }
+        OperatorFamily::Sample => {
+            // `sample(0.1, 123)` → `Sample 0.0, 0.1, false, 123`: the fraction is the upper
+            // bound when sampling from zero, and a seed the user chose is written as is.
+            let a = &d.arguments;
+            if a.get("lowerBound")
+                .is_some_and(|l| l.parse::<f64>() == Ok(0.0))
+                && let Some(upper) = a.get("upperBound")
+            {
+                e.add(TokenKind::Literal, upper);
+            }
+            if let Some(seed) = a.get("seed") {
+                e.add(TokenKind::Literal, seed);
+            }
+            for lit in &d.literals {
+                e.add(TokenKind::Literal, lit);
+            }
+        }
         _ => {
             for lit in &d.literals {
                 e.add(TokenKind::Literal, lit);
@@ -294,6 +320,49 @@ fn own_signature(node: &PlanNode) -> Evidence {
         }
     }
     e
+}
+
+/// The token that ties a de-duplicating aggregate to `distinct()` / `dropDuplicates()`.
+pub const DISTINCT: &str = "distinct";
+
+/// An aggregate that only removes duplicates: `distinct()` groups by every input column and
+/// computes nothing; `dropDuplicates(subset)` groups by the subset and keeps `first(…)` of the rest.
+fn is_deduplication(d: &crate::plan::NodeDetails) -> bool {
+    if d.grouping_keys.is_empty() {
+        return false;
+    }
+    let first_only = d.aggregate_functions.iter().all(|f| {
+        f.functions
+            .iter()
+            .all(|name| super::evidence::normalise_function(name) == "first")
+    });
+    if !d.aggregate_functions.is_empty() {
+        return first_only;
+    }
+    let keys: std::collections::BTreeSet<&str> = d
+        .grouping_keys
+        .iter()
+        .flat_map(|k| k.columns.iter().map(String::as_str))
+        .collect();
+    !d.input.is_empty() && d.input.iter().all(|a| keys.contains(a.name.as_str()))
+}
+
+/// The numbers a user wrote in `range(start, end, step)` from `Range (0, 100, step=1,
+/// splits=Some(2))`: start and end, and the step when it is not 1 (splits come from the engine).
+fn range_literals(range: &str) -> Vec<String> {
+    // The formatted plan writes `Range (0, 100, …)`, the UI just `0, 100, …`.
+    let inner = range
+        .split_once('(')
+        .map_or(range, |(_, rest)| rest.trim_end().trim_end_matches(')'));
+    let mut out = Vec::new();
+    for part in inner.split(',').map(str::trim) {
+        match part.split_once('=') {
+            None if part.parse::<i64>().is_ok() => out.push(part.to_string()),
+            Some(("step", step)) if step != "1" => out.push(step.to_string()),
+            _ => {}
+        }
+    }
+    out
 }
 
 /// Conjuncts the optimizer infers by itself: `isnotnull(x)` from joins and null-intolerant
@@ -474,4 +543,22 @@ fn first_user_descendant(
         queue.extend(graph.nodes[i].children.iter().copied());
     }
     None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::range_literals;
+
+    #[test]
+    fn range_bounds_come_from_both_plan_forms() {
+        assert_eq!(
+            range_literals("Range (0, 100, step=1, splits=Some(2))"),
+            vec!["0", "100"]
+        );
+        assert_eq!(
+            range_literals("5, 50, step=5, splits=2"),
+            vec!["5", "50", "5"]
+        );
+        assert!(range_literals("garbage").is_empty());
+    }
 }

@@ -74,6 +74,8 @@ pub struct SiteTable {
     sql_views: Vec<Vec<usize>>,
     /// Token value → sites holding it (any kind: a plan column may be a code literal).
     postings: HashMap<String, Vec<SiteId>>,
+    /// Sites by the operator families they can produce (indexed by `OperatorFamily as usize`).
+    family_sites: Vec<Vec<SiteId>>,
 }
 
 /// How a feeding chain enters a chain: as the receiver (`df` in `df.join(x)`) or as an argument
@@ -162,6 +164,9 @@ impl SiteTable {
                 evidence.add_all(TokenKind::Alias, &call.args.aliases);
                 evidence.add_all(TokenKind::Table, &call.args.tables);
                 evidence.add_all(TokenKind::Path, &call.args.paths);
+                if is_deduplicating_method(&call.method) {
+                    evidence.add(TokenKind::Function, super::semantics::DISTINCT);
+                }
                 let id = sites.len();
                 sites.push(Site {
                     id,
@@ -263,9 +268,19 @@ impl SiteTable {
                 postings.entry(v.clone()).or_default().push(site.id);
             }
         }
+        let mut family_sites: Vec<Vec<SiteId>> =
+            vec![Vec::new(); OperatorFamily::Other as usize + 1];
+        for site in &sites {
+            for (f, list) in family_sites.iter_mut().enumerate() {
+                if site.families.contains_index(f) {
+                    list.push(site.id);
+                }
+            }
+        }
         Self {
             sites,
             weights,
+            family_sites,
             chain_sites,
             sql_sites,
             chain_feeds,
@@ -285,6 +300,20 @@ impl SiteTable {
             .flatten()
             .copied()
             .collect()
+    }
+
+    /// Candidate sites for a node: those sharing evidence with it; when none of them can produce
+    /// its family (a `Sample` whose fraction the code spells differently, a bare `Range`), every
+    /// site that can — as long as there are few enough for that to say something.
+    pub fn candidates(&self, family: OperatorFamily, evidence: &Evidence) -> BTreeSet<SiteId> {
+        let mut out = self.sharing(evidence);
+        if !out.iter().any(|s| self.sites[*s].families.contains(family)) {
+            let compatible = &self.family_sites[family as usize];
+            if compatible.len() <= FAMILY_FALLBACK_CAP {
+                out.extend(compatible.iter().copied());
+            }
+        }
+        out
     }
 
     /// Sites of a SQL statement plus those of the statements defining the views it reads
@@ -419,6 +448,22 @@ impl SiteTable {
         out
     }
 }
+
+/// `distinct()`, `dropDuplicates(…)`: the plan shows them as aggregates with no functions of
+/// their own (see `semantics::is_deduplication`).
+fn is_deduplicating_method(method: &str) -> bool {
+    [
+        "distinct",
+        "dropduplicates",
+        "drop_duplicates",
+        "dropduplicateswithinwatermark",
+    ]
+    .iter()
+    .any(|m| m.eq_ignore_ascii_case(method))
+}
+
+/// Above this many compatible sites, compatibility alone tells nothing about where a node is.
+const FAMILY_FALLBACK_CAP: usize = 2000;
 
 /// Prior for code in files that show no sign of Spark: repositories often hold the same query in
 /// pandas, Polars or Dask, with the same verbs (`filter`, `join`, `agg`).
