@@ -13,7 +13,9 @@ sys.path.insert(0, str(HERE))
 
 from pyspark.sql import SparkSession  # noqa: E402
 
+from jobs.big_spenders import big_spenders  # noqa: E402
 from jobs.daily_revenue import build_report  # noqa: E402
+from jobs.order_details import details_by_product  # noqa: E402
 from jobs.regional_summary import build_summary  # noqa: E402
 from jobs.top_products import top_products  # noqa: E402
 
@@ -49,6 +51,9 @@ def main():
         capture(build_report(spark, "data/orders.parquet", "data/customers.parquet"), "daily-revenue")
         capture(top_products(spark, "data/orders.parquet", "data/products.parquet"), "top-products")
         capture(build_summary(spark, "data/orders.parquet", "data/customers.parquet"), "regional-summary")
+        capture(big_spenders(spark, "data/orders.parquet", "data/customers.parquet"), "big-spenders")
+        capture(details_by_product(spark, "data/orders.parquet", "data/customers.parquet",
+                                   "data/products.parquet"), "order-details")
         spark.stop()
 
 

@@ -107,3 +107,33 @@ fn a_malformed_plan_fails_with_its_position() {
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(stderr.contains("line 3"), "{stderr}");
 }
+
+#[test]
+fn correlated_subquery_nodes_map_inside_the_subquery() {
+    // The subquery repeats the outer join and status filter; the decorrelated plan's inner branch
+    // must land on the subquery's own lines, the outer branch on the outer query's.
+    let job = map("events/plans/big-spenders.formatted.txt");
+    let file = "jobs/big_spenders.py".to_owned();
+    // Outer query: scan of `orders o`, its status filter, the o ⋈ c join.
+    assert_eq!(mapped(&job, "1"), (file.clone(), "12-12".into()));
+    assert_eq!(mapped(&job, "3"), (file.clone(), "15-15".into()));
+    assert_eq!(mapped(&job, "10"), (file.clone(), "14-14".into()));
+    // Subquery: scan of `orders o2`, its status filter, the o2 ⋈ c2 join, the AVG.
+    assert_eq!(mapped(&job, "12"), (file.clone(), "18-18".into()));
+    assert_eq!(mapped(&job, "14"), (file.clone(), "21-21".into()));
+    assert_eq!(mapped(&job, "18"), (file.clone(), "20-20".into()));
+    assert_eq!(mapped(&job, "24"), (file, "17-17".into()));
+}
+
+#[test]
+fn join_order_picks_the_flow_whose_tree_fits() {
+    // Two functions read the same tables and join on the same keys in opposite orders; the plan
+    // came from `details_by_product` (orders ⋈ products, then ⋈ customers).
+    let job = map("events/plans/order-details.formatted.txt");
+    let file = "jobs/order_details.py".to_owned();
+    assert_eq!(mapped(&job, "1"), (file.clone(), "17-17".into())); // orders
+    assert_eq!(mapped(&job, "4"), (file.clone(), "19-19".into())); // products
+    assert_eq!(mapped(&job, "11"), (file.clone(), "18-18".into())); // customers
+    assert_eq!(mapped(&job, "9"), (file.clone(), "20-20".into()));
+    assert_eq!(mapped(&job, "16"), (file, "20-20".into()));
+}

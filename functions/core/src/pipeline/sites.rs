@@ -164,6 +164,11 @@ impl SiteTable {
                 evidence.add_all(TokenKind::Alias, &call.args.aliases);
                 evidence.add_all(TokenKind::Table, &call.args.tables);
                 evidence.add_all(TokenKind::Path, &call.args.paths);
+                if call.args.paths.is_empty() && call.args.tables.is_empty() {
+                    for hint in reader_path_hints(&call.method, &call.args.text) {
+                        evidence.add(TokenKind::Path, &hint);
+                    }
+                }
                 if is_deduplicating_method(&call.method) {
                     evidence.add(TokenKind::Function, super::semantics::DISTINCT);
                 }
@@ -449,6 +454,68 @@ impl SiteTable {
     }
 }
 
+/// Path words for a reader whose path is a variable the index could not resolve
+/// (`spark.read.parquet(orders_path)`, `spark.table(customer_table)`): people name such variables
+/// after the data set, so `orders_path` hints at `…/orders.parquet`. Naming words (`path`, `dir`,
+/// `file`, …) are dropped; what is left is compared like a path's stem.
+fn reader_path_hints(method: &str, args_text: &str) -> Vec<String> {
+    const READERS: &[&str] = &[
+        "parquet", "csv", "json", "orc", "text", "textfile", "load", "table", "avro",
+    ];
+    const NAMING: &[&str] = &[
+        "path",
+        "paths",
+        "dir",
+        "directory",
+        "file",
+        "files",
+        "uri",
+        "url",
+        "location",
+        "loc",
+        "input",
+        "in",
+        "src",
+        "source",
+        "table",
+        "tbl",
+        "name",
+        "df",
+        "data",
+    ];
+    if !READERS.iter().any(|r| r.eq_ignore_ascii_case(method)) {
+        return Vec::new();
+    }
+    let inner = args_text
+        .trim()
+        .trim_start_matches('(')
+        .trim_end_matches(')');
+    let mut hints = Vec::new();
+    for arg in inner.split(',').map(str::trim) {
+        let is_identifier = !arg.is_empty()
+            && arg
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '.')
+            && !arg.starts_with(|c: char| c.is_ascii_digit());
+        if !is_identifier {
+            continue;
+        }
+        let last = arg.rsplit('.').next().unwrap_or(arg);
+        let mut terms = code_terms(last);
+        if terms.len() > 1 {
+            terms.pop(); // the whole identifier, after its parts
+        }
+        let words: Vec<String> = terms
+            .into_iter()
+            .filter(|w| !NAMING.contains(&w.as_str()))
+            .collect();
+        if !words.is_empty() {
+            hints.push(words.join("_"));
+        }
+    }
+    hints
+}
+
 /// `distinct()`, `dropDuplicates(…)`: the plan shows them as aggregates with no functions of
 /// their own (see `semantics::is_deduplication`).
 fn is_deduplicating_method(method: &str) -> bool {
@@ -692,6 +759,26 @@ fn flow_edges(chains: &[CallChain]) -> Vec<Vec<(FlowRole, usize)>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn reader_variables_hint_at_their_data_set() {
+        assert_eq!(
+            reader_path_hints("parquet", "(orders_path)"),
+            vec!["orders"]
+        );
+        assert_eq!(
+            reader_path_hints("csv", "(self.customerFile, header=True)"),
+            vec!["customer"]
+        );
+        assert_eq!(
+            reader_path_hints("table", "(line_items_table)"),
+            vec!["line_items"]
+        );
+        // Not a reader, a literal, or nothing but naming words: no hint.
+        assert!(reader_path_hints("filter", "(orders_path)").is_empty());
+        assert!(reader_path_hints("parquet", "(\"data/x.parquet\")").is_empty());
+        assert!(reader_path_hints("parquet", "(input_path)").is_empty());
+    }
 
     #[test]
     fn code_terms_split_identifiers() {
