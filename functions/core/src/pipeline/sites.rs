@@ -169,7 +169,11 @@ impl SiteTable {
                         evidence.add(TokenKind::Path, &hint);
                     }
                 }
-                if is_deduplicating_method(&call.method) {
+                if is_deduplicating_method(&call.method)
+                    || functions
+                        .iter()
+                        .any(|f| f == "countdistinct" || f == "sumdistinct")
+                {
                     evidence.add(TokenKind::Function, super::semantics::DISTINCT);
                 }
                 let id = sites.len();
@@ -517,7 +521,8 @@ fn reader_path_hints(method: &str, args_text: &str) -> Vec<String> {
 }
 
 /// `distinct()`, `dropDuplicates(…)`: the plan shows them as aggregates with no functions of
-/// their own (see `semantics::is_deduplication`).
+/// their own (see `semantics::is_deduplication`); so does `countDistinct(…)`, whose plan first
+/// de-duplicates its columns.
 fn is_deduplicating_method(method: &str) -> bool {
     [
         "distinct",
@@ -590,6 +595,10 @@ fn clause_evidence(stmt: &SqlStatement, clause: &SqlClause) -> Evidence {
         evidence.add_all(TokenKind::Literal, &c.literals);
         evidence.add_all(TokenKind::Alias, &c.aliases);
         evidence.add_all(TokenKind::Table, &c.tables);
+        // `SELECT DISTINCT …`, `COUNT(DISTINCT x)`: both plan a de-duplicating aggregate.
+        if c.text.to_ascii_uppercase().contains("DISTINCT") {
+            evidence.add(TokenKind::Function, super::semantics::DISTINCT);
+        }
     }
     evidence
 }
