@@ -102,9 +102,9 @@ impl LanguageAdapter for Scala {
             }
             "symbol_literal" | "quote_expression" => Shape::ColumnSymbol,
             // `val q =\n  expr`: a one-expression indented block is just that expression.
-            "indented_block" => match own_members(node).as_slice() {
-                [inner] => Shape::Paren(*inner),
-                _ => Shape::Other,
+            "indented_block" => match sole_member(node) {
+                Some(inner) => Shape::Paren(inner),
+                None => Shape::Other,
             },
             "integer_literal" | "floating_point_literal" => Shape::Number,
             "boolean_literal" | "null_literal" => Shape::Bool,
@@ -143,7 +143,7 @@ impl LanguageAdapter for Scala {
         ) {
             return false;
         }
-        if kind_of(parent) == "indented_block" && own_members(parent).as_slice() == [node] {
+        if kind_of(parent) == "indented_block" && sole_member(parent) == Some(node) {
             return false;
         }
         if STATEMENT_PARENTS.contains(&kind_of(parent)) {
@@ -276,6 +276,24 @@ fn own_members(block: Node<'_>) -> Vec<Node<'_>> {
     let mut out = vec![first];
     out.extend(members.take_while(|c| c.start_position().column >= column));
     out
+}
+
+/// The one member of an indented block, when [`own_members`] would list exactly one.
+///
+/// Asked for every child of every indented block (`is_statement`) and every block itself
+/// (`shape`), so it stops at the second member instead of listing them all — listing them made
+/// a block of n statements cost n² child visits.
+fn sole_member(block: Node<'_>) -> Option<Node<'_>> {
+    let mut cursor = block.walk();
+    let mut members = block
+        .named_children(&mut cursor)
+        .filter(|c| !kind_of(*c).contains("comment"));
+    let first = members.next()?;
+    let column = first.start_position().column;
+    match members.next() {
+        Some(second) if second.start_position().column >= column => None,
+        _ => Some(first),
+    }
 }
 
 fn decode_scala_literal(
