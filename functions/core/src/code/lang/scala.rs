@@ -1,7 +1,7 @@
 //! Scala adapter (tree-sitter-scala): `$"x"` / `'x` columns, `s"…"` interpolation,
 //! `"""…""".stripMargin`, `object X extends App` entry points, parenless calls (`df.count`).
 
-use super::{Definition, Grammar, LanguageAdapter, Shape, named_children, start_line, text};
+use super::{Definition, Field, Grammar, LanguageAdapter, Shape, named_children, start_line, text};
 use crate::code::index::{Language, SymbolKind};
 use crate::code::strings::{DecodedString, Interpolation, LiteralBody, decode};
 use std::sync::LazyLock;
@@ -14,8 +14,8 @@ fn kind_of(node: Node<'_>) -> &'static str {
     GRAMMAR.kind(node)
 }
 
-fn field_of<'t>(node: Node<'t>, name: &str) -> Option<Node<'t>> {
-    GRAMMAR.field(node, name)
+fn field_of<'t>(node: Node<'t>, field: Field) -> Option<Node<'t>> {
+    GRAMMAR.field(node, field)
 }
 
 pub struct Scala;
@@ -42,19 +42,22 @@ impl LanguageAdapter for Scala {
     fn shape<'t>(&self, node: Node<'t>, src: &str) -> Shape<'t> {
         match kind_of(node) {
             "call_expression" => {
-                let args = field_of(node, "arguments");
-                let Some(mut function) = field_of(node, "function") else {
+                let args = field_of(node, Field::Arguments);
+                let Some(mut function) = field_of(node, Field::Function) else {
                     return Shape::Other;
                 };
                 if kind_of(function) == "generic_function" {
-                    match field_of(function, "function") {
+                    match field_of(function, Field::Function) {
                         Some(inner) => function = inner,
                         None => return Shape::Other,
                     }
                 }
                 match kind_of(function) {
                     "field_expression" => {
-                        match (field_of(function, "value"), field_of(function, "field")) {
+                        match (
+                            field_of(function, Field::Value),
+                            field_of(function, Field::Field),
+                        ) {
                             (Some(object), Some(name)) => Shape::Call {
                                 object: Some(object),
                                 name,
@@ -74,13 +77,15 @@ impl LanguageAdapter for Scala {
                     },
                 }
             }
-            "field_expression" => match (field_of(node, "value"), field_of(node, "field")) {
-                (Some(object), Some(name)) => Shape::Member { object, name },
-                _ => Shape::Other,
-            },
-            "generic_function" => match field_of(node, "function") {
+            "field_expression" => {
+                match (field_of(node, Field::Value), field_of(node, Field::Field)) {
+                    (Some(object), Some(name)) => Shape::Member { object, name },
+                    _ => Shape::Other,
+                }
+            }
+            "generic_function" => match field_of(node, Field::Function) {
                 Some(inner) if kind_of(inner) == "field_expression" => {
-                    match (field_of(inner, "value"), field_of(inner, "field")) {
+                    match (field_of(inner, Field::Value), field_of(inner, Field::Field)) {
                         (Some(object), Some(name)) => Shape::Member { object, name },
                         _ => Shape::Other,
                     }
@@ -90,8 +95,7 @@ impl LanguageAdapter for Scala {
             "identifier" => Shape::Ident,
             "string" => Shape::Str,
             "interpolated_string_expression" => {
-                let interpolator = node
-                    .child_by_field_name("interpolator")
+                let interpolator = field_of(node, Field::Interpolator)
                     .map(|i| text(i, src))
                     .unwrap_or("");
                 if interpolator == "$" {
@@ -108,12 +112,14 @@ impl LanguageAdapter for Scala {
             },
             "integer_literal" | "floating_point_literal" => Shape::Number,
             "boolean_literal" | "null_literal" => Shape::Bool,
-            "assignment_expression" => match (field_of(node, "left"), field_of(node, "right")) {
-                (Some(name), Some(value)) if kind_of(name) == "identifier" => {
-                    Shape::Keyword { name, value }
+            "assignment_expression" => {
+                match (field_of(node, Field::Left), field_of(node, Field::Right)) {
+                    (Some(name), Some(value)) if kind_of(name) == "identifier" => {
+                        Shape::Keyword { name, value }
+                    }
+                    _ => Shape::Other,
                 }
-                _ => Shape::Other,
-            },
+            }
             "parenthesized_expression" => match node.named_child(0) {
                 Some(inner) if node.named_child_count() == 1 => Shape::Paren(inner),
                 _ => Shape::Other,
@@ -151,20 +157,20 @@ impl LanguageAdapter for Scala {
         }
         // `def f(df: DataFrame) = df.filter(…)`: an expression body is a statement.
         kind_of(parent) == "function_definition"
-            && field_of(parent, "body") == Some(node)
+            && field_of(parent, Field::Body) == Some(node)
             && !STATEMENT_PARENTS.contains(&kind_of(node))
     }
 
     fn assignment<'t>(&self, statement: Node<'t>, src: &str) -> Option<(String, Node<'t>)> {
         match kind_of(statement) {
             "val_definition" | "var_definition" => {
-                let pattern = field_of(statement, "pattern")?;
-                let value = field_of(statement, "value")?;
+                let pattern = field_of(statement, Field::Pattern)?;
+                let value = field_of(statement, Field::Value)?;
                 (kind_of(pattern) == "identifier").then(|| (text(pattern, src).to_string(), value))
             }
             "assignment_expression" => {
-                let left = field_of(statement, "left")?;
-                let right = field_of(statement, "right")?;
+                let left = field_of(statement, Field::Left)?;
+                let right = field_of(statement, Field::Right)?;
                 Some((text(left, src).to_string(), right))
             }
             _ => None,
@@ -173,7 +179,7 @@ impl LanguageAdapter for Scala {
 
     fn statement_end_byte(&self, statement: Node<'_>) -> usize {
         if matches!(kind_of(statement), "val_definition" | "var_definition")
-            && let Some(value) = field_of(statement, "value")
+            && let Some(value) = field_of(statement, Field::Value)
             && kind_of(value) == "indented_block"
             && let Some(last) = own_members(value).last()
         {
@@ -191,7 +197,7 @@ impl LanguageAdapter for Scala {
         };
         Some(Definition {
             kind,
-            name: field_of(node, "name")?,
+            name: field_of(node, Field::Name)?,
         })
     }
 
@@ -203,8 +209,7 @@ impl LanguageAdapter for Scala {
         if name == "main" {
             return true;
         }
-        let head_end = definition
-            .child_by_field_name("body")
+        let head_end = field_of(definition, Field::Body)
             .map(|b| b.start_byte())
             .unwrap_or(definition.end_byte());
         let head = src.get(definition.start_byte()..head_end).unwrap_or("");
@@ -220,14 +225,12 @@ impl LanguageAdapter for Scala {
                 decode_scala_literal(text(node, src), start_line(node), Interpolation::None)
             }
             "interpolated_string_expression" => {
-                let interpolator = text(field_of(node, "interpolator")?, src);
-                let body = node
-                    .child_by_field_name("interpolated_string")
-                    .or_else(|| {
-                        named_children(node)
-                            .into_iter()
-                            .find(|c| kind_of(*c) == "interpolated_string")
-                    })?;
+                let interpolator = text(field_of(node, Field::Interpolator)?, src);
+                let body = field_of(node, Field::InterpolatedString).or_else(|| {
+                    named_children(node)
+                        .into_iter()
+                        .find(|c| kind_of(*c) == "interpolated_string")
+                })?;
                 let mut decoded =
                     decode_scala_literal(text(body, src), start_line(body), Interpolation::Dollar)?;
                 if interpolator == "raw" {
@@ -245,13 +248,11 @@ impl LanguageAdapter for Scala {
                 Some(text(node, src).trim_start_matches('\'').to_string())
             }
             _ => {
-                let body = node
-                    .child_by_field_name("interpolated_string")
-                    .or_else(|| {
-                        named_children(node)
-                            .into_iter()
-                            .find(|c| kind_of(*c) == "interpolated_string")
-                    })?;
+                let body = field_of(node, Field::InterpolatedString).or_else(|| {
+                    named_children(node)
+                        .into_iter()
+                        .find(|c| kind_of(*c) == "interpolated_string")
+                })?;
                 Some(text(body, src).trim_matches('"').to_string())
             }
         }
