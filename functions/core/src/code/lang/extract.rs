@@ -61,6 +61,7 @@ thread_local! {
 
 /// Parse `src` with the adapter's grammar, reusing this thread's parser for the language.
 fn parse(adapter: &dyn LanguageAdapter, src: &str) -> Option<tree_sitter::Tree> {
+    crate::allocator::install_tree_sitter_allocator();
     PARSERS.with(|parsers| {
         let mut parsers = parsers.borrow_mut();
         let parser = match parsers.entry(adapter.language()) {
