@@ -231,6 +231,11 @@ impl<'a> Extractor<'a> {
             if let Shape::Call { name, .. } = self.adapter.shape(node, self.src) {
                 self.record_call(name);
             }
+            // Listing children resets the cursor even when there are none (most nodes are
+            // leaves); asking the count first is one field read.
+            if node.child_count() == 0 {
+                continue;
+            }
             let first = stack.len();
             stack.extend(
                 node.named_children(&mut self.cursor)
@@ -446,6 +451,9 @@ impl<'a> Extractor<'a> {
                 }
                 Shape::Lambda => {}
                 _ => {}
+            }
+            if node.child_count() == 0 {
+                continue;
             }
             let first = stack.len();
             stack.extend(

@@ -180,6 +180,27 @@ impl Grammar {
     }
 }
 
+/// A set of node kinds answered by one table lookup instead of string comparisons, for
+/// questions asked of every node (Scala's `is_statement`).
+pub struct KindSet(Vec<bool>);
+
+impl KindSet {
+    pub fn contains(&self, node: Node<'_>) -> bool {
+        // Error nodes (id u16::MAX) fall outside the table: no set holds them.
+        self.0
+            .get(node.kind_id() as usize)
+            .copied()
+            .unwrap_or(false)
+    }
+}
+
+impl Grammar {
+    /// The set of the kinds named `names`.
+    pub fn kind_set(&self, names: &[&str]) -> KindSet {
+        KindSet(self.kinds.iter().map(|k| names.contains(&&**k)).collect())
+    }
+}
+
 /// The grammar fields the adapters read (each grammar has some of them).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Field {

@@ -1,7 +1,9 @@
 //! Scala adapter (tree-sitter-scala): `$"x"` / `'x` columns, `s"…"` interpolation,
 //! `"""…""".stripMargin`, `object X extends App` entry points, parenless calls (`df.count`).
 
-use super::{Definition, Field, Grammar, LanguageAdapter, Shape, named_children, start_line, text};
+use super::{
+    Definition, Field, Grammar, KindSet, LanguageAdapter, Shape, named_children, start_line, text,
+};
 use crate::code::index::{Language, SymbolKind};
 use crate::code::strings::{DecodedString, Interpolation, LiteralBody, decode};
 use std::sync::LazyLock;
@@ -21,14 +23,33 @@ fn field_of<'t>(node: Node<'t>, field: Field) -> Option<Node<'t>> {
 pub struct Scala;
 
 /// Containers whose direct children are statements.
-const STATEMENT_PARENTS: &[&str] = &[
-    "block",
-    "template_body",
-    "compilation_unit",
-    "indented_block",
-    "case_block",
-    "with_template_body",
-];
+static STATEMENT_PARENTS: LazyLock<KindSet> = LazyLock::new(|| {
+    GRAMMAR.kind_set(&[
+        "block",
+        "template_body",
+        "compilation_unit",
+        "indented_block",
+        "case_block",
+        "with_template_body",
+    ])
+});
+
+/// Children of statement containers that are no statements (definitions open symbols).
+static NEVER_STATEMENTS: LazyLock<KindSet> = LazyLock::new(|| {
+    GRAMMAR.kind_set(&[
+        "function_definition",
+        "function_declaration",
+        "class_definition",
+        "object_definition",
+        "trait_definition",
+        "import_declaration",
+        "package_clause",
+        "comment",
+        "block_comment",
+        "type_definition",
+        "enum_definition",
+    ])
+});
 
 impl LanguageAdapter for Scala {
     fn language(&self) -> Language {
@@ -133,32 +154,20 @@ impl LanguageAdapter for Scala {
         let Some(parent) = parent else {
             return false;
         };
-        if matches!(
-            kind_of(node),
-            "function_definition"
-                | "function_declaration"
-                | "class_definition"
-                | "object_definition"
-                | "trait_definition"
-                | "import_declaration"
-                | "package_clause"
-                | "comment"
-                | "block_comment"
-                | "type_definition"
-                | "enum_definition"
-        ) {
+        // Asked of every node: kind sets, not string comparisons.
+        if NEVER_STATEMENTS.contains(node) {
             return false;
         }
         if kind_of(parent) == "indented_block" && sole_member(parent) == Some(node) {
             return false;
         }
-        if STATEMENT_PARENTS.contains(&kind_of(parent)) {
+        if STATEMENT_PARENTS.contains(parent) {
             return true;
         }
         // `def f(df: DataFrame) = df.filter(…)`: an expression body is a statement.
         kind_of(parent) == "function_definition"
             && field_of(parent, Field::Body) == Some(node)
-            && !STATEMENT_PARENTS.contains(&kind_of(node))
+            && !STATEMENT_PARENTS.contains(node)
     }
 
     fn assignment<'t>(&self, statement: Node<'t>, src: &str) -> Option<(String, Node<'t>)> {
