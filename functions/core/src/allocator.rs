@@ -4,8 +4,10 @@
 //! (and frees them all again when the tree is dropped), and extraction builds many short
 //! strings and vectors. glibc's `malloc`/`free` were about 9% of indexing CPU time on
 //! delta-io/delta (26.5 MB of Scala/Java/Python). With mimalloc behind both Rust and
-//! tree-sitter the same index takes ~7% fewer instructions (callgrind) and its MB per
-//! CPU-second rose by about a tenth on one thread (index_speed bench).
+//! tree-sitter the same index takes ~7% fewer instructions (callgrind), and the index_speed
+//! bench (best of 4, quiet machine) went from 5.2 to 5.6 MB per CPU-second on one thread and
+//! from 4.9 to 5.6 on two — glibc's per-thread arenas made the second core cost extra, mimalloc
+//! does not.
 //!
 //! This is the one place the allocator is chosen: with the default `mimalloc` feature every
 //! binary linking this crate (CLI, lambdas, benches, tests) gets it; without the feature both
