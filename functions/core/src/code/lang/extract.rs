@@ -818,11 +818,11 @@ impl<'a> Extractor<'a> {
             || receiver.split('.').any(vocab::is_session_name);
         let strong = methods
             .iter()
-            .any(|m| vocab::DATAFRAME_METHODS.contains(m) && !WEAK_METHODS.contains(m));
+            .any(|m| vocab::is_dataframe_method(m) && !WEAK_METHODS.contains(m));
         let weak_pair = methods.len() >= 2
             && methods
                 .iter()
-                .filter(|m| vocab::DATAFRAME_METHODS.contains(m))
+                .filter(|m| vocab::is_dataframe_method(m))
                 .count()
                 >= 2;
         if !(known_start || strong || weak_pair) {
