@@ -98,6 +98,8 @@ fn parse_only_baseline(path: &std::path::Path) {
     let Ok(walked) = walk_repo(path, &WalkLimits::default()) else {
         return;
     };
+    // Same allocator as the indexer, installed before this function's first parser.
+    plan2code_core::allocator::install_tree_sitter_allocator();
     let started = Instant::now();
     let cpu_before = process_cpu_seconds();
     let mut bytes = 0usize;

@@ -15,9 +15,11 @@
 //! * [`ports`] — the storage traits (`BlobStore`, `JobStore`); implementations live in the
 //!   `plan2code-stores` crate, so nothing here knows whether it runs on AWS or a laptop.
 //! * [`error`] — the error names the state machine's Retry/Catch match on.
+//! * [`allocator`] — mimalloc as the process allocator (default `mimalloc` feature).
 //!
 //! The seven pipeline nodes of `DESIGN.md` are plain functions over these types.
 
+pub mod allocator;
 pub mod code;
 pub mod contracts;
 pub mod error;

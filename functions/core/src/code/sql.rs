@@ -31,6 +31,9 @@ use sqlparser::dialect::{
 };
 use sqlparser::parser::Parser;
 use sqlparser::tokenizer::Span;
+use std::cell::RefCell;
+use std::collections::VecDeque;
+use std::rc::Rc;
 
 const CLAUSE_TEXT_CAP: usize = 400;
 /// Upper bound on expression nodes visited looking for subqueries in one expression.
@@ -54,26 +57,22 @@ pub fn analyse_sql(sql: &DecodedString) -> Vec<AnalysedSql> {
     if sql.text.trim().is_empty() {
         return Vec::new();
     }
-    let statements = parse_any_dialect(&sql.text).or_else(|| {
-        // `.format()`/`%` templates: `{name}`, `{}`, `%s` stand for values or identifiers.
-        let templated = regex_lite_replace_placeholders(&sql.text);
-        (templated != sql.text)
-            .then(|| parse_any_dialect(&templated))
-            .flatten()
-    });
-    let Some(statements) = statements else {
+    let parsed = parse_statements(&sql.text);
+    let Some(statements) = parsed.as_ref() else {
         return vec![token_level(sql, whole)];
     };
     let mut out = Vec::new();
-    for statement in &statements {
-        let lines = map_span(sql, statement.span()).unwrap_or(whole);
+    for statement in statements {
+        // A span walks the whole subtree: compute the statement's once.
+        let span = statement.span();
+        let lines = map_span(sql, span).unwrap_or(whole);
         let mut builder = ClauseBuilder {
             sql,
             fallback: lines,
             clauses: Vec::new(),
             text: SqlText::new(&sql.text),
         };
-        builder.statement(statement);
+        builder.statement(statement, span);
         out.push(AnalysedSql {
             lines,
             parsed: true,
@@ -81,6 +80,50 @@ pub fn analyse_sql(sql: &DecodedString) -> Vec<AnalysedSql> {
         });
     }
     out
+}
+
+/// The statements of a SQL text, `None` when no dialect parses it.
+type Parsed = Rc<Option<Vec<Statement>>>;
+
+/// Most recently parsed SQL texts remembered per thread.
+const RECENT_PARSES: usize = 64;
+
+thread_local! {
+    /// The statements of the last [`RECENT_PARSES`] SQL texts parsed on this thread, oldest
+    /// first. Test suites repeat the same SQL: on delta-io/delta a third of the ~5,900 SQL
+    /// strings repeat one of the previous 64, and a text no dialect accepts costs up to eight
+    /// failed parses. Parsing is a pure function of the text, so this changes nothing but time.
+    static RECENT: RefCell<VecDeque<(String, Parsed)>> = const { RefCell::new(VecDeque::new()) };
+}
+
+/// The statements of SQL text: as written, else with its templating replaced; `None` when no
+/// dialect parses either. Remembered for the next [`RECENT_PARSES`] calls on this thread.
+fn parse_statements(text: &str) -> Parsed {
+    let hit = RECENT.with(|recent| {
+        recent
+            .borrow()
+            .iter()
+            .find(|(seen, _)| seen == text)
+            .map(|(_, statements)| Rc::clone(statements))
+    });
+    if let Some(statements) = hit {
+        return statements;
+    }
+    let statements = Rc::new(parse_any_dialect(text).or_else(|| {
+        // `.format()`/`%` templates: `{name}`, `{}`, `%s` stand for values or identifiers.
+        let templated = regex_lite_replace_placeholders(text);
+        (templated != text)
+            .then(|| parse_any_dialect(&templated))
+            .flatten()
+    }));
+    RECENT.with(|recent| {
+        let mut recent = recent.borrow_mut();
+        if recent.len() == RECENT_PARSES {
+            recent.pop_front();
+        }
+        recent.push_back((text.to_string(), Rc::clone(&statements)));
+    });
+    statements
 }
 
 fn parse_any_dialect(text: &str) -> Option<Vec<Statement>> {
@@ -415,8 +458,9 @@ impl ClauseBuilder<'_> {
         self.clauses.len() - 1
     }
 
-    fn statement(&mut self, statement: &Statement) {
-        let lines = self.lines(statement.span(), self.fallback);
+    /// One statement; `span` is its span (the caller has it already).
+    fn statement(&mut self, statement: &Statement, span: Span) {
+        let lines = self.lines(span, self.fallback);
         match statement {
             Statement::Query(query) => self.query(query, 0, lines),
             Statement::Insert(insert) => {
@@ -526,6 +570,8 @@ impl ClauseBuilder<'_> {
         let lines = self.lines(select.span(), parent);
         let head = self.push(SqlClauseKind::Select, lines, String::new(), depth);
         let mut subqueries: Vec<(&Query, LineRange)> = Vec::new();
+        // Each item's text, kept for the head clause (rendering an AST is not cheap).
+        let mut item_texts: Vec<String> = Vec::with_capacity(select.projection.len());
         for item in &select.projection {
             let item_lines = self.lines(item.span(), lines);
             let (text, alias, expr) = match item {
@@ -535,8 +581,9 @@ impl ClauseBuilder<'_> {
                 SelectItem::UnnamedExpr(expr) => (item.to_string(), None, Some(expr)),
                 other => (other.to_string(), None, None),
             };
-            let is_window = text.to_ascii_uppercase().contains(" OVER ")
-                || text.to_ascii_uppercase().contains(" OVER(");
+            item_texts.push(text.clone());
+            let upper = text.to_ascii_uppercase();
+            let is_window = upper.contains(" OVER ") || upper.contains(" OVER(");
             let mut tokens = text.clone();
             for query in expr.map(subqueries_of).unwrap_or_default() {
                 tokens = tokens.replace(&query.to_string(), " ");
@@ -578,15 +625,7 @@ impl ClauseBuilder<'_> {
             .collect();
         {
             let clause = &mut self.clauses[head];
-            clause.text = capped(
-                &select
-                    .projection
-                    .iter()
-                    .map(|p| p.to_string())
-                    .collect::<Vec<_>>()
-                    .join(", "),
-                CLAUSE_TEXT_CAP,
-            );
+            clause.text = capped(&item_texts.join(", "), CLAUSE_TEXT_CAP);
             clause.columns = projection_columns;
             clause.functions = projection_functions;
             dedup(&mut clause.columns);
@@ -596,16 +635,21 @@ impl ClauseBuilder<'_> {
             self.table_with_joins(table, depth, lines, &mut subqueries);
         }
         if let Some(selection) = &select.selection {
+            // Spans walk their whole subtree: each conjunct's once, for WHERE and for itself.
+            let parts: Vec<(&Expr, Span)> = conjuncts(selection)
+                .into_iter()
+                .map(|c| (c, self.expr_span(c)))
+                .collect();
             let where_span = Span::union_iter(
-                conjuncts(selection)
-                    .into_iter()
-                    .map(|c| self.expr_span(c))
+                parts
+                    .iter()
+                    .map(|(_, span)| *span)
                     .chain([selection.span()]),
             );
             let where_lines = self.lines(where_span, lines);
             self.push_expr(SqlClauseKind::Where, where_lines, selection, depth);
-            for conjunct in conjuncts(selection) {
-                let c_lines = self.lines(self.expr_span(conjunct), where_lines);
+            for (conjunct, span) in parts {
+                let c_lines = self.lines(span, where_lines);
                 self.push_expr(SqlClauseKind::WherePredicate, c_lines, conjunct, depth);
             }
             collect_subqueries(selection, where_lines, self, &mut subqueries);

@@ -61,6 +61,7 @@ thread_local! {
 
 /// Parse `src` with the adapter's grammar, reusing this thread's parser for the language.
 fn parse(adapter: &dyn LanguageAdapter, src: &str) -> Option<tree_sitter::Tree> {
+    crate::allocator::install_tree_sitter_allocator();
     PARSERS.with(|parsers| {
         let mut parsers = parsers.borrow_mut();
         let parser = match parsers.entry(adapter.language()) {
@@ -229,6 +230,11 @@ impl<'a> Extractor<'a> {
             }
             if let Shape::Call { name, .. } = self.adapter.shape(node, self.src) {
                 self.record_call(name);
+            }
+            // Listing children resets the cursor even when there are none (most nodes are
+            // leaves); asking the count first is one field read.
+            if node.child_count() == 0 {
+                continue;
             }
             let first = stack.len();
             stack.extend(
@@ -445,6 +451,9 @@ impl<'a> Extractor<'a> {
                 }
                 Shape::Lambda => {}
                 _ => {}
+            }
+            if node.child_count() == 0 {
+                continue;
             }
             let first = stack.len();
             stack.extend(
@@ -809,11 +818,11 @@ impl<'a> Extractor<'a> {
             || receiver.split('.').any(vocab::is_session_name);
         let strong = methods
             .iter()
-            .any(|m| vocab::DATAFRAME_METHODS.contains(m) && !WEAK_METHODS.contains(m));
+            .any(|m| vocab::is_dataframe_method(m) && !WEAK_METHODS.contains(m));
         let weak_pair = methods.len() >= 2
             && methods
                 .iter()
-                .filter(|m| vocab::DATAFRAME_METHODS.contains(m))
+                .filter(|m| vocab::is_dataframe_method(m))
                 .count()
                 >= 2;
         if !(known_start || strong || weak_pair) {

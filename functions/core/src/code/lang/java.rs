@@ -2,7 +2,7 @@
 //! `Dataset<Row> df = …` declarations, text blocks and `"…" + "…"` SQL concatenation.
 
 use super::scala::doc_comment_before;
-use super::{Definition, Grammar, LanguageAdapter, Shape, named_children, start_line, text};
+use super::{Definition, Field, Grammar, LanguageAdapter, Shape, named_children, start_line, text};
 use crate::code::index::{Language, SymbolKind};
 use crate::code::strings::{DecodedString, Interpolation, LiteralBody, decode};
 use std::sync::LazyLock;
@@ -15,8 +15,8 @@ fn kind_of(node: Node<'_>) -> &'static str {
     GRAMMAR.kind(node)
 }
 
-fn field_of<'t>(node: Node<'t>, name: &str) -> Option<Node<'t>> {
-    GRAMMAR.field(node, name)
+fn field_of<'t>(node: Node<'t>, field: Field) -> Option<Node<'t>> {
+    GRAMMAR.field(node, field)
 }
 
 pub struct Java;
@@ -32,19 +32,19 @@ impl LanguageAdapter for Java {
 
     fn shape<'t>(&self, node: Node<'t>, src: &str) -> Shape<'t> {
         match kind_of(node) {
-            "method_invocation" => match field_of(node, "name") {
+            "method_invocation" => match field_of(node, Field::Name) {
                 Some(name) => Shape::Call {
-                    object: field_of(node, "object"),
+                    object: field_of(node, Field::Object),
                     name,
-                    args: field_of(node, "arguments"),
+                    args: field_of(node, Field::Arguments),
                 },
                 None => Shape::Other,
             },
-            "field_access" => match (field_of(node, "object"), field_of(node, "field")) {
+            "field_access" => match (field_of(node, Field::Object), field_of(node, Field::Field)) {
                 (Some(object), Some(name)) => Shape::Member { object, name },
                 _ => Shape::Other,
             },
-            "array_access" => match (field_of(node, "array"), field_of(node, "index")) {
+            "array_access" => match (field_of(node, Field::Array), field_of(node, Field::Index)) {
                 (Some(object), Some(index)) => Shape::Index { object, index },
                 _ => Shape::Other,
             },
@@ -77,9 +77,9 @@ impl LanguageAdapter for Java {
     fn assignment<'t>(&self, statement: Node<'t>, src: &str) -> Option<(String, Node<'t>)> {
         match kind_of(statement) {
             "local_variable_declaration" | "field_declaration" => {
-                let declarator = field_of(statement, "declarator")?;
-                let name = field_of(declarator, "name")?;
-                let value = field_of(declarator, "value")?;
+                let declarator = field_of(statement, Field::Declarator)?;
+                let name = field_of(declarator, Field::Name)?;
+                let value = field_of(declarator, Field::Value)?;
                 Some((text(name, src).to_string(), value))
             }
             "expression_statement" => {
@@ -87,8 +87,8 @@ impl LanguageAdapter for Java {
                 if kind_of(expression) != "assignment_expression" {
                     return None;
                 }
-                let left = field_of(expression, "left")?;
-                let right = field_of(expression, "right")?;
+                let left = field_of(expression, Field::Left)?;
+                let right = field_of(expression, Field::Right)?;
                 Some((text(left, src).to_string(), right))
             }
             _ => None,
@@ -98,7 +98,7 @@ impl LanguageAdapter for Java {
     fn collection_items<'t>(&self, node: Node<'t>) -> Option<Vec<Node<'t>>> {
         let initializer = match kind_of(node) {
             "array_initializer" => node,
-            "array_creation_expression" => field_of(node, "value")?,
+            "array_creation_expression" => field_of(node, Field::Value)?,
             _ => return None,
         };
         Some(
@@ -120,7 +120,7 @@ impl LanguageAdapter for Java {
         };
         Some(Definition {
             kind,
-            name: field_of(node, "name")?,
+            name: field_of(node, Field::Name)?,
         })
     }
 
@@ -151,7 +151,9 @@ impl LanguageAdapter for Java {
                 let mut leaves = Vec::new();
                 while let Some(n) = stack.pop() {
                     if kind_of(n) == "binary_expression" {
-                        if let (Some(l), Some(r)) = (field_of(n, "left"), field_of(n, "right")) {
+                        if let (Some(l), Some(r)) =
+                            (field_of(n, Field::Left), field_of(n, Field::Right))
+                        {
                             stack.push(r);
                             stack.push(l);
                         }
@@ -180,19 +182,16 @@ impl LanguageAdapter for Java {
 /// `"a" + "b" + x`: a `+` whose right operand or leftmost operand is a string literal. Only
 /// the left spine is followed (bounded), so shaping a long concatenation stays linear.
 fn is_string_concatenation(node: Node<'_>, src: &str) -> bool {
-    let is_plus = |n: Node<'_>| field_of(n, "operator").map(|o| text(o, src)) == Some("+");
+    let is_plus = |n: Node<'_>| field_of(n, Field::Operator).map(|o| text(o, src)) == Some("+");
     if !is_plus(node) {
         return false;
     }
-    if node
-        .child_by_field_name("right")
-        .is_some_and(|r| kind_of(r) == "string_literal")
-    {
+    if field_of(node, Field::Right).is_some_and(|r| kind_of(r) == "string_literal") {
         return true;
     }
     let mut current = node;
     for _ in 0..64 {
-        let Some(left) = field_of(current, "left") else {
+        let Some(left) = field_of(current, Field::Left) else {
             return false;
         };
         match kind_of(left) {

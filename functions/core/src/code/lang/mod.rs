@@ -140,11 +140,14 @@ pub fn adapter_for(language: Language) -> Option<&'static dyn LanguageAdapter> {
 ///
 /// `Node::kind` measures and UTF-8-checks the C string on every call and
 /// `Node::child_by_field_name` scans the grammar's field names with `strncmp`; together they
-/// were about a tenth of indexing time. These tables turn both into an index or a short scan of
-/// Rust `&str`s (length checked first). Each adapter keeps one in a `LazyLock`.
+/// were about a tenth of indexing time. These tables turn a kind into an index and a [`Field`]
+/// into its grammar id (an array index too: scanning the field names, even as Rust `&str`s,
+/// was still ~2% of indexing time, called several times per node by `shape`). Each adapter
+/// keeps one in a `LazyLock`.
 pub struct Grammar {
     kinds: Vec<Box<str>>,
-    fields: Vec<(Box<str>, std::num::NonZeroU16)>,
+    /// Indexed by `Field as usize`; `None` when this grammar has no such field.
+    fields: [Option<std::num::NonZeroU16>; Field::ALL.len()],
 }
 
 impl Grammar {
@@ -152,12 +155,11 @@ impl Grammar {
         let kinds = (0..language.node_kind_count() as u16)
             .map(|id| language.node_kind_for_id(id).unwrap_or("").into())
             .collect();
-        let fields = (1..=language.field_count() as u16)
-            .filter_map(|id| {
-                let name = language.field_name_for_id(id)?;
-                Some((name.into(), std::num::NonZeroU16::new(id)?))
-            })
-            .collect();
+        let fields = Field::ALL.map(|field| {
+            (1..=language.field_count() as u16)
+                .find(|id| language.field_name_for_id(*id) == Some(field.name()))
+                .and_then(std::num::NonZeroU16::new)
+        });
         Grammar { kinds, fields }
     }
 
@@ -171,10 +173,107 @@ impl Grammar {
         }
     }
 
-    /// The child under a field, as `Node::child_by_field_name` would find it.
-    pub fn field<'t>(&self, node: Node<'t>, name: &str) -> Option<Node<'t>> {
-        let id = self.fields.iter().find(|(field, _)| &**field == name)?.1;
+    /// The child under a field, as `Node::child_by_field_name(field.name())` would find it.
+    pub fn field<'t>(&self, node: Node<'t>, field: Field) -> Option<Node<'t>> {
+        let id = self.fields[field as usize]?;
         node.child_by_field_id(id.get())
+    }
+}
+
+/// A set of node kinds answered by one table lookup instead of string comparisons, for
+/// questions asked of every node (Scala's `is_statement`).
+pub struct KindSet(Vec<bool>);
+
+impl KindSet {
+    pub fn contains(&self, node: Node<'_>) -> bool {
+        // Error nodes (id u16::MAX) fall outside the table: no set holds them.
+        self.0
+            .get(node.kind_id() as usize)
+            .copied()
+            .unwrap_or(false)
+    }
+}
+
+impl Grammar {
+    /// The set of the kinds named `names`.
+    pub fn kind_set(&self, names: &[&str]) -> KindSet {
+        KindSet(self.kinds.iter().map(|k| names.contains(&&**k)).collect())
+    }
+}
+
+/// The grammar fields the adapters read (each grammar has some of them).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Field {
+    Arguments,
+    Array,
+    Attribute,
+    Body,
+    Condition,
+    Declarator,
+    Field,
+    Function,
+    Index,
+    InterpolatedString,
+    Interpolator,
+    Key,
+    Left,
+    Name,
+    Object,
+    Operator,
+    Pattern,
+    Right,
+    Subscript,
+    Value,
+}
+
+impl Field {
+    const ALL: [Field; 20] = [
+        Field::Arguments,
+        Field::Array,
+        Field::Attribute,
+        Field::Body,
+        Field::Condition,
+        Field::Declarator,
+        Field::Field,
+        Field::Function,
+        Field::Index,
+        Field::InterpolatedString,
+        Field::Interpolator,
+        Field::Key,
+        Field::Left,
+        Field::Name,
+        Field::Object,
+        Field::Operator,
+        Field::Pattern,
+        Field::Right,
+        Field::Subscript,
+        Field::Value,
+    ];
+
+    /// The field's name in the grammars.
+    pub fn name(self) -> &'static str {
+        match self {
+            Field::Arguments => "arguments",
+            Field::Array => "array",
+            Field::Attribute => "attribute",
+            Field::Body => "body",
+            Field::Condition => "condition",
+            Field::Declarator => "declarator",
+            Field::Field => "field",
+            Field::Function => "function",
+            Field::Index => "index",
+            Field::InterpolatedString => "interpolated_string",
+            Field::Interpolator => "interpolator",
+            Field::Key => "key",
+            Field::Left => "left",
+            Field::Name => "name",
+            Field::Object => "object",
+            Field::Operator => "operator",
+            Field::Pattern => "pattern",
+            Field::Right => "right",
+            Field::Subscript => "subscript",
+            Field::Value => "value",
+        }
     }
 }
 

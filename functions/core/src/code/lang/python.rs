@@ -1,6 +1,6 @@
 //! Python adapter (tree-sitter-python): PySpark chains, f-strings and docstrings.
 
-use super::{Definition, Grammar, LanguageAdapter, Shape, named_children, start_line, text};
+use super::{Definition, Field, Grammar, LanguageAdapter, Shape, named_children, start_line, text};
 use crate::code::index::{Language, SymbolKind};
 use crate::code::strings::{DecodedString, Interpolation, LiteralBody, decode};
 use std::sync::LazyLock;
@@ -13,8 +13,8 @@ fn kind_of(node: Node<'_>) -> &'static str {
     GRAMMAR.kind(node)
 }
 
-fn field_of<'t>(node: Node<'t>, name: &str) -> Option<Node<'t>> {
-    GRAMMAR.field(node, name)
+fn field_of<'t>(node: Node<'t>, field: Field) -> Option<Node<'t>> {
+    GRAMMAR.field(node, field)
 }
 
 pub struct Python;
@@ -31,14 +31,14 @@ impl LanguageAdapter for Python {
     fn shape<'t>(&self, node: Node<'t>, _src: &str) -> Shape<'t> {
         match kind_of(node) {
             "call" => {
-                let args = field_of(node, "arguments");
-                let Some(function) = field_of(node, "function") else {
+                let args = field_of(node, Field::Arguments);
+                let Some(function) = field_of(node, Field::Function) else {
                     return Shape::Other;
                 };
                 match kind_of(function) {
                     "attribute" => match (
-                        field_of(function, "object"),
-                        field_of(function, "attribute"),
+                        field_of(function, Field::Object),
+                        field_of(function, Field::Attribute),
                     ) {
                         (Some(object), Some(name)) => Shape::Call {
                             object: Some(object),
@@ -58,11 +58,17 @@ impl LanguageAdapter for Python {
                     },
                 }
             }
-            "attribute" => match (field_of(node, "object"), field_of(node, "attribute")) {
+            "attribute" => match (
+                field_of(node, Field::Object),
+                field_of(node, Field::Attribute),
+            ) {
                 (Some(object), Some(name)) => Shape::Member { object, name },
                 _ => Shape::Other,
             },
-            "subscript" => match (field_of(node, "value"), field_of(node, "subscript")) {
+            "subscript" => match (
+                field_of(node, Field::Value),
+                field_of(node, Field::Subscript),
+            ) {
                 (Some(object), Some(index)) => Shape::Index { object, index },
                 _ => Shape::Other,
             },
@@ -70,11 +76,12 @@ impl LanguageAdapter for Python {
             "string" | "concatenated_string" => Shape::Str,
             "integer" | "float" => Shape::Number,
             "true" | "false" | "none" => Shape::Bool,
-            "keyword_argument" => match (field_of(node, "name"), field_of(node, "value")) {
+            "keyword_argument" => match (field_of(node, Field::Name), field_of(node, Field::Value))
+            {
                 (Some(name), Some(value)) => Shape::Keyword { name, value },
                 _ => Shape::Other,
             },
-            "pair" => match (field_of(node, "key"), field_of(node, "value")) {
+            "pair" => match (field_of(node, Field::Key), field_of(node, Field::Value)) {
                 (Some(key), Some(value)) => Shape::Pair { key, value },
                 _ => Shape::Other,
             },
@@ -96,8 +103,8 @@ impl LanguageAdapter for Python {
         if kind_of(assignment) != "assignment" {
             return None;
         }
-        let left = field_of(assignment, "left")?;
-        let right = field_of(assignment, "right")?;
+        let left = field_of(assignment, Field::Left)?;
+        let right = field_of(assignment, Field::Right)?;
         match kind_of(left) {
             "identifier" | "attribute" => Some((text(left, src).to_string(), right)),
             _ => None,
@@ -112,12 +119,12 @@ impl LanguageAdapter for Python {
         };
         Some(Definition {
             kind,
-            name: field_of(node, "name")?,
+            name: field_of(node, Field::Name)?,
         })
     }
 
     fn doc(&self, definition: Node<'_>, src: &str) -> Option<String> {
-        let body = field_of(definition, "body")?;
+        let body = field_of(definition, Field::Body)?;
         let first = body.named_child(0)?;
         if kind_of(first) != "expression_statement" {
             return None;
@@ -169,7 +176,7 @@ impl LanguageAdapter for Python {
 
     fn is_main_guard(&self, node: Node<'_>, src: &str) -> bool {
         kind_of(node) == "if_statement"
-            && field_of(node, "condition").is_some_and(|c| {
+            && field_of(node, Field::Condition).is_some_and(|c| {
                 let t = text(c, src);
                 t.contains("__name__") && t.contains("__main__")
             })

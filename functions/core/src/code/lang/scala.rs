@@ -1,7 +1,9 @@
 //! Scala adapter (tree-sitter-scala): `$"x"` / `'x` columns, `s"…"` interpolation,
 //! `"""…""".stripMargin`, `object X extends App` entry points, parenless calls (`df.count`).
 
-use super::{Definition, Grammar, LanguageAdapter, Shape, named_children, start_line, text};
+use super::{
+    Definition, Field, Grammar, KindSet, LanguageAdapter, Shape, named_children, start_line, text,
+};
 use crate::code::index::{Language, SymbolKind};
 use crate::code::strings::{DecodedString, Interpolation, LiteralBody, decode};
 use std::sync::LazyLock;
@@ -14,21 +16,40 @@ fn kind_of(node: Node<'_>) -> &'static str {
     GRAMMAR.kind(node)
 }
 
-fn field_of<'t>(node: Node<'t>, name: &str) -> Option<Node<'t>> {
-    GRAMMAR.field(node, name)
+fn field_of<'t>(node: Node<'t>, field: Field) -> Option<Node<'t>> {
+    GRAMMAR.field(node, field)
 }
 
 pub struct Scala;
 
 /// Containers whose direct children are statements.
-const STATEMENT_PARENTS: &[&str] = &[
-    "block",
-    "template_body",
-    "compilation_unit",
-    "indented_block",
-    "case_block",
-    "with_template_body",
-];
+static STATEMENT_PARENTS: LazyLock<KindSet> = LazyLock::new(|| {
+    GRAMMAR.kind_set(&[
+        "block",
+        "template_body",
+        "compilation_unit",
+        "indented_block",
+        "case_block",
+        "with_template_body",
+    ])
+});
+
+/// Children of statement containers that are no statements (definitions open symbols).
+static NEVER_STATEMENTS: LazyLock<KindSet> = LazyLock::new(|| {
+    GRAMMAR.kind_set(&[
+        "function_definition",
+        "function_declaration",
+        "class_definition",
+        "object_definition",
+        "trait_definition",
+        "import_declaration",
+        "package_clause",
+        "comment",
+        "block_comment",
+        "type_definition",
+        "enum_definition",
+    ])
+});
 
 impl LanguageAdapter for Scala {
     fn language(&self) -> Language {
@@ -42,19 +63,22 @@ impl LanguageAdapter for Scala {
     fn shape<'t>(&self, node: Node<'t>, src: &str) -> Shape<'t> {
         match kind_of(node) {
             "call_expression" => {
-                let args = field_of(node, "arguments");
-                let Some(mut function) = field_of(node, "function") else {
+                let args = field_of(node, Field::Arguments);
+                let Some(mut function) = field_of(node, Field::Function) else {
                     return Shape::Other;
                 };
                 if kind_of(function) == "generic_function" {
-                    match field_of(function, "function") {
+                    match field_of(function, Field::Function) {
                         Some(inner) => function = inner,
                         None => return Shape::Other,
                     }
                 }
                 match kind_of(function) {
                     "field_expression" => {
-                        match (field_of(function, "value"), field_of(function, "field")) {
+                        match (
+                            field_of(function, Field::Value),
+                            field_of(function, Field::Field),
+                        ) {
                             (Some(object), Some(name)) => Shape::Call {
                                 object: Some(object),
                                 name,
@@ -74,13 +98,15 @@ impl LanguageAdapter for Scala {
                     },
                 }
             }
-            "field_expression" => match (field_of(node, "value"), field_of(node, "field")) {
-                (Some(object), Some(name)) => Shape::Member { object, name },
-                _ => Shape::Other,
-            },
-            "generic_function" => match field_of(node, "function") {
+            "field_expression" => {
+                match (field_of(node, Field::Value), field_of(node, Field::Field)) {
+                    (Some(object), Some(name)) => Shape::Member { object, name },
+                    _ => Shape::Other,
+                }
+            }
+            "generic_function" => match field_of(node, Field::Function) {
                 Some(inner) if kind_of(inner) == "field_expression" => {
-                    match (field_of(inner, "value"), field_of(inner, "field")) {
+                    match (field_of(inner, Field::Value), field_of(inner, Field::Field)) {
                         (Some(object), Some(name)) => Shape::Member { object, name },
                         _ => Shape::Other,
                     }
@@ -90,8 +116,7 @@ impl LanguageAdapter for Scala {
             "identifier" => Shape::Ident,
             "string" => Shape::Str,
             "interpolated_string_expression" => {
-                let interpolator = node
-                    .child_by_field_name("interpolator")
+                let interpolator = field_of(node, Field::Interpolator)
                     .map(|i| text(i, src))
                     .unwrap_or("");
                 if interpolator == "$" {
@@ -102,18 +127,20 @@ impl LanguageAdapter for Scala {
             }
             "symbol_literal" | "quote_expression" => Shape::ColumnSymbol,
             // `val q =\n  expr`: a one-expression indented block is just that expression.
-            "indented_block" => match own_members(node).as_slice() {
-                [inner] => Shape::Paren(*inner),
-                _ => Shape::Other,
+            "indented_block" => match sole_member(node) {
+                Some(inner) => Shape::Paren(inner),
+                None => Shape::Other,
             },
             "integer_literal" | "floating_point_literal" => Shape::Number,
             "boolean_literal" | "null_literal" => Shape::Bool,
-            "assignment_expression" => match (field_of(node, "left"), field_of(node, "right")) {
-                (Some(name), Some(value)) if kind_of(name) == "identifier" => {
-                    Shape::Keyword { name, value }
+            "assignment_expression" => {
+                match (field_of(node, Field::Left), field_of(node, Field::Right)) {
+                    (Some(name), Some(value)) if kind_of(name) == "identifier" => {
+                        Shape::Keyword { name, value }
+                    }
+                    _ => Shape::Other,
                 }
-                _ => Shape::Other,
-            },
+            }
             "parenthesized_expression" => match node.named_child(0) {
                 Some(inner) if node.named_child_count() == 1 => Shape::Paren(inner),
                 _ => Shape::Other,
@@ -127,44 +154,32 @@ impl LanguageAdapter for Scala {
         let Some(parent) = parent else {
             return false;
         };
-        if matches!(
-            kind_of(node),
-            "function_definition"
-                | "function_declaration"
-                | "class_definition"
-                | "object_definition"
-                | "trait_definition"
-                | "import_declaration"
-                | "package_clause"
-                | "comment"
-                | "block_comment"
-                | "type_definition"
-                | "enum_definition"
-        ) {
+        // Asked of every node: kind sets, not string comparisons.
+        if NEVER_STATEMENTS.contains(node) {
             return false;
         }
-        if kind_of(parent) == "indented_block" && own_members(parent).as_slice() == [node] {
+        if kind_of(parent) == "indented_block" && sole_member(parent) == Some(node) {
             return false;
         }
-        if STATEMENT_PARENTS.contains(&kind_of(parent)) {
+        if STATEMENT_PARENTS.contains(parent) {
             return true;
         }
         // `def f(df: DataFrame) = df.filter(…)`: an expression body is a statement.
         kind_of(parent) == "function_definition"
-            && field_of(parent, "body") == Some(node)
-            && !STATEMENT_PARENTS.contains(&kind_of(node))
+            && field_of(parent, Field::Body) == Some(node)
+            && !STATEMENT_PARENTS.contains(node)
     }
 
     fn assignment<'t>(&self, statement: Node<'t>, src: &str) -> Option<(String, Node<'t>)> {
         match kind_of(statement) {
             "val_definition" | "var_definition" => {
-                let pattern = field_of(statement, "pattern")?;
-                let value = field_of(statement, "value")?;
+                let pattern = field_of(statement, Field::Pattern)?;
+                let value = field_of(statement, Field::Value)?;
                 (kind_of(pattern) == "identifier").then(|| (text(pattern, src).to_string(), value))
             }
             "assignment_expression" => {
-                let left = field_of(statement, "left")?;
-                let right = field_of(statement, "right")?;
+                let left = field_of(statement, Field::Left)?;
+                let right = field_of(statement, Field::Right)?;
                 Some((text(left, src).to_string(), right))
             }
             _ => None,
@@ -173,7 +188,7 @@ impl LanguageAdapter for Scala {
 
     fn statement_end_byte(&self, statement: Node<'_>) -> usize {
         if matches!(kind_of(statement), "val_definition" | "var_definition")
-            && let Some(value) = field_of(statement, "value")
+            && let Some(value) = field_of(statement, Field::Value)
             && kind_of(value) == "indented_block"
             && let Some(last) = own_members(value).last()
         {
@@ -191,7 +206,7 @@ impl LanguageAdapter for Scala {
         };
         Some(Definition {
             kind,
-            name: field_of(node, "name")?,
+            name: field_of(node, Field::Name)?,
         })
     }
 
@@ -203,8 +218,7 @@ impl LanguageAdapter for Scala {
         if name == "main" {
             return true;
         }
-        let head_end = definition
-            .child_by_field_name("body")
+        let head_end = field_of(definition, Field::Body)
             .map(|b| b.start_byte())
             .unwrap_or(definition.end_byte());
         let head = src.get(definition.start_byte()..head_end).unwrap_or("");
@@ -220,14 +234,12 @@ impl LanguageAdapter for Scala {
                 decode_scala_literal(text(node, src), start_line(node), Interpolation::None)
             }
             "interpolated_string_expression" => {
-                let interpolator = text(field_of(node, "interpolator")?, src);
-                let body = node
-                    .child_by_field_name("interpolated_string")
-                    .or_else(|| {
-                        named_children(node)
-                            .into_iter()
-                            .find(|c| kind_of(*c) == "interpolated_string")
-                    })?;
+                let interpolator = text(field_of(node, Field::Interpolator)?, src);
+                let body = field_of(node, Field::InterpolatedString).or_else(|| {
+                    named_children(node)
+                        .into_iter()
+                        .find(|c| kind_of(*c) == "interpolated_string")
+                })?;
                 let mut decoded =
                     decode_scala_literal(text(body, src), start_line(body), Interpolation::Dollar)?;
                 if interpolator == "raw" {
@@ -245,13 +257,11 @@ impl LanguageAdapter for Scala {
                 Some(text(node, src).trim_start_matches('\'').to_string())
             }
             _ => {
-                let body = node
-                    .child_by_field_name("interpolated_string")
-                    .or_else(|| {
-                        named_children(node)
-                            .into_iter()
-                            .find(|c| kind_of(*c) == "interpolated_string")
-                    })?;
+                let body = field_of(node, Field::InterpolatedString).or_else(|| {
+                    named_children(node)
+                        .into_iter()
+                        .find(|c| kind_of(*c) == "interpolated_string")
+                })?;
                 Some(text(body, src).trim_matches('"').to_string())
             }
         }
@@ -276,6 +286,24 @@ fn own_members(block: Node<'_>) -> Vec<Node<'_>> {
     let mut out = vec![first];
     out.extend(members.take_while(|c| c.start_position().column >= column));
     out
+}
+
+/// The one member of an indented block, when [`own_members`] would list exactly one.
+///
+/// Asked for every child of every indented block (`is_statement`) and every block itself
+/// (`shape`), so it stops at the second member instead of listing them all — listing them made
+/// a block of n statements cost n² child visits.
+fn sole_member(block: Node<'_>) -> Option<Node<'_>> {
+    let mut cursor = block.walk();
+    let mut members = block
+        .named_children(&mut cursor)
+        .filter(|c| !kind_of(*c).contains("comment"));
+    let first = members.next()?;
+    let column = first.start_position().column;
+    match members.next() {
+        Some(second) if second.start_position().column >= column => None,
+        _ => Some(first),
+    }
 }
 
 fn decode_scala_literal(

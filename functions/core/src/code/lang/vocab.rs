@@ -122,6 +122,14 @@ pub const DATAFRAME_METHODS: &[&str] = &[
     "stat",
 ];
 
+/// Whether `name` is one of [`DATAFRAME_METHODS`]. Asked for every method of every candidate
+/// chain, and most names are not in the list: a hash set instead of ~220 string comparisons.
+pub fn is_dataframe_method(name: &str) -> bool {
+    static SET: std::sync::LazyLock<std::collections::HashSet<&'static str>> =
+        std::sync::LazyLock::new(|| DATAFRAME_METHODS.iter().copied().collect());
+    SET.contains(name)
+}
+
 /// Methods shared with Column (`alias`, `over`, …): never enough to call a chain Spark.
 pub const COLUMN_ONLY_METHODS: &[&str] = &[
     "alias",
