@@ -218,7 +218,8 @@ pub fn localise_plan(
             ..Default::default()
         };
     };
-    ranked.swap(0, winner);
+    // The winner leads; the units it passed keep their order behind it.
+    ranked[..=winner].rotate_right(1);
     let unit_sites = ranked[0].1.clone();
     let aligned = assigned
         .iter()

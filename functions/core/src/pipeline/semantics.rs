@@ -331,13 +331,12 @@ fn is_deduplication(d: &crate::plan::NodeDetails) -> bool {
     if d.grouping_keys.is_empty() {
         return false;
     }
-    let first_only = d.aggregate_functions.iter().all(|f| {
-        f.functions
-            .iter()
-            .all(|name| super::evidence::normalise_function(name) == "first")
-    });
     if !d.aggregate_functions.is_empty() {
-        return first_only;
+        return d.aggregate_functions.iter().all(|f| {
+            f.functions
+                .iter()
+                .all(|name| super::evidence::normalise_function(name) == "first")
+        });
     }
     let keys: std::collections::BTreeSet<&str> = d
         .grouping_keys

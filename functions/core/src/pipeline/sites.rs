@@ -87,32 +87,40 @@ pub enum FlowRole {
 }
 
 /// Split source text into code-aware terms: identifiers split on case changes and underscores,
-/// lower-cased; digits kept as their own terms.
+/// lower-cased, followed by the whole identifier when it had several parts; digits kept as their
+/// own terms.
 pub fn code_terms(text: &str) -> Vec<String> {
     let mut terms = Vec::new();
     for word in text.split(|c: char| !(c.is_alphanumeric() || c == '_')) {
-        let mut parts = 0;
-        for part in word.split('_').filter(|p| !p.is_empty()) {
-            let mut current = String::new();
-            let mut prev_lower = false;
-            for ch in part.chars() {
-                if ch.is_uppercase() && prev_lower && !current.is_empty() {
-                    terms.push(std::mem::take(&mut current));
-                    parts += 1;
-                }
-                prev_lower = ch.is_lowercase() || ch.is_ascii_digit();
-                current.extend(ch.to_lowercase());
-            }
-            if !current.is_empty() {
-                terms.push(current);
-                parts += 1;
-            }
-        }
-        if parts > 1 {
+        let parts = identifier_parts(word);
+        let several = parts.len() > 1;
+        terms.extend(parts);
+        if several {
             terms.push(word.to_lowercase());
         }
     }
     terms
+}
+
+/// The lower-cased parts of one identifier, split on underscores and case changes
+/// (`customerFile_v2` → `customer`, `file`, `v2`).
+fn identifier_parts(word: &str) -> Vec<String> {
+    let mut parts = Vec::new();
+    for part in word.split('_').filter(|p| !p.is_empty()) {
+        let mut current = String::new();
+        let mut prev_lower = false;
+        for ch in part.chars() {
+            if ch.is_uppercase() && prev_lower && !current.is_empty() {
+                parts.push(std::mem::take(&mut current));
+            }
+            prev_lower = ch.is_lowercase() || ch.is_ascii_digit();
+            current.extend(ch.to_lowercase());
+        }
+        if !current.is_empty() {
+            parts.push(current);
+        }
+    }
+    parts
 }
 
 fn root_variable(receiver: &str) -> &str {
@@ -176,6 +184,14 @@ impl SiteTable {
                 {
                     evidence.add(TokenKind::Function, super::semantics::DISTINCT);
                 }
+                let mut families = call_families(&call.method, &functions);
+                // `a.join(b).where(a.x == b.y)`: the optimiser moves a filter over a join into
+                // the join's condition, so that filter is the join's source.
+                if after_join && families.contains(OperatorFamily::Filter) {
+                    families.insert(OperatorFamily::Join);
+                }
+                after_join |= families.contains(OperatorFamily::Join)
+                    && !families.contains(OperatorFamily::Union);
                 let id = sites.len();
                 sites.push(Site {
                     id,
@@ -186,17 +202,7 @@ impl SiteTable {
                         position,
                         method: call.method.clone(),
                     },
-                    families: {
-                        let mut families = call_families(&call.method, &functions);
-                        // `a.join(b).where(a.x == b.y)`: the optimiser moves a filter over a
-                        // join into the join's condition, so that filter is the join's source.
-                        if after_join && families.contains(OperatorFamily::Filter) {
-                            families.insert(OperatorFamily::Join);
-                        }
-                        after_join |= families.contains(OperatorFamily::Join)
-                            && !families.contains(OperatorFamily::Union);
-                        families
-                    },
+                    families,
                     lines: chain.statement,
                     precise: call.lines,
                     evidence,
@@ -427,13 +433,15 @@ impl SiteTable {
             SiteKind::Sql {
                 statement, kind, ..
             } => {
-                let scope = match self.sql_block(*statement, site) {
-                    Some(block) if *kind != SqlClauseKind::Subquery => block.to_vec(),
+                match self.sql_block(*statement, site) {
+                    Some(block) if *kind != SqlClauseKind::Subquery => {
+                        out.extend(block.iter().copied());
+                    }
                     // The outer query reads everything below it, views included; a predicate
                     // subquery's own clause is where its block meets the outer query.
-                    _ => self.sql_unit(*statement).into_iter().collect(),
-                };
-                out.extend(scope.into_iter().filter(|s| *s != site));
+                    _ => out.extend(self.sql_unit(*statement)),
+                }
+                out.remove(&site);
             }
         }
         out
@@ -505,11 +513,7 @@ fn reader_path_hints(method: &str, args_text: &str) -> Vec<String> {
             continue;
         }
         let last = arg.rsplit('.').next().unwrap_or(arg);
-        let mut terms = code_terms(last);
-        if terms.len() > 1 {
-            terms.pop(); // the whole identifier, after its parts
-        }
-        let words: Vec<String> = terms
+        let words: Vec<String> = identifier_parts(last)
             .into_iter()
             .filter(|w| !NAMING.contains(&w.as_str()))
             .collect();

@@ -178,6 +178,11 @@ impl Grammar {
         let id = self.fields[field as usize]?;
         node.child_by_field_id(id.get())
     }
+
+    /// The set of the kinds named `names`.
+    pub fn kind_set(&self, names: &[&str]) -> KindSet {
+        KindSet(self.kinds.iter().map(|k| names.contains(&&**k)).collect())
+    }
 }
 
 /// A set of node kinds answered by one table lookup instead of string comparisons, for
@@ -194,87 +199,49 @@ impl KindSet {
     }
 }
 
-impl Grammar {
-    /// The set of the kinds named `names`.
-    pub fn kind_set(&self, names: &[&str]) -> KindSet {
-        KindSet(self.kinds.iter().map(|k| names.contains(&&**k)).collect())
-    }
-}
-
-/// The grammar fields the adapters read (each grammar has some of them).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Field {
-    Arguments,
-    Array,
-    Attribute,
-    Body,
-    Condition,
-    Declarator,
-    Field,
-    Function,
-    Index,
-    InterpolatedString,
-    Interpolator,
-    Key,
-    Left,
-    Name,
-    Object,
-    Operator,
-    Pattern,
-    Right,
-    Subscript,
-    Value,
-}
-
-impl Field {
-    const ALL: [Field; 20] = [
-        Field::Arguments,
-        Field::Array,
-        Field::Attribute,
-        Field::Body,
-        Field::Condition,
-        Field::Declarator,
-        Field::Field,
-        Field::Function,
-        Field::Index,
-        Field::InterpolatedString,
-        Field::Interpolator,
-        Field::Key,
-        Field::Left,
-        Field::Name,
-        Field::Object,
-        Field::Operator,
-        Field::Pattern,
-        Field::Right,
-        Field::Subscript,
-        Field::Value,
-    ];
-
-    /// The field's name in the grammars.
-    pub fn name(self) -> &'static str {
-        match self {
-            Field::Arguments => "arguments",
-            Field::Array => "array",
-            Field::Attribute => "attribute",
-            Field::Body => "body",
-            Field::Condition => "condition",
-            Field::Declarator => "declarator",
-            Field::Field => "field",
-            Field::Function => "function",
-            Field::Index => "index",
-            Field::InterpolatedString => "interpolated_string",
-            Field::Interpolator => "interpolator",
-            Field::Key => "key",
-            Field::Left => "left",
-            Field::Name => "name",
-            Field::Object => "object",
-            Field::Operator => "operator",
-            Field::Pattern => "pattern",
-            Field::Right => "right",
-            Field::Subscript => "subscript",
-            Field::Value => "value",
+/// Declares [`Field`], its [`Field::ALL`] and [`Field::name`] from one list.
+macro_rules! grammar_fields {
+    ($($variant:ident => $name:literal,)*) => {
+        /// The grammar fields the adapters read (each grammar has some of them).
+        #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+        pub enum Field {
+            $($variant,)*
         }
-    }
+
+        impl Field {
+            const ALL: [Field; [$($name),*].len()] = [$(Field::$variant,)*];
+
+            /// The field's name in the grammars.
+            pub fn name(self) -> &'static str {
+                match self {
+                    $(Field::$variant => $name,)*
+                }
+            }
+        }
+    };
+}
+
+grammar_fields! {
+    Arguments => "arguments",
+    Array => "array",
+    Attribute => "attribute",
+    Body => "body",
+    Condition => "condition",
+    Declarator => "declarator",
+    Field => "field",
+    Function => "function",
+    Index => "index",
+    InterpolatedString => "interpolated_string",
+    Interpolator => "interpolator",
+    Key => "key",
+    Left => "left",
+    Name => "name",
+    Object => "object",
+    Operator => "operator",
+    Pattern => "pattern",
+    Right => "right",
+    Subscript => "subscript",
+    Value => "value",
 }
 
 /// Node text, or "" when the byte range is not valid UTF-8 boundaries (never panics).
