@@ -15,6 +15,7 @@ from pyspark.sql import SparkSession  # noqa: E402
 
 from jobs.big_spenders import big_spenders  # noqa: E402
 from jobs.daily_revenue import build_report  # noqa: E402
+from jobs import missing_values  # noqa: E402
 from jobs.order_details import details_by_product  # noqa: E402
 from jobs.regional_summary import build_summary  # noqa: E402
 from jobs.top_products import top_products  # noqa: E402
@@ -54,6 +55,10 @@ def main():
         capture(big_spenders(spark, "data/orders.parquet", "data/customers.parquet"), "big-spenders")
         capture(details_by_product(spark, "data/orders.parquet", "data/customers.parquet",
                                    "data/products.parquet"), "order-details")
+        customers = spark.read.parquet("data/customers.parquet")
+        for view in ("customers_without_region", "customers_with_region",
+                     "customers_with_complete_rows", "region_parts", "region_parts_keeping_empty"):
+            capture(getattr(missing_values, view)(customers), view.replace("_", "-"))
         spark.stop()
 
 

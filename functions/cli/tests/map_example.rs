@@ -137,3 +137,23 @@ fn join_order_picks_the_flow_whose_tree_fits() {
     assert_eq!(mapped(&job, "9"), (file.clone(), "20-20".into()));
     assert_eq!(mapped(&job, "16"), (file, "20-20".into()));
 }
+
+#[test]
+fn look_alike_helpers_are_told_apart_by_their_predicates() {
+    // Five helpers take the customers DataFrame as a parameter (their scans are read by the
+    // caller) and differ by one call each; every plan must land on its own helper's line.
+    let file = "jobs/missing_values.py".to_owned();
+    for (plan, line) in [
+        ("customers-without-region", "12-12"),     // isNull()
+        ("customers-with-region", "16-16"),        // isNotNull(): not an inferred constraint
+        ("customers-with-complete-rows", "20-20"), // na.drop(subset=…)
+        ("region-parts", "24-24"),                 // explode
+        ("region-parts-keeping-empty", "28-28"),   // explode_outer
+    ] {
+        let job = map(&format!("events/plans/{plan}.formatted.txt"));
+        assert_eq!(mapped(&job, "3"), (file.clone(), line.into()), "{plan}");
+        // The scan is the caller's reader of customers.parquet, not the filter's line.
+        let (scan_file, _) = mapped(&job, "1");
+        assert_ne!(scan_file, file, "{plan}");
+    }
+}

@@ -23,8 +23,9 @@ use serde::{Deserialize, Serialize};
 
 /// Format version of the serialised index; bump on any incompatible change — and when what the
 /// index holds changes meaning, so stale cached indexes are rebuilt rather than trusted
-/// (version 2: `usesSpark`, folded variable arguments, subquery clauses).
-pub const INDEX_FORMAT_VERSION: u32 = 2;
+/// (version 2: `usesSpark`, folded variable arguments, subquery clauses; version 3: SQL `IS [NOT]
+/// NULL` as `isnull` / `isnotnull`, a `schema=` keyword names columns).
+pub const INDEX_FORMAT_VERSION: u32 = 3;
 
 pub type FileId = u32;
 pub type SymbolId = u32;

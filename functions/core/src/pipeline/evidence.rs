@@ -63,7 +63,6 @@ const NOISE_FUNCTIONS: &[&str] = &[
     "invoke",
     "assertnotnull",
     "getcolumnbyordinal",
-    "isnotnull",
 ];
 
 /// Code-side spellings whose plan spelling differs (after normalisation).
@@ -82,8 +81,6 @@ const FUNCTION_SYNONYMS: &[(&str, &str)] = &[
     ("todate", "todate"),
     ("currentdate", "currentdate"),
     ("currenttimestamp", "currenttimestamp"),
-    ("explodeouter", "explode"),
-    ("posexplodeouter", "posexplode"),
 ];
 
 /// Lower-case and drop `_` so `approx_count_distinct` == `approxCountDistinct`; strip Spark's

@@ -127,9 +127,16 @@ pub fn localise_plan(
         units.push((UnitKind::Sql { statement }, table.sql_unit(statement)));
     }
 
+    // The best any site does for each node: what an open flow borrows for the scans its caller
+    // reads.
+    let best_anywhere: Vec<f64> = scores
+        .iter()
+        .map(|s| s.values().copied().fold(0.0, f64::max))
+        .collect();
     let mut ranked: Vec<(RankedUnit, BTreeSet<SiteId>)> = units
         .into_iter()
         .map(|(kind, sites)| {
+            let borrow = open_flow_borrowing(table, &kind, &sites);
             let mut total = 0.0;
             let mut explained = 0usize;
             let mut used_chains: BTreeSet<usize> = BTreeSet::new();
@@ -138,14 +145,22 @@ pub fn localise_plan(
                     .iter()
                     .filter_map(|s| scores[n].get(s).map(|v| (*s, *v)))
                     .max_by(|a, b| a.1.total_cmp(&b.1));
-                if let Some((site, v)) = best {
-                    total += v;
-                    if v > 0.25 {
-                        explained += 1;
+                let borrowed = (targets[n].0 == OperatorFamily::Scan)
+                    .then(|| best_anywhere[n] * borrow)
+                    .filter(|b| *b > 0.0);
+                match (best, borrowed) {
+                    (Some((_, v)), Some(b)) if b > v => total += b,
+                    (None, Some(b)) => total += b,
+                    (Some((site, v)), _) => {
+                        total += v;
+                        if v > 0.25 {
+                            explained += 1;
+                        }
+                        if let SiteKind::Call { chain, .. } = table.sites[site].kind {
+                            used_chains.insert(chain);
+                        }
                     }
-                    if let SiteKind::Call { chain, .. } = table.sites[site].kind {
-                        used_chains.insert(chain);
-                    }
+                    (None, None) => {}
                 }
             }
             let chains_in_unit: BTreeSet<usize> = sites
@@ -195,16 +210,28 @@ pub fn localise_plan(
         .take(ALIGNED_CANDIDATES)
         .take_while(|(unit, _)| unit.score >= ranked[0].0.score * 0.8);
     let mut best: Option<(f64, usize, Vec<Option<Aligned>>)> = None;
-    for (rank, (_, sites)) in contenders.enumerate() {
-        let assigned = align_plan(graph, semantics, &targets, table, sites);
-        let fitted: f64 = writers
-            .iter()
-            .filter_map(|&n| {
-                let a = assigned[n]?;
+    for (rank, (unit, sites)) in contenders.enumerate() {
+        let mut assigned = align_plan(graph, semantics, &targets, table, sites);
+        let borrow = open_flow_borrowing(table, &unit.kind, sites);
+        let mut fitted = 0.0;
+        for &n in &writers {
+            if let Some(a) = assigned[n] {
                 let v = scores[n].get(&a.site).copied().unwrap_or(0.0);
-                Some(if a.in_flow { v } else { v * OUT_OF_FLOW })
-            })
-            .sum();
+                fitted += if a.in_flow { v } else { v * OUT_OF_FLOW };
+            } else if borrow > 0.0 && targets[n].0 == OperatorFamily::Scan {
+                // An open flow's scans are read by a caller: take the best reader anywhere.
+                let borrowed = scores[n]
+                    .iter()
+                    .max_by(|a, b| a.1.total_cmp(b.1).then(b.0.cmp(a.0)));
+                if let Some((&site, &v)) = borrowed {
+                    assigned[n] = Some(Aligned {
+                        site,
+                        in_flow: false,
+                    });
+                    fitted += v * borrow;
+                }
+            }
+        }
         if best
             .as_ref()
             .is_none_or(|(score, _, _)| fitted > *score + 1e-9)
@@ -234,6 +261,24 @@ pub fn localise_plan(
     }
 }
 
+/// The share of a scan's best score a unit may borrow: [`BORROWED_SCAN`] for an open flow, as
+/// sure as the flow's own file is Spark code; nothing for other units.
+fn open_flow_borrowing(table: &SiteTable, kind: &UnitKind, sites: &BTreeSet<SiteId>) -> f64 {
+    match kind {
+        UnitKind::Flow { chain } if table.flow_is_open(*chain) => {
+            let prior = sites
+                .iter()
+                .map(|s| table.sites[*s].origin_prior)
+                .fold(0.0, f64::max);
+            BORROWED_SCAN * prior
+        }
+        _ => 0.0,
+    }
+}
+
+/// Share of a scan's best score an open flow (one starting from a function parameter) earns for
+/// it: the scan is real, but read by some caller the flow does not show.
+const BORROWED_SCAN: f64 = 0.7;
 /// How many leading units are aligned before one is chosen.
 const ALIGNED_CANDIDATES: usize = 4;
 /// Discount for a site outside the flow feeding its parent's site.

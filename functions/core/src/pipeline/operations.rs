@@ -38,6 +38,10 @@ impl FamilySet {
         self.0 |= Self::bit(family);
     }
 
+    pub fn remove(&mut self, family: OperatorFamily) {
+        self.0 &= !Self::bit(family);
+    }
+
     pub fn is_empty(self) -> bool {
         self.0 == 0
     }

@@ -207,7 +207,19 @@ fn own_signature(node: &PlanNode) -> Evidence {
             }
         }
         OperatorFamily::Filter => {
-            for c in &d.conditions {
+            // Inferred conjuncts (`isnotnull(x)` beside `x > 5`) repeat what the user wrote; they
+            // are evidence only when nothing else is left.
+            let written: Vec<&Expr> = d
+                .conditions
+                .iter()
+                .filter(|c| !is_inferred_constraint(c))
+                .collect();
+            let conditions = if written.is_empty() {
+                d.conditions.iter().collect()
+            } else {
+                written
+            };
+            for c in conditions {
                 add_expr(&mut e, c, true);
             }
         }
@@ -283,7 +295,16 @@ fn own_signature(node: &PlanNode) -> Evidence {
         }
         OperatorFamily::Generate => {
             if let Some(g) = &d.generator {
-                add_expr(&mut e, g, true);
+                // `explode_outer(x)` prints as `explode(x)` with the outer flag set.
+                if d.arguments.get("outer").is_some_and(|o| o == "true") {
+                    let outer = Expr {
+                        functions: g.functions.iter().map(|f| format!("{f}_outer")).collect(),
+                        ..g.clone()
+                    };
+                    add_expr(&mut e, &outer, true);
+                } else {
+                    add_expr(&mut e, g, true);
+                }
             }
         }
         OperatorFamily::Exchange => {
@@ -365,7 +386,8 @@ fn range_literals(range: &str) -> Vec<String> {
 }
 
 /// Conjuncts the optimizer infers by itself: `isnotnull(x)` from joins and null-intolerant
-/// predicates, `size(x) > 0` from a generator (`explode`).
+/// predicates, `size(x) > 0` from a generator (`explode`). The same text can also be the
+/// user's own `isNotNull()`; [`derived_reason`] tells the two apart by where the Filter sits.
 fn is_inferred_constraint(c: &Expr) -> bool {
     let text = c.text.to_lowercase().replace(['(', ')', ' '], "");
     let only_isnotnull = !c.functions.is_empty()
@@ -379,7 +401,12 @@ fn is_inferred_constraint(c: &Expr) -> bool {
 
 /// Why the planner, not the user, put `node` into the plan under `parent` — or `None` when the
 /// node is the user's own operator.
-fn derived_reason(graph: &PlanGraph, idx: NodeIdx, parent: Option<NodeIdx>) -> Option<String> {
+fn derived_reason(
+    graph: &PlanGraph,
+    parents: &[Option<NodeIdx>],
+    idx: NodeIdx,
+    parent: Option<NodeIdx>,
+) -> Option<String> {
     let node = &graph.nodes[idx];
     let parent_family = parent.map(|p| graph.nodes[p].family);
     let d = &node.details;
@@ -405,8 +432,13 @@ fn derived_reason(graph: &PlanGraph, idx: NodeIdx, parent: Option<NodeIdx>) -> O
             (pruning && parent.is_some()).then(|| "column pruning for".to_owned())
         }
         OperatorFamily::Filter => {
-            let inferred =
-                !d.conditions.is_empty() && d.conditions.iter().all(is_inferred_constraint);
+            // The optimizer only adds a Filter of its own below a join (null-rejecting keys) or a
+            // generator (non-empty arrays); anywhere else `isnotnull(x)` is the user's filter.
+            let inferred = !d.conditions.is_empty()
+                && d.conditions.iter().all(is_inferred_constraint)
+                && has_ancestor(graph, parents, idx, |f| {
+                    matches!(f, OperatorFamily::Join | OperatorFamily::Generate)
+                });
             inferred.then(|| "constraints inferred from".to_owned())
         }
         OperatorFamily::PythonEval => Some("Python UDF evaluation for".to_owned()),
@@ -430,6 +462,7 @@ pub fn plan_semantics(graph: &PlanGraph) -> Vec<SemanticDescription> {
             } else {
                 derived_reason(
                     graph,
+                    &parents,
                     i,
                     parents[i].and_then(|p| user_ancestor_or_parent(graph, &parents, p)),
                 )
@@ -489,6 +522,24 @@ pub fn plan_semantics(graph: &PlanGraph) -> Vec<SemanticDescription> {
             }
         })
         .collect()
+}
+
+/// Whether some ancestor of `idx` belongs to a family accepted by `wanted`.
+fn has_ancestor(
+    graph: &PlanGraph,
+    parents: &[Option<NodeIdx>],
+    idx: NodeIdx,
+    wanted: impl Fn(OperatorFamily) -> bool,
+) -> bool {
+    let mut current = parents[idx];
+    for _ in 0..graph.nodes.len() {
+        match current {
+            Some(p) if wanted(graph.nodes[p].family) => return true,
+            Some(p) => current = parents[p],
+            None => return false,
+        }
+    }
+    false
 }
 
 /// Skip engine wrappers between a node and its real parent operator.

@@ -68,6 +68,9 @@ pub struct SiteTable {
     /// For each chain: the chains that define the DataFrame variables it reads
     /// (receiver first, then argument inputs).
     chain_feeds: Vec<Vec<(FlowRole, usize)>>,
+    /// For each chain: whether it starts from a DataFrame no chain of its file builds (a function
+    /// parameter, a variable from elsewhere) — see [`SiteTable::flow_is_open`].
+    chain_open: Vec<bool>,
     /// SQL statements whose host statement is (part of) a chain.
     chain_sql: HashMap<usize, Vec<usize>>,
     /// For each SQL statement, the statements (same file first) that define the views it reads.
@@ -158,6 +161,8 @@ impl SiteTable {
         for (chain_idx, chain) in index.chains.iter().enumerate() {
             let mut ids = Vec::with_capacity(chain.calls.len());
             let mut after_join = false;
+            // `df.write.parquet(path)` writes: the reader-named methods after `write` are sinks.
+            let mut after_write = is_writer_accessor(chain.receiver.rsplit('.').next());
             for (position, call) in chain.calls.iter().enumerate() {
                 let functions: Vec<String> = call
                     .args
@@ -185,6 +190,21 @@ impl SiteTable {
                     evidence.add(TokenKind::Function, super::semantics::DISTINCT);
                 }
                 let mut families = call_families(&call.method, &functions);
+                after_write |= is_writer_accessor(Some(&call.method));
+                if after_write && families.contains(OperatorFamily::Scan) {
+                    families.remove(OperatorFamily::Scan);
+                    families.insert(OperatorFamily::Write);
+                }
+                // `dropna()` / `na.drop()` plan a Filter of `atleastnnonnulls(n, cols…)`.
+                // `frame.na.drop()` with `frame` unknown keeps `na` in the receiver.
+                let previous = match position.checked_sub(1) {
+                    Some(p) => Some(chain.calls[p].method.as_str()),
+                    None => chain.receiver.rsplit('.').next(),
+                };
+                if is_null_dropping_call(&call.method, previous) {
+                    families.insert(OperatorFamily::Filter);
+                    evidence.add(TokenKind::Function, "atleastnnonnulls");
+                }
                 // `a.join(b).where(a.x == b.y)`: the optimiser moves a filter over a join into
                 // the join's condition, so that filter is the join's source.
                 if after_join && families.contains(OperatorFamily::Filter) {
@@ -274,6 +294,19 @@ impl SiteTable {
         }
         let weights = TokenWeights::from_bags(sites.iter().map(|s| &s.evidence));
         let chain_feeds = flow_edges(&index.chains);
+        let chain_open = index
+            .chains
+            .iter()
+            .zip(&chain_feeds)
+            .zip(&chain_sites)
+            .map(|((chain, feeds), ids)| {
+                let reads_a_source = ids
+                    .first()
+                    .is_some_and(|s: &SiteId| sites[*s].families.contains(OperatorFamily::Scan));
+                let receiver_defined = feeds.iter().any(|(role, _)| *role == FlowRole::Receiver);
+                !reads_a_source && !receiver_defined && !root_variable(&chain.receiver).is_empty()
+            })
+            .collect();
         let chain_sql = sql_links(index);
         let sql_views = view_edges(index);
         let mut postings: HashMap<String, Vec<SiteId>> = HashMap::new();
@@ -299,6 +332,7 @@ impl SiteTable {
             chain_sites,
             sql_sites,
             chain_feeds,
+            chain_open,
             chain_sql,
             sql_views,
             postings,
@@ -456,6 +490,24 @@ impl SiteTable {
     }
 
     /// The whole flow ending at `chain`: the chain and everything upstream of its last call.
+    /// Whether the flow ending at `chain` starts from a DataFrame built elsewhere
+    /// (`def only_shipped(orders): return orders.filter(…)`): its plan's scans then come from the
+    /// caller, not from the flow.
+    pub fn flow_is_open(&self, chain: usize) -> bool {
+        let mut seen = BTreeSet::new();
+        let mut pending = vec![chain];
+        while let Some(c) = pending.pop() {
+            if !seen.insert(c) {
+                continue;
+            }
+            if self.chain_open.get(c).copied().unwrap_or(false) {
+                return true;
+            }
+            pending.extend(self.feeds(c).iter().map(|(_, fed_by)| *fed_by));
+        }
+        false
+    }
+
     pub fn flow_of_chain(&self, chain: usize) -> BTreeSet<SiteId> {
         let Some(&last) = self.chain_sites(chain).last() else {
             return BTreeSet::new();
@@ -527,6 +579,20 @@ fn reader_path_hints(method: &str, args_text: &str) -> Vec<String> {
 /// `distinct()`, `dropDuplicates(…)`: the plan shows them as aggregates with no functions of
 /// their own (see `semantics::is_deduplication`); so does `countDistinct(…)`, whose plan first
 /// de-duplicates its columns.
+fn is_writer_accessor(member: Option<&str>) -> bool {
+    member.is_some_and(|m| {
+        ["write", "writestream", "writeto"]
+            .iter()
+            .any(|w| w.eq_ignore_ascii_case(m))
+    })
+}
+
+fn is_null_dropping_call(method: &str, previous_method: Option<&str>) -> bool {
+    method.eq_ignore_ascii_case("dropna")
+        || (method.eq_ignore_ascii_case("drop")
+            && previous_method.is_some_and(|m| m.eq_ignore_ascii_case("na")))
+}
+
 fn is_deduplicating_method(method: &str) -> bool {
     [
         "distinct",

@@ -771,6 +771,7 @@ impl<'a> Extractor<'a> {
         let src = self.src;
         let mut links = flat.links.as_slice();
         let mut receiver;
+        let mut via_dataframe_helper = false;
         let base_ident = match self.adapter.shape(flat.base, src) {
             Shape::Ident if !flat.base_is_call => Some(text(flat.base, src)),
             _ => None,
@@ -800,8 +801,11 @@ impl<'a> Extractor<'a> {
             let base_is_df = base_ident.is_some_and(|b| self.is_dataframe_var(b));
             if !base_is_df {
                 while let Some(Link::Member { name }) = links.first() {
+                    let member = text(*name, src);
+                    // `frame.na.drop(…)`: the null and statistics helpers exist on DataFrames.
+                    via_dataframe_helper |= vocab::DATAFRAME_HELPERS.contains(&member);
                     receiver.push('.');
-                    receiver.push_str(text(*name, src));
+                    receiver.push_str(member);
                     links = &links[1..];
                 }
             }
@@ -814,6 +818,7 @@ impl<'a> Extractor<'a> {
             .collect();
         let root = receiver.split('.').next().unwrap_or("");
         let known_start = base_ident.is_some_and(|b| self.is_dataframe_var(b))
+            || via_dataframe_helper
             || vocab::is_session_name(root)
             || receiver.split('.').any(vocab::is_session_name);
         let strong = methods
@@ -1304,6 +1309,23 @@ pub fn sql_expression_tokens(expr: &str, out: &mut CallArgs) {
                 // A typed literal's type (`DATE '2020-01-01'`, `INTERVAL '1' DAY`).
                 continue;
             }
+            if lower == "is" {
+                // `x IS [NOT] NULL` is Spark's `isnull(x)` / `isnotnull(x)`.
+                let (next, after_next) = next_word(&chars, j);
+                let (then, after_then) = next_word(&chars, after_next);
+                match (next.as_str(), then.as_str()) {
+                    ("null", _) => {
+                        out.functions.push("isnull".to_owned());
+                        i = after_next;
+                    }
+                    ("not", "null") => {
+                        out.functions.push("isnotnull".to_owned());
+                        i = after_then;
+                    }
+                    _ => {}
+                }
+                continue;
+            }
             if chars.get(j) == Some(&'(') {
                 units_may_follow = lower == "extract";
                 out.functions.push(lower);
@@ -1345,6 +1367,20 @@ pub fn sql_expression_tokens(expr: &str, out: &mut CallArgs) {
             i += 1;
         }
     }
+}
+
+/// The lower-case word starting at or after `from` (skipping blanks) and the index after it.
+fn next_word(chars: &[char], from: usize) -> (String, usize) {
+    let mut start = from;
+    while start < chars.len() && chars[start].is_whitespace() {
+        start += 1;
+    }
+    let mut end = start;
+    while end < chars.len() && chars[end].is_alphanumeric() {
+        end += 1;
+    }
+    let word: String = chars[start..end].iter().collect();
+    (word.to_ascii_lowercase(), end)
 }
 
 const SQL_EXPR_KEYWORDS: &[&str] = &[
@@ -1511,4 +1547,27 @@ pub fn capped(s: &str, cap: usize) -> String {
         end -= 1;
     }
     s[..end].to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn tokens(expr: &str) -> CallArgs {
+        let mut out = CallArgs::default();
+        sql_expression_tokens(expr, &mut out);
+        out
+    }
+
+    #[test]
+    fn null_tests_read_as_spark_functions() {
+        let t = tokens("state IS NOT NULL AND gender is null");
+        assert_eq!(t.functions, vec!["isnotnull", "isnull"]);
+        assert_eq!(t.columns, vec!["state", "gender"]);
+        assert!(t.literals.is_empty(), "{:?}", t.literals);
+        // `IS` before anything else keeps its operand (`x IS TRUE`).
+        let t = tokens("flag IS TRUE");
+        assert!(t.functions.is_empty());
+        assert_eq!(t.literals, vec!["true"]);
+    }
 }

@@ -130,6 +130,9 @@ pub fn is_dataframe_method(name: &str) -> bool {
     SET.contains(name)
 }
 
+/// DataFrame members that hold helper objects (`df.na.drop()`, `df.stat.crosstab()`).
+pub const DATAFRAME_HELPERS: &[&str] = &["na", "stat"];
+
 /// Methods shared with Column (`alias`, `over`, …): never enough to call a chain Spark.
 pub const COLUMN_ONLY_METHODS: &[&str] = &[
     "alias",
@@ -231,7 +234,9 @@ pub fn arg_role(method: &str, index: usize, keyword: Option<&str>) -> ArgRole {
         return match k {
             "path" | "paths" => ArgRole::Path,
             "name" | "tableName" | "table" if is_table_method(method) => ArgRole::Table,
-            "on" | "subset" | "cols" | "col" | "colName" | "partitionBy" => ArgRole::Column,
+            "on" | "subset" | "cols" | "col" | "colName" | "partitionBy" | "schema" => {
+                ArgRole::Column
+            }
             "alias" => ArgRole::Alias,
             _ => ArgRole::Literal,
         };
