@@ -202,6 +202,11 @@ impl Evidence {
     /// Whether this bag holds `value` in any role where a plan token of `kind` could appear:
     /// a plan alias may be written as a column elsewhere and vice versa; a table may be read
     /// through a path.
+    /// Whether the bag holds exactly this token (no cross-kind matching, see `holds`).
+    pub fn has(&self, kind: TokenKind, value: &str) -> bool {
+        self.tokens.iter().any(|(k, v)| *k == kind && v == value)
+    }
+
     fn holds(&self, kind: TokenKind, value: &str) -> bool {
         let alike: &[TokenKind] = match kind {
             // PySpark names columns in plain strings (`schema=["name", …]`, `groupBy("dept")`),

@@ -12,6 +12,7 @@
 //! through the join's receiver and its argument respectively. So a Filter under an Aggregate maps
 //! to the filter feeding that groupBy, not to some other filter in the file.
 
+use super::conflicts::{CONFLICT_PENALTY, conflicts};
 use super::evidence::{Overlap, overlap};
 use super::semantics::SemanticDescription;
 use super::sites::{FlowRole, SiteId, SiteKind, SiteTable};
@@ -38,6 +39,9 @@ pub fn site_score(
     } else {
         0.25 + 0.75 * ov.coverage
     };
+    if conflicts(family, target, &site.evidence) {
+        score *= CONFLICT_PENALTY;
+    }
     if site.flags.test {
         score *= 0.5;
     }
@@ -106,7 +110,10 @@ pub fn localise_plan(
                 continue;
             }
             let coverage = overlap(evidence, &site.evidence, &table.weights).coverage;
-            let damp = if site.flags.test { 0.5 } else { 1.0 };
+            let mut damp = if site.flags.test { 0.5 } else { 1.0 };
+            if conflicts(*family, evidence, &site.evidence) {
+                damp *= CONFLICT_PENALTY;
+            }
             scores[n].insert(site.id, (0.05 + coverage) * site.origin_prior * damp);
         }
     }

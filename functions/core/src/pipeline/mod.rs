@@ -19,6 +19,7 @@
 
 pub mod ast_filter;
 pub mod confidence;
+pub mod conflicts;
 pub mod evidence;
 pub mod finalize;
 pub mod job;

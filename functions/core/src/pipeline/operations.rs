@@ -136,6 +136,8 @@ const METHOD_FAMILIES: &[(&[&str], &[OperatorFamily])] = &[
         &[F::Union, F::Join, F::Aggregate],
     ),
     (&["sample", "sampleby", "randomsplit"], &[F::Sample]),
+    // `describe()` / `summary()` aggregate every statistic, then explode them into rows.
+    (&["describe", "summary"], &[F::Generate, F::Project]),
     (
         &["explode", "lateralview", "inline", "unpivot", "melt"],
         &[F::Generate],

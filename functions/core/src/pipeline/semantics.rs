@@ -168,6 +168,28 @@ fn is_passthrough(expr: &Expr) -> bool {
         && expr.columns.len() <= 1
 }
 
+/// Every word `join(..., how=…)` accepts.
+pub const JOIN_TYPE_WORDS: &[&str] = &[
+    "inner",
+    "left",
+    "leftouter",
+    "left_outer",
+    "right",
+    "rightouter",
+    "right_outer",
+    "outer",
+    "full",
+    "fullouter",
+    "full_outer",
+    "semi",
+    "leftsemi",
+    "left_semi",
+    "anti",
+    "leftanti",
+    "left_anti",
+    "cross",
+];
+
 /// Join types as users write them in `join(..., how=…)`.
 fn join_type_literals(join_type: &str) -> &'static [&'static str] {
     match join_type.to_lowercase().as_str() {

@@ -182,6 +182,9 @@ impl SiteTable {
                         evidence.add(TokenKind::Path, &hint);
                     }
                 }
+                for f in statistics_computed_by(&call.method) {
+                    evidence.add(TokenKind::Function, f);
+                }
                 if is_deduplicating_method(&call.method)
                     || functions
                         .iter()
@@ -579,6 +582,15 @@ fn reader_path_hints(method: &str, args_text: &str) -> Vec<String> {
 /// `distinct()`, `dropDuplicates(…)`: the plan shows them as aggregates with no functions of
 /// their own (see `semantics::is_deduplication`); so does `countDistinct(…)`, whose plan first
 /// de-duplicates its columns.
+/// The aggregate functions `describe()` / `summary()` plan without naming them.
+fn statistics_computed_by(method: &str) -> &'static [&'static str] {
+    if method.eq_ignore_ascii_case("describe") || method.eq_ignore_ascii_case("summary") {
+        &["count", "mean", "stddev", "min", "max"]
+    } else {
+        &[]
+    }
+}
+
 fn is_writer_accessor(member: Option<&str>) -> bool {
     member.is_some_and(|m| {
         ["write", "writestream", "writeto"]

@@ -1,0 +1,163 @@
+//! Evidence that rules a site out: what the site says the plan node plainly does not.
+//!
+//! Look-alike statements share most of their evidence (`df.join(o, "id", "left")` and
+//! `df.join(o, "id", "inner")`; `sort(col("w").desc())` and `sort(col("w").asc_nulls_last())`),
+//! so matching what they share cannot choose between them. What one of them says *against* the
+//! node can:
+//!
+//! * **join type** — the site names a join type (`how="left"`) and the node's join is another;
+//! * **sort direction** — the site sorts descending and the Sort is ascending, or the reverse;
+//! * **null test** — the site tests `isNotNull` and the Filter tests `isnull`, or the reverse;
+//! * **aggregate functions** — the site aggregates with functions the Aggregate never computes
+//!   (`count` for a `first`-only aggregate);
+//! * **aliases** — the site names its results and the node's results carry none of those names
+//!   (Spark keeps user aliases, so `percentile_approx(x, 0.25, …)` as a result name means the
+//!   code wrote no alias).
+//!
+//! A conflict does not exclude a site — the plan may be an optimised rewrite — it multiplies its
+//! score by [`CONFLICT_PENALTY`].
+
+use super::evidence::{Evidence, TokenKind};
+use super::operations::AGGREGATE_FUNCTIONS;
+use super::semantics::JOIN_TYPE_WORDS;
+use crate::plan::OperatorFamily;
+use std::collections::BTreeSet;
+
+/// Score factor for a site whose evidence contradicts the node's.
+pub const CONFLICT_PENALTY: f64 = 0.55;
+
+/// Whether `site` says something the node (`family`, `node`) rules out (see module docs).
+pub fn conflicts(family: OperatorFamily, node: &Evidence, site: &Evidence) -> bool {
+    match family {
+        OperatorFamily::Join => {
+            let is_join_type = |v: &str| JOIN_TYPE_WORDS.contains(&v);
+            let node_types = values(node, TokenKind::Literal, is_join_type);
+            let site_types = values(site, TokenKind::Literal, is_join_type);
+            if node_types.is_empty() {
+                // An inner join carries no type word: only `how="inner"` agrees with it.
+                site_types.iter().any(|t| *t != "inner")
+            } else {
+                disjoint_named(node_types, site_types)
+            }
+        }
+        OperatorFamily::Sort => {
+            // `desc`, `desc_nulls_first`, … / `asc`, `asc_nulls_last`, …
+            let direction = |e: &Evidence, prefix: &str| {
+                !values(e, TokenKind::Function, |v| v.starts_with(prefix)).is_empty()
+            };
+            let node_descending = direction(node, "desc");
+            direction(site, "desc") && !node_descending || direction(site, "asc") && node_descending
+        }
+        OperatorFamily::Filter => {
+            let tests = |e: &Evidence| {
+                (
+                    e.has(TokenKind::Function, "isnull"),
+                    e.has(TokenKind::Function, "isnotnull"),
+                )
+            };
+            match (tests(node), tests(site)) {
+                ((true, false), (false, true)) | ((false, true), (true, false)) => true,
+                _ => false,
+            }
+        }
+        OperatorFamily::Aggregate => {
+            let is_aggregate = |v: &str| AGGREGATE_FUNCTIONS.contains(&v);
+            disjoint_named(
+                values(node, TokenKind::Function, is_aggregate),
+                values(site, TokenKind::Function, is_aggregate),
+            ) || aliases_conflict(node, site)
+        }
+        OperatorFamily::Project | OperatorFamily::Window => aliases_conflict(node, site),
+        _ => false,
+    }
+}
+
+/// Both sides name something of a kind and share none of it.
+fn disjoint_named(node: BTreeSet<&str>, site: BTreeSet<&str>) -> bool {
+    !node.is_empty() && !site.is_empty() && node.is_disjoint(&site)
+}
+
+fn aliases_conflict(node: &Evidence, site: &Evidence) -> bool {
+    let node_aliases = values(node, TokenKind::Alias, |_| true);
+    let site_aliases = values(site, TokenKind::Alias, |_| true);
+    // A plan alias may also be a column a later statement selects: only names count.
+    let node_names: BTreeSet<&str> = node_aliases
+        .union(&values(node, TokenKind::Column, |_| true))
+        .copied()
+        .collect();
+    !node_aliases.is_empty() && !site_aliases.is_empty() && site_aliases.is_disjoint(&node_names)
+}
+
+fn values(e: &Evidence, kind: TokenKind, keep: impl Fn(&str) -> bool) -> BTreeSet<&str> {
+    e.tokens
+        .iter()
+        .filter(|(k, v)| *k == kind && keep(v))
+        .map(|(_, v)| v.as_str())
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn bag(tokens: &[(TokenKind, &str)]) -> Evidence {
+        let mut e = Evidence::default();
+        for (k, v) in tokens {
+            e.add(*k, v);
+        }
+        e
+    }
+
+    #[test]
+    fn join_types_must_agree() {
+        // The plan's inner join has no type word; a left join has its spellings.
+        let inner_node = bag(&[(TokenKind::Column, "id")]);
+        let left_node = bag(&[
+            (TokenKind::Column, "id"),
+            (TokenKind::Literal, "left"),
+            (TokenKind::Literal, "leftouter"),
+        ]);
+        let says_inner = bag(&[(TokenKind::Column, "id"), (TokenKind::Literal, "inner")]);
+        let says_left = bag(&[(TokenKind::Column, "id"), (TokenKind::Literal, "left")]);
+        let says_nothing = bag(&[(TokenKind::Column, "id")]);
+        assert!(conflicts(OperatorFamily::Join, &inner_node, &says_left));
+        assert!(!conflicts(OperatorFamily::Join, &inner_node, &says_inner));
+        assert!(!conflicts(OperatorFamily::Join, &inner_node, &says_nothing));
+        assert!(conflicts(OperatorFamily::Join, &left_node, &says_inner));
+        assert!(!conflicts(OperatorFamily::Join, &left_node, &says_left));
+        assert!(!conflicts(OperatorFamily::Join, &left_node, &says_nothing));
+    }
+
+    #[test]
+    fn sort_direction_and_null_tests_must_agree() {
+        let asc = bag(&[(TokenKind::Column, "w")]);
+        let desc = bag(&[(TokenKind::Column, "w"), (TokenKind::Function, "desc")]);
+        assert!(conflicts(OperatorFamily::Sort, &asc, &desc));
+        assert!(!conflicts(OperatorFamily::Sort, &desc, &desc));
+        assert!(!conflicts(OperatorFamily::Sort, &asc, &asc));
+        let is_null = bag(&[(TokenKind::Function, "isnull")]);
+        let not_null = bag(&[(TokenKind::Function, "isNotNull")]);
+        assert!(conflicts(OperatorFamily::Filter, &is_null, &not_null));
+        assert!(!conflicts(OperatorFamily::Filter, &is_null, &is_null));
+    }
+
+    #[test]
+    fn aggregates_and_aliases_must_agree() {
+        let firsts = bag(&[(TokenKind::Column, "id"), (TokenKind::Function, "first")]);
+        let counts = bag(&[(TokenKind::Column, "id"), (TokenKind::Function, "count")]);
+        assert!(conflicts(OperatorFamily::Aggregate, &firsts, &counts));
+        // A distinct aggregate's partial step computes only some of the functions.
+        let both = bag(&[(TokenKind::Function, "count"), (TokenKind::Function, "sum")]);
+        let sums = bag(&[(TokenKind::Function, "sum")]);
+        assert!(!conflicts(OperatorFamily::Aggregate, &sums, &both));
+        let auto_named = bag(&[(TokenKind::Alias, "percentile_approx(total, 0.25, 10000)")]);
+        let aliased = bag(&[(TokenKind::Alias, "q1")]);
+        assert!(conflicts(OperatorFamily::Project, &auto_named, &aliased));
+        assert!(!conflicts(OperatorFamily::Project, &aliased, &aliased));
+        assert!(!conflicts(
+            OperatorFamily::Project,
+            &auto_named,
+            &bag(&[(TokenKind::Column, "total")])
+        ));
+    }
+}
