@@ -55,10 +55,10 @@ pub fn conflicts(family: OperatorFamily, node: &Evidence, site: &Evidence) -> bo
                     e.has(TokenKind::Function, "isnotnull"),
                 )
             };
-            match (tests(node), tests(site)) {
-                ((true, false), (false, true)) | ((false, true), (true, false)) => true,
-                _ => false,
-            }
+            matches!(
+                (tests(node), tests(site)),
+                ((true, false), (false, true)) | ((false, true), (true, false))
+            )
         }
         OperatorFamily::Aggregate => {
             let is_aggregate = |v: &str| AGGREGATE_FUNCTIONS.contains(&v);
