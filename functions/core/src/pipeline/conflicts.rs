@@ -78,8 +78,12 @@ fn disjoint_named(node: BTreeSet<&str>, site: BTreeSet<&str>) -> bool {
 }
 
 fn aliases_conflict(node: &Evidence, site: &Evidence) -> bool {
-    let node_aliases = values(node, TokenKind::Alias, |_| true);
+    // Most sites name nothing: check that side first, it is the cheap one.
     let site_aliases = values(site, TokenKind::Alias, |_| true);
+    if site_aliases.is_empty() {
+        return false;
+    }
+    let node_aliases = values(node, TokenKind::Alias, |_| true);
     // A plan alias may also be a column a later statement selects: only names count.
     let node_names: BTreeSet<&str> = node_aliases
         .union(&values(node, TokenKind::Column, |_| true))
