@@ -134,11 +134,15 @@ pub fn localise_plan(
         units.push((UnitKind::Sql { statement }, table.sql_unit(statement)));
     }
 
-    // The best any site does for each node: what an open flow borrows for the scans its caller
+    // The best site anywhere for each node: what an open flow borrows for the scans its caller
     // reads.
-    let best_anywhere: Vec<f64> = scores
+    let best_anywhere: Vec<Option<(SiteId, f64)>> = scores
         .iter()
-        .map(|s| s.values().copied().fold(0.0, f64::max))
+        .map(|s| {
+            s.iter()
+                .map(|(site, v)| (*site, *v))
+                .max_by(|a, b| a.1.total_cmp(&b.1).then(b.0.cmp(&a.0)))
+        })
         .collect();
     let mut ranked: Vec<(RankedUnit, BTreeSet<SiteId>)> = units
         .into_iter()
@@ -152,9 +156,9 @@ pub fn localise_plan(
                     .iter()
                     .filter_map(|s| scores[n].get(s).map(|v| (*s, *v)))
                     .max_by(|a, b| a.1.total_cmp(&b.1));
-                let borrowed = (targets[n].0 == OperatorFamily::Scan)
-                    .then(|| best_anywhere[n] * borrow)
-                    .filter(|b| *b > 0.0);
+                let borrowed = best_anywhere[n]
+                    .filter(|_| borrow > 0.0 && targets[n].0 == OperatorFamily::Scan)
+                    .map(|(_, v)| v * borrow);
                 match (best, borrowed) {
                     (Some((_, v)), Some(b)) if b > v => total += b,
                     (None, Some(b)) => total += b,
@@ -227,10 +231,7 @@ pub fn localise_plan(
                 fitted += if a.in_flow { v } else { v * OUT_OF_FLOW };
             } else if borrow > 0.0 && targets[n].0 == OperatorFamily::Scan {
                 // An open flow's scans are read by a caller: take the best reader anywhere.
-                let borrowed = scores[n]
-                    .iter()
-                    .max_by(|a, b| a.1.total_cmp(b.1).then(b.0.cmp(a.0)));
-                if let Some((&site, &v)) = borrowed {
+                if let Some((site, v)) = best_anywhere[n] {
                     assigned[n] = Some(Aligned {
                         site,
                         in_flow: false,
@@ -286,6 +287,7 @@ fn open_flow_borrowing(table: &SiteTable, kind: &UnitKind, sites: &BTreeSet<Site
 /// Share of a scan's best score an open flow (one starting from a function parameter) earns for
 /// it: the scan is real, but read by some caller the flow does not show.
 const BORROWED_SCAN: f64 = 0.7;
+
 /// How many leading units are aligned before one is chosen.
 const ALIGNED_CANDIDATES: usize = 4;
 /// Discount for a site outside the flow feeding its parent's site.

@@ -492,7 +492,6 @@ impl SiteTable {
         }
     }
 
-    /// The whole flow ending at `chain`: the chain and everything upstream of its last call.
     /// Whether the flow ending at `chain` starts from a DataFrame built elsewhere
     /// (`def only_shipped(orders): return orders.filter(…)`): its plan's scans then come from the
     /// caller, not from the flow.
@@ -511,6 +510,7 @@ impl SiteTable {
         false
     }
 
+    /// The whole flow ending at `chain`: the chain and everything upstream of its last call.
     pub fn flow_of_chain(&self, chain: usize) -> BTreeSet<SiteId> {
         let Some(&last) = self.chain_sites(chain).last() else {
             return BTreeSet::new();
