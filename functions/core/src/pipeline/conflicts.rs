@@ -19,7 +19,7 @@
 
 use super::evidence::{Evidence, TokenKind};
 use super::operations::AGGREGATE_FUNCTIONS;
-use super::semantics::JOIN_TYPE_WORDS;
+use super::semantics::is_join_type_word;
 use crate::plan::OperatorFamily;
 use std::collections::BTreeSet;
 
@@ -30,9 +30,8 @@ pub const CONFLICT_PENALTY: f64 = 0.55;
 pub fn conflicts(family: OperatorFamily, node: &Evidence, site: &Evidence) -> bool {
     match family {
         OperatorFamily::Join => {
-            let is_join_type = |v: &str| JOIN_TYPE_WORDS.contains(&v);
-            let node_types = values(node, TokenKind::Literal, is_join_type);
-            let site_types = values(site, TokenKind::Literal, is_join_type);
+            let node_types = values(node, TokenKind::Literal, is_join_type_word);
+            let site_types = values(site, TokenKind::Literal, is_join_type_word);
             if node_types.is_empty() {
                 // An inner join carries no type word: only `how="inner"` agrees with it.
                 site_types.iter().any(|t| *t != "inner")
@@ -89,7 +88,7 @@ fn aliases_conflict(node: &Evidence, site: &Evidence) -> bool {
         .union(&values(node, TokenKind::Column, |_| true))
         .copied()
         .collect();
-    !node_aliases.is_empty() && !site_aliases.is_empty() && site_aliases.is_disjoint(&node_names)
+    !node_aliases.is_empty() && site_aliases.is_disjoint(&node_names)
 }
 
 fn values(e: &Evidence, kind: TokenKind, keep: impl Fn(&str) -> bool) -> BTreeSet<&str> {

@@ -168,39 +168,32 @@ fn is_passthrough(expr: &Expr) -> bool {
         && expr.columns.len() <= 1
 }
 
-/// Every word `join(..., how=…)` accepts.
-pub const JOIN_TYPE_WORDS: &[&str] = &[
-    "inner",
-    "left",
-    "leftouter",
-    "left_outer",
-    "right",
-    "rightouter",
-    "right_outer",
-    "outer",
-    "full",
-    "fullouter",
-    "full_outer",
-    "semi",
-    "leftsemi",
-    "left_semi",
-    "anti",
-    "leftanti",
-    "left_anti",
-    "cross",
+/// Join types (as the plan prints them, lower-cased) and how users spell them in
+/// `join(..., how=…)`. An inner join is the default and needs no word.
+const JOIN_TYPE_SPELLINGS: &[(&str, &[&str])] = &[
+    ("leftouter", &["left", "leftouter", "left_outer"]),
+    ("rightouter", &["right", "rightouter", "right_outer"]),
+    ("fullouter", &["outer", "full", "fullouter", "full_outer"]),
+    ("leftsemi", &["semi", "leftsemi", "left_semi"]),
+    ("leftanti", &["anti", "leftanti", "left_anti"]),
+    ("cross", &["cross"]),
 ];
 
 /// Join types as users write them in `join(..., how=…)`.
 fn join_type_literals(join_type: &str) -> &'static [&'static str] {
-    match join_type.to_lowercase().as_str() {
-        "leftouter" => &["left", "leftouter", "left_outer"],
-        "rightouter" => &["right", "rightouter", "right_outer"],
-        "fullouter" => &["outer", "full", "fullouter", "full_outer"],
-        "leftsemi" => &["semi", "leftsemi", "left_semi"],
-        "leftanti" => &["anti", "leftanti", "left_anti"],
-        "cross" => &["cross"],
-        _ => &[],
-    }
+    let join_type = join_type.to_lowercase();
+    JOIN_TYPE_SPELLINGS
+        .iter()
+        .find(|(plan, _)| *plan == join_type)
+        .map_or(&[], |(_, words)| *words)
+}
+
+/// Whether `word` is one of the join types `join(..., how=…)` accepts.
+pub fn is_join_type_word(word: &str) -> bool {
+    word == "inner"
+        || JOIN_TYPE_SPELLINGS
+            .iter()
+            .any(|(_, words)| words.contains(&word))
 }
 
 /// The node's own evidence signature.
