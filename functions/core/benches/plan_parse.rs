@@ -2,7 +2,7 @@
 //!
 //! Synthesises an event log of at least 10 MB by repeating the SQL events of the committed
 //! fixture log (`tests/fixtures/plans/eventlog.jsonl`, real Spark 4.3.0 output) and of the
-//! benchmark's logs when `../shared/bench` (or `PLAN2CODE_BENCH_DIR`) is present, giving every
+//! benchmark's logs (`bench/dev`, or `PLAN2CODE_BENCH_DIR`), giving every
 //! copy distinct execution ids. Then times, best of several runs:
 //!
 //! * `list_executions` — one pass over every line;
@@ -24,7 +24,7 @@ fn seed_logs() -> Vec<String> {
     ];
     let bench = std::env::var_os("PLAN2CODE_BENCH_DIR")
         .map(PathBuf::from)
-        .unwrap_or_else(|| manifest.join("../../../shared/bench"));
+        .unwrap_or_else(|| manifest.join("../../bench/dev"));
     if let Ok(entries) = std::fs::read_dir(&bench) {
         for entry in entries.flatten() {
             if let Ok(text) = std::fs::read_to_string(entry.path().join("eventlog.jsonl")) {

@@ -1,8 +1,11 @@
-//! Every plan of the benchmark (`../shared/bench`, or `PLAN2CODE_BENCH_DIR`) in all four forms,
-//! checked against the case's gold: each gold node is a node of the graph with that id, a
-//! compatible name and the same code/engine kind, and every id the form shows is a node.
+//! Every plan of the DEV benchmark in all four forms, checked against the case's gold: each gold
+//! node is a node of the graph with that id, a compatible name and the same code/engine kind, and
+//! every id the form shows is a node.
 //!
-//! A missing benchmark directory fails these tests: they are the contract with the scorer.
+//! The plans are the repository's own copy, `bench/dev` (refreshed by `scripts/refresh-bench`),
+//! or the directory `PLAN2CODE_BENCH_DIR` names (the test command points it at
+//! `../shared/bench` when that is present). A missing benchmark fails these tests: they are the
+//! contract with the scorer.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -15,7 +18,7 @@ use serde_json::Value;
 fn bench_dir() -> PathBuf {
     let dir = std::env::var_os("PLAN2CODE_BENCH_DIR")
         .map(PathBuf::from)
-        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/bench"));
+        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../../bench/dev"));
     assert!(
         dir.join("manifest.json").is_file(),
         "benchmark not found at {} (set PLAN2CODE_BENCH_DIR)",
