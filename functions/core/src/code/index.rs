@@ -44,7 +44,8 @@ impl LineRange {
             end: end.max(start),
         }
     }
-    pub fn len(&self) -> u32 {
+    /// How many lines the range spans (never zero: a range holds at least its start line).
+    pub fn line_count(&self) -> u32 {
         self.end - self.start + 1
     }
     pub fn contains(&self, other: &LineRange) -> bool {

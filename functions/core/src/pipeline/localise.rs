@@ -323,8 +323,8 @@ fn align_plan(
     }
     // Nodes outside the final plan's tree (AQE Initial Plan, subqueries) are their own roots.
     let parents = graph.parents();
-    for idx in 0..graph.nodes.len() {
-        if parents[idx].is_none() && !graph.roots.contains(&idx) {
+    for (idx, parent) in parents.iter().enumerate() {
+        if parent.is_none() && !graph.roots.contains(&idx) {
             align(
                 graph,
                 semantics,
