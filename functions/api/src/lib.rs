@@ -25,12 +25,14 @@
 pub mod auth;
 pub mod error;
 pub mod launcher;
+pub mod recovery;
 mod routes;
 mod stream;
 
 pub use auth::{Authenticator, StaticTokens};
 pub use error::ApiError;
 pub use launcher::{JobLauncher, LaunchError, LocalLauncher};
+pub use recovery::{Recovery, resume_unfinished_jobs};
 pub use routes::{CreateJob, router, stream_router, submit_job};
 
 use plan2code_core::ports::{BlobStore, JobStore};

@@ -12,7 +12,7 @@
 //! and resume, and for the end-to-end tests that exercise them.
 
 use anyhow::Context;
-use plan2code_api::{ApiLimits, ApiState, LocalLauncher, StaticTokens, router};
+use plan2code_api::{ApiLimits, ApiState, LocalLauncher, Recovery, StaticTokens, router};
 use plan2code_core::pipeline::tasks::PipelineTasks;
 use plan2code_core::ports::{BlobStore, JobStore};
 use plan2code_core::workflow::{TaskRegistry, mapping_runner};
@@ -102,6 +102,20 @@ pub fn run(args: ServeArgs) -> anyhow::Result<ExitCode> {
             ..ApiLimits::default()
         },
     };
+
+    // Jobs a stopped or killed server left unfinished run again from their checkpoints.
+    for outcome in plan2code_api::resume_unfinished_jobs(&state)
+        .context("taking up the unfinished jobs of the job store")?
+    {
+        match outcome {
+            Recovery::Resumed { job_id, status } => {
+                tracing::info!(job = %job_id, ?status, "resuming an unfinished job")
+            }
+            Recovery::Failed { job_id, reason } => {
+                tracing::warn!(job = %job_id, %reason, "an unfinished job could not be resumed")
+            }
+        }
+    }
 
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()

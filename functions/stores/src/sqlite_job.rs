@@ -175,6 +175,23 @@ impl JobStore for SqliteJobStore {
             .map_err(backend)
     }
 
+    fn unfinished_jobs(&self) -> Result<Vec<String>, StoreError> {
+        let conn = self.conn();
+        let mut statement = conn
+            .prepare(
+                "SELECT pk FROM items WHERE sk = 'META' AND pk LIKE 'JOB#%' \
+                 AND status IN ('queued', 'running', 'paused') ORDER BY pk",
+            )
+            .map_err(backend)?;
+        let ids = statement
+            .query_map([], |row| row.get::<_, String>(0))
+            .map_err(backend)?
+            .map(|pk| pk.map(|pk| pk.trim_start_matches("JOB#").to_owned()))
+            .collect::<Result<Vec<_>, _>>()
+            .map_err(backend)?;
+        Ok(ids)
+    }
+
     fn put_job(&self, job: &Job) -> Result<(), StoreError> {
         let body = serde_json::to_string(job).map_err(|e| corrupt("job", e))?;
         let mut conn = self.conn();

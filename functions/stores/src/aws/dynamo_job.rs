@@ -367,6 +367,41 @@ impl JobStore for DynamoJobStore {
             .and_then(|item| get_s(&item, "owner").ok().map(str::to_owned)))
     }
 
+    fn unfinished_jobs(&self) -> Result<Vec<String>, StoreError> {
+        // A scan: only a restarted *local* server asks this (on AWS, Step Functions keeps
+        // executions alive), and the emulator-backed suite checks it agrees with SQLite.
+        let mut ids = Vec::new();
+        let mut start: Option<Item> = None;
+        loop {
+            let request = self
+                .client
+                .scan()
+                .table_name(&self.table)
+                .consistent_read(true)
+                .filter_expression("SK = :meta AND #status IN (:q, :r, :p)")
+                .expression_attribute_names("#status", "status")
+                .expression_attribute_values(":meta", s("META"))
+                .expression_attribute_values(":q", s("queued"))
+                .expression_attribute_values(":r", s("running"))
+                .expression_attribute_values(":p", s("paused"))
+                .set_exclusive_start_key(start.take());
+            let page = self
+                .bridge
+                .run(async move { request.send().await.map_err(|e| sdk_error("Scan", e)) })??;
+            for item in page.items() {
+                if let Some(id) = get_s(item, "PK")?.strip_prefix("JOB#") {
+                    ids.push(id.to_owned());
+                }
+            }
+            match page.last_evaluated_key {
+                Some(key) if !key.is_empty() => start = Some(key),
+                _ => break,
+            }
+        }
+        ids.sort();
+        Ok(ids)
+    }
+
     fn put_job(&self, job: &Job) -> Result<(), StoreError> {
         self.update_live_job(
             &job.id,

@@ -122,6 +122,38 @@ pub fn terminal_jobs_never_change(store: &dyn JobStore) {
     assert_eq!(got.error.as_deref(), Some("cancelled by alice"));
 }
 
+pub fn unfinished_jobs_are_the_live_ones(store: &dyn JobStore) {
+    let ids: Vec<String> = ["queued", "running", "paused", "done", "cancelled"]
+        .iter()
+        .map(|label| fresh_id(label))
+        .collect();
+    for id in &ids {
+        store.create_job(&job(id, 1), "alice").unwrap();
+    }
+    store
+        .set_job_status(&ids[1], JobStatus::Running, None)
+        .unwrap();
+    store
+        .set_job_status(&ids[2], JobStatus::Paused, None)
+        .unwrap();
+    store
+        .set_job_status(&ids[3], JobStatus::Completed, None)
+        .unwrap();
+    store
+        .set_job_status(&ids[4], JobStatus::Cancelled, None)
+        .unwrap();
+    // Other tests may share the store: look only at this test's jobs.
+    let unfinished: Vec<String> = store
+        .unfinished_jobs()
+        .unwrap()
+        .into_iter()
+        .filter(|id| ids.contains(id))
+        .collect();
+    let mut expected = ids[..3].to_vec();
+    expected.sort();
+    assert_eq!(unfinished, expected);
+}
+
 pub fn put_mapping_is_idempotent_and_counts_once(store: &dyn JobStore) {
     let id = fresh_id("mapping");
     store.create_job(&job(&id, 4), "alice").unwrap();
@@ -325,6 +357,12 @@ macro_rules! store_suite {
         fn terminal_jobs_never_change() {
             if let Some(s) = $jobs {
                 suite::terminal_jobs_never_change(&*s)
+            }
+        }
+        #[test]
+        fn unfinished_jobs_are_the_live_ones() {
+            if let Some(s) = $jobs {
+                suite::unfinished_jobs_are_the_live_ones(&*s)
             }
         }
         #[test]
