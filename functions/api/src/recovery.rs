@@ -14,7 +14,7 @@
 
 use crate::ApiState;
 use plan2code_core::contracts::{EventType, JobStatus};
-use plan2code_core::pipeline::tasks::{execution_input, plan_key};
+use plan2code_core::pipeline::job::{execution_input, plan_key};
 use plan2code_core::ports::StoreError;
 use serde_json::json;
 

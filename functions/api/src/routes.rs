@@ -12,7 +12,7 @@ use axum::routing::{get, post};
 use plan2code_core::code::Secret;
 use plan2code_core::contracts::{Job, JobResult, JobStatus, RepoConfig, RepositoryAnalysis};
 use plan2code_core::pipeline::job::sort_mappings;
-use plan2code_core::pipeline::tasks::{execution_input, plan_key, queued_job};
+use plan2code_core::pipeline::job::{execution_input, plan_key, queued_job};
 use plan2code_core::plan::{self, ParseOptions, PlanError};
 use serde::Deserialize;
 use serde_json::{Value, json};

@@ -1,5 +1,5 @@
 //! What several subcommands share: reading a plan (with execution selection), where local data
-//! lives, the clock.
+//! lives.
 
 use anyhow::Context;
 use plan2code_core::plan::{self, ParseOptions, PlanError, PlanGraph};
@@ -56,11 +56,4 @@ pub fn data_dir() -> PathBuf {
 /// Directory of the local blob store (indexes, plans, results).
 pub fn default_store_dir() -> PathBuf {
     data_dir().join("blobs")
-}
-
-pub fn unix_now() -> u64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map(|d| d.as_secs())
-        .unwrap_or(0)
 }

@@ -86,7 +86,7 @@ pub fn run(args: IndexArgs) -> anyhow::Result<ExitCode> {
         .clone()
         .unwrap_or_else(crate::common::default_store_dir);
     let store = DirBlobStore::new(store_dir);
-    let now = crate::common::unix_now();
+    let now = plan2code_core::clock::unix_now();
     let bar = std::io::stderr().is_terminal().then(|| {
         let bar = indicatif::ProgressBar::new(0);
         bar.set_style(

@@ -12,11 +12,11 @@
 
 use anyhow::Context;
 use plan2code_core::contracts::{Job, RepoConfig};
-use plan2code_core::pipeline::llm::{LlmConfig, LlmReasoner};
-use plan2code_core::pipeline::reason::{EvidenceReasoner, Reasoner};
-use plan2code_core::pipeline::tasks::{PipelineTasks, execution_input, plan_key, queued_job};
-use plan2code_core::pipeline::{PipelineConfig, job};
+use plan2code_core::pipeline::job;
+use plan2code_core::pipeline::job::{execution_input, plan_key, queued_job};
+use plan2code_core::pipeline::tasks::PipelineTasks;
 use plan2code_core::ports::{BlobStore, JobStore};
+use plan2code_core::settings;
 use plan2code_core::workflow::{TaskRegistry, WorkflowError, mapping_runner};
 use plan2code_stores::{DirBlobStore, SqliteJobStore};
 use std::io::{IsTerminal, Write};
@@ -53,39 +53,6 @@ pub struct MapArgs {
     /// Directory of the local blob store (index cache).
     #[arg(long)]
     pub store: Option<PathBuf>,
-}
-
-fn env_number<T: std::str::FromStr>(name: &str, default: T) -> T {
-    std::env::var(name)
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(default)
-}
-
-/// Pipeline settings from `RETRIEVAL_TOP_K`, `CONFIDENCE_THRESHOLD_HIGH`, `CONFIDENCE_THRESHOLD_LOW`.
-pub fn pipeline_config() -> PipelineConfig {
-    let mut config = PipelineConfig::default();
-    config.top_k = env_number("RETRIEVAL_TOP_K", config.top_k);
-    config.confidence.threshold_high = env_number(
-        "CONFIDENCE_THRESHOLD_HIGH",
-        config.confidence.threshold_high,
-    );
-    config.confidence.threshold_low =
-        env_number("CONFIDENCE_THRESHOLD_LOW", config.confidence.threshold_low);
-    config
-}
-
-/// The reasoner the environment asks for (`LLM_*`), else the deterministic one.
-pub fn reasoner_from_env() -> anyhow::Result<Arc<dyn Reasoner>> {
-    Ok(match LlmConfig::from_env() {
-        Some(config) => Arc::new(LlmReasoner::new(config)?),
-        None => Arc::new(EvidenceReasoner),
-    })
-}
-
-/// `MAX_PARALLEL_NODES`, default 5, at least 1.
-pub fn max_parallel_nodes() -> u32 {
-    env_number("MAX_PARALLEL_NODES", 5u32).max(1)
 }
 
 /// The local job store shared by `map` and `serve` (`<data dir>/jobs.sqlite`).
@@ -144,8 +111,8 @@ pub fn run(args: MapArgs) -> anyhow::Result<ExitCode> {
     let tasks = Arc::new(PipelineTasks::new(
         jobs.clone(),
         blobs.clone(),
-        reasoner_from_env()?,
-        pipeline_config(),
+        settings::reasoner()?,
+        settings::pipeline_config()?,
     ));
     let mut registry = TaskRegistry::new();
     tasks.register(&mut registry);
@@ -158,7 +125,7 @@ pub fn run(args: MapArgs) -> anyhow::Result<ExitCode> {
             Ok(written)
         });
     }
-    let runner = mapping_runner(jobs.clone(), registry, max_parallel_nodes())?;
+    let runner = mapping_runner(jobs.clone(), registry, settings::max_parallel_nodes()?)?;
     let outcome = runner.run(&job_id, execution_input(&job_id, &repo));
     tasks.finish_job(&job_id);
     if let Some(bar) = &bar {

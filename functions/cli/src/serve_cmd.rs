@@ -15,6 +15,7 @@ use anyhow::Context;
 use plan2code_api::{ApiLimits, ApiState, LocalLauncher, Recovery, StaticTokens, router};
 use plan2code_core::pipeline::tasks::PipelineTasks;
 use plan2code_core::ports::{BlobStore, JobStore};
+use plan2code_core::settings;
 use plan2code_core::workflow::{TaskRegistry, mapping_runner};
 use plan2code_stores::DirBlobStore;
 use std::io::Write;
@@ -75,8 +76,8 @@ pub fn run(args: ServeArgs) -> anyhow::Result<ExitCode> {
     let tasks = Arc::new(PipelineTasks::new(
         jobs.clone(),
         blobs.clone(),
-        crate::map_cmd::reasoner_from_env()?,
-        crate::map_cmd::pipeline_config(),
+        settings::reasoner()?,
+        settings::pipeline_config()?,
     ));
     let mut registry = TaskRegistry::new();
     tasks.register(&mut registry);
@@ -91,7 +92,7 @@ pub fn run(args: ServeArgs) -> anyhow::Result<ExitCode> {
             tasks.plan_semantics(&input)
         });
     }
-    let runner = mapping_runner(jobs.clone(), registry, crate::map_cmd::max_parallel_nodes())?;
+    let runner = mapping_runner(jobs.clone(), registry, settings::max_parallel_nodes()?)?;
     let state = ApiState {
         jobs: jobs.clone(),
         blobs,

@@ -5,8 +5,9 @@
 
 use plan2code_core::code::{LoadOptions, RepoSource, load_or_build_index};
 use plan2code_core::contracts::{MappingOutput, RepoConfig};
+use plan2code_core::pipeline::job::{execution_input, plan_key, queued_job};
 use plan2code_core::pipeline::reason::EvidenceReasoner;
-use plan2code_core::pipeline::tasks::{PipelineTasks, execution_input, plan_key, queued_job};
+use plan2code_core::pipeline::tasks::PipelineTasks;
 use plan2code_core::pipeline::{PipelineConfig, job, map_plan};
 use plan2code_core::plan::{ParseOptions, parse_plan};
 use plan2code_core::ports::{BlobStore, JobStore};

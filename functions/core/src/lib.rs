@@ -20,10 +20,12 @@
 //! The seven pipeline nodes of `DESIGN.md` are plain functions over these types.
 
 pub mod allocator;
+pub mod clock;
 pub mod code;
 pub mod contracts;
 pub mod error;
 pub mod pipeline;
 pub mod plan;
 pub mod ports;
+pub mod settings;
 pub mod workflow;

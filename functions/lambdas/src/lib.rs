@@ -16,6 +16,7 @@ pub mod batch;
 use lambda_runtime::{Diagnostic, LambdaEvent};
 use plan2code_core::pipeline::tasks::PipelineTasks;
 use plan2code_core::ports::{BlobStore, JobStore, StoreError};
+use plan2code_core::settings::{self, SettingsError};
 use plan2code_core::workflow::TaskError;
 use plan2code_stores::aws::{AwsBridge, DynamoJobStore, S3BlobStore, SfnControl};
 use serde_json::Value;
@@ -55,6 +56,8 @@ pub enum SetupError {
     MissingEnv(&'static str),
     #[error(transparent)]
     Store(#[from] StoreError),
+    #[error(transparent)]
+    Settings(#[from] SettingsError),
 }
 
 fn env(name: &'static str) -> Result<String, SetupError> {
@@ -108,39 +111,18 @@ impl AwsPorts {
     }
 }
 
-/// The pipeline tasks over the given stores, configured from the environment.
-pub fn pipeline_tasks(jobs: Arc<dyn JobStore>, blobs: Arc<dyn BlobStore>) -> Arc<PipelineTasks> {
-    use plan2code_core::pipeline::llm::{LlmConfig, LlmReasoner};
-    use plan2code_core::pipeline::reason::{EvidenceReasoner, Reasoner};
-    let reasoner: Arc<dyn Reasoner> = match LlmConfig::from_env().map(LlmReasoner::new) {
-        Some(Ok(llm)) => Arc::new(llm),
-        Some(Err(err)) => {
-            tracing::warn!(error = %err, "LLM reasoner unavailable; using the evidence reasoner");
-            Arc::new(EvidenceReasoner)
-        }
-        None => Arc::new(EvidenceReasoner),
-    };
-    Arc::new(PipelineTasks::new(jobs, blobs, reasoner, pipeline_config()))
-}
-
-fn env_number<T: std::str::FromStr>(name: &str, default: T) -> T {
-    std::env::var(name)
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(default)
-}
-
-/// `RETRIEVAL_TOP_K`, `CONFIDENCE_THRESHOLD_HIGH`, `CONFIDENCE_THRESHOLD_LOW`.
-pub fn pipeline_config() -> plan2code_core::pipeline::PipelineConfig {
-    let mut config = plan2code_core::pipeline::PipelineConfig::default();
-    config.top_k = env_number("RETRIEVAL_TOP_K", config.top_k);
-    config.confidence.threshold_high = env_number(
-        "CONFIDENCE_THRESHOLD_HIGH",
-        config.confidence.threshold_high,
-    );
-    config.confidence.threshold_low =
-        env_number("CONFIDENCE_THRESHOLD_LOW", config.confidence.threshold_low);
-    config
+/// The pipeline tasks over the given stores, configured from the environment
+/// ([`plan2code_core::settings`]: a bad setting fails the cold start with its name).
+pub fn pipeline_tasks(
+    jobs: Arc<dyn JobStore>,
+    blobs: Arc<dyn BlobStore>,
+) -> Result<Arc<PipelineTasks>, SetupError> {
+    Ok(Arc::new(PipelineTasks::new(
+        jobs,
+        blobs,
+        settings::reasoner()?,
+        settings::pipeline_config()?,
+    )))
 }
 
 /// Run one task function on one event: off the async workers (the core is synchronous), with

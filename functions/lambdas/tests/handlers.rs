@@ -8,15 +8,17 @@ use lambda_runtime::{Context, Diagnostic, LambdaEvent};
 use plan2code_api::{ApiLimits, ApiState, JobLauncher, LaunchError, router, stream_router};
 use plan2code_core::code::Secret;
 use plan2code_core::contracts::{EventType, JobStatus, RepoConfig};
-use plan2code_core::pipeline::tasks::{PipelineTasks, plan_key, queued_job};
+use plan2code_core::pipeline::job::{plan_key, queued_job};
+use plan2code_core::pipeline::tasks::PipelineTasks;
 use plan2code_core::plan::{ParseOptions, parse_plan};
 use plan2code_core::ports::{BlobStore, JobStore};
+use plan2code_core::settings::pipeline_config;
 use plan2code_core::workflow::control::{
     check_job_flags, complete_job, pause_gate, record_unmapped,
 };
 use plan2code_core::workflow::{TaskError, TaskTokens, WorkflowControl};
 use plan2code_lambdas::aws_api::{IamPrincipal, JwtSubject};
-use plan2code_lambdas::{NamedFailure, batch, handle, pipeline_config};
+use plan2code_lambdas::{NamedFailure, batch, handle};
 use plan2code_stores::{MemoryBlobStore, SqliteJobStore};
 use serde_json::{Value, json};
 use std::path::{Path, PathBuf};
@@ -55,7 +57,7 @@ fn local(owner: &str) -> Local {
         jobs.clone(),
         blobs.clone(),
         Arc::new(plan2code_core::pipeline::reason::EvidenceReasoner),
-        pipeline_config(),
+        pipeline_config().expect("pipeline settings"),
     ));
     Local { jobs, blobs, tasks }
 }
@@ -140,7 +142,7 @@ async fn pipeline_handlers_run_on_their_sample_events() {
         env.jobs.clone(),
         env.blobs.clone(),
         Arc::new(plan2code_core::pipeline::reason::EvidenceReasoner),
-        pipeline_config(),
+        pipeline_config().expect("pipeline settings"),
     ));
     let candidates_key = "jobs/job-example/nodes/14/candidates.json";
     let warm_candidates = env.blobs.get(candidates_key).unwrap();

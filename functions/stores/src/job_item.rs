@@ -1,5 +1,6 @@
 //! What the two job stores share: how a job item's per-node counters are kept apart from the
-//! rest of the job, and the event timestamp format.
+//! rest of the job, and the sort key of events. (Event timestamps come from
+//! [`plan2code_core::clock`].)
 //!
 //! Both SQLite and DynamoDB store a job as a JSON document plus separate numeric counters that
 //! `put_mapping` bumps atomically (see the invariants on [`plan2code_core::ports::JobStore`]).
@@ -40,53 +41,9 @@ pub fn event_sort_key(seq: u64) -> String {
     format!("EVENT#{seq:020}")
 }
 
-/// Current time as RFC 3339 UTC with millisecond precision (`2026-11-22T03:55:00.123Z`).
-pub fn rfc3339_now() -> String {
-    let since_epoch = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .unwrap_or_default();
-    rfc3339(since_epoch.as_secs(), since_epoch.subsec_millis())
-}
-
-/// Unix seconds now.
-pub fn unix_now() -> u64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map(|d| d.as_secs())
-        .unwrap_or(0)
-}
-
-fn rfc3339(secs: u64, millis: u32) -> String {
-    let days = i64::try_from(secs / 86_400).unwrap_or(0);
-    let rem = secs % 86_400;
-    // Howard Hinnant's days-to-civil algorithm.
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let day = doy - (153 * mp + 2) / 5 + 1;
-    let month = if mp < 10 { mp + 3 } else { mp - 9 };
-    let year = yoe + era * 400 + i64::from(month <= 2);
-    format!(
-        "{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}.{millis:03}Z",
-        rem / 3600,
-        rem % 3600 / 60,
-        rem % 60
-    )
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn formats_known_instants() {
-        assert_eq!(rfc3339(0, 0), "1970-01-01T00:00:00.000Z");
-        assert_eq!(rfc3339(951_782_400, 5), "2000-02-29T00:00:00.005Z");
-        assert_eq!(rfc3339(1_795_319_700, 123), "2026-11-22T03:55:00.123Z");
-    }
 
     #[test]
     fn event_keys_sort_numerically() {

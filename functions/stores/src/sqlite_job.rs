@@ -7,7 +7,8 @@
 //! transaction as the mapping insert. WAL mode plus a busy timeout let several processes (a
 //! killed runner and the one resuming it, the server and the CLI) share the file.
 
-use crate::job_item::{JobCounters, event_sort_key, rfc3339_now};
+use crate::job_item::{JobCounters, event_sort_key};
+use plan2code_core::clock::rfc3339_now;
 use plan2code_core::contracts::{Event, EventType, Job, JobStatus, MappingOutput};
 use plan2code_core::ports::{JobStore, MappingTally, RepoIndexRecord, StoreError};
 use rusqlite::{Connection, OptionalExtension, TransactionBehavior, params};

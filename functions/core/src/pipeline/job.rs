@@ -1,10 +1,39 @@
-//! Job-level results: statistics and the completed [`Job`] object, computed the same way by the
-//! CLI, the local runner's CompleteJob and the CompleteJob Lambda.
+//! Jobs from start to end, the same way for the CLI, the local server and the Lambdas: a new job
+//! as it is created ([`queued_job`], its plan under [`plan_key`], the state machine's
+//! [`execution_input`]), and its results — statistics and the completed [`Job`] object, computed
+//! alike by the CLI, the local runner's CompleteJob and the CompleteJob Lambda.
 
 use crate::contracts::{
     Job, JobResult, JobStatus, MappingOutput, Progress, RepoConfig, RepositoryAnalysis, Statistics,
 };
 use crate::ports::MappingTally;
+use serde_json::{Value, json};
+
+/// Blob key of a job's plan (`jobs/<id>/plan.json`).
+pub fn plan_key(job_id: &str) -> String {
+    format!("jobs/{job_id}/plan.json")
+}
+
+/// A new job as it is created, before LoadRepoContext runs.
+pub fn queued_job(id: &str, repo_config: RepoConfig) -> Job {
+    Job {
+        id: id.to_owned(),
+        status: JobStatus::Queued,
+        repo_config,
+        progress: Progress {
+            current_phase: "queued".into(),
+            ..Progress::default()
+        },
+        result: None,
+        statistics: Statistics::default(),
+        error: None,
+    }
+}
+
+/// The execution input of the state machine for a job (never a token).
+pub fn execution_input(job_id: &str, repo: &RepoConfig) -> Value {
+    json!({ "jobId": job_id, "planKey": plan_key(job_id), "repo": repo })
+}
 
 /// Statistics over a job's mappings, counted with the same [`MappingTally`] the stores use.
 pub fn statistics(

@@ -15,6 +15,7 @@
 use super::reason::{ConfidenceLevel, Decision, EvidenceReasoner, ReasonError, Reasoner};
 use super::retrieve::Candidate;
 use super::semantics::SemanticDescription;
+use crate::settings::{self, SettingsError};
 use serde::Deserialize;
 use std::sync::Mutex;
 use std::time::Duration;
@@ -36,19 +37,40 @@ pub struct LlmConfig {
 }
 
 impl LlmConfig {
-    /// From the environment; `None` when `LLM_BASE_URL` or `LLM_MODEL` is unset.
-    pub fn from_env() -> Option<Self> {
-        let var = |k: &str| std::env::var(k).ok().filter(|v| !v.trim().is_empty());
-        let num = |k: &str, d: f64| var(k).and_then(|v| v.parse().ok()).unwrap_or(d);
-        Some(Self {
-            base_url: var("LLM_BASE_URL")?,
-            model: var("LLM_MODEL")?,
-            api_key: Secret::new(var("LLM_API_KEY").unwrap_or_default()),
-            max_job_cost_usd: num("MAX_JOB_COST_USD", 5.0),
-            price_input_per_mtok: num("LLM_PRICE_INPUT_PER_MTOK", 2.5),
-            price_output_per_mtok: num("LLM_PRICE_OUTPUT_PER_MTOK", 10.0),
-            timeout: Duration::from_secs(num("LLM_TIMEOUT_SECONDS", 30.0) as u64),
-        })
+    /// From the environment (see [`crate::settings`]): `None` when neither `LLM_BASE_URL` nor
+    /// `LLM_MODEL` is set; an error when only one is, or a number is unreadable.
+    pub fn from_env() -> Result<Option<Self>, SettingsError> {
+        let (base_url, model) = match (settings::text("LLM_BASE_URL"), settings::text("LLM_MODEL"))
+        {
+            (None, None) => return Ok(None),
+            (Some(base_url), Some(model)) => (base_url, model),
+            (Some(_), None) => {
+                return Err(SettingsError::Incomplete {
+                    set: "LLM_BASE_URL",
+                    missing: "LLM_MODEL",
+                });
+            }
+            (None, Some(_)) => {
+                return Err(SettingsError::Incomplete {
+                    set: "LLM_MODEL",
+                    missing: "LLM_BASE_URL",
+                });
+            }
+        };
+        let amount = |name, default| settings::number(name, default, "a number");
+        Ok(Some(Self {
+            base_url,
+            model,
+            api_key: Secret::new(settings::text("LLM_API_KEY").unwrap_or_default()),
+            max_job_cost_usd: amount("MAX_JOB_COST_USD", 5.0)?,
+            price_input_per_mtok: amount("LLM_PRICE_INPUT_PER_MTOK", 2.5)?,
+            price_output_per_mtok: amount("LLM_PRICE_OUTPUT_PER_MTOK", 10.0)?,
+            timeout: Duration::from_secs(settings::number(
+                "LLM_TIMEOUT_SECONDS",
+                30,
+                "a whole number of seconds",
+            )?),
+        }))
     }
 }
 

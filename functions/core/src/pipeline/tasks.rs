@@ -39,9 +39,7 @@ use super::semantics::SemanticDescription;
 use super::{PipelineConfig, PlanContext, finalize};
 use crate::code::cache::load_index_bytes;
 use crate::code::{LoadOptions, RepoSource, Secret, load_or_build_index};
-use crate::contracts::{
-    EventType, Job, JobStatus, MappingOutput, Progress, RepoConfig, Statistics,
-};
+use crate::contracts::{EventType, JobStatus, MappingOutput, RepoConfig};
 use crate::error::ErrorName;
 use crate::plan::{self, ParseOptions, PlanGraph};
 use crate::ports::{BlobStore, JobStore, StoreError};
@@ -51,32 +49,6 @@ use serde::de::DeserializeOwned;
 use serde_json::{Value, json};
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
-
-/// Blob key of a job's plan (`jobs/<id>/plan.json`).
-pub fn plan_key(job_id: &str) -> String {
-    format!("jobs/{job_id}/plan.json")
-}
-
-/// A new job as it is created, before LoadRepoContext runs.
-pub fn queued_job(id: &str, repo_config: RepoConfig) -> Job {
-    Job {
-        id: id.to_owned(),
-        status: JobStatus::Queued,
-        repo_config,
-        progress: Progress {
-            current_phase: "queued".into(),
-            ..Progress::default()
-        },
-        result: None,
-        statistics: Statistics::default(),
-        error: None,
-    }
-}
-
-/// The execution input of the state machine for a job (never a token).
-pub fn execution_input(job_id: &str, repo: &RepoConfig) -> Value {
-    json!({ "jobId": job_id, "planKey": plan_key(job_id), "repo": repo })
-}
 
 /// How LoadRepoContext clones and caches (defaults from the environment).
 pub type LoadOptionsFn = Arc<dyn Fn() -> LoadOptions<'static> + Send + Sync>;
@@ -156,7 +128,7 @@ impl PipelineTasks {
             blobs,
             reasoner,
             config,
-            load_options: Arc::new(|| LoadOptions::from_env(unix_now())),
+            load_options: Arc::new(|| LoadOptions::from_env(crate::clock::unix_now())),
             contexts: Mutex::new(Vec::new()),
             tokens: Mutex::new(HashMap::new()),
         }
@@ -463,11 +435,4 @@ fn is_serialised_graph(bytes: &[u8]) -> bool {
 
 fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
     m.lock().unwrap_or_else(|p| p.into_inner())
-}
-
-fn unix_now() -> u64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map(|d| d.as_secs())
-        .unwrap_or(0)
 }

@@ -7,6 +7,6 @@ use plan2code_lambdas::{AwsPorts, init_tracing, pipeline_tasks, run_task};
 async fn main() -> Result<(), lambda_runtime::Error> {
     init_tracing();
     let ports = AwsPorts::from_env()?;
-    let tasks = pipeline_tasks(ports.jobs.clone(), ports.blobs.clone());
+    let tasks = pipeline_tasks(ports.jobs.clone(), ports.blobs.clone())?;
     run_task(move |input| tasks.final_mapping(input)).await
 }

@@ -17,12 +17,13 @@
 //! also check `expiresAt`.
 
 use super::{AwsBridge, sdk_error};
-use crate::job_item::{JobCounters, event_sort_key, rfc3339_now};
+use crate::job_item::{JobCounters, event_sort_key};
 use aws_sdk_dynamodb::Client;
 use aws_sdk_dynamodb::types::{
     AttributeDefinition, AttributeValue, BillingMode, KeySchemaElement, KeyType, Put,
     ScalarAttributeType, TimeToLiveSpecification, TransactWriteItem, Update,
 };
+use plan2code_core::clock::rfc3339_now;
 use plan2code_core::contracts::{Event, EventType, Job, JobStatus, MappingOutput};
 use plan2code_core::ports::{JobStore, MappingTally, RepoIndexRecord, StoreError};
 use std::collections::HashMap;
