@@ -5,7 +5,7 @@
 //! | route | what |
 //! |---|---|
 //! | `POST /jobs` | `{repositoryUrl, branch?, commit?, token?, planContent, executionId?}` → `201 {id, status}` |
-//! | `GET /jobs/{id}` | the Job object of `DESIGN.md` (mappings once completed) |
+//! | `GET /jobs/{id}` | the Job object of `docs/ARCHITECTURE.md` (mappings once completed) |
 //! | `POST /jobs/{id}/cancel`, `/pause`, `/resume` | job control → `200 {id, status}` |
 //! | `GET /jobs/{id}/events?after=seq&limit=n` | a page of the ordered event log |
 //! | `GET /jobs/{id}/stream` | the same events as Server-Sent Events, resumable by `Last-Event-ID` |

@@ -1,11 +1,11 @@
 //! `plan2code map --plan FILE --repo PATH|URL`: map every node of a plan to the code that
 //! produced it, entirely on this machine.
 //!
-//! The embedded local mode of `DESIGN.md`: the job is created in a SQLite job store (in memory: a
+//! The embedded local mode of `docs/ARCHITECTURE.md`: the job is created in a SQLite job store (in memory: a
 //! one-shot run), the parsed plan is put in the local blob store (`<data dir>/blobs`), and the production state machine
 //! (`statemachine/mapping.asl.json`) runs in-process over [`PipelineTasks`] — the same definition
 //! and node functions `plan2code serve` and the Lambdas run. The finished job is printed as the Job
-//! object of `DESIGN.md` (`--format json`) or a readable table. Set `LLM_BASE_URL` + `LLM_MODEL`
+//! object of `docs/ARCHITECTURE.md` (`--format json`) or a readable table. Set `LLM_BASE_URL` + `LLM_MODEL`
 //! (+ `LLM_API_KEY`) to let an OpenAI-compatible model weigh in on ambiguous nodes; by default the
 //! deterministic evidence reasoner decides, offline. `MAX_PARALLEL_NODES` (5) bounds the nodes
 //! mapped at once.

@@ -1,4 +1,4 @@
-//! `plan2code serve`: the HTTP API of `DESIGN.md` on 127.0.0.1, for a UI on this machine.
+//! `plan2code serve`: the HTTP API of `docs/ARCHITECTURE.md` on 127.0.0.1, for a UI on this machine.
 //!
 //! The same router the API Lambda serves (`plan2code-api`), over the local stores `plan2code map`
 //! uses (SQLite + a directory under the data dir) and the same state machine, run in-process on a

@@ -1,5 +1,5 @@
 //! The JSON contracts other systems see: what `GET /jobs/:id` and `plan2code map --format json`
-//! print, what the event stream carries. Field names are camelCase as in `DESIGN.md`; changing
+//! print, what the event stream carries. Field names are camelCase as in `docs/ARCHITECTURE.md`; changing
 //! one here changes the public API, so they are defined once, here.
 
 use serde::{Deserialize, Serialize};
@@ -33,7 +33,7 @@ pub struct ConfidenceFactors {
     pub keyword_match: f64,
 }
 
-/// Confidence bands (thresholds configurable, see `DESIGN.md`).
+/// Confidence bands (thresholds configurable, see `docs/ARCHITECTURE.md`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum ConfidenceStatus {

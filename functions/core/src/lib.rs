@@ -17,7 +17,7 @@
 //! * [`error`] — the error names the state machine's Retry/Catch match on.
 //! * [`allocator`] — mimalloc as the process allocator (default `mimalloc` feature).
 //!
-//! The seven pipeline nodes of `DESIGN.md` are plain functions over these types.
+//! The seven pipeline nodes of `docs/ARCHITECTURE.md` are plain functions over these types.
 
 pub mod allocator;
 pub mod clock;

@@ -1,6 +1,6 @@
 //! The mapping pipeline: from a plan node to the lines that produced it.
 //!
-//! The seven nodes of `DESIGN.md` as plain functions over plain data:
+//! The seven nodes of `docs/ARCHITECTURE.md` as plain functions over plain data:
 //!
 //! 1. `load_repo_context` — the repository half lives in [`crate::code`]; the plan half is
 //!    [`localise::localise_plan`]: find the query unit (DataFrame flow or SQL statement) the plan

@@ -210,7 +210,7 @@ pub struct NodeDetails {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct PlanNode {
-    /// The `dagNodeId` of `DESIGN.md`: the plan's own id (`(N)` of formatted / event log, UI
+    /// The `dagNodeId` of `docs/ARCHITECTURE.md`: the plan's own id (`(N)` of formatted / event log, UI
     /// `nodeId`), or the pre-order position from 0 for plain `explain()` text.
     pub id: String,
     /// The operator name as written (`Scan parquet`, `PhotonGroupingAgg`, `WholeStageCodegen (3)`).

@@ -10,7 +10,7 @@
 //!
 //! * [`parse_plan`] detects the form, picks the execution ([`ParseOptions::execution_id`]) when
 //!   the input holds several, and returns the graph; [`list_executions`] lists them.
-//! * Node ids follow `DESIGN.md`: the `(N)` of formatted text and event logs, the UI's
+//! * Node ids follow `docs/ARCHITECTURE.md`: the `(N)` of formatted text and event logs, the UI's
 //!   `nodeId`, the pre-order position for `explain()` text.
 //! * Errors are [`PlanError`]s naming line, column and what was expected. No input panics.
 //!

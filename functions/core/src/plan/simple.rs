@@ -6,7 +6,7 @@
 //! (`*(3) HashAggregate(keys=[…], functions=[…])`), read by [`super::details::from_node_text`].
 //!
 //! Ids: this form prints none, so a node's id is its pre-order position from 0 at the root
-//! (`DESIGN.md`), counting every operator line in text order — AQE's Final Plan, then its Initial
+//! (`docs/ARCHITECTURE.md`), counting every operator line in text order — AQE's Final Plan, then its Initial
 //! Plan, and subquery plans where they are printed. Nothing is shared between Final and Initial
 //! here (there are no ids to tell that two lines are one node).
 //!

@@ -1,4 +1,4 @@
-//! [`JobStore`] on one DynamoDB table (`PK`, `SK` strings), the layout of DESIGN.md:
+//! [`JobStore`] on one DynamoDB table (`PK`, `SK` strings), the layout of docs/ARCHITECTURE.md:
 //!
 //! | PK | SK | attributes |
 //! |---|---|---|
