@@ -56,6 +56,8 @@ struct IndexReport {
     bytes: u64,
     elapsed_ms: u64,
     by_language: BTreeMap<String, u64>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    warnings: Vec<String>,
     index_key: String,
 }
 
@@ -74,6 +76,7 @@ impl IndexReport {
             bytes: stats.bytes_scanned,
             elapsed_ms,
             by_language: stats.by_language.clone(),
+            warnings: stats.warnings.clone(),
             index_key: loaded.record.index_key.clone(),
         }
     }
@@ -156,6 +159,9 @@ fn print_text(report: &IndexReport) {
             })
             .collect();
         println!("skipped     {}", skipped.join(", "));
+    }
+    for warning in &report.warnings {
+        eprintln!("warning: {warning}");
     }
     println!("symbols     {}", report.symbols);
     println!("spark ops   {}", report.spark_ops);

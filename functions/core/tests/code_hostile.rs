@@ -154,3 +154,60 @@ fn repo_level_caps_fail_or_skip() {
             >= 1
     );
 }
+
+/// Source that would abort the process inside tree-sitter's C code (600 nested indentation
+/// levels and a string literal trip tree-sitter-python's scanner) and a FIFO named like source
+/// (opening it blocks forever) sit beside a good file: the index is built, the good file is in it,
+/// the hazard is skipped with a warning naming it, the FIFO is never opened.
+#[test]
+fn scanner_crashers_and_fifos_are_skipped_not_fatal() {
+    let repo = tempfile::tempdir().unwrap();
+    let root = repo.path().to_path_buf();
+    fs::write(
+        root.join("good.py"),
+        "df = spark.table(\"t\").groupBy(\"a\").count()\n",
+    )
+    .unwrap();
+    let mut crasher = String::new();
+    for depth in 0..600 {
+        crasher.push_str(&" ".repeat(depth));
+        crasher.push_str("if x:\n");
+    }
+    crasher.push_str(&" ".repeat(600));
+    crasher.push_str("s = f'{x}'\n");
+    fs::write(root.join("crasher.py"), crasher).unwrap();
+    #[cfg(unix)]
+    {
+        let fifo = root.join("pipe.py");
+        let status = std::process::Command::new("mkfifo")
+            .arg(&fifo)
+            .status()
+            .unwrap();
+        assert!(status.success());
+    }
+    let (sender, receiver) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let _ = sender.send(build_index(
+            &root,
+            None,
+            "k".into(),
+            &IndexOptions::default(),
+        ));
+    });
+    let index = receiver
+        .recv_timeout(std::time::Duration::from_secs(60))
+        .expect("indexing must not hang on a FIFO")
+        .unwrap();
+    let paths: Vec<&str> = index.files.iter().map(|f| f.path.as_str()).collect();
+    assert_eq!(paths, ["good.py"]);
+    let skipped = &index.stats.files_skipped;
+    assert_eq!(skipped.get(&SkipReason::ParserHazard), Some(&1));
+    #[cfg(unix)]
+    assert_eq!(skipped.get(&SkipReason::NotRegularFile), Some(&1));
+    assert_eq!(index.stats.warnings.len(), 1);
+    assert!(
+        index.stats.warnings[0].starts_with("crasher.py: not parsed"),
+        "{:?}",
+        index.stats.warnings
+    );
+}

@@ -8,11 +8,12 @@
 //! that is no entry point and no test.
 
 use super::error::RepoError;
+use super::guard;
 use super::index::{
     CodeFlags, INDEX_FORMAT_VERSION, IndexStats, Language, LineRange, RepoIndex, SkipReason,
     SourceFile, SqlOrigin, SqlStatement, SymbolId, SymbolKind,
 };
-use super::lang::{FileExtract, adapter_for, extract_file};
+use super::lang::{FileExtract, LanguageAdapter, adapter_for, extract_file};
 use super::notebook;
 use super::sql::analyse_sql;
 use super::strings::DecodedString;
@@ -102,6 +103,16 @@ pub fn build_index(
     let mut entry_points: Vec<bool> = Vec::new();
     for (walked_file, result) in walked.files.iter().zip(results) {
         let Some(result) = result else { continue };
+        if let Some(hazard) = &result.hazard {
+            *stats
+                .files_skipped
+                .entry(SkipReason::ParserHazard)
+                .or_default() += 1;
+            stats
+                .warnings
+                .push(format!("{}: not parsed: {hazard}", walked_file.rel_path));
+            continue;
+        }
         let Some(extract) = result.extract else {
             *stats
                 .files_skipped
@@ -170,8 +181,23 @@ struct IndexedFile {
     lines: u32,
     notebook: bool,
     flags: CodeFlags,
-    /// `None` when the file could not be understood (invalid notebook JSON).
+    /// `None` when the file could not be understood (invalid notebook JSON) or was not parsed.
     extract: Option<FileExtract>,
+    /// Why the file was not handed to the parser at all ([`guard::parser_hazard`]).
+    hazard: Option<String>,
+}
+
+/// Extract `src` unless the parser guard refuses it.
+fn guarded_extract(
+    adapter: &dyn LanguageAdapter,
+    src: &str,
+    module: &str,
+    flags: CodeFlags,
+) -> Result<FileExtract, String> {
+    match guard::parser_hazard(adapter.language(), src) {
+        Some(reason) => Err(reason),
+        None => Ok(extract_file(adapter, src, module, flags)),
+    }
 }
 
 /// Index one file's text (public so tests and benches can index a string).
@@ -193,6 +219,7 @@ fn index_file(file: &WalkedFile) -> IndexedFile {
                 notebook: notebook::is_databricks_notebook(&file.text),
                 flags,
                 extract: Some(extract),
+                hazard: None,
             }
         }
         FileKind::Source(language) => {
@@ -203,28 +230,29 @@ fn index_file(file: &WalkedFile) -> IndexedFile {
                     notebook: false,
                     flags,
                     extract: None,
+                    hazard: None,
                 };
             };
-            if notebook::is_databricks_notebook(&file.text) {
+            let databricks = notebook::is_databricks_notebook(&file.text);
+            let extracted = if databricks {
                 let source = notebook::databricks_source(&file.text);
-                let mut extract = extract_file(adapter, &source.code, &module, flags);
-                for cell in &source.sql_cells {
-                    push_sql(&mut extract, cell, SqlOrigin::NotebookCell);
-                }
-                return IndexedFile {
-                    language,
-                    lines,
-                    notebook: true,
-                    flags,
-                    extract: Some(extract),
-                };
-            }
+                guarded_extract(adapter, &source.code, &module, flags).map(|mut extract| {
+                    for cell in &source.sql_cells {
+                        push_sql(&mut extract, cell, SqlOrigin::NotebookCell);
+                    }
+                    extract
+                })
+            } else {
+                guarded_extract(adapter, &file.text, &module, flags)
+            };
+            let (extract, hazard) = split(extracted);
             IndexedFile {
                 language,
                 lines,
-                notebook: false,
+                notebook: databricks,
                 flags,
-                extract: Some(extract_file(adapter, &file.text, &module, flags)),
+                extract,
+                hazard,
             }
         }
         FileKind::JupyterNotebook => {
@@ -235,26 +263,40 @@ fn index_file(file: &WalkedFile) -> IndexedFile {
                     notebook: true,
                     flags,
                     extract: None,
+                    hazard: None,
                 };
             };
-            let extract = adapter_for(language).map(|adapter| {
-                let mut extract = extract_file(adapter, &source.code, &module, flags);
-                if let Some(map) = &source.line_map {
-                    remap_lines(&mut extract, map);
-                }
-                for cell in &source.sql_cells {
-                    push_sql(&mut extract, cell, SqlOrigin::NotebookCell);
-                }
-                extract
+            let extracted = adapter_for(language).map(|adapter| {
+                guarded_extract(adapter, &source.code, &module, flags).map(|mut extract| {
+                    if let Some(map) = &source.line_map {
+                        remap_lines(&mut extract, map);
+                    }
+                    for cell in &source.sql_cells {
+                        push_sql(&mut extract, cell, SqlOrigin::NotebookCell);
+                    }
+                    extract
+                })
             });
+            let (extract, hazard) = match extracted {
+                Some(result) => split(result),
+                None => (None, None),
+            };
             IndexedFile {
                 language,
                 lines,
                 notebook: true,
                 flags,
                 extract,
+                hazard,
             }
         }
+    }
+}
+
+fn split(result: Result<FileExtract, String>) -> (Option<FileExtract>, Option<String>) {
+    match result {
+        Ok(extract) => (Some(extract), None),
+        Err(hazard) => (None, Some(hazard)),
     }
 }
 

@@ -290,6 +290,10 @@ pub enum SkipReason {
     OutsideRepo,
     UnsupportedLanguage,
     ParseFailed,
+    /// Not handed to the parser: it would crash the grammar's C scanner ([`super::guard`]).
+    ParserHazard,
+    /// A FIFO, socket or device: never opened (opening a FIFO blocks forever).
+    NotRegularFile,
     FileCountCap,
     TotalBytesCap,
 }
@@ -305,6 +309,9 @@ pub struct IndexStats {
     pub sql_statements: u64,
     pub by_language: std::collections::BTreeMap<String, u64>,
     pub elapsed_ms: u64,
+    /// One line per file that needs the user's attention (`path: what happened`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub warnings: Vec<String>,
 }
 
 /// The index of one repository at one commit.

@@ -4,6 +4,7 @@
 //!
 //! * [`walk`] — the path guard: lists and reads files under a root, never outside it, with size,
 //!   binary, UTF-8 and count caps.
+//! * [`guard`] — source that would crash a grammar's C scanner is never parsed.
 //! * [`lang`] — one [`lang::LanguageAdapter`] per language (Python, Scala, Java) over a shared
 //!   call-chain extractor: symbols, Spark DataFrame chains with per-call lines and arguments,
 //!   variable flow, call edges.
@@ -19,6 +20,7 @@
 pub mod build;
 pub mod cache;
 pub mod error;
+pub mod guard;
 pub mod index;
 pub mod lang;
 pub mod notebook;

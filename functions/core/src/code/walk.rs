@@ -137,6 +137,11 @@ pub fn walk_repo(root: &Path, limits: &WalkLimits) -> Result<WalkOutcome, WalkEr
         let Some(kind) = file_kind(path) else {
             continue;
         };
+        if !ft.is_file() {
+            // A FIFO, socket or device under an indexable name: opening a FIFO blocks forever.
+            outcome.skip(SkipReason::NotRegularFile);
+            continue;
+        }
         candidates += 1;
         if candidates > limits.max_files {
             if limits.fail_on_cap {
