@@ -9,7 +9,7 @@ use axum::extract::{FromRequestParts, Path, Query, State};
 use axum::http::StatusCode;
 use axum::http::request::Parts;
 use axum::routing::{get, post};
-use plan2code_core::code::Secret;
+use plan2code_core::code::{Secret, redact_url};
 use plan2code_core::contracts::{Job, JobResult, JobStatus, RepoConfig, RepositoryAnalysis};
 use plan2code_core::pipeline::job::sort_mappings;
 use plan2code_core::pipeline::job::{execution_input, plan_key, queued_job};
@@ -101,7 +101,7 @@ pub struct CreateJob {
 impl std::fmt::Debug for Secretless<'_> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("CreateJob")
-            .field("repository_url", &self.0.repository_url)
+            .field("repository_url", &redact_url(&self.0.repository_url))
             .field("branch", &self.0.branch)
             .finish_non_exhaustive()
     }
@@ -122,9 +122,16 @@ fn validate(request: &CreateJob) -> Result<(), ApiError> {
             "`repositoryUrl` must be an https:// or file:// git URL".into(),
         ));
     }
-    if url.contains('@') && url.starts_with("https://") {
+    // User-info or a query string can carry credentials (`?access_token=…`): refused without
+    // echoing the URL, so it reaches no store, event or log.
+    let authority = url.split_once("://").map_or("", |(_, rest)| {
+        rest.split(['/', '?', '#']).next().unwrap_or("")
+    });
+    if authority.contains('@') || url.contains('?') || url.contains('#') {
         return Err(ApiError::BadRequest(
-            "`repositoryUrl` must not embed credentials; send them as `token`".into(),
+            "`repositoryUrl` must not embed credentials, a query string or a fragment; send a \
+             token as `token`"
+                .into(),
         ));
     }
     if request.plan_content.trim().is_empty() {
@@ -197,7 +204,7 @@ pub fn submit_job(state: &ApiState, caller: &str, request: CreateJob) -> Result<
     }
     let plan_bytes = serde_json::to_vec(&graph).map_err(|e| ApiError::Internal(e.to_string()))?;
     let repo = RepoConfig {
-        url: request.repository_url.trim().to_owned(),
+        url: redact_url(request.repository_url.trim()),
         branch: request.branch.clone(),
         commit: request.commit.clone(),
     };

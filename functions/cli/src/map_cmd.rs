@@ -11,6 +11,8 @@
 //! mapped at once.
 
 use anyhow::Context;
+use plan2code_core::code::redact_url;
+use plan2code_core::code::source::{Location, parse_location};
 use plan2code_core::contracts::{Job, RepoConfig};
 use plan2code_core::pipeline::job;
 use plan2code_core::pipeline::job::{execution_input, plan_key, queued_job};
@@ -100,8 +102,14 @@ pub fn run(args: MapArgs) -> anyhow::Result<ExitCode> {
     // its jobs in `<data dir>/jobs.sqlite`.
     let jobs: Arc<dyn JobStore> = Arc::new(SqliteJobStore::in_memory()?);
     let job_id = new_job_id("local");
+    // Credentials inside the URL (user-info, `?access_token=`) travel in memory like
+    // GITHUB_TOKEN; the job, its events and its output see the URL without them.
+    let (url, url_token) = match parse_location(&args.repo) {
+        Ok((Location::Url(url), token)) => (url, token),
+        Ok((Location::Directory(_), _)) | Err(_) => (redact_url(&args.repo), None),
+    };
     let repo = RepoConfig {
-        url: args.repo.clone(),
+        url,
         branch: args.branch.clone(),
         commit: args.commit.clone(),
     };
@@ -114,6 +122,9 @@ pub fn run(args: MapArgs) -> anyhow::Result<ExitCode> {
         settings::reasoner()?,
         settings::pipeline_config()?,
     ));
+    if let Some(token) = url_token {
+        tasks.set_job_token(&job_id, token);
+    }
     let mut registry = TaskRegistry::new();
     tasks.register(&mut registry);
     if let Some(bar) = bar.clone() {

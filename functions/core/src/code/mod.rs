@@ -33,4 +33,4 @@ pub use build::{IndexOptions, build_index};
 pub use cache::{LoadOptions, LoadedIndex, cache_key, load_or_build_index};
 pub use error::RepoError;
 pub use index::*;
-pub use source::{RepoSource, Secret};
+pub use source::{RepoSource, Secret, redact_url};

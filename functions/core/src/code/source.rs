@@ -11,8 +11,10 @@
 //!
 //! **Tokens** travel out of band as a [`Secret`]: handed to gix through a credentials callback,
 //! never put into the URL, never written to disk, and scrubbed from every error message
-//! (`Debug` prints `***`). A token embedded in a URL (`https://user:tok@host/…`) is moved into
-//! the secret and removed from the URL used for cache keys and messages.
+//! (`Debug` prints `***`). A token embedded in a URL — user-info (`https://user:tok@host/…`) or
+//! a query parameter (`?access_token=…`) — is moved into the secret and removed from the URL
+//! used for cloning, cache keys and messages; nothing after `?` or `#` is kept. Anything that
+//! shows a URL to a person or a store goes through [`redact_url`] first.
 //!
 //! A clone that exceeds its time budget is interrupted (`INDEX_TIMEOUT`, retryable); network and
 //! git failures are `CLONE_FAILED` (retryable); refused credentials are `AUTH_FAILED`.
@@ -73,10 +75,12 @@ pub enum Location {
     Directory(PathBuf),
 }
 
-/// Classify a location; a token found in the URL's user-info is returned separately.
+/// Classify a location; a token found in the URL's user-info or query string is returned
+/// separately and the URL comes back without user-info, query or fragment.
 pub fn parse_location(location: &str) -> Result<(Location, Option<Secret>), RepoError> {
     let trimmed = location.trim();
     if let Some(rest) = trimmed.strip_prefix("https://") {
+        let (rest, query) = split_query(rest);
         let (authority, path) = rest.split_once('/').unwrap_or((rest, ""));
         let (userinfo, host) = match authority.rsplit_once('@') {
             Some((userinfo, host)) => (Some(userinfo), host),
@@ -85,14 +89,21 @@ pub fn parse_location(location: &str) -> Result<(Location, Option<Secret>), Repo
         if host.is_empty() {
             return Err(RepoError::InvalidSource("https URL without a host".into()));
         }
-        let token = userinfo.and_then(|u| {
+        let from_userinfo = userinfo.and_then(|u| {
             let secret = u.split_once(':').map(|(_, p)| p).unwrap_or(u);
             (!secret.is_empty()).then(|| Secret::new(secret))
         });
+        let token = from_userinfo.or_else(|| query_token(query));
         return Ok((Location::Url(format!("https://{host}/{path}")), token));
     }
-    if trimmed.starts_with("file://") {
-        return Ok((Location::Url(trimmed.to_string()), None));
+    if let Some(rest) = trimmed.strip_prefix("file://") {
+        // A file URL has no use for user-info or a query: drop them, never echo them.
+        let (rest, _) = split_query(rest);
+        let path = match rest.split_once('/') {
+            Some((authority, path)) if authority.contains('@') => format!("/{path}"),
+            _ => rest.to_owned(),
+        };
+        return Ok((Location::Url(format!("file://{path}")), None));
     }
     if trimmed.contains("://") || trimmed.starts_with("git@") {
         return Err(RepoError::InvalidSource(
@@ -107,6 +118,67 @@ pub fn parse_location(location: &str) -> Result<(Location, Option<Secret>), Repo
             "{trimmed} is not a directory"
         )))
     }
+}
+
+/// `(before '?' or '#', the query string without its fragment)`.
+fn split_query(rest: &str) -> (&str, &str) {
+    let (before_fragment, _) = rest.split_once('#').unwrap_or((rest, ""));
+    before_fragment
+        .split_once('?')
+        .unwrap_or((before_fragment, ""))
+}
+
+/// A token passed as a query parameter (`access_token`, `private_token`, `token`, …).
+fn query_token(query: &str) -> Option<Secret> {
+    query.split('&').find_map(|pair| {
+        let (key, value) = pair.split_once('=')?;
+        let key = key.to_ascii_lowercase();
+        (key.contains("token") || key.contains("key") || key.contains("secret") || key == "auth")
+            .then(|| value.trim())
+            .filter(|v| !v.is_empty())
+            .map(Secret::new)
+    })
+}
+
+/// A URL fit to show or store: user-info becomes `***@`, every query value `***`, and the
+/// fragment is dropped. Text that is not a URL comes back unchanged.
+pub fn redact_url(url: &str) -> String {
+    let Some((scheme, rest)) = url.split_once("://") else {
+        return url.to_owned();
+    };
+    let (before_fragment, _) = rest.split_once('#').unwrap_or((rest, ""));
+    let (body, query) = match before_fragment.split_once('?') {
+        Some((body, query)) => (body, Some(query)),
+        None => (before_fragment, None),
+    };
+    let (authority, path) = match body.split_once('/') {
+        Some((authority, path)) => (authority, Some(path)),
+        None => (body, None),
+    };
+    let mut out = format!("{scheme}://");
+    match authority.rsplit_once('@') {
+        Some((_, host)) => {
+            out.push_str("***@");
+            out.push_str(host);
+        }
+        None => out.push_str(authority),
+    }
+    if let Some(path) = path {
+        out.push('/');
+        out.push_str(path);
+    }
+    if let Some(query) = query {
+        let redacted: Vec<String> = query
+            .split('&')
+            .map(|pair| match pair.split_once('=') {
+                Some((key, _)) => format!("{key}=***"),
+                None => "***".to_owned(),
+            })
+            .collect();
+        out.push('?');
+        out.push_str(&redacted.join("&"));
+    }
+    out
 }
 
 /// The commit a local directory's HEAD points at, if it is a git checkout.
@@ -378,6 +450,26 @@ mod tests {
             Location::Url("https://github.com/acme/etl.git".into())
         );
         assert_eq!(token.unwrap().expose(), "ghp_SECRET123");
+    }
+
+    #[test]
+    fn credentials_anywhere_in_a_url_are_moved_out_and_redacted() {
+        let (location, token) =
+            parse_location("https://github.com/acme/etl.git?access_token=ghp_Q1#frag").unwrap();
+        assert_eq!(
+            location,
+            Location::Url("https://github.com/acme/etl.git".into())
+        );
+        assert_eq!(token.unwrap().expose(), "ghp_Q1");
+        let (location, token) = parse_location("file://user:s3cret@/srv/repos/etl").unwrap();
+        assert_eq!(location, Location::Url("file:///srv/repos/etl".into()));
+        assert!(token.is_none());
+        assert_eq!(
+            redact_url("https://u:pw@h.io/r.git?access_token=T&x=1#f"),
+            "https://***@h.io/r.git?access_token=***&x=***"
+        );
+        assert_eq!(redact_url("file://user:secret@/srv/r"), "file://***@/srv/r");
+        assert_eq!(redact_url("/plain/dir"), "/plain/dir");
     }
 
     #[test]
