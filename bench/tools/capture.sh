@@ -64,6 +64,13 @@ notebooks)
     mapfile -t files < "$b"
     capture "$repo" "$commit" azl "azl/$(basename "$b")" --notebooks "${files[@]}"
   done
+  # a second repository with `# MAGIC %sql` cells over temp views made in Python cells
+  repo=spandey35/Learning
+  commit=c02a9bfa55b80fdda6fcf99fb8d000963361decb
+  checkout "$repo" "$commit"
+  unset PATH_MAP
+  mapfile -t files < <(cd "$WORK/src/${repo/\//+}" && ls PySpark/Self-Practice/001_PysparkPractice/*.py | sort -V)
+  capture "$repo" "$commit" spl spl --notebooks "${files[@]}"
   ;;
 *) echo "unknown set $set_name" >&2; exit 2 ;;
 esac
