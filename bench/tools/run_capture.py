@@ -1,0 +1,263 @@
+"""Capture driver for the project's own benchmark sets (bench/<set>/).
+
+The method is the DEV benchmark's (../shared/bench/tools/run_scripts.py with sparkcap.py, which
+this imports unchanged from $BENCH_TOOLS): every entry file runs in-process with cwd = the
+checkout, one fresh SparkSession per entry file, and every DataFrame action call site inside the
+checkout becomes one case (plans, UI JSON, event log, structural dump for the labeler).
+This driver adds what the DEV capture lacks for the styles these sets cover:
+
+* **Writes are actions.** `df.write....save/parquet/csv/json/orc/text/saveAsTable/insertInto` is
+  captured like `show()`: the plan is the written DataFrame's own plan (collected once under the
+  case id), the action site is the write statement. Production jobs end in writes, not shows.
+* **Notebook exports** (`--notebooks`): the file runs cell by cell (`# COMMAND ----------`),
+  each cell compiled against the real file name with its real line numbers; a failing cell does
+  not stop the others. Databricks' notebook globals are stubbed minimally: `display(df)` shows
+  the DataFrame (an action at the `display` line), `displayHTML` prints, `dbutils.widgets` returns
+  the widget's default, every other `dbutils` call raises (its cell fails). Nothing in the
+  notebook's own text is changed.
+* **`# MAGIC %sql` cells** run through `spark.sql`, one statement at a time, as Databricks does:
+  the SQL text handed over is the cell's text with the `# MAGIC ` prefixes (and `%sql`) replaced
+  by spaces, so every offset maps to the same line and column of the file (`package_sets.py`
+  labels against the file with the same prefixes blanked). A query's result is displayed, i.e.
+  it is an action whose site is the statement's first line.
+
+usage: BENCH_TOOLS=../shared/bench/tools python run_capture.py [--notebooks]
+           REPO_ROOT OUT_DIR REPO_NAME COMMIT PREFIX entry1 [entry2 ...]
+Environment as run_scripts.py: PATH_MAP="/src/=<dir>/,..." (first matching prefix wins; `{entry_dir}`
+in a target is the running entry file's folder), NO_STREAMING=1, SCRIPT_TIMEOUT=s.
+"""
+import json
+import os
+import re
+import runpy
+import signal
+import sys
+import traceback
+
+args = sys.argv[1:]
+notebooks = "--notebooks" in args
+args = [a for a in args if a and a != "--notebooks"]
+repo_root, out_dir, repo_name, commit, prefix = args[:5]
+repo_root, out_dir = os.path.abspath(repo_root), os.path.abspath(out_dir)
+entries = args[5:]
+sys.path.insert(0, os.environ.get("BENCH_TOOLS", os.path.join(os.path.dirname(__file__), "..", "..", "..",
+                                                               "shared", "bench", "tools")))
+import sparkcap  # noqa: E402
+from run_capture_text import MAGIC, blank_magic  # noqa: E402
+
+CELL_SEP = "# COMMAND ----------"
+QUERY_START = re.compile(r"^\s*(select|with|from|values|table|show|describe|explain)\b", re.I)
+
+cap = sparkcap.Capturer(repo_root, out_dir, repo_name, commit, {},
+                        event_log_dir=os.path.join(out_dir, "_eventlog"))
+# PATH_MAP="/mnt/data/={entry_dir}/,..." maps absolute data paths; {entry_dir} is the folder of the
+# entry file being run (notebook collections that keep each notebook's data beside it)
+path_map = [item.split("=", 1) for item in filter(None, os.environ.get("PATH_MAP", "").split(","))]
+if os.environ.get("NO_STREAMING"):
+    from pyspark.sql.streaming.readwriter import DataStreamWriter
+
+    def _no_stream(*a, **k):
+        raise RuntimeError("streaming queries are disabled by the capture driver")
+    DataStreamWriter.start = _no_stream
+    DataStreamWriter.toTable = _no_stream
+
+
+# ---------------------------------------------------------------------------- writes as actions
+def install_writer_actions():
+    from pyspark.sql.readwriter import DataFrameWriter
+    for name in ("save", "parquet", "csv", "json", "orc", "text", "saveAsTable", "insertInto"):
+        orig = getattr(DataFrameWriter, name)
+
+        def make(orig, name):
+            def w(self_, *a, **k):
+                if not sparkcap._suspended() and not getattr(sparkcap._state, "in_tag", False):
+                    site = cap._repo_frame()
+                    if site is not None:
+                        try:
+                            cap.capture(self_._df, f"write.{name}", site)
+                        except Exception:
+                            traceback.print_exc()
+                with sparkcap._Suspend():
+                    return orig(self_, *a, **k)
+            w._benchcap = True
+            return w
+        setattr(DataFrameWriter, name, make(orig, name))
+
+
+install_writer_actions()
+
+
+# ---------------------------------------------------------------------------- notebook globals
+class _Widgets:
+    def __init__(self):
+        self.values = {}
+
+    def _define(self, name, default=None, *a, **k):
+        self.values[name] = default
+
+    text = dropdown = combobox = multiselect = _define
+
+    def get(self, name):
+        return self.values.get(name, "")
+
+    getArgument = get
+
+    def remove(self, *a, **k):
+        pass
+
+    removeAll = remove
+
+
+class _DbUtils:
+    """Only widgets work; anything else fails its cell (logged), as it would need Databricks."""
+
+    def __init__(self):
+        self.widgets = _Widgets()
+
+    def __getattr__(self, name):
+        raise RuntimeError(f"dbutils.{name} is not available outside Databricks")
+
+
+def _display(obj=None, *a, **k):
+    from pyspark.sql import DataFrame
+    if isinstance(obj, DataFrame):
+        obj.show()
+    else:
+        print(obj)
+
+
+def _run_sql(text):
+    df = cap.spark.sql(text)
+    if QUERY_START.match(_strip_sql_comments(text)):
+        df.show()
+    return df
+
+
+def _strip_sql_comments(s):
+    return re.sub(r"--[^\n]*", "", re.sub(r"/\*.*?\*/", "", s, flags=re.S))
+
+
+def split_sql(text):
+    """Statement spans (start, end) of `text`, split at `;` outside quotes and comments."""
+    spans, start, i, n = [], 0, 0, len(text)
+    quote = None
+    while i < n:
+        ch = text[i]
+        if quote:
+            if ch == "\\":
+                i += 1
+            elif ch == quote:
+                quote = None
+        elif ch in "'\"`":
+            quote = ch
+        elif text.startswith("--", i):
+            j = text.find("\n", i)
+            i = n if j < 0 else j
+            continue
+        elif ch == ";":
+            spans.append((start, i))
+            start = i + 1
+        i += 1
+    spans.append((start, n))
+    out = []
+    for a, b in spans:
+        seg = text[a:b]
+        if not _strip_sql_comments(seg).strip():
+            continue
+        lead = len(seg) - len(seg.lstrip())
+        trail = len(seg.rstrip())
+        out.append((a + lead, a + trail))
+    return out
+
+
+def run_notebook(path, rel):
+    with open(path) as f:
+        lines = f.read().split("\n")
+    cells, start = [], 0
+    for i, ln in enumerate(lines + [CELL_SEP]):
+        if ln.strip() == CELL_SEP:
+            cells.append((start, lines[start:i]))
+            start = i + 1
+    g = {"__name__": "__main__", "__file__": path, "spark": cap.spark, "sc": cap.spark.sparkContext,
+         "display": _display, "displayHTML": print, "dbutils": _DbUtils(), "__run_sql": _run_sql}
+    nerr = 0
+    for st, body in cells:
+        magic = [blank_magic(ln) for ln in body]
+        try:
+            if all(m is not None or not ln.strip() or ln.startswith("# DBTITLE") for ln, m in zip(body, magic)) \
+                    and any(m is not None for m in magic):
+                if not any(ln.startswith(MAGIC) and ln[len(MAGIC):].strip().startswith("%sql") for ln in body):
+                    continue  # %md, %run, %sh, %fs ... cells: not Spark
+                text = "\n".join(m if m is not None else " " * len(ln) for ln, m in zip(body, magic))
+                offs = [0]
+                for ln in text.split("\n"):
+                    offs.append(offs[-1] + len(ln) + 1)
+                for a, b in split_sql(text):
+                    line = st + sum(1 for o in offs[1:] if o <= a) + 1
+                    g["__sql_text"] = text[a:b]
+                    code = "\n" * (line - 1) + "__run_sql(__sql_text)"
+                    try:
+                        exec(compile(code, path, "exec"), g)
+                    except Timeout:
+                        raise
+                    except BaseException as e:  # noqa: BLE001
+                        nerr += 1
+                        print(f"[sql@{line}] {type(e).__name__}: {str(e)[:200]}", file=sys.stderr)
+                continue
+            code = "\n" * st + "\n".join(body)
+            exec(compile(code, path, "exec"), g)
+        except Timeout:
+            raise
+        except BaseException as e:  # noqa: BLE001
+            nerr += 1
+            print(f"[cell@{st + 1}] {type(e).__name__}: {str(e)[:200]}", file=sys.stderr)
+    return nerr
+
+
+class Timeout(Exception):
+    pass
+
+
+def _alarm(*a):
+    raise Timeout()
+
+
+os.chdir(repo_root)
+sys.path.insert(0, repo_root)
+signal.signal(signal.SIGALRM, _alarm)
+status = {}
+for s in entries:
+    rel = os.path.relpath(os.path.realpath(os.path.join(repo_root, s)), os.path.realpath(repo_root))
+    stem = re.sub(r"[^A-Za-z0-9]+", "-", os.path.splitext(os.path.basename(rel))[0]).strip("-").lower()
+    cap.fresh_session()
+    cap.entry_file = rel
+    entry_dir = os.path.dirname(os.path.join(repo_root, rel))
+    cap.path_map = {src_p: dst_p.replace("{entry_dir}", entry_dir) for src_p, dst_p in path_map}
+    cap.case_prefix = f"{prefix}-{stem}"
+    cap.case_counter = 0
+    cap.seen_sites = set()
+    n0 = len(cap.cases)
+    signal.alarm(int(os.environ.get("SCRIPT_TIMEOUT", "300")))
+    try:
+        if notebooks:
+            st = f"ok ({run_notebook(os.path.join(repo_root, rel), rel)} failing cells)"
+        else:
+            runpy.run_path(os.path.join(repo_root, rel), run_name="__main__")
+            st = "ok"
+    except SystemExit:
+        st = "ok(exit)"
+    except Timeout:
+        st = "timeout"
+    except BaseException as e:  # noqa: BLE001
+        st = "error: " + repr(e)[:300]
+        traceback.print_exc()
+    finally:
+        signal.alarm(0)
+    status[rel] = {"status": st, "cases": len(cap.cases) - n0}
+    print(f"[run_capture] {rel}: {st}, {len(cap.cases) - n0} cases", file=sys.stderr, flush=True)
+cap.save_index()
+with open(os.path.join(out_dir, "scripts_status.json"), "w") as f:
+    json.dump(status, f, indent=1)
+cap.spark.sparkContext._jsc.sc().listenerBus().waitUntilEmpty(10000)
+cap.sc._jsc.stop()
+sparkcap.split_event_log(os.path.join(out_dir, "_eventlog"), out_dir, cap.cases)
