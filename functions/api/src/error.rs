@@ -13,6 +13,9 @@ pub enum ApiError {
     BadRequest(String),
     #[error("missing or invalid bearer token")]
     Unauthorized,
+    /// The caller may not reach what it named (a `file://` repository outside the allowed roots).
+    #[error("{0}")]
+    Forbidden(String),
     #[error("job {0} not found")]
     NotFound(String),
     #[error("{0}")]
@@ -30,6 +33,7 @@ impl ApiError {
         match self {
             ApiError::BadRequest(_) => (StatusCode::BAD_REQUEST, "INVALID_REQUEST"),
             ApiError::Unauthorized => (StatusCode::UNAUTHORIZED, "UNAUTHORIZED"),
+            ApiError::Forbidden(_) => (StatusCode::FORBIDDEN, "FORBIDDEN"),
             ApiError::NotFound(_) => (StatusCode::NOT_FOUND, "NOT_FOUND"),
             ApiError::Conflict(_) => (StatusCode::CONFLICT, "CONFLICT"),
             ApiError::TooLarge(_) => (StatusCode::PAYLOAD_TOO_LARGE, "PAYLOAD_TOO_LARGE"),

@@ -22,6 +22,7 @@
 //! status. A repository token in a request is handed to the launcher in memory only: it is
 //! never stored, logged, put in an event or in the execution input.
 
+pub mod access;
 pub mod auth;
 pub mod error;
 pub mod launcher;
@@ -29,6 +30,7 @@ pub mod recovery;
 mod routes;
 mod stream;
 
+pub use access::RepoAccess;
 pub use auth::{Authenticator, StaticTokens};
 pub use error::ApiError;
 pub use launcher::{JobLauncher, LaunchError, LocalLauncher};
@@ -68,4 +70,6 @@ pub struct ApiState {
     pub auth: Arc<dyn Authenticator>,
     pub launcher: Arc<dyn JobLauncher>,
     pub limits: ApiLimits,
+    /// Which `file://` repositories callers may name (none unless the operator allows roots).
+    pub access: RepoAccess,
 }

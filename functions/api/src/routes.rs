@@ -178,6 +178,7 @@ fn new_job_id() -> String {
 /// Shared by `POST /jobs` and the scheduled batch mapper. Blocking (store calls).
 pub fn submit_job(state: &ApiState, caller: &str, request: CreateJob) -> Result<Job, ApiError> {
     validate(&request)?;
+    state.access.check(&request.repository_url)?;
     tracing::info!(caller = %caller, request = ?Secretless(&request), "creating job");
     let graph = plan::parse_plan(
         &request.plan_content,
@@ -357,10 +358,14 @@ async fn job_events(
     let limit = query
         .limit
         .unwrap_or(state.limits.max_events_page)
-        .clamp(1, state.limits.max_events_page);
+        .min(state.limits.max_events_page);
     blocking(move || {
         authorise(&state, &caller, &id)?;
-        let events = state.jobs.events_after(&id, query.after, limit)?;
+        // `limit=0` asks for nothing: an empty page (DynamoDB refuses a zero limit).
+        let events = match limit {
+            0 => Vec::new(),
+            _ => state.jobs.events_after(&id, query.after, limit)?,
+        };
         let next = events.last().map_or(query.after, |e| e.seq);
         Ok(Json(json!({ "events": events, "nextAfter": next })))
     })

@@ -63,8 +63,10 @@ async fn next_batch(follow: &mut Follow) -> Option<()> {
         }
         let (state, id, after) = (follow.state.clone(), follow.id.clone(), follow.after);
         let page = blocking(move || {
-            let events = state.jobs.events_after(&id, after, 100)?;
+            // Status first, then events: a job's terminal event is stored before its status
+            // turns terminal, so a terminal status read here means every event is readable now.
             let status = state.jobs.get_job(&id)?.map(|j| j.status);
+            let events = state.jobs.events_after(&id, after, 100)?;
             Ok((events, status))
         })
         .await;

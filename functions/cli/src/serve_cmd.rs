@@ -12,7 +12,9 @@
 //! and resume, and for the end-to-end tests that exercise them.
 
 use anyhow::Context;
-use plan2code_api::{ApiLimits, ApiState, LocalLauncher, Recovery, StaticTokens, router};
+use plan2code_api::{
+    ApiLimits, ApiState, LocalLauncher, Recovery, RepoAccess, StaticTokens, router,
+};
 use plan2code_core::pipeline::tasks::PipelineTasks;
 use plan2code_core::ports::{BlobStore, JobStore};
 use plan2code_core::settings;
@@ -102,6 +104,7 @@ pub fn run(args: ServeArgs) -> anyhow::Result<ExitCode> {
             max_body_bytes: args.max_body_bytes,
             ..ApiLimits::default()
         },
+        access: RepoAccess::from_env()?,
     };
 
     // Jobs a stopped or killed server left unfinished run again from their checkpoints.

@@ -31,6 +31,11 @@ impl Drop for Server {
 }
 
 fn serve(node_delay_ms: u64, max_body_bytes: usize) -> Server {
+    // The tests' repositories are made under the temp dir: allow exactly that.
+    serve_with_roots(node_delay_ms, max_body_bytes, &std::env::temp_dir())
+}
+
+fn serve_with_roots(node_delay_ms: u64, max_body_bytes: usize, roots: &Path) -> Server {
     let data = tempfile::tempdir().unwrap();
     let mut child = Command::new(env!("CARGO_BIN_EXE_plan2code"))
         .args(["serve", "--port", "0", "--max-body-bytes"])
@@ -39,6 +44,7 @@ fn serve(node_delay_ms: u64, max_body_bytes: usize) -> Server {
         .env("REPO_CLONE_DIR", data.path().join("clones"))
         .env("PLAN2CODE_API_TOKENS", format!("alice:{ALICE},bob:{BOB}"))
         .env("PLAN2CODE_NODE_DELAY_MS", node_delay_ms.to_string())
+        .env("PLAN2CODE_LOCAL_ROOTS", roots)
         .env("MAX_PARALLEL_NODES", "2")
         .env("RUST_LOG", "warn")
         .stdout(Stdio::piped())
@@ -477,4 +483,85 @@ fn scan(dir: &Path, needle: &str, hits: &mut Vec<PathBuf>) {
             hits.push(path);
         }
     }
+}
+
+#[test]
+fn repositories_outside_the_allowed_roots_or_with_credentials_are_refused() {
+    let allowed = tempfile::tempdir().unwrap();
+    let server = serve_with_roots(0, 1 << 20, allowed.path());
+    let elsewhere = tempfile::tempdir().unwrap();
+    let outside = example_repo(elsewhere.path());
+    let inside = example_repo(allowed.path());
+    let post = |repo: &str| {
+        let body = json!({ "repositoryUrl": repo, "planContent": plan_text() });
+        call(
+            reqwest::Method::POST,
+            &format!("{}/api/v1/agent/jobs", server.base),
+            Some(ALICE),
+            Some(serde_json::to_vec(&body).unwrap()),
+        )
+    };
+    let (status, body) = post(&outside);
+    assert_eq!(status, 403, "{body}");
+    assert_eq!(body["error"], "FORBIDDEN");
+    // The server's own checkout is no more reachable than any other directory.
+    let (status, _) = post(&format!("file://{}", root().display()));
+    assert_eq!(status, 403);
+    let (status, _) = post(&inside);
+    assert_eq!(status, 201);
+    // Credentials in the URL are refused without being echoed or stored.
+    for url in [
+        format!("{inside}?access_token=SECRET_IN_QUERY_41"),
+        inside.replacen("file://", "file://user:SECRET_IN_USERINFO_42@", 1),
+        "https://github.com/acme/etl.git?access_token=SECRET_IN_QUERY_43".to_owned(),
+    ] {
+        let (status, body) = post(&url);
+        assert_eq!(status, 400, "{url}: {body}");
+        assert!(!body.to_string().contains("SECRET_IN"), "{body}");
+    }
+    let mut leaked = Vec::new();
+    for secret in [
+        "SECRET_IN_QUERY_41",
+        "SECRET_IN_USERINFO_42",
+        "SECRET_IN_QUERY_43",
+    ] {
+        scan(server._data.path(), secret, &mut leaked);
+    }
+    assert!(leaked.is_empty(), "secret found in {leaked:?}");
+}
+
+/// Many jobs finishing while 200 streams follow them: every stream must end with the job's
+/// terminal event (a stream that read the events, then saw the status turn terminal before the
+/// last event was stored, used to end without `job_completed`).
+#[test]
+fn two_hundred_streams_all_end_with_the_terminal_event() {
+    let server = serve(0, 1 << 20);
+    let dir = tempfile::tempdir().unwrap();
+    let repo = example_repo(dir.path());
+    let ids: Vec<String> = (0..20).map(|_| create(&server, ALICE, &repo)).collect();
+    let outcomes: Vec<(String, Option<String>, usize)> = std::thread::scope(|scope| {
+        let readers: Vec<_> = ids
+            .iter()
+            .flat_map(|id| std::iter::repeat_n(id, 10))
+            .map(|id| {
+                let server = &server;
+                scope.spawn(move || {
+                    let messages = read_stream(server, id, None);
+                    let last = messages.last().map(|(_, t, _)| t.clone());
+                    (id.clone(), last, messages.len())
+                })
+            })
+            .collect();
+        readers.into_iter().map(|r| r.join().unwrap()).collect()
+    });
+    assert_eq!(outcomes.len(), 200);
+    let lost: Vec<_> = outcomes
+        .iter()
+        .filter(|(_, last, _)| last.as_deref() != Some("job_completed"))
+        .collect();
+    assert!(
+        lost.is_empty(),
+        "{} streams ended early: {lost:?}",
+        lost.len()
+    );
 }

@@ -4,7 +4,7 @@
 use crate::{AwsPorts, SetupError};
 use axum::http::request::Parts;
 use lambda_http::request::RequestContext;
-use plan2code_api::{ApiLimits, ApiState, Authenticator, JobLauncher, LaunchError};
+use plan2code_api::{ApiLimits, ApiState, Authenticator, JobLauncher, LaunchError, RepoAccess};
 use plan2code_core::code::Secret;
 use plan2code_core::workflow::WorkflowControl;
 use plan2code_stores::aws::SfnControl;
@@ -90,5 +90,7 @@ pub fn api_state(ports: &AwsPorts, auth: Arc<dyn Authenticator>) -> Result<ApiSt
             max_body_bytes: 6 * 1024 * 1024,
             ..ApiLimits::default()
         },
+        // No Lambda may read its own disk on a caller's behalf.
+        access: RepoAccess::none(),
     })
 }

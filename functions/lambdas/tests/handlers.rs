@@ -269,6 +269,7 @@ fn api_state(
         auth,
         launcher,
         limits: ApiLimits::default(),
+        access: plan2code_api::RepoAccess::none(),
     }
 }
 

@@ -174,25 +174,28 @@ pub fn complete_job(store: &dyn JobStore, input: &Value) -> Result<Value, TaskEr
         }
         None => (JobStatus::Completed, None),
     };
-    match store.set_job_status(job_id, status, error.as_deref()) {
-        Ok(()) => {
-            let job = store.get_job(job_id).map_err(store_error)?;
-            let (event, data) = match &error {
-                None => (
-                    EventType::JobCompleted,
-                    json!({ "status": "completed", "statistics": job.map(|j| j.statistics) }),
-                ),
-                Some(error) => (
-                    EventType::Error,
-                    json!({ "status": "failed", "error": error }),
-                ),
-            };
-            store
-                .append_event(job_id, event, data)
-                .map_err(store_error)?;
+    // The terminal event is stored before the status flips: a reader that sees a terminal status
+    // (the SSE stream reads the status first, then the events) has every event already.
+    let current = store.get_job(job_id).map_err(store_error)?;
+    if let Some(job) = current.filter(|j| !j.status.is_terminal()) {
+        let (event, data) = match &error {
+            None => (
+                EventType::JobCompleted,
+                json!({ "status": "completed", "statistics": job.statistics }),
+            ),
+            Some(error) => (
+                EventType::Error,
+                json!({ "status": "failed", "error": error }),
+            ),
+        };
+        store
+            .append_event(job_id, event, data)
+            .map_err(store_error)?;
+        match store.set_job_status(job_id, status, error.as_deref()) {
+            // Cancelled in between: the cancel wins, as before.
+            Ok(()) | Err(StoreError::Conflict(_)) => {}
+            Err(e) => return Err(store_error(e)),
         }
-        Err(StoreError::Conflict(_)) => {}
-        Err(e) => return Err(store_error(e)),
     }
     let stored = store
         .get_job(job_id)
