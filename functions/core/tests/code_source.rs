@@ -162,6 +162,29 @@ fn cached_index_is_reused_without_cloning_until_it_expires() {
 }
 
 #[test]
+fn an_index_built_with_a_credential_is_reused_only_with_that_credential() {
+    let (origin, _first, second) = origin();
+    let clones = tempfile::tempdir().unwrap();
+    let store = Blobs::default();
+    let source = RepoSource {
+        location: file_url(origin.path()),
+        branch: None,
+        commit: Some(second.clone()),
+    };
+    let with = |token: Option<&str>| {
+        let mut options = options(clones.path(), 1000);
+        options.token = token.map(Secret::new);
+        load_or_build_index(&source, &store, &options)
+    };
+    assert!(!with(Some("alice-token")).unwrap().cache_hit);
+    // Without the origin only the cache can answer, and it answers only the same credential.
+    drop(origin);
+    assert!(with(Some("alice-token")).unwrap().cache_hit);
+    assert!(with(Some("mallory-token")).is_err());
+    assert!(with(None).is_err());
+}
+
+#[test]
 fn local_directory_is_indexed_in_place() {
     let (origin, _first, second) = origin();
     let store = Blobs::default();

@@ -1,7 +1,9 @@
 //! Caching indexes in the blob store, and the one entry point: [`load_or_build_index`].
 //!
-//! **Cache key** — `hex(SHA-256(url + commit))` ([`cache_key`]); for a local directory the
-//! canonical path stands in for the URL.
+//! **Cache key** — `hex(SHA-256(scope + commit))` ([`cache_key`]): the scope is the URL for an
+//! index fetched without a credential, and the URL plus a fingerprint of the credential otherwise
+//! ([`access_scope`]), so a private repository's index is reused only by whoever presents the
+//! same credential. For a local directory the canonical path stands in for the URL.
 //!
 //! **Blob layout (format version [`INDEX_FORMAT_VERSION`])** — under `index/<cacheKey>/`:
 //! * `index.json` — the [`RepoIndex`] as camelCase JSON (empty argument lists omitted). Its
@@ -31,7 +33,21 @@ use std::path::PathBuf;
 /// Default time an index stays fresh (`REPO_CACHE_TTL`).
 pub const DEFAULT_TTL_SECS: u64 = 7 * 24 * 3600;
 
-/// `hex(SHA-256(url + commit))`.
+/// What a cached index of `url` is shared under: the URL itself when it was fetched without a
+/// credential (public: anyone may reuse it), else the URL scoped to a fingerprint of the
+/// credential, so only a caller presenting the same credential gets the index of a private
+/// repository without cloning it (see `docs/threat-model.md`).
+pub fn access_scope(url: &str, token: Option<&Secret>) -> String {
+    match token.filter(|t| !t.expose().is_empty()) {
+        None => url.to_owned(),
+        Some(token) => {
+            let fingerprint = hex::encode(Sha256::digest(token.expose().as_bytes()));
+            format!("{url}#credential={}", &fingerprint[..32])
+        }
+    }
+}
+
+/// `hex(SHA-256(url + commit))`, where `url` is the [`access_scope`] for URLs.
 pub fn cache_key(url: &str, commit: &str) -> String {
     let mut hasher = Sha256::new();
     hasher.update(url.as_bytes());
@@ -127,8 +143,9 @@ pub fn load_or_build_index(
             })
         }
         Location::Url(url) => {
+            let scope = access_scope(&url, token.as_ref());
             if let Some(commit) = source.commit.as_deref().filter(|c| is_full_commit(c)) {
-                let key = cache_key(&url, &commit.to_ascii_lowercase());
+                let key = cache_key(&scope, &commit.to_ascii_lowercase());
                 if let Some((index, record)) = load_cached(store, &key, options.now)? {
                     return Ok(LoadedIndex {
                         index,
@@ -157,7 +174,7 @@ pub fn load_or_build_index(
                 &staging,
                 &options.clone,
             )?;
-            let key = cache_key(&url, &checkout.commit);
+            let key = cache_key(&scope, &checkout.commit);
             let final_dir = options.clone_dir.join(&key);
             let dir = if final_dir.exists() {
                 let _ = std::fs::remove_dir_all(&staging);
