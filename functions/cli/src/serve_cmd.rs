@@ -99,7 +99,12 @@ pub fn run(args: ServeArgs) -> anyhow::Result<ExitCode> {
         jobs: jobs.clone(),
         blobs,
         auth: Arc::new(auth),
-        launcher: Arc::new(LocalLauncher::new(runner, tasks, jobs)),
+        launcher: Arc::new(LocalLauncher::new(
+            runner,
+            tasks,
+            jobs,
+            settings::max_running_jobs()?,
+        )?),
         limits: ApiLimits {
             max_body_bytes: args.max_body_bytes,
             ..ApiLimits::default()

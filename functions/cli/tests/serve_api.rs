@@ -32,10 +32,19 @@ impl Drop for Server {
 
 fn serve(node_delay_ms: u64, max_body_bytes: usize) -> Server {
     // The tests' repositories are made under the temp dir: allow exactly that.
-    serve_with_roots(node_delay_ms, max_body_bytes, &std::env::temp_dir())
+    serve_with(node_delay_ms, max_body_bytes, &std::env::temp_dir(), &[])
 }
 
 fn serve_with_roots(node_delay_ms: u64, max_body_bytes: usize, roots: &Path) -> Server {
+    serve_with(node_delay_ms, max_body_bytes, roots, &[])
+}
+
+fn serve_with(
+    node_delay_ms: u64,
+    max_body_bytes: usize,
+    roots: &Path,
+    extra_env: &[(&str, &str)],
+) -> Server {
     let data = tempfile::tempdir().unwrap();
     let mut child = Command::new(env!("CARGO_BIN_EXE_plan2code"))
         .args(["serve", "--port", "0", "--max-body-bytes"])
@@ -47,6 +56,7 @@ fn serve_with_roots(node_delay_ms: u64, max_body_bytes: usize, roots: &Path) -> 
         .env("PLAN2CODE_LOCAL_ROOTS", roots)
         .env("MAX_PARALLEL_NODES", "2")
         .env("RUST_LOG", "warn")
+        .envs(extra_env.iter().copied())
         .stdout(Stdio::piped())
         .stderr(Stdio::null())
         .spawn()
@@ -564,4 +574,29 @@ fn two_hundred_streams_all_end_with_the_terminal_event() {
         "{} streams ended early: {lost:?}",
         lost.len()
     );
+}
+
+/// With room for one running job, the next ones wait visibly as `queued` and then all complete.
+#[test]
+fn jobs_beyond_the_admission_limit_wait_queued_then_complete() {
+    let server = serve_with(
+        100,
+        1 << 20,
+        &std::env::temp_dir(),
+        &[("PLAN2CODE_MAX_RUNNING_JOBS", "1")],
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let repo = example_repo(dir.path());
+    let ids: Vec<String> = (0..3).map(|_| create(&server, ALICE, &repo)).collect();
+    wait_for("the first job to run", || {
+        get_job(&server, &ids[0])["status"] == "running"
+    });
+    for id in &ids[1..] {
+        assert_eq!(get_job(&server, id)["status"], "queued");
+    }
+    for id in &ids {
+        wait_for("every job to complete", || {
+            get_job(&server, id)["status"] == "completed"
+        });
+    }
 }

@@ -12,6 +12,7 @@
 //! | `RETRIEVAL_TOP_K` | 10 | candidates per node |
 //! | `CONFIDENCE_THRESHOLD_HIGH` / `_LOW` | 0.75 / 0.50 | band thresholds |
 //! | `MAX_PARALLEL_NODES` | 5 | the Map state's concurrency (at least 1) |
+//! | `PLAN2CODE_MAX_RUNNING_JOBS` | 4 | jobs `serve` runs at once; the rest wait as `queued` |
 //! | `LLM_BASE_URL`, `LLM_MODEL`, `LLM_API_KEY` | unset | the optional LLM reasoner |
 //! | `MAX_JOB_COST_USD` | 5.0 | LLM spend cap per job |
 //! | `LLM_PRICE_INPUT_PER_MTOK` / `_OUTPUT_` | 2.5 / 10.0 | prices for the spend count |
@@ -86,6 +87,11 @@ pub fn pipeline_config() -> Result<PipelineConfig, SettingsError> {
 /// `MAX_PARALLEL_NODES`, default 5, at least 1.
 pub fn max_parallel_nodes() -> Result<u32, SettingsError> {
     Ok(number("MAX_PARALLEL_NODES", 5u32, "a whole number")?.max(1))
+}
+
+/// `PLAN2CODE_MAX_RUNNING_JOBS`, default 4, at least 1: how many jobs `serve` runs at once.
+pub fn max_running_jobs() -> Result<usize, SettingsError> {
+    Ok(number("PLAN2CODE_MAX_RUNNING_JOBS", 4usize, "a whole number")?.max(1))
 }
 
 /// The reasoner the environment asks for: the LLM reasoner when `LLM_BASE_URL` and `LLM_MODEL`
