@@ -269,8 +269,10 @@ fn job_view(state: &ApiState, id: &str) -> Result<Job, ApiError> {
             },
         });
     }
-    if job.status == JobStatus::Completed {
-        job.progress.current_phase = "completed".into();
+    // A finished job's phase is how it finished (a job that failed while loading its repository
+    // would otherwise still read "queued").
+    if job.status.is_terminal() {
+        job.progress.current_phase = job.status.as_str().into();
     }
     Ok(job)
 }

@@ -2,6 +2,10 @@
 //!
 //! A thin binary over `plan2code-core`: argument parsing, terminal output and exit codes live
 //! here; every decision lives in the core. Each subcommand is one module.
+//!
+//! Exit codes: 0 done; 1 the command failed (the message on stderr names the error and its
+//! cause, e.g. `INVALID_INPUT: …`); 2 a usage error (unknown flag, missing argument, or a plan
+//! with several executions and none chosen).
 
 mod common;
 mod index_cmd;

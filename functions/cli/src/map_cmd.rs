@@ -144,7 +144,12 @@ pub fn run(args: MapArgs) -> anyhow::Result<ExitCode> {
     }
     match outcome {
         Ok(_) => {}
-        Err(WorkflowError::Failed { error, cause }) => anyhow::bail!("{error}: {cause}"),
+        // The execution's own failure says only that the job failed; the job item holds why
+        // (`INVALID_INPUT: /nonexistent is not a directory`, `CLONE_FAILED: …`).
+        Err(WorkflowError::Failed { error, cause }) => {
+            let reason = jobs.get_job(&job_id)?.and_then(|job| job.error);
+            anyhow::bail!("{}", reason.unwrap_or(format!("{error}: {cause}")))
+        }
         Err(other) => return Err(other.into()),
     }
 

@@ -157,3 +157,82 @@ fn look_alike_helpers_are_told_apart_by_their_predicates() {
         assert_ne!(scan_file, file, "{plan}");
     }
 }
+
+/// Sources that cannot work fail at once, with their name and real cause on stderr.
+#[test]
+fn unusable_sources_fail_fast_with_their_cause() {
+    let dir = tempfile::tempdir().unwrap();
+    let plain = dir.path().join("plain");
+    std::fs::create_dir(&plain).unwrap();
+    let repo = dir.path().join("repo");
+    std::fs::create_dir(&repo).unwrap();
+    for args in [
+        vec!["init", "-q", "-b", "main"],
+        vec![
+            "-c",
+            "user.name=t",
+            "-c",
+            "user.email=t@x",
+            "commit",
+            "-q",
+            "--allow-empty",
+            "-m",
+            "x",
+        ],
+    ] {
+        assert!(
+            Command::new("git")
+                .args(&args)
+                .current_dir(&repo)
+                .status()
+                .unwrap()
+                .success()
+        );
+    }
+    let cases = [
+        (
+            vec!["--repo".to_owned(), "/nonexistent/plan2code".to_owned()],
+            "INVALID_INPUT: invalid repository source: /nonexistent/plan2code is not a directory",
+        ),
+        (
+            vec!["--repo".to_owned(), format!("file://{}", plain.display())],
+            "is not a git repository (file:// URLs need one",
+        ),
+        (
+            vec![
+                "--repo".to_owned(),
+                format!("file://{}", repo.display()),
+                "--branch".to_owned(),
+                "nosuch".to_owned(),
+            ],
+            "branch nosuch not found",
+        ),
+        (
+            vec![
+                "--repo".to_owned(),
+                repo.display().to_string(),
+                "--branch".to_owned(),
+                "nosuch".to_owned(),
+            ],
+            "has main checked out, not nosuch",
+        ),
+    ];
+    for (args, expected) in cases {
+        let started = std::time::Instant::now();
+        let output = Command::new(env!("CARGO_BIN_EXE_plan2code"))
+            .current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."))
+            .args(["map", "--plan", "events/plans/daily-revenue.formatted.txt"])
+            .args(&args)
+            .env("PLAN2CODE_DATA_DIR", dir.path().join("data"))
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(1), "{args:?}: {stderr}");
+        assert!(stderr.contains(expected), "{args:?}: {stderr}");
+        // Nothing here can heal: no retry with backoff.
+        assert!(
+            started.elapsed() < std::time::Duration::from_secs(5),
+            "{args:?} was retried"
+        );
+    }
+}

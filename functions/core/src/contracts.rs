@@ -82,6 +82,18 @@ pub enum JobStatus {
 }
 
 impl JobStatus {
+    /// The status as the JSON contracts spell it (`"failed"`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            JobStatus::Queued => "queued",
+            JobStatus::Running => "running",
+            JobStatus::Paused => "paused",
+            JobStatus::Completed => "completed",
+            JobStatus::Failed => "failed",
+            JobStatus::Cancelled => "cancelled",
+        }
+    }
+
     /// A terminal job never changes status again.
     pub fn is_terminal(self) -> bool {
         matches!(

@@ -157,8 +157,11 @@ fn cached_index_is_reused_without_cloning_until_it_expires() {
     assert_eq!(again.index, built.index);
     // Past the TTL the record is stale: it would have to clone, and the origin is gone.
     let stale = load_or_build_index(&source, &store, &options(clones.path(), 1000 + 3600));
-    assert!(matches!(stale, Err(RepoError::CloneFailed(_))), "{stale:?}");
-    assert_eq!(stale.unwrap_err().error_name(), ErrorName::CloneFailed);
+    assert!(
+        matches!(stale, Err(RepoError::InvalidSource(_))),
+        "{stale:?}"
+    );
+    assert_eq!(stale.unwrap_err().error_name(), ErrorName::InvalidInput);
 }
 
 #[test]
@@ -224,7 +227,7 @@ fn token_never_appears_in_errors() {
 }
 
 #[test]
-fn missing_repository_is_a_clone_failure() {
+fn missing_repository_fails_at_once_with_invalid_input() {
     let store = Blobs::default();
     let clones = tempfile::tempdir().unwrap();
     let err = load_or_build_index(
@@ -233,8 +236,10 @@ fn missing_repository_is_a_clone_failure() {
         &options(clones.path(), 1),
     )
     .unwrap_err();
-    assert_eq!(err.error_name(), ErrorName::CloneFailed);
-    assert!(err.error_name().is_retryable());
+    // No retry can make a missing repository appear: it is not retryable.
+    assert_eq!(err.error_name(), ErrorName::InvalidInput);
+    assert!(!err.error_name().is_retryable());
+    assert!(err.to_string().contains("is not a git repository"), "{err}");
 }
 
 #[test]

@@ -23,8 +23,8 @@ use super::build::{IndexOptions, build_index};
 use super::error::RepoError;
 use super::index::{INDEX_FORMAT_VERSION, RepoIndex};
 use super::source::{
-    CloneLimits, Location, RepoSource, Secret, clone_and_materialise, local_head_commit,
-    parse_location,
+    CloneLimits, Location, RepoSource, Secret, check_directory_ref, clone_and_materialise,
+    local_head_commit, parse_location,
 };
 use crate::ports::{BlobStore, RepoIndexRecord};
 use sha2::{Digest, Sha256};
@@ -128,6 +128,11 @@ pub fn load_or_build_index(
             let canonical = dir
                 .canonicalize()
                 .map_err(|e| RepoError::InvalidSource(format!("{}: {e}", dir.display())))?;
+            check_directory_ref(
+                &canonical,
+                source.branch.as_deref(),
+                source.commit.as_deref(),
+            )?;
             let commit = local_head_commit(&canonical);
             let key = cache_key(
                 &canonical.to_string_lossy(),

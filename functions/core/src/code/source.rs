@@ -187,6 +187,70 @@ pub fn local_head_commit(dir: &Path) -> Option<String> {
     repo.head_id().ok().map(|id| id.to_string())
 }
 
+/// The branch and commit checked out in the git work tree that holds `dir` (`None` when it is
+/// in none, or for a detached HEAD's branch).
+fn enclosing_head(dir: &Path) -> (Option<String>, Option<String>) {
+    let Ok(repo) = gix::discover(dir) else {
+        return (None, None);
+    };
+    let branch = repo
+        .head_name()
+        .ok()
+        .flatten()
+        .map(|name| name.shorten().to_string());
+    let commit = repo.head_id().ok().map(|id| id.to_string());
+    (branch, commit)
+}
+
+/// A local directory is indexed as it is on disk, so a `branch` or `commit` asked of it must be
+/// what it has checked out; anything else is refused (never silently ignored).
+pub fn check_directory_ref(
+    dir: &Path,
+    branch: Option<&str>,
+    commit: Option<&str>,
+) -> Result<(), RepoError> {
+    let shown = dir.display();
+    let elsewhere = |what: String| {
+        RepoError::InvalidSource(format!(
+            "{what}; a directory is read as it is on disk (use file://{shown} to read another \
+             branch or commit of a git repository)"
+        ))
+    };
+    let (head_branch, head_commit) = enclosing_head(dir);
+    if let Some(branch) = branch {
+        match head_branch {
+            Some(head) if head == branch => {}
+            Some(head) => {
+                return Err(elsewhere(format!(
+                    "{shown} has {head} checked out, not {branch}"
+                )));
+            }
+            None => {
+                return Err(elsewhere(format!(
+                    "{shown} is not a git checkout on a branch, so --branch {branch} cannot apply"
+                )));
+            }
+        }
+    }
+    if let Some(commit) = commit {
+        let wanted = commit.to_ascii_lowercase();
+        match head_commit {
+            Some(head) if head.starts_with(&wanted) => {}
+            Some(head) => {
+                return Err(elsewhere(format!(
+                    "{shown} is at commit {head}, not {commit}"
+                )));
+            }
+            None => {
+                return Err(elsewhere(format!(
+                    "{shown} is not a git checkout, so --commit {commit} cannot apply"
+                )));
+            }
+        }
+    }
+    Ok(())
+}
+
 #[derive(Debug, Clone)]
 pub struct CloneLimits {
     pub timeout: Duration,
@@ -280,7 +344,7 @@ fn fetch(
     limits: &CloneLimits,
     shallow: bool,
 ) -> Result<gix::Repository, RepoError> {
-    let fail = |e: &dyn fmt::Display| classify_git_error(&e.to_string(), token);
+    let fail = |e: &dyn fmt::Display| classify_git_error(&e.to_string(), token, url);
     std::fs::create_dir_all(git_dir)
         .map_err(|e| RepoError::CloneFailed(format!("cannot create clone directory: {e}")))?;
     let mut prepare = gix::prepare_clone_bare(url, git_dir).map_err(|e| fail(&e))?;
@@ -421,10 +485,25 @@ pub fn scrub(message: &str, token: Option<&Secret>) -> String {
     }
 }
 
-/// Map a git error message to `AUTH_FAILED` or `CLONE_FAILED`, scrubbing the token.
-fn classify_git_error(message: &str, token: Option<&Secret>) -> RepoError {
+/// Map a git error message to what it means, scrubbing the token: a source that is not a
+/// repository or lacks the asked ref is `INVALID_INPUT` (no retry can fix it), refused
+/// credentials `AUTH_FAILED`, anything else `CLONE_FAILED` (network: retried).
+fn classify_git_error(message: &str, token: Option<&Secret>, url: &str) -> RepoError {
     let message = scrub(message, token);
     let lower = message.to_ascii_lowercase();
+    let url = redact_url(url);
+    if lower.contains("is a valid git directory") {
+        let hint = if url.starts_with("file://") {
+            " (file:// URLs need one; pass the directory itself to read it as it is)"
+        } else {
+            ""
+        };
+        return RepoError::InvalidSource(format!("{url} is not a git repository{hint}"));
+    }
+    if let Some((_, rest)) = message.split_once("didn't have any ref that matched") {
+        let name = rest.trim().trim_matches(|c| c == '\'' || c == '"');
+        return RepoError::InvalidSource(format!("branch {name} not found in {url}"));
+    }
     if lower.contains("401")
         || lower.contains("403")
         || lower.contains("authenticat")
@@ -476,7 +555,11 @@ mod tests {
     fn secrets_never_print() {
         let secret = Secret::new("ghp_SECRET123");
         assert_eq!(format!("{secret:?}"), "***");
-        let err = classify_git_error("HTTP 401 for https://x:ghp_SECRET123@h/r", Some(&secret));
+        let err = classify_git_error(
+            "HTTP 401 for https://x:ghp_SECRET123@h/r",
+            Some(&secret),
+            "https://h/r",
+        );
         assert!(matches!(err, RepoError::AuthFailed(_)));
         assert!(!err.to_string().contains("ghp_SECRET123"));
     }
