@@ -2,7 +2,8 @@
 //! produced it, entirely on this machine.
 //!
 //! The embedded local mode of `docs/ARCHITECTURE.md`: the job is created in a SQLite job store (in memory: a
-//! one-shot run), the parsed plan is put in the local blob store (`<data dir>/blobs`), and the production state machine
+//! one-shot run), the parsed plan and the job's intermediate results are kept in memory (only the
+//! index cache persists, in `<data dir>/blobs`), and the production state machine
 //! (`statemachine/mapping.asl.json`) runs in-process over [`PipelineTasks`] — the same definition
 //! and node functions `plan2code serve` and the Lambdas run. The finished job is printed as the Job
 //! object of `docs/ARCHITECTURE.md` (`--format json`) or a readable table. Set `LLM_BASE_URL` + `LLM_MODEL`
@@ -20,7 +21,7 @@ use plan2code_core::pipeline::tasks::PipelineTasks;
 use plan2code_core::ports::{BlobStore, JobStore};
 use plan2code_core::settings;
 use plan2code_core::workflow::{TaskRegistry, WorkflowError, mapping_runner};
-use plan2code_stores::{DirBlobStore, SqliteJobStore};
+use plan2code_stores::{DirBlobStore, MemoryBlobStore, SplitBlobStore, SqliteJobStore};
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -92,10 +93,16 @@ pub fn run(args: MapArgs) -> anyhow::Result<ExitCode> {
         bar
     });
 
-    let blobs: Arc<dyn BlobStore> = Arc::new(DirBlobStore::new(
+    // Indexes are cached in the data dir for the next run; the job's own blobs (its plan and
+    // intermediate results) live in memory and vanish with the run.
+    let index_cache: Arc<dyn BlobStore> = Arc::new(DirBlobStore::new(
         args.store
             .clone()
             .unwrap_or_else(crate::common::default_store_dir),
+    ));
+    let blobs: Arc<dyn BlobStore> = Arc::new(SplitBlobStore::new(
+        index_cache,
+        Arc::new(MemoryBlobStore::new()),
     ));
     // A one-shot run keeps its job in memory: nothing resumes a killed `map`, and a file-backed
     // store fsyncs every mapping and event write (3x slower on a 30-node plan). `serve` keeps

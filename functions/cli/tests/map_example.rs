@@ -236,3 +236,47 @@ fn unusable_sources_fail_fast_with_their_cause() {
         );
     }
 }
+
+/// A one-shot `map` keeps nothing of its job: after the first run (which caches the index) the
+/// data dir does not change, however many runs follow.
+#[test]
+fn repeated_maps_leave_nothing_behind() {
+    let data = tempfile::tempdir().unwrap();
+    let run = || {
+        let output = Command::new(env!("CARGO_BIN_EXE_plan2code"))
+            .current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."))
+            .args(["map", "--plan", "events/plans/daily-revenue.formatted.txt"])
+            .args(["--repo", "events/example-project", "--format", "json"])
+            .env("PLAN2CODE_DATA_DIR", data.path())
+            .output()
+            .unwrap();
+        assert!(output.status.success());
+    };
+    let listing = || {
+        let mut files = Vec::new();
+        let mut stack = vec![data.path().to_path_buf()];
+        while let Some(dir) = stack.pop() {
+            for entry in std::fs::read_dir(dir).unwrap().flatten() {
+                let path = entry.path();
+                let size = entry.metadata().map(|m| m.len()).unwrap_or(0);
+                if path.is_dir() {
+                    stack.push(path.clone());
+                }
+                files.push((path, size));
+            }
+        }
+        files.sort();
+        files
+    };
+    run();
+    let after_first = listing();
+    assert!(
+        after_first
+            .iter()
+            .all(|(p, _)| !p.to_string_lossy().contains("/jobs"))
+    );
+    for _ in 0..3 {
+        run();
+    }
+    assert_eq!(listing(), after_first);
+}

@@ -188,6 +188,29 @@ fn an_index_built_with_a_credential_is_reused_only_with_that_credential() {
 }
 
 #[test]
+fn an_unchanged_directory_reuses_its_index_and_an_edit_rebuilds_it() {
+    let (origin, _first, _second) = origin();
+    let store = Blobs::default();
+    let clones = tempfile::tempdir().unwrap();
+    let source = RepoSource::new(origin.path().to_string_lossy());
+    let load = || load_or_build_index(&source, &store, &options(clones.path(), 5)).unwrap();
+    assert!(!load().cache_hit);
+    assert!(load().cache_hit);
+    std::fs::write(
+        origin.path().join("jobs/etl.py"),
+        "df = spark.table('edited').groupBy('e').count()\n",
+    )
+    .unwrap();
+    let edited = load();
+    assert!(!edited.cache_hit);
+    assert!(edited.index.chains.iter().any(|c| {
+        c.calls
+            .iter()
+            .any(|call| call.args.tables.contains(&"edited".to_owned()))
+    }));
+}
+
+#[test]
 fn local_directory_is_indexed_in_place() {
     let (origin, _first, second) = origin();
     let store = Blobs::default();

@@ -10,8 +10,10 @@ pub mod aws;
 pub mod dir_blob;
 pub mod job_item;
 pub mod memory_blob;
+pub mod split_blob;
 pub mod sqlite_job;
 
 pub use dir_blob::DirBlobStore;
 pub use memory_blob::MemoryBlobStore;
+pub use split_blob::SplitBlobStore;
 pub use sqlite_job::SqliteJobStore;

@@ -15,9 +15,9 @@
 //!
 //! **When the cache is used** — for a URL with a full 40-hex commit, a fresh record means no
 //! clone at all. For a URL with only a branch, the repository is fetched (shallow) to learn the
-//! commit, then the cache is consulted before indexing. Local directories are always re-indexed
-//! (their working tree may differ from any commit) and the result is stored so later pipeline
-//! steps can load it by key.
+//! commit, then the cache is consulted before indexing. A local directory's key includes a
+//! fingerprint of its files' paths, sizes and modification times ([`fingerprint`]), so an
+//! unchanged directory is not re-indexed and any edit is.
 
 use super::build::{IndexOptions, build_index};
 use super::error::RepoError;
@@ -26,6 +26,7 @@ use super::source::{
     CloneLimits, Location, RepoSource, Secret, check_directory_ref, clone_and_materialise,
     local_head_commit, parse_location,
 };
+use super::walk::fingerprint;
 use crate::ports::{BlobStore, RepoIndexRecord};
 use sha2::{Digest, Sha256};
 use std::path::PathBuf;
@@ -134,10 +135,22 @@ pub fn load_or_build_index(
                 source.commit.as_deref(),
             )?;
             let commit = local_head_commit(&canonical);
+            // The working tree may differ from any commit: the key is the directory's content
+            // (a metadata fingerprint), so an unchanged directory reuses its index.
+            let content =
+                fingerprint(&canonical).map_err(|e| RepoError::InvalidSource(e.to_string()))?;
             let key = cache_key(
-                &canonical.to_string_lossy(),
+                &format!("{}#content={content}", canonical.to_string_lossy()),
                 commit.as_deref().unwrap_or("worktree"),
             );
+            if let Some((index, record)) = load_cached(store, &key, options.now)? {
+                return Ok(LoadedIndex {
+                    index,
+                    record,
+                    cache_hit: true,
+                    checkout: Some(canonical),
+                });
+            }
             let index = build_index(&canonical, commit, key, &options.index)?;
             let record = store_index(store, &index, options)?;
             Ok(LoadedIndex {

@@ -109,6 +109,42 @@ impl WalkOutcome {
     }
 }
 
+/// A fingerprint of what [`walk_repo`] would read under `root`, from metadata alone: the path,
+/// size and modification time of every file with an indexable name (links included, as links),
+/// in walk order. Equal fingerprints mean an index of the directory can be reused; any edit,
+/// addition, removal or rename changes it. Costs one `stat` per file, no reads.
+pub fn fingerprint(root: &Path) -> Result<String, WalkError> {
+    use sha2::{Digest, Sha256};
+    let canonical_root = root
+        .canonicalize()
+        .map_err(|e| WalkError::Root(format!("{}: {e}", root.display())))?;
+    let mut hasher = Sha256::new();
+    let walker = walkdir::WalkDir::new(&canonical_root)
+        .follow_links(false)
+        .sort_by_file_name()
+        .into_iter()
+        .filter_entry(|e| e.depth() == 0 || !is_skipped_dir(e));
+    for entry in walker.flatten() {
+        if entry.file_type().is_dir() || file_kind(entry.path()).is_none() {
+            continue;
+        }
+        let Ok(meta) = entry.path().symlink_metadata() else {
+            continue;
+        };
+        let modified = meta
+            .modified()
+            .ok()
+            .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
+            .map_or(0, |d| d.as_nanos());
+        hasher.update(entry.path().to_string_lossy().as_bytes());
+        hasher.update([0]);
+        hasher.update(meta.len().to_le_bytes());
+        hasher.update(modified.to_le_bytes());
+        hasher.update([u8::from(entry.file_type().is_symlink())]);
+    }
+    Ok(hex::encode(hasher.finalize()))
+}
+
 /// Walk `root` and read every indexable file that passes the guard.
 pub fn walk_repo(root: &Path, limits: &WalkLimits) -> Result<WalkOutcome, WalkError> {
     let canonical_root = root
