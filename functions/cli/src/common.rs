@@ -6,17 +6,30 @@ use plan2code_core::plan::{self, ParseOptions, PlanError, PlanGraph};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+/// The text of a plan input (`-` = stdin): compressed logs decoded, rolled log folders joined.
+pub fn read_input(input: &str) -> anyhow::Result<String> {
+    Ok(if input == "-" {
+        let mut bytes = Vec::new();
+        std::io::Read::read_to_end(&mut std::io::stdin(), &mut bytes)
+            .context("reading standard input")?;
+        plan::input::text_of(plan::input::decode(&bytes, "-")?)?
+    } else {
+        plan::input::read_plan_input(std::path::Path::new(input))?
+    })
+}
+
+/// One line, whatever the text holds (descriptions may span lines).
+pub fn one_line(text: &str) -> String {
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
 /// Read and parse a plan file (`-` = stdin). When the input holds several executions and none is
 /// chosen, list them and return the exit code to end with.
 pub fn read_plan(
     input: &str,
     execution: Option<u64>,
 ) -> anyhow::Result<Result<PlanGraph, ExitCode>> {
-    let text = if input == "-" {
-        std::io::read_to_string(std::io::stdin()).context("reading standard input")?
-    } else {
-        std::fs::read_to_string(input).with_context(|| format!("reading {input}"))?
-    };
+    let text = read_input(input)?;
     match plan::parse_plan(
         &text,
         &ParseOptions {
@@ -32,8 +45,8 @@ pub fn read_plan(
             );
             for e in &executions {
                 let id = e.execution_id.map_or("-".to_string(), |i| i.to_string());
-                let desc = e.description.as_deref().unwrap_or("");
-                let site = e.call_site.as_deref().unwrap_or("");
+                let desc = one_line(e.description.as_deref().unwrap_or(""));
+                let site = one_line(e.call_site.as_deref().unwrap_or(""));
                 println!("{id:>10}  {:>5}  {desc}  {site}", e.node_count);
             }
             eprintln!(

@@ -5,7 +5,7 @@
 
 use std::process::ExitCode;
 
-use plan2code_core::plan;
+use plan2code_core::plan::{self, ParseOptions, PlanError};
 
 #[derive(Clone, Copy, Debug, clap::ValueEnum)]
 pub enum OutputFormat {
@@ -29,6 +29,15 @@ pub struct PlanArgs {
 }
 
 pub fn run(args: PlanArgs) -> anyhow::Result<ExitCode> {
+    if matches!(args.format, OutputFormat::Json) && args.execution.is_none() {
+        let text = crate::common::read_input(&args.input)?;
+        if let Err(PlanError::ExecutionRequired { .. }) =
+            plan::parse_plan(&text, &ParseOptions::default())
+        {
+            println!("{}", serde_json::to_string_pretty(&all_executions(&text)?)?);
+            return Ok(ExitCode::SUCCESS);
+        }
+    }
     let graph = match crate::common::read_plan(&args.input, args.execution)? {
         Ok(graph) => graph,
         Err(code) => return Ok(code),
@@ -41,4 +50,29 @@ pub fn run(args: PlanArgs) -> anyhow::Result<ExitCode> {
         OutputFormat::Table => print!("{}", plan::render::to_tree_text(&graph)),
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// `{"executions": [{"id", "description", "callSite", …graph}, …]}`: every SQL execution of a
+/// log, each parsed on its own (one that fails carries its `error` instead of nodes).
+fn all_executions(text: &str) -> anyhow::Result<serde_json::Value> {
+    let mut executions = Vec::new();
+    for summary in plan::list_executions(text)? {
+        let parsed = plan::parse_plan(
+            text,
+            &ParseOptions {
+                execution_id: summary.execution_id,
+            },
+        );
+        let mut entry = match parsed {
+            Ok(graph) => plan::render::to_json(&graph),
+            Err(err) => serde_json::json!({ "error": err.to_string() }),
+        };
+        if let Some(obj) = entry.as_object_mut() {
+            obj.insert("id".into(), serde_json::json!(summary.execution_id));
+            obj.insert("description".into(), serde_json::json!(summary.description));
+            obj.insert("callSite".into(), serde_json::json!(summary.call_site));
+        }
+        executions.push(entry);
+    }
+    Ok(serde_json::json!({ "executions": executions }))
 }

@@ -11,8 +11,9 @@
 //!    Expression = …`, then its own tree and detail sections. The subquery's root is linked from
 //!    host H (`subqueries`); a `ReusedSubquery` host line links to the subquery it reuses.
 //!
-//! A tree line without `(N)`, a detail line that is not `Key: value`, a tree id without a detail
-//! section, or text cut inside brackets is a [`PlanError`] naming the line and column.
+//! A tree line without `(N)`, a tree id without a detail section, or text cut inside brackets is
+//! a [`PlanError`] naming the line and column. A detail line that is not `Key: value` is kept raw
+//! on its node and reported in [`PlanGraph::warnings`].
 
 use std::collections::HashMap;
 
@@ -63,6 +64,8 @@ struct Reader<'a> {
     /// Ids shown in the main tree, in order, with their line (to check details exist).
     tree_ids: Vec<(String, usize)>,
     sections: HashMap<String, Section>,
+    /// Lines kept going past (see [`PlanGraph::warnings`]).
+    warnings: Vec<String>,
 }
 
 /// Parse formatted text. `format` is what the caller calls it (formatted / eventlog / ui).
@@ -75,6 +78,7 @@ pub(crate) fn parse_formatted(text: &str, format: PlanFormat) -> Result<PlanGrap
         tree_extra: HashMap::new(),
         tree_ids: Vec::new(),
         sections: HashMap::new(),
+        warnings: Vec::new(),
     };
     // skip to the tree
     while r.pos < r.lines.len() {
@@ -161,6 +165,7 @@ pub(crate) fn parse_formatted(text: &str, format: PlanFormat) -> Result<PlanGrap
         roots,
         execution: Default::default(),
         logical_plans: Default::default(),
+        warnings: r.warnings,
     })
 }
 
@@ -284,13 +289,17 @@ impl<'a> Reader<'a> {
                         value.push('\n');
                         value.push_str(line);
                     }
+                    // Not `Key: value` (Spark's approved TPC-DS plans print `Location [not included
+                    // in comparison]/…`): kept raw on the node, reported as a warning.
                     _ => {
-                        return Err(PlanError::syntax(
+                        let shown: String = line.chars().take(80).collect();
+                        self.warnings.push(format!(
+                            "line {}: detail line `{shown}` of `{}` is not `Key: value`; kept as \
+                             `raw`",
                             self.pos + 1,
-                            1,
-                            "a detail line `Key: value`",
-                            line,
+                            section.name
                         ));
+                        section.fields.push(("raw".to_owned(), line.to_owned()));
                     }
                 },
             }

@@ -268,6 +268,10 @@ pub struct PlanGraph {
     /// Logical plan sections of `explain(true)`, kept as text (`Parsed Logical Plan`, …).
     #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
     pub logical_plans: std::collections::BTreeMap<String, String>,
+    /// What the reader did not understand but kept going past (`line 98: …`): a stray line in a
+    /// real-world input is a warning, not a failure.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub warnings: Vec<String>,
 }
 
 impl PlanGraph {

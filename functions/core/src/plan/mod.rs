@@ -24,6 +24,7 @@ mod eventlog;
 pub mod expr;
 mod formatted;
 pub mod graph;
+pub mod input;
 pub mod operators;
 pub mod render;
 mod simple;

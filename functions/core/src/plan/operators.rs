@@ -26,6 +26,8 @@ pub enum EngineFlavor {
     Photon,
     Gpu,
     Comet,
+    /// Apache Gluten (Velox or ClickHouse backends).
+    Gluten,
 }
 
 /// What an operator name means.
@@ -322,6 +324,127 @@ pub const PHOTON_OPERATORS: &[(&str, &str, OperatorFamily, NodeKind)] = &[
     ),
 ];
 
+/// Apache Gluten's own names: its engine plumbing, and the columnar exchanges it puts in Spark's
+/// place. Its `<Spark operator>ExecTransformer` operators are read by stripping the suffix
+/// (see [`classify`]).
+pub const GLUTEN_OPERATORS: &[(&str, &str, OperatorFamily, NodeKind)] = &[
+    (
+        "WholeStageCodegenTransformer",
+        "WholeStageCodegen",
+        F::Engine,
+        Engine,
+    ),
+    (
+        "InputIteratorTransformer",
+        "InputAdapter",
+        F::Engine,
+        Engine,
+    ),
+    ("VeloxResizeBatches", "InputAdapter", F::Engine, Engine),
+    ("VeloxAppendBatches", "InputAdapter", F::Engine, Engine),
+    ("VeloxColumnarToRow", "ColumnarToRow", F::Engine, Engine),
+    ("VeloxColumnarToRowExec", "ColumnarToRow", F::Engine, Engine),
+    ("RowToVeloxColumnar", "RowToColumnar", F::Engine, Engine),
+    (
+        "ColumnarToRowTransformer",
+        "ColumnarToRow",
+        F::Engine,
+        Engine,
+    ),
+    ("ColumnarInputAdapter", "InputAdapter", F::Engine, Engine),
+    ("ColumnarExchange", "Exchange", F::Exchange, Code),
+    ("ColumnarShuffleExchange", "Exchange", F::Exchange, Code),
+    (
+        "ColumnarBroadcastExchange",
+        "BroadcastExchange",
+        F::Exchange,
+        Code,
+    ),
+    (
+        "ColumnarSubqueryBroadcast",
+        "SubqueryBroadcast",
+        F::Subquery,
+        Engine,
+    ),
+    ("ColumnarCollectLimit", "CollectLimit", F::Limit, Code),
+];
+
+/// Names no engine-specific table covers: structured streaming, commands and Spark 4.1's
+/// recursive CTEs.
+pub const MORE_SPARK_OPERATORS: &[(&str, &str, OperatorFamily, NodeKind)] = &[
+    ("MicroBatchScan", "BatchScan", F::Scan, Code),
+    ("ContinuousScan", "BatchScan", F::Scan, Code),
+    ("StreamingRelation", "BatchScan", F::Scan, Code),
+    ("StreamingDataSourceV2Relation", "BatchScan", F::Scan, Code),
+    ("StateStoreRestore", "StateStoreRestore", F::Aggregate, Code),
+    ("StateStoreSave", "StateStoreSave", F::Aggregate, Code),
+    (
+        "SessionWindowStateStoreRestore",
+        "StateStoreRestore",
+        F::Aggregate,
+        Code,
+    ),
+    (
+        "SessionWindowStateStoreSave",
+        "StateStoreSave",
+        F::Aggregate,
+        Code,
+    ),
+    (
+        "StreamingDeduplicate",
+        "StreamingDeduplicate",
+        F::Aggregate,
+        Code,
+    ),
+    (
+        "StreamingSymmetricHashJoin",
+        "StreamingSymmetricHashJoin",
+        F::Join,
+        Code,
+    ),
+    ("EventTimeWatermark", "EventTimeWatermark", F::Filter, Code),
+    (
+        "FlatMapGroupsWithState",
+        "FlatMapGroupsWithState",
+        F::Aggregate,
+        Code,
+    ),
+    (
+        "TransformWithState",
+        "TransformWithState",
+        F::Aggregate,
+        Code,
+    ),
+    ("WriteToDataSourceV2", "WriteToDataSourceV2", F::Write, Code),
+    (
+        "WriteToMicroBatchDataSource",
+        "WriteToDataSourceV2",
+        F::Write,
+        Code,
+    ),
+    (
+        "WriteToContinuousDataSource",
+        "WriteToDataSourceV2",
+        F::Write,
+        Code,
+    ),
+    ("UnionLoop", "UnionLoop", F::Union, Code),
+    ("UnionLoopRef", "UnionLoopRef", F::Scan, Code),
+    ("ExecutedCommand", "ExecutedCommand", F::Write, Code),
+    ("Execute", "ExecutedCommand", F::Write, Code),
+    ("CommandResult", "CommandResult", F::Write, Code),
+];
+
+/// Commands Spark prints by their own class name (`CreateViewCommand`, `SetCommand`, …).
+fn command_operator(first: &str, flavor: EngineFlavor) -> Option<OperatorInfo> {
+    (first.ends_with("Command") || first.ends_with("CommandExec")).then(|| OperatorInfo {
+        canonical: "ExecutedCommand".to_owned(),
+        family: OperatorFamily::Write,
+        kind: NodeKind::Code,
+        flavor,
+    })
+}
+
 /// spark-rapids / Comet operator names (prefix removed) whose Spark counterpart has another name.
 pub const ACCELERATOR_RENAMES: &[(&str, &str)] = &[
     ("ShuffleExchange", "Exchange"),
@@ -333,6 +456,7 @@ pub const ACCELERATOR_RENAMES: &[(&str, &str)] = &[
     ("NativeScan", "FileSourceScan"),
     ("FileSourceScan", "FileSourceScan"),
     ("BroadcastExchange", "BroadcastExchange"),
+    ("TopN", "TakeOrderedAndProject"),
 ];
 
 /// File formats a `Scan <format>` node reads through `FileSourceScanExec`.
@@ -374,6 +498,31 @@ pub fn classify(name: &str) -> OperatorInfo {
             }
         }
     }
+    if let Some(info) = lookup(GLUTEN_OPERATORS, first, EngineFlavor::Gluten) {
+        return info;
+    }
+    // Gluten's `<Spark operator>ExecTransformer` (`ProjectExecTransformer`,
+    // `RegularHashAggregateExecTransformer`, `FileSourceScanExecTransformer parquet …`).
+    if let Some(base) = first
+        .strip_suffix("ExecTransformer")
+        .or_else(|| first.strip_suffix("Transformer"))
+    {
+        let base = base
+            .strip_prefix("Regular")
+            .or_else(|| base.strip_prefix("Flushable"))
+            .unwrap_or(base);
+        let info = if base == "FileSourceScan" || base == "BatchScan" {
+            Some(scan_operator(
+                &format!("Scan{}", &name[first.len()..]),
+                EngineFlavor::Gluten,
+            ))
+        } else {
+            classify_spark(base, name, EngineFlavor::Gluten)
+        };
+        if let Some(info) = info {
+            return info;
+        }
+    }
     classify_spark(first, name, EngineFlavor::Spark).unwrap_or(OperatorInfo {
         canonical: first.to_string(),
         family: OperatorFamily::Other,
@@ -387,6 +536,8 @@ fn classify_spark(first: &str, full_name: &str, flavor: EngineFlavor) -> Option<
         return Some(scan_operator(full_name, flavor));
     }
     lookup(SPARK_OPERATORS, first, flavor)
+        .or_else(|| lookup(MORE_SPARK_OPERATORS, first, flavor))
+        .or_else(|| command_operator(first, flavor))
 }
 
 /// `Scan parquet …` / `FileScan csv …` → `FileSourceScan`; `Scan ExistingRDD` and
@@ -445,6 +596,82 @@ pub fn first_word(name: &str) -> &str {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn gluten_streaming_command_and_recursive_names_are_recognised() {
+        use NodeKind::{Code, Engine};
+        use OperatorFamily as F;
+        for (name, canonical, family, kind) in [
+            ("ProjectExecTransformer", "Project", F::Project, Code),
+            ("FilterExecTransformer", "Filter", F::Filter, Code),
+            (
+                "FileSourceScanExecTransformer parquet default.lineitem",
+                "FileSourceScan",
+                F::Scan,
+                Code,
+            ),
+            (
+                "RegularHashAggregateExecTransformer",
+                "HashAggregate",
+                F::Aggregate,
+                Code,
+            ),
+            (
+                "FlushableHashAggregateExecTransformer",
+                "HashAggregate",
+                F::Aggregate,
+                Code,
+            ),
+            (
+                "ShuffledHashJoinExecTransformer",
+                "ShuffledHashJoin",
+                F::Join,
+                Code,
+            ),
+            ("SortExecTransformer", "Sort", F::Sort, Code),
+            (
+                "TakeOrderedAndProjectExecTransformer",
+                "TakeOrderedAndProject",
+                F::Sort,
+                Code,
+            ),
+            (
+                "WholeStageCodegenTransformer (3)",
+                "WholeStageCodegen",
+                F::Engine,
+                Engine,
+            ),
+            (
+                "InputIteratorTransformer",
+                "InputAdapter",
+                F::Engine,
+                Engine,
+            ),
+            ("VeloxResizeBatches", "InputAdapter", F::Engine, Engine),
+            ("ColumnarExchange", "Exchange", F::Exchange, Code),
+            (
+                "ColumnarBroadcastExchange",
+                "BroadcastExchange",
+                F::Exchange,
+                Code,
+            ),
+            ("VeloxColumnarToRow", "ColumnarToRow", F::Engine, Engine),
+            ("RowToVeloxColumnar", "RowToColumnar", F::Engine, Engine),
+            ("GpuTopN", "TakeOrderedAndProject", F::Sort, Code),
+            ("MicroBatchScan", "BatchScan", F::Scan, Code),
+            ("StateStoreSave", "StateStoreSave", F::Aggregate, Code),
+            ("WriteToDataSourceV2", "WriteToDataSourceV2", F::Write, Code),
+            ("CreateViewCommand", "ExecutedCommand", F::Write, Code),
+            ("UnionLoop", "UnionLoop", F::Union, Code),
+        ] {
+            let info = classify(name);
+            assert_eq!(
+                (info.canonical.as_str(), info.family, info.kind),
+                (canonical, family, kind),
+                "{name}"
+            );
+        }
+    }
 
     #[test]
     fn spark_photon_gpu_and_comet_names_meet_on_spark_operators() {

@@ -60,6 +60,9 @@ pub fn to_json(graph: &PlanGraph) -> Value {
     doc.insert("format".into(), json!(graph.format));
     doc.insert("execution".into(), json!(graph.execution));
     doc.insert("roots".into(), graph.roots.iter().map(id_of).collect());
+    if !graph.warnings.is_empty() {
+        doc.insert("warnings".into(), json!(graph.warnings));
+    }
     if !graph.logical_plans.is_empty() {
         doc.insert("logicalPlans".into(), json!(graph.logical_plans));
     }

@@ -174,6 +174,7 @@ fn parse_tree(lines: &[&str], start: usize) -> Result<PlanGraph, PlanError> {
         roots,
         execution: Default::default(),
         logical_plans: Default::default(),
+        warnings: Vec::new(),
     })
 }
 

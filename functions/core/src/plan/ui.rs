@@ -218,6 +218,7 @@ pub(crate) fn parse_ui(text: &str, options: &ParseOptions) -> Result<PlanGraph, 
             spark_version,
         },
         logical_plans: Default::default(),
+        warnings: Vec::new(),
     })
 }
 
