@@ -118,18 +118,33 @@ parse_error!(
     "`)])` to close the operator's arguments"
 );
 
-parse_error!(
-    event_log_cut_mid_line,
-    cut_after(
+/// An in-progress log cut inside its last line: the truncated line is skipped with a warning
+/// naming it, and the executions before it still read.
+#[test]
+fn event_log_cut_mid_line_keeps_what_came_before() {
+    let input = cut_after(
         &fixture("eventlog.jsonl"),
-        "SparkListenerSQLExecutionStart\",\"executionId\":3"
-    ),
-    |input: &str| {
-        assert_eq!(end_of(input), (8, 92));
-        end_of(input)
-    },
-    "invalid JSON"
-);
+        "SparkListenerSQLExecutionStart\",\"executionId\":3",
+    );
+    let err = parse(&input).expect_err("three executions remain: one must be chosen");
+    assert!(
+        matches!(&err, PlanError::ExecutionRequired { available } if available == &[0, 1, 2]),
+        "{err}"
+    );
+    let graph = parse_plan(
+        &input,
+        &ParseOptions {
+            execution_id: Some(2),
+        },
+    )
+    .unwrap();
+    assert_eq!(graph.warnings.len(), 1, "{:?}", graph.warnings);
+    assert!(
+        graph.warnings[0].starts_with("line 8: not a JSON event"),
+        "{:?}",
+        graph.warnings
+    );
+}
 
 parse_error!(
     ui_json_cut_mid_document,

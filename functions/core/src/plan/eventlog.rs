@@ -14,7 +14,6 @@
 use std::collections::BTreeMap;
 
 use serde::Deserialize;
-use serde::de::IgnoredAny;
 
 use super::error::PlanError;
 use super::formatted::{looks_formatted, parse_formatted};
@@ -62,6 +61,9 @@ struct Execution {
 struct EventLog {
     executions: BTreeMap<u64, Execution>,
     spark_version: Option<String>,
+    /// Lines of the events we read that were not valid JSON (skipped: a stray line, or the
+    /// truncated last line of an in-progress log, is not fatal).
+    warnings: Vec<String>,
 }
 
 /// Whether the text's first non-blank line is a JSON object with an `Event` field.
@@ -78,6 +80,7 @@ fn read(text: &str) -> Result<EventLog, PlanError> {
     let mut log = EventLog {
         executions: BTreeMap::new(),
         spark_version: None,
+        warnings: Vec::new(),
     };
     for (i, line) in text.lines().enumerate() {
         let line_no = i + 1;
@@ -94,13 +97,18 @@ fn read(text: &str) -> Result<EventLog, PlanError> {
         } else {
             None
         };
+        // Events that carry no plan (tasks, stages, metrics: most of a log) are not parsed.
         let Some(kind) = kind else {
-            serde_json::from_str::<IgnoredAny>(line)
-                .map_err(|e| PlanError::from_serde(&e, line_no))?;
             continue;
         };
-        let head: EventHead<'_> =
-            serde_json::from_str(line).map_err(|e| PlanError::from_serde(&e, line_no))?;
+        let head: EventHead<'_> = match serde_json::from_str(line) {
+            Ok(head) => head,
+            Err(e) => {
+                log.warnings
+                    .push(format!("line {line_no}: not a JSON event, skipped: {e}"));
+                continue;
+            }
+        };
         if !head.event.ends_with(kind) {
             continue; // the name appeared inside some other event's text
         }
@@ -221,5 +229,6 @@ pub(crate) fn parse_event_log(text: &str, options: &ParseOptions) -> Result<Plan
         call_site: exec.call_site,
         spark_version: log.spark_version,
     };
+    graph.warnings.extend(log.warnings);
     Ok(graph)
 }
