@@ -55,24 +55,28 @@ pub fn run(args: PlanArgs) -> anyhow::Result<ExitCode> {
 /// `{"executions": [{"id", "description", "callSite", …graph}, …]}`: every SQL execution of a
 /// log, each parsed on its own (one that fails carries its `error` instead of nodes).
 fn all_executions(text: &str) -> anyhow::Result<serde_json::Value> {
-    let mut executions = Vec::new();
-    for summary in plan::list_executions(text)? {
-        let parsed = plan::parse_plan(
-            text,
-            &ParseOptions {
-                execution_id: summary.execution_id,
-            },
-        );
-        let mut entry = match parsed {
-            Ok(graph) => plan::render::to_json(&graph),
-            Err(err) => serde_json::json!({ "error": err.to_string() }),
-        };
-        if let Some(obj) = entry.as_object_mut() {
-            obj.insert("id".into(), serde_json::json!(summary.execution_id));
-            obj.insert("description".into(), serde_json::json!(summary.description));
-            obj.insert("callSite".into(), serde_json::json!(summary.call_site));
-        }
-        executions.push(entry);
-    }
+    let executions: Vec<serde_json::Value> = plan::parse_every_execution(text)?
+        .into_iter()
+        .map(|(id, parsed)| {
+            let mut entry = match &parsed {
+                Ok(graph) => plan::render::to_json(graph),
+                Err(err) => serde_json::json!({ "error": err.to_string() }),
+            };
+            if let Some(obj) = entry.as_object_mut() {
+                obj.insert("id".into(), serde_json::json!(id));
+                if let Ok(graph) = &parsed {
+                    obj.insert(
+                        "description".into(),
+                        serde_json::json!(graph.execution.description),
+                    );
+                    obj.insert(
+                        "callSite".into(),
+                        serde_json::json!(graph.execution.call_site),
+                    );
+                }
+            }
+            entry
+        })
+        .collect();
     Ok(serde_json::json!({ "executions": executions }))
 }

@@ -192,6 +192,29 @@ pub(crate) fn parse_event_log(text: &str, options: &ParseOptions) -> Result<Plan
             available,
         });
     };
+    execution_graph(id, exec, log.spark_version, log.warnings)
+}
+
+/// Every execution of a log, each parsed on its own, reading the log once.
+pub(crate) fn parse_every_execution(text: &str) -> Result<Vec<super::ParsedExecution>, PlanError> {
+    let log = read(text)?;
+    Ok(log
+        .executions
+        .into_iter()
+        .map(|(id, exec)| {
+            let graph = execution_graph(id, exec, log.spark_version.clone(), log.warnings.clone());
+            (Some(id), graph)
+        })
+        .collect())
+}
+
+/// The graph of one execution of a log that was read.
+fn execution_graph(
+    id: u64,
+    exec: Execution,
+    spark_version: Option<String>,
+    warnings: Vec<String>,
+) -> Result<PlanGraph, PlanError> {
     let Some((plan, line_no)) = exec.plan else {
         return Err(PlanError::json(
             1,
@@ -227,8 +250,8 @@ pub(crate) fn parse_event_log(text: &str, options: &ParseOptions) -> Result<Plan
         execution_id: Some(id),
         description: exec.description,
         call_site: exec.call_site,
-        spark_version: log.spark_version,
+        spark_version,
     };
-    graph.warnings.extend(log.warnings);
+    graph.warnings.extend(warnings);
     Ok(graph)
 }

@@ -90,6 +90,26 @@ pub fn parse_plan(input: &str, options: &ParseOptions) -> Result<PlanGraph, Plan
 
 /// The SQL executions an input holds (event logs and UI JSON); empty for plan text, which is
 /// always one plan.
+/// One execution of a multi-execution input: its id and its graph, or why it did not parse.
+pub type ParsedExecution = (Option<u64>, Result<PlanGraph, PlanError>);
+
+/// Every SQL execution of a multi-execution input (an event log or a UI list), each parsed on
+/// its own: one that fails carries its error and the others still read. An event log is read once.
+pub fn parse_every_execution(input: &str) -> Result<Vec<ParsedExecution>, PlanError> {
+    if detect_format(input) == PlanFormat::Eventlog {
+        return eventlog::parse_every_execution(input);
+    }
+    Ok(list_executions(input)?
+        .into_iter()
+        .map(|summary| {
+            let options = ParseOptions {
+                execution_id: summary.execution_id,
+            };
+            (summary.execution_id, parse_plan(input, &options))
+        })
+        .collect())
+}
+
 pub fn list_executions(input: &str) -> Result<Vec<ExecutionSummary>, PlanError> {
     match detect_format(input) {
         PlanFormat::Eventlog => eventlog::list_event_log_executions(input),

@@ -184,13 +184,19 @@ pub(crate) fn is_trailing_section_title(text: &str) -> bool {
     text.starts_with("== ") && text.ends_with(" ==") && super::tree::section_marker(text).is_none()
 }
 
-/// `*(3) Project […]` → (Some(3), `Project […]`).
+/// `*(3) Project […]` → (Some(3), `Project […]`); Spark 2.0–2.2's `*Project […]` (codegen
+/// without a stage number) → (None, `Project […]`).
 fn strip_codegen_prefix(text: &str) -> (Option<u32>, &str) {
     if let Some(rest) = text.strip_prefix("*(")
         && let Some(close) = rest.find(')')
         && let Ok(stage) = rest[..close].parse()
     {
         return (Some(stage), rest[close + 1..].trim_start());
+    }
+    if let Some(rest) = text.strip_prefix('*')
+        && rest.starts_with(|c: char| c.is_ascii_alphabetic())
+    {
+        return (None, rest);
     }
     (None, text)
 }
@@ -269,6 +275,10 @@ mod tests {
         assert_eq!(
             strip_codegen_prefix("*(3) Project [a#1]"),
             (Some(3), "Project [a#1]")
+        );
+        assert_eq!(
+            strip_codegen_prefix("*HashAggregate(keys=[a#1], functions=[])"),
+            (None, "HashAggregate(keys=[a#1], functions=[])")
         );
     }
 }
