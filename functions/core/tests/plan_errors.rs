@@ -163,6 +163,17 @@ parse_error!(
     "not a Spark UI SQL execution"
 );
 
+parse_error!(
+    ui_json_with_cyclic_edges,
+    String::from(
+        r#"{"id": 1, "nodes": [{"nodeId": 1, "nodeName": "Filter", "desc": "Filter (a#1 > 1)"},
+                               {"nodeId": 2, "nodeName": "Project", "desc": "Project [a#1]"}],
+            "edges": [{"fromId": 1, "toId": 2}, {"fromId": 2, "toId": 1}]}"#
+    ),
+    |_: &str| (1, 1),
+    "`edges` form a cycle: 1 → 2 → 1"
+);
+
 #[test]
 fn execution_choice_errors_are_invalid_input_not_parse_errors() {
     let text = fixture("eventlog.jsonl");

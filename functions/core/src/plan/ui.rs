@@ -195,6 +195,17 @@ pub(crate) fn parse_ui(text: &str, options: &ParseOptions) -> Result<PlanGraph, 
         }
         has_parent.insert(child);
     }
+    if let Some(cycle) = find_cycle(&nodes) {
+        let ids: Vec<String> = cycle
+            .iter()
+            .map(|&i| exec.nodes[i].node_id.to_string())
+            .collect();
+        return Err(PlanError::json(
+            1,
+            1,
+            format!("`edges` form a cycle: {}", ids.join(" → ")),
+        ));
+    }
     place_codegen_clusters(&exec, &by_ui_id, &mut nodes, &mut has_parent);
     let roots: Vec<NodeIdx> = (0..nodes.len())
         .filter(|i| !has_parent.contains(i))
@@ -220,6 +231,54 @@ pub(crate) fn parse_ui(text: &str, options: &ParseOptions) -> Result<PlanGraph, 
         logical_plans: Default::default(),
         warnings: Vec::new(),
     })
+}
+
+/// A path of nodes that leads back to its first node through children and subqueries, if any
+/// (a plan is a DAG; a node must never become its own descendant).
+fn find_cycle(nodes: &[super::PlanNode]) -> Option<Vec<NodeIdx>> {
+    #[derive(Clone, Copy, PartialEq)]
+    enum Mark {
+        New,
+        OnPath,
+        Done,
+    }
+    let mut mark = vec![Mark::New; nodes.len()];
+    for start in 0..nodes.len() {
+        if mark[start] != Mark::New {
+            continue;
+        }
+        // Iterative depth-first search: (node, next edge to follow), the path on the stack.
+        let mut stack: Vec<(NodeIdx, usize)> = vec![(start, 0)];
+        mark[start] = Mark::OnPath;
+        while let Some((node, next)) = stack.last_mut() {
+            let edges: Vec<NodeIdx> = nodes[*node]
+                .children
+                .iter()
+                .chain(&nodes[*node].subqueries)
+                .copied()
+                .collect();
+            let Some(&target) = edges.get(*next) else {
+                mark[*node] = Mark::Done;
+                stack.pop();
+                continue;
+            };
+            *next += 1;
+            match mark[target] {
+                Mark::OnPath => {
+                    let from = stack.iter().position(|(n, _)| *n == target).unwrap_or(0);
+                    let mut cycle: Vec<NodeIdx> = stack[from..].iter().map(|(n, _)| *n).collect();
+                    cycle.push(target);
+                    return Some(cycle);
+                }
+                Mark::New => {
+                    mark[target] = Mark::OnPath;
+                    stack.push((target, 0));
+                }
+                Mark::Done => {}
+            }
+        }
+    }
+    None
 }
 
 /// Give each `WholeStageCodegen (k)` its members and put it above its top members.
