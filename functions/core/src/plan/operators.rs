@@ -55,7 +55,7 @@ pub const SPARK_OPERATORS: &[(&str, &str, OperatorFamily, NodeKind)] = &[
     ("RDDScan", "RDDScan", F::Scan, Code),
     ("ExternalRDDScan", "ExternalRDDScan", F::Scan, Code),
     ("FileSourceScan", "FileSourceScan", F::Scan, Code),
-    ("CommandResult", "CommandResult", F::Other, Code),
+    ("CommandResult", "CommandResult", F::Write, Code),
     // row-wise operators
     ("Filter", "Filter", F::Filter, Code),
     ("Project", "Project", F::Project, Code),
@@ -432,7 +432,21 @@ pub const MORE_SPARK_OPERATORS: &[(&str, &str, OperatorFamily, NodeKind)] = &[
     ("UnionLoopRef", "UnionLoopRef", F::Scan, Code),
     ("ExecutedCommand", "ExecutedCommand", F::Write, Code),
     ("Execute", "ExecutedCommand", F::Write, Code),
-    ("CommandResult", "CommandResult", F::Write, Code),
+    ("LogicalRelation", "FileSourceScan", F::Scan, Code),
+    ("ShowTables", "ExecutedCommand", F::Write, Code),
+    ("ShowNamespaces", "ExecutedCommand", F::Write, Code),
+    (
+        "AtomicReplaceTableAsSelect",
+        "ReplaceTableAsSelect",
+        F::Write,
+        Code,
+    ),
+    (
+        "AtomicCreateTableAsSelect",
+        "CreateTableAsSelect",
+        F::Write,
+        Code,
+    ),
 ];
 
 /// Commands Spark prints by their own class name (`CreateViewCommand`, `SetCommand`, …).
