@@ -296,18 +296,25 @@ impl SiteTable {
             sql_sites.push(ids);
         }
         let weights = TokenWeights::from_bags(sites.iter().map(|s| &s.evidence));
-        let chain_feeds = flow_edges(&index.chains);
+        let helpers = super::handoffs::helper_feeds(index);
+        let chain_feeds = flow_edges(&index.chains, &helpers);
         let chain_open = index
             .chains
             .iter()
             .zip(&chain_feeds)
             .zip(&chain_sites)
-            .map(|((chain, feeds), ids)| {
+            .zip(&helpers)
+            .map(|(((chain, feeds), ids), helper)| {
                 let reads_a_source = ids
                     .first()
                     .is_some_and(|s: &SiteId| sites[*s].families.contains(OperatorFamily::Scan));
                 let receiver_defined = feeds.iter().any(|(role, _)| *role == FlowRole::Receiver);
-                !reads_a_source && !receiver_defined && !root_variable(&chain.receiver).is_empty()
+                // `x = helper(…)` with `helper` nowhere in the index: built out of sight.
+                let unseen_source = ids.is_empty() && helper.source_unresolved;
+                unseen_source
+                    || (!reads_a_source
+                        && !receiver_defined
+                        && !root_variable(&chain.receiver).is_empty())
             })
             .collect();
         let chain_sql = sql_links(index);
@@ -800,8 +807,12 @@ fn view_edges(index: &RepoIndex) -> Vec<Vec<usize>> {
 }
 
 /// For each chain, the chains defining the variables it reads: the nearest earlier assignment in
-/// the same file, preferring the same enclosing symbol (then module level).
-fn flow_edges(chains: &[CallChain]) -> Vec<Vec<(FlowRole, usize)>> {
+/// the same file, preferring the same enclosing symbol (then module level); and the chains
+/// returned by the helper functions it starts from or applies ([`super::handoffs`]).
+fn flow_edges(
+    chains: &[CallChain],
+    helpers: &[super::handoffs::HelperFeeds],
+) -> Vec<Vec<(FlowRole, usize)>> {
     let mut by_var: HashMap<(FileId, &str), Vec<usize>> = HashMap::new();
     for (idx, chain) in chains.iter().enumerate() {
         if let Some(var) = chain.assigned_to.as_deref() {
@@ -827,13 +838,20 @@ fn flow_edges(chains: &[CallChain]) -> Vec<Vec<(FlowRole, usize)>> {
     };
     chains
         .iter()
-        .map(|chain| {
+        .zip(helpers)
+        .enumerate()
+        .map(|(idx, (chain, helper))| {
             let mut feeds = Vec::new();
             let root = root_variable(&chain.receiver);
             if !root.is_empty()
                 && let Some(def) = definition(chain, root)
             {
                 feeds.push((FlowRole::Receiver, def));
+            }
+            for &def in helper.source.iter().chain(&helper.applied) {
+                if def != idx && !feeds.iter().any(|(_, d)| *d == def) {
+                    feeds.push((FlowRole::Receiver, def));
+                }
             }
             for input in &chain.inputs {
                 if let Some(def) = definition(chain, root_variable(input))
