@@ -99,6 +99,59 @@ pub fn helper_feeds(index: &RepoIndex) -> Vec<HelperFeeds> {
         .collect()
 }
 
+/// Data-set words a helper's callers name: `load_orders(spark, orders_path)` hints that the
+/// reader inside `load_orders` (`spark.read.parquet(path)`, whose own argument names nothing)
+/// reads `orders`. Returned chain → the hints of every caller that resolved to it.
+pub fn caller_path_hints(
+    index: &RepoIndex,
+    helpers: &[HelperFeeds],
+) -> HashMap<usize, Vec<String>> {
+    let mut hints: HashMap<usize, Vec<String>> = HashMap::new();
+    for (chain, helper) in index.chains.iter().zip(helpers) {
+        let (Some(function), false) = (chain.source_function.as_deref(), helper.source.is_empty())
+        else {
+            continue;
+        };
+        let Some(args) = call_arguments(&chain.text, function) else {
+            continue;
+        };
+        // Any reader method will do: the hints come from the arguments' names.
+        let words = super::sites::reader_path_hints("load", args);
+        if words.is_empty() {
+            continue;
+        }
+        for returned in &helper.source {
+            let list = hints.entry(*returned).or_default();
+            for w in &words {
+                if !list.contains(w) {
+                    list.push(w.clone());
+                }
+            }
+        }
+    }
+    hints
+}
+
+/// `(…)` of the first call of `function` in a statement's text.
+fn call_arguments<'t>(text: &'t str, function: &str) -> Option<&'t str> {
+    let start = text.find(&format!("{function}("))? + function.len();
+    let rest = &text[start..];
+    let mut depth = 0usize;
+    for (i, c) in rest.char_indices() {
+        match c {
+            '(' => depth += 1,
+            ')' => {
+                depth = depth.saturating_sub(1);
+                if depth == 0 {
+                    return Some(&rest[..=i]);
+                }
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
 #[cfg(test)]
 mod tests {
     use crate::code::{IndexOptions, RepoIndex, build_index};
@@ -164,6 +217,28 @@ mod tests {
             ],
             ("loaders.py", "parquet"),
             "report.py",
+        );
+    }
+
+    #[test]
+    fn callers_argument_names_hint_at_what_a_helpers_reader_reads() {
+        let index = index_of(&[(
+            "job.py",
+            "def load(spark, path):\n    return spark.read.parquet(path)\n\n\
+             def main(spark, orders_path):\n    orders = load(spark, orders_path)\n    orders.filter(orders.a > 1).show()\n",
+        )]);
+        let table = SiteTable::build(&index);
+        let read = site(&index, &table, "job.py", "parquet");
+        assert!(
+            table.sites[read]
+                .evidence
+                .has(crate::pipeline::evidence::TokenKind::Path, "orders"),
+            "{:?}",
+            table.sites[read].evidence
+        );
+        assert_eq!(
+            super::call_arguments("x = load(spark, f(a), b)", "load"),
+            Some("(spark, f(a), b)")
         );
     }
 

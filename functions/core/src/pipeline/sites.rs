@@ -295,8 +295,23 @@ impl SiteTable {
             }
             sql_sites.push(ids);
         }
-        let weights = TokenWeights::from_bags(sites.iter().map(|s| &s.evidence));
         let helpers = super::handoffs::helper_feeds(index);
+        for (chain, hints) in super::handoffs::caller_path_hints(index, &helpers) {
+            for &id in &chain_sites[chain] {
+                let site = &mut sites[id];
+                let names_nothing = !site
+                    .evidence
+                    .tokens
+                    .iter()
+                    .any(|(k, _)| matches!(k, TokenKind::Path | TokenKind::Table));
+                if site.families.contains(OperatorFamily::Scan) && names_nothing {
+                    for hint in &hints {
+                        site.evidence.add(TokenKind::Path, hint);
+                    }
+                }
+            }
+        }
+        let weights = TokenWeights::from_bags(sites.iter().map(|s| &s.evidence));
         let chain_feeds = flow_edges(&index.chains, &helpers);
         let chain_open = index
             .chains
@@ -532,7 +547,7 @@ impl SiteTable {
 /// (`spark.read.parquet(orders_path)`, `spark.table(customer_table)`): people name such variables
 /// after the data set, so `orders_path` hints at `…/orders.parquet`. Naming words (`path`, `dir`,
 /// `file`, …) are dropped; what is left is compared like a path's stem.
-fn reader_path_hints(method: &str, args_text: &str) -> Vec<String> {
+pub(super) fn reader_path_hints(method: &str, args_text: &str) -> Vec<String> {
     const READERS: &[&str] = &[
         "parquet", "csv", "json", "orc", "text", "textfile", "load", "table", "avro",
     ];
