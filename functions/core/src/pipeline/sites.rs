@@ -75,6 +75,9 @@ pub struct SiteTable {
     chain_sql: HashMap<usize, Vec<usize>>,
     /// For each SQL statement, the statements (same file first) that define the views it reads.
     sql_views: Vec<Vec<usize>>,
+    /// For each SQL statement, the chains (same file first) registering the views it reads
+    /// (`df.createOrReplaceTempView("people")` for `FROM people`).
+    sql_view_chains: Vec<Vec<usize>>,
     /// Token value → sites holding it (any kind: a plan column may be a code literal).
     postings: HashMap<String, Vec<SiteId>>,
     /// Sites by the operator families they can produce (indexed by `OperatorFamily as usize`).
@@ -334,6 +337,7 @@ impl SiteTable {
             .collect();
         let chain_sql = sql_links(index);
         let sql_views = view_edges(index);
+        let sql_view_chains = view_chain_edges(index);
         let mut postings: HashMap<String, Vec<SiteId>> = HashMap::new();
         for site in &sites {
             let values: BTreeSet<&String> = site.evidence.tokens.iter().map(|(_, v)| v).collect();
@@ -360,6 +364,7 @@ impl SiteTable {
             chain_open,
             chain_sql,
             sql_views,
+            sql_view_chains,
             postings,
         }
     }
@@ -391,7 +396,8 @@ impl SiteTable {
     }
 
     /// Sites of a SQL statement plus those of the statements defining the views it reads
-    /// (`CREATE TEMP VIEW revenue AS …` for `FROM revenue`), transitively.
+    /// (`CREATE TEMP VIEW revenue AS …` for `FROM revenue`), transitively, and the DataFrame
+    /// flows registering them (`df.createOrReplaceTempView("revenue")`).
     pub fn sql_unit(&self, statement: usize) -> BTreeSet<SiteId> {
         let mut out = BTreeSet::new();
         let mut stack = vec![statement];
@@ -402,6 +408,9 @@ impl SiteTable {
             }
             out.extend(self.sql_sites(s).iter().copied());
             stack.extend(self.sql_views.get(s).into_iter().flatten().copied());
+            for &chain in self.sql_view_chains.get(s).into_iter().flatten() {
+                out.extend(self.flow_of_chain(chain));
+            }
         }
         out
     }
@@ -821,6 +830,71 @@ fn view_edges(index: &RepoIndex) -> Vec<Vec<usize>> {
         .collect()
 }
 
+/// For each SQL statement, the chains registering a view it reads: a call such as
+/// `createOrReplaceTempView("people")` naming one of its FROM tables, preferring the same file.
+fn view_chain_edges(index: &RepoIndex) -> Vec<Vec<usize>> {
+    let mut registered: HashMap<String, Vec<usize>> = HashMap::new();
+    for (idx, chain) in index.chains.iter().enumerate() {
+        for call in chain.calls.iter().filter(|c| registers_view(&c.method)) {
+            for table in &call.args.tables {
+                registered
+                    .entry(table.to_lowercase())
+                    .or_default()
+                    .push(idx);
+            }
+        }
+    }
+    if registered.is_empty() {
+        return vec![Vec::new(); index.sql.len()];
+    }
+    index
+        .sql
+        .iter()
+        .map(|stmt| {
+            let mut chains = Vec::new();
+            for clause in stmt
+                .clauses
+                .iter()
+                .filter(|c| c.kind == SqlClauseKind::From)
+            {
+                for table in &clause.tables {
+                    let Some(found) = registered.get(&table.to_lowercase()) else {
+                        continue;
+                    };
+                    let same_file: Vec<usize> = found
+                        .iter()
+                        .copied()
+                        .filter(|c| index.chains[*c].file == stmt.file)
+                        .collect();
+                    let chosen = if same_file.is_empty() {
+                        found.iter().copied().take(1).collect()
+                    } else {
+                        same_file
+                    };
+                    for c in chosen {
+                        if !chains.contains(&c) {
+                            chains.push(c);
+                        }
+                    }
+                }
+            }
+            chains
+        })
+        .collect()
+}
+
+fn registers_view(method: &str) -> bool {
+    [
+        "createorreplacetempview",
+        "createtempview",
+        "createorreplaceglobaltempview",
+        "createglobaltempview",
+        "registertemptable",
+    ]
+    .iter()
+    .any(|m| m.eq_ignore_ascii_case(method))
+}
+
 /// For each chain, the chains defining the variables it reads: the nearest earlier assignment in
 /// the same file, preferring the same enclosing symbol (then module level); and the chains
 /// returned by the helper functions it starts from or applies ([`super::handoffs`]).
@@ -883,6 +957,36 @@ fn flow_edges(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_sql_unit_holds_the_flow_registering_its_view() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(
+            dir.path().join("Job.scala"),
+            "object Job extends App {\n  val df = spark.createDataFrame(rows, schema)\n  \
+             df.createOrReplaceTempView(\"PERSON\")\n  \
+             spark.sql(\"SELECT salary * 100 AS salary FROM PERSON\").show()\n}\n",
+        )
+        .unwrap();
+        let index = crate::code::build_index(
+            dir.path(),
+            None,
+            "test".into(),
+            &crate::code::IndexOptions::default(),
+        )
+        .unwrap();
+        let table = SiteTable::build(&index);
+        let create = table
+            .sites
+            .iter()
+            .find(
+                |s| matches!(&s.kind, SiteKind::Call { method, .. } if method == "createDataFrame"),
+            )
+            .unwrap()
+            .id;
+        assert_eq!(table.sql_count(), 1);
+        assert!(table.sql_unit(0).contains(&create));
+    }
 
     #[test]
     fn reader_variables_hint_at_their_data_set() {
