@@ -192,7 +192,16 @@ fn scala_chain_forms() {
     let emp = chain_assigned(&index, "Revenue.scala", "emp");
     assert_eq!(emp.receiver, "spark.read");
     assert_eq!(call(emp, "csv").args.paths, vec!["data/emp.csv"]);
-    let cleanup = index.chains.iter().find(|c| c.receiver == "df").unwrap();
+    // (Pass-through chains, which only return `df`, have no calls.)
+    let cleanup = index
+        .chains
+        .iter()
+        .find(|c| c.receiver == "df" && !c.calls.is_empty())
+        .unwrap();
+    assert!(
+        cleanup.returned,
+        "a Scala expression body is what its function returns"
+    );
     let methods: Vec<_> = cleanup.calls.iter().map(|c| c.method.as_str()).collect();
     assert_eq!(methods, vec!["na", "fill", "dropDuplicates"]);
 }

@@ -24,8 +24,9 @@ use serde::{Deserialize, Serialize};
 /// Format version of the serialised index; bump on any incompatible change — and when what the
 /// index holds changes meaning, so stale cached indexes are rebuilt rather than trusted
 /// (version 2: `usesSpark`, folded variable arguments, subquery clauses; version 3: SQL `IS [NOT]
-/// NULL` as `isnull` / `isnotnull`, a `schema=` keyword names columns).
-pub const INDEX_FORMAT_VERSION: u32 = 3;
+/// NULL` as `isnull` / `isnotnull`, a `schema=` keyword names columns; version 4: chains know the
+/// helper functions they start from or apply and whether their function returns them).
+pub const INDEX_FORMAT_VERSION: u32 = 4;
 
 pub type FileId = u32;
 pub type SymbolId = u32;
@@ -47,6 +48,10 @@ impl LineRange {
     /// How many lines the range spans (never zero: a range holds at least its start line).
     pub fn line_count(&self) -> u32 {
         self.end - self.start + 1
+    }
+    /// Never: a range holds at least its start line.
+    pub fn is_empty(&self) -> bool {
+        false
     }
     pub fn contains(&self, other: &LineRange) -> bool {
         self.start <= other.start && other.end <= self.end
@@ -194,10 +199,23 @@ pub struct CallChain {
     /// Variable the chain's result is assigned to, if any.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub assigned_to: Option<String>,
-    /// Calls in evaluation order (receiver first).
+    /// Calls in evaluation order (receiver first). Empty for a *pass-through* chain, which only
+    /// carries a DataFrame between variables and functions (`orders = load_orders(spark, p)`,
+    /// `return report`).
     pub calls: Vec<SparkCall>,
     /// Statement source text (capped), for snippets and lexical search.
     pub text: String,
+    /// The user function whose returned DataFrame the chain starts from: `load_orders` in
+    /// `orders = load_orders(spark, path)` or `load_orders(spark, path).filter(…)`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub source_function: Option<String>,
+    /// Functions applied to the chain's DataFrame (`df.transform(clean)`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub applied_functions: Vec<String>,
+    /// The chain's value is what its enclosing function returns (`return …`, the last expression
+    /// of a Scala body).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub returned: bool,
 }
 
 /// Where a SQL statement came from.

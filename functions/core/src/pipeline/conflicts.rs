@@ -44,8 +44,12 @@ pub fn conflicts(family: OperatorFamily, node: &Evidence, site: &Evidence) -> bo
             let direction = |e: &Evidence, prefix: &str| {
                 !values(e, TokenKind::Function, |v| v.starts_with(prefix)).is_empty()
             };
+            // The plan names only descending keys; a site mixing directions (`a.asc, b.desc`)
+            // agrees with any plan that has a descending key.
             let node_descending = direction(node, "desc");
-            direction(site, "desc") && !node_descending || direction(site, "asc") && node_descending
+            let site_descending = direction(site, "desc");
+            site_descending && !node_descending
+                || direction(site, "asc") && !site_descending && node_descending
         }
         OperatorFamily::Filter => {
             let tests = |e: &Evidence| {
@@ -138,6 +142,16 @@ mod tests {
         assert!(conflicts(OperatorFamily::Sort, &asc, &desc));
         assert!(!conflicts(OperatorFamily::Sort, &desc, &desc));
         assert!(!conflicts(OperatorFamily::Sort, &asc, &asc));
+        // `sort(col("a").asc, col("b").desc)` is the plan's `a ASC, b DESC`.
+        let mixed = bag(&[
+            (TokenKind::Column, "w"),
+            (TokenKind::Function, "asc"),
+            (TokenKind::Function, "desc"),
+        ]);
+        assert!(!conflicts(OperatorFamily::Sort, &desc, &mixed));
+        assert!(conflicts(OperatorFamily::Sort, &asc, &mixed));
+        let all_asc = bag(&[(TokenKind::Column, "w"), (TokenKind::Function, "asc")]);
+        assert!(conflicts(OperatorFamily::Sort, &desc, &all_asc));
         let is_null = bag(&[(TokenKind::Function, "isnull")]);
         let not_null = bag(&[(TokenKind::Function, "isNotNull")]);
         assert!(conflicts(OperatorFamily::Filter, &is_null, &not_null));

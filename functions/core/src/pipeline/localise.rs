@@ -83,6 +83,11 @@ pub struct PlanLocalisation {
     pub unit_sites: BTreeSet<SiteId>,
     /// `dagNodeId` → aligned site.
     pub aligned: BTreeMap<String, SiteId>,
+    /// `dagNodeId` → the site a *twin* unit aligns it with, where that differs: a unit in
+    /// another file that fits the plan exactly as well as the winner (look-alike scripts). The
+    /// plan cannot tell them apart, so retrieval credits both and neither is confirmed.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub twins: BTreeMap<String, SiteId>,
     /// Files most likely to hold the plan's code, with scores.
     pub files: Vec<(u32, f64)>,
 }
@@ -221,6 +226,7 @@ pub fn localise_plan(
         .take(ALIGNED_CANDIDATES)
         .take_while(|(unit, _)| unit.score >= ranked[0].0.score * 0.8);
     let mut best: Option<(f64, usize, Vec<Option<Aligned>>)> = None;
+    let mut fits: Vec<(f64, usize, Vec<Option<Aligned>>)> = Vec::new();
     for (rank, (unit, sites)) in contenders.enumerate() {
         let mut assigned = align_plan(graph, semantics, &targets, table, sites);
         let borrow = open_flow_borrowing(table, &unit.kind, sites);
@@ -244,15 +250,19 @@ pub fn localise_plan(
             .as_ref()
             .is_none_or(|(score, _, _)| fitted > *score + 1e-9)
         {
-            best = Some((fitted, rank, assigned));
+            best = Some((fitted, rank, assigned.clone()));
         }
+        fits.push((fitted, rank, assigned));
     }
-    let Some((_, winner, assigned)) = best else {
+    let Some((best_fit, winner, assigned)) = best else {
         return PlanLocalisation {
             files,
             ..Default::default()
         };
     };
+    let twins = twin_alignment(
+        table, &ranked, winner, best_fit, &assigned, &fits, &scores, graph,
+    );
     // The winner leads; the units it passed keep their order behind it.
     ranked[..=winner].rotate_right(1);
     let unit_sites = ranked[0].1.clone();
@@ -265,9 +275,54 @@ pub fn localise_plan(
         units: ranked.into_iter().take(5).map(|(u, _)| u).collect(),
         unit_sites,
         aligned,
+        twins,
         files,
     }
 }
+
+/// The first contender in another file that fits the plan as well as the winner (within
+/// [`TWIN_TOLERANCE`]), as `dagNodeId` → its aligned site, for the nodes whose sites differ but
+/// are the same construct and score alike (the same evidence in a look-alike statement).
+#[allow(clippy::too_many_arguments)]
+fn twin_alignment(
+    table: &SiteTable,
+    ranked: &[(RankedUnit, BTreeSet<SiteId>)],
+    winner: usize,
+    best_fit: f64,
+    assigned: &[Option<Aligned>],
+    fits: &[(f64, usize, Vec<Option<Aligned>>)],
+    scores: &[HashMap<SiteId, f64>],
+    graph: &PlanGraph,
+) -> BTreeMap<String, SiteId> {
+    let file_of = |rank: usize| ranked[rank].1.iter().next().map(|s| table.sites[*s].file);
+    let winner_file = file_of(winner);
+    let Some((_, _, twin)) = fits.iter().find(|(fit, rank, _)| {
+        *rank != winner
+            && best_fit > 0.0
+            && (best_fit - fit) <= TWIN_TOLERANCE * best_fit
+            && file_of(*rank) != winner_file
+    }) else {
+        return BTreeMap::new();
+    };
+    twin.iter()
+        .zip(assigned)
+        .enumerate()
+        .filter_map(|(idx, (t, a))| {
+            let (t, a) = ((*t)?, (*a)?);
+            let score = |site: SiteId| scores[idx].get(&site).copied().unwrap_or(0.0);
+            let same_construct = match (&table.sites[t.site].kind, &table.sites[a.site].kind) {
+                (SiteKind::Call { method: m, .. }, SiteKind::Call { method: n, .. }) => m == n,
+                (SiteKind::Sql { kind: k, .. }, SiteKind::Sql { kind: l, .. }) => k == l,
+                _ => false,
+            };
+            let alike = same_construct && (score(t.site) - score(a.site)).abs() <= TWIN_TOLERANCE;
+            (a.site != t.site && alike).then(|| (graph.nodes[idx].id.clone(), t.site))
+        })
+        .collect()
+}
+
+/// Relative difference in fit under which two units in different files are twins.
+const TWIN_TOLERANCE: f64 = 1e-6;
 
 /// The share of a scan's best score a unit may borrow: [`BORROWED_SCAN`] for an open flow, as
 /// sure as the flow's own file is Spark code; nothing for other units.

@@ -22,6 +22,7 @@ pub mod confidence;
 pub mod conflicts;
 pub mod evidence;
 pub mod finalize;
+pub mod handoffs;
 pub mod job;
 pub mod llm;
 pub mod localise;
@@ -115,10 +116,11 @@ impl PlanContext {
     pub fn retrieve(&self, sem: &SemanticDescription, top_k: usize) -> Vec<retrieve::Candidate> {
         let (family, target) = sem.target();
         let key = format!(
-            "{family:?}|{:?}|{:?}|{:?}|{top_k}",
+            "{family:?}|{:?}|{:?}|{:?}|{:?}|{top_k}",
             target.tokens,
             sem.query_terms,
             self.localisation.aligned.get(&sem.dag_node_id),
+            self.localisation.twins.get(&sem.dag_node_id),
         );
         if let Some(hit) = self
             .retrievals

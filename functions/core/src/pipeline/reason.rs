@@ -61,6 +61,11 @@ pub trait Reasoner: Send + Sync {
 #[derive(Debug, Default, Clone, Copy)]
 pub struct EvidenceReasoner;
 
+/// Merit difference under which a candidate in another file is the chosen one's twin.
+const TWIN_MARGIN: f64 = 0.005;
+/// The reasoner's confidence when a twin exists: as likely wrong as right.
+const TWIN_CONFIDENCE: f64 = 0.5;
+
 /// The blended merit of a candidate once node 4 has scored it.
 pub fn merit(c: &Candidate) -> f64 {
     0.7 * c.retrieval_score + 0.3 * c.ast_score
@@ -102,11 +107,19 @@ impl Reasoner for EvidenceReasoner {
             .map(|(_, c)| merit(c))
             .fold(0.0, f64::max);
         let margin = (merit(chosen) - runner_up).max(0.0);
-        let confidence = (0.15
+        // A site in another file explaining the node just as well (a look-alike script): the
+        // choice between them is a coin toss, and the confidence says so.
+        let twin = top.iter().enumerate().find(|(i, c)| {
+            *i != best && c.file != chosen.file && merit(chosen) - merit(c) < TWIN_MARGIN
+        });
+        let mut confidence = (0.15
             + 0.35 * chosen.keyword_match
             + 0.30 * chosen.flow
             + 0.20 * (margin / 0.25).min(1.0))
         .clamp(0.0, 1.0);
+        if twin.is_some() {
+            confidence = confidence.min(TWIN_CONFIDENCE);
+        }
         let level = match confidence {
             c if c >= 0.75 => ConfidenceLevel::High,
             c if c >= 0.5 => ConfidenceLevel::Medium,
@@ -126,7 +139,12 @@ impl Reasoner for EvidenceReasoner {
             "its construct ({}) can produce {}",
             chosen.construct, sem.operator
         ));
-        if top.len() > 1 {
+        if let Some((_, other)) = twin {
+            reasons.push(format!(
+                "but {}:{}-{} explains it equally well",
+                other.file, other.start, other.end
+            ));
+        } else if top.len() > 1 {
             reasons.push(format!("it leads the runner-up by {margin:.2}"));
         }
         Ok(Decision {
@@ -142,5 +160,69 @@ impl Reasoner for EvidenceReasoner {
             confidence,
             tokens_used: 0,
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::contracts::NodeKind;
+    use crate::plan::OperatorFamily;
+
+    fn sem() -> SemanticDescription {
+        SemanticDescription {
+            dag_node_id: "1".into(),
+            node_name: "LocalTableScan".into(),
+            operator: "LocalTableScan".into(),
+            family: OperatorFamily::Scan,
+            node_kind: NodeKind::Code,
+            behaviour: "Scans local rows.".into(),
+            signature: vec![("column".into(), "salary".into())],
+            query_terms: vec!["salary".into()],
+            induced_by: None,
+        }
+    }
+
+    fn candidate(site: usize, file: &str, retrieval_score: f64) -> Candidate {
+        Candidate {
+            site,
+            file: file.into(),
+            symbol: None,
+            start: 28,
+            end: 28,
+            snippet: "val df = data.toDF(\"salary\")".into(),
+            construct: "call .toDF(…)".into(),
+            structural: 1.0,
+            lexical: 1.0,
+            flow: 1.0,
+            retrieval_score,
+            keyword_match: 1.0,
+            matched: vec!["column:salary".into()],
+            ast_score: 1.0,
+        }
+    }
+
+    #[test]
+    fn an_equally_good_site_in_another_file_halves_the_reasoners_confidence() {
+        let alone = [
+            candidate(0, "a/Job.scala", 1.0),
+            candidate(1, "a/Job.scala", 0.5),
+        ];
+        let sure = EvidenceReasoner.decide(&sem(), &alone).unwrap();
+        assert!(sure.confidence > 0.9, "{}", sure.confidence);
+        let twins = [
+            candidate(0, "a/Job.scala", 1.0),
+            candidate(1, "b/Job.scala", 1.0),
+        ];
+        let torn = EvidenceReasoner.decide(&sem(), &twins).unwrap();
+        assert!(torn.confidence <= TWIN_CONFIDENCE, "{}", torn.confidence);
+        assert!(torn.reasoning.contains("b/Job.scala"), "{}", torn.reasoning);
+        // The same tie inside one file (two identical statements) is no twin: both are right.
+        let same_file = [
+            candidate(0, "a/Job.scala", 1.0),
+            candidate(1, "a/Job.scala", 1.0),
+        ];
+        let tied = EvidenceReasoner.decide(&sem(), &same_file).unwrap();
+        assert!(tied.confidence > TWIN_CONFIDENCE, "{}", tied.confidence);
     }
 }

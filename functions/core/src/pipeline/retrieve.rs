@@ -4,8 +4,9 @@
 //! * **structural** — operator ↔ method/clause compatibility plus rarity-weighted overlap of
 //!   columns, functions, literals, aliases, tables and paths ([`super::localise::site_score`]);
 //! * **lexical** — BM25 over code-aware terms (identifiers split on case and underscores);
-//! * **flow** — 1 for the site the plan-level alignment chose, 0.5 for other sites of the query
-//!   unit the plan was localised to, 0 elsewhere;
+//! * **flow** — 1 for the site the plan-level alignment chose (a hair less for the site a twin
+//!   unit in another file chose, see [`PlanLocalisation::twins`]), 0.5 for other sites of the
+//!   query unit the plan was localised to, 0 elsewhere;
 //! * **dense** — cosine similarity from an `Embedder`, when one is configured (not in the
 //!   default offline build: the blend then uses the three channels above).
 //!
@@ -92,6 +93,9 @@ impl Bm25 {
     }
 }
 
+/// Flow credit of a twin unit's site (see [`PlanLocalisation::twins`]).
+const TWIN_FLOW: f64 = 0.99;
+
 /// Everything retrieval reads, built once per job.
 pub struct RetrievalContext<'a> {
     pub index: &'a RepoIndex,
@@ -134,11 +138,13 @@ pub fn embedding_retrieval(
 ) -> Vec<Candidate> {
     let (family, target) = sem.target();
     let aligned = ctx.localisation.aligned.get(&sem.dag_node_id).copied();
+    let twin = ctx.localisation.twins.get(&sem.dag_node_id).copied();
     // The pool: sites sharing evidence with the node, the query unit the plan was localised to,
     // and the aligned site. Any other site could only match on compatibility alone.
     let mut pool_ids = ctx.table.candidates(family, &target);
     pool_ids.extend(ctx.localisation.unit_sites.iter().copied());
     pool_ids.extend(aligned);
+    pool_ids.extend(twin);
     let mut pool: Vec<(SiteId, f64, super::evidence::Overlap)> = pool_ids
         .into_iter()
         .filter_map(|id| {
@@ -154,6 +160,13 @@ pub fn embedding_retrieval(
         .map(|(s, _, _)| ctx.bm25.score(&sem.query_terms, &ctx.table.sites[*s].terms))
         .collect();
     let max_lexical = lexical.iter().copied().fold(0.0, f64::max);
+    // A twin's site is credited just below the aligned one, and only while its wording is no
+    // closer to the node: it ties with the aligned site, it never overtakes it.
+    let aligned_lexical = pool
+        .iter()
+        .zip(&lexical)
+        .find(|((s, _, _), _)| Some(*s) == aligned)
+        .map(|(_, l)| *l);
     // Rank on numbers first; build the user-facing candidate only for the top K.
     let mut ranked: Vec<(SiteId, f64, f64, f64, f64, super::evidence::Overlap)> = pool
         .drain(..)
@@ -164,8 +177,12 @@ pub fn embedding_retrieval(
             } else {
                 0.0
             };
+            let twin_credit =
+                Some(site_id) == twin && aligned_lexical.is_some_and(|a| lex <= a + 1e-9);
             let flow = if Some(site_id) == aligned {
                 1.0
+            } else if twin_credit {
+                TWIN_FLOW
             } else if ctx.localisation.unit_sites.contains(&site_id) {
                 0.5
             } else {

@@ -75,6 +75,9 @@ pub struct SiteTable {
     chain_sql: HashMap<usize, Vec<usize>>,
     /// For each SQL statement, the statements (same file first) that define the views it reads.
     sql_views: Vec<Vec<usize>>,
+    /// For each SQL statement, the chains (same file first) registering the views it reads
+    /// (`df.createOrReplaceTempView("people")` for `FROM people`).
+    sql_view_chains: Vec<Vec<usize>>,
     /// Token value → sites holding it (any kind: a plan column may be a code literal).
     postings: HashMap<String, Vec<SiteId>>,
     /// Sites by the operator families they can produce (indexed by `OperatorFamily as usize`).
@@ -295,23 +298,46 @@ impl SiteTable {
             }
             sql_sites.push(ids);
         }
+        let helpers = super::handoffs::helper_feeds(index);
+        for (chain, hints) in super::handoffs::caller_path_hints(index, &helpers) {
+            for &id in &chain_sites[chain] {
+                let site = &mut sites[id];
+                let names_nothing = !site
+                    .evidence
+                    .tokens
+                    .iter()
+                    .any(|(k, _)| matches!(k, TokenKind::Path | TokenKind::Table));
+                if site.families.contains(OperatorFamily::Scan) && names_nothing {
+                    for hint in &hints {
+                        site.evidence.add(TokenKind::Path, hint);
+                    }
+                }
+            }
+        }
         let weights = TokenWeights::from_bags(sites.iter().map(|s| &s.evidence));
-        let chain_feeds = flow_edges(&index.chains);
+        let chain_feeds = flow_edges(&index.chains, &helpers);
         let chain_open = index
             .chains
             .iter()
             .zip(&chain_feeds)
             .zip(&chain_sites)
-            .map(|((chain, feeds), ids)| {
+            .zip(&helpers)
+            .map(|(((chain, feeds), ids), helper)| {
                 let reads_a_source = ids
                     .first()
                     .is_some_and(|s: &SiteId| sites[*s].families.contains(OperatorFamily::Scan));
                 let receiver_defined = feeds.iter().any(|(role, _)| *role == FlowRole::Receiver);
-                !reads_a_source && !receiver_defined && !root_variable(&chain.receiver).is_empty()
+                // `x = helper(…)` with `helper` nowhere in the index: built out of sight.
+                let unseen_source = ids.is_empty() && helper.source_unresolved;
+                unseen_source
+                    || (!reads_a_source
+                        && !receiver_defined
+                        && !root_variable(&chain.receiver).is_empty())
             })
             .collect();
         let chain_sql = sql_links(index);
         let sql_views = view_edges(index);
+        let sql_view_chains = view_chain_edges(index);
         let mut postings: HashMap<String, Vec<SiteId>> = HashMap::new();
         for site in &sites {
             let values: BTreeSet<&String> = site.evidence.tokens.iter().map(|(_, v)| v).collect();
@@ -338,6 +364,7 @@ impl SiteTable {
             chain_open,
             chain_sql,
             sql_views,
+            sql_view_chains,
             postings,
         }
     }
@@ -369,7 +396,8 @@ impl SiteTable {
     }
 
     /// Sites of a SQL statement plus those of the statements defining the views it reads
-    /// (`CREATE TEMP VIEW revenue AS …` for `FROM revenue`), transitively.
+    /// (`CREATE TEMP VIEW revenue AS …` for `FROM revenue`), transitively, and the DataFrame
+    /// flows registering them (`df.createOrReplaceTempView("revenue")`).
     pub fn sql_unit(&self, statement: usize) -> BTreeSet<SiteId> {
         let mut out = BTreeSet::new();
         let mut stack = vec![statement];
@@ -380,6 +408,9 @@ impl SiteTable {
             }
             out.extend(self.sql_sites(s).iter().copied());
             stack.extend(self.sql_views.get(s).into_iter().flatten().copied());
+            for &chain in self.sql_view_chains.get(s).into_iter().flatten() {
+                out.extend(self.flow_of_chain(chain));
+            }
         }
         out
     }
@@ -525,7 +556,7 @@ impl SiteTable {
 /// (`spark.read.parquet(orders_path)`, `spark.table(customer_table)`): people name such variables
 /// after the data set, so `orders_path` hints at `…/orders.parquet`. Naming words (`path`, `dir`,
 /// `file`, …) are dropped; what is left is compared like a path's stem.
-fn reader_path_hints(method: &str, args_text: &str) -> Vec<String> {
+pub(super) fn reader_path_hints(method: &str, args_text: &str) -> Vec<String> {
     const READERS: &[&str] = &[
         "parquet", "csv", "json", "orc", "text", "textfile", "load", "table", "avro",
     ];
@@ -799,9 +830,78 @@ fn view_edges(index: &RepoIndex) -> Vec<Vec<usize>> {
         .collect()
 }
 
+/// For each SQL statement, the chains registering a view it reads: a call such as
+/// `createOrReplaceTempView("people")` naming one of its FROM tables, preferring the same file.
+fn view_chain_edges(index: &RepoIndex) -> Vec<Vec<usize>> {
+    let mut registered: HashMap<String, Vec<usize>> = HashMap::new();
+    for (idx, chain) in index.chains.iter().enumerate() {
+        for call in chain.calls.iter().filter(|c| registers_view(&c.method)) {
+            for table in &call.args.tables {
+                registered
+                    .entry(table.to_lowercase())
+                    .or_default()
+                    .push(idx);
+            }
+        }
+    }
+    if registered.is_empty() {
+        return vec![Vec::new(); index.sql.len()];
+    }
+    index
+        .sql
+        .iter()
+        .map(|stmt| {
+            let mut chains = Vec::new();
+            for clause in stmt
+                .clauses
+                .iter()
+                .filter(|c| c.kind == SqlClauseKind::From)
+            {
+                for table in &clause.tables {
+                    let Some(found) = registered.get(&table.to_lowercase()) else {
+                        continue;
+                    };
+                    let same_file: Vec<usize> = found
+                        .iter()
+                        .copied()
+                        .filter(|c| index.chains[*c].file == stmt.file)
+                        .collect();
+                    let chosen = if same_file.is_empty() {
+                        found.iter().copied().take(1).collect()
+                    } else {
+                        same_file
+                    };
+                    for c in chosen {
+                        if !chains.contains(&c) {
+                            chains.push(c);
+                        }
+                    }
+                }
+            }
+            chains
+        })
+        .collect()
+}
+
+fn registers_view(method: &str) -> bool {
+    [
+        "createorreplacetempview",
+        "createtempview",
+        "createorreplaceglobaltempview",
+        "createglobaltempview",
+        "registertemptable",
+    ]
+    .iter()
+    .any(|m| m.eq_ignore_ascii_case(method))
+}
+
 /// For each chain, the chains defining the variables it reads: the nearest earlier assignment in
-/// the same file, preferring the same enclosing symbol (then module level).
-fn flow_edges(chains: &[CallChain]) -> Vec<Vec<(FlowRole, usize)>> {
+/// the same file, preferring the same enclosing symbol (then module level); and the chains
+/// returned by the helper functions it starts from or applies ([`super::handoffs`]).
+fn flow_edges(
+    chains: &[CallChain],
+    helpers: &[super::handoffs::HelperFeeds],
+) -> Vec<Vec<(FlowRole, usize)>> {
     let mut by_var: HashMap<(FileId, &str), Vec<usize>> = HashMap::new();
     for (idx, chain) in chains.iter().enumerate() {
         if let Some(var) = chain.assigned_to.as_deref() {
@@ -827,13 +927,20 @@ fn flow_edges(chains: &[CallChain]) -> Vec<Vec<(FlowRole, usize)>> {
     };
     chains
         .iter()
-        .map(|chain| {
+        .zip(helpers)
+        .enumerate()
+        .map(|(idx, (chain, helper))| {
             let mut feeds = Vec::new();
             let root = root_variable(&chain.receiver);
             if !root.is_empty()
                 && let Some(def) = definition(chain, root)
             {
                 feeds.push((FlowRole::Receiver, def));
+            }
+            for &def in helper.source.iter().chain(&helper.applied) {
+                if def != idx && !feeds.iter().any(|(_, d)| *d == def) {
+                    feeds.push((FlowRole::Receiver, def));
+                }
             }
             for input in &chain.inputs {
                 if let Some(def) = definition(chain, root_variable(input))
@@ -850,6 +957,36 @@ fn flow_edges(chains: &[CallChain]) -> Vec<Vec<(FlowRole, usize)>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_sql_unit_holds_the_flow_registering_its_view() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(
+            dir.path().join("Job.scala"),
+            "object Job extends App {\n  val df = spark.createDataFrame(rows, schema)\n  \
+             df.createOrReplaceTempView(\"PERSON\")\n  \
+             spark.sql(\"SELECT salary * 100 AS salary FROM PERSON\").show()\n}\n",
+        )
+        .unwrap();
+        let index = crate::code::build_index(
+            dir.path(),
+            None,
+            "test".into(),
+            &crate::code::IndexOptions::default(),
+        )
+        .unwrap();
+        let table = SiteTable::build(&index);
+        let create = table
+            .sites
+            .iter()
+            .find(
+                |s| matches!(&s.kind, SiteKind::Call { method, .. } if method == "createDataFrame"),
+            )
+            .unwrap()
+            .id;
+        assert_eq!(table.sql_count(), 1);
+        assert!(table.sql_unit(0).contains(&create));
+    }
 
     #[test]
     fn reader_variables_hint_at_their_data_set() {

@@ -27,6 +27,8 @@ use crate::code::strings::{DecodedString, looks_like_sql, strip_margin};
 use std::collections::{HashMap, HashSet};
 use tree_sitter::Node;
 
+mod handoff;
+
 /// Longest statement / argument text kept in the index.
 const STATEMENT_TEXT_CAP: usize = 600;
 const ARG_TEXT_CAP: usize = 240;
@@ -114,6 +116,7 @@ pub fn extract_file(
         sql_literals: HashMap::new(),
         value_vars: HashMap::new(),
         consumed_literals: HashSet::new(),
+        returning_functions: HashSet::new(),
     };
     extractor.run(tree.root_node());
     extractor.finish()
@@ -172,6 +175,8 @@ struct Extractor<'a> {
     /// Variables by (scope symbol, name) with their foldable value, if any; scope `None` =
     /// module level.
     value_vars: HashMap<(Option<SymbolId>, String), Option<FoldValue<'a>>>,
+    /// Functions of this file seen returning a DataFrame chain (see [`handoff`]).
+    returning_functions: HashSet<String>,
 }
 
 /// One step of a flattened chain.
@@ -222,7 +227,7 @@ impl<'a> Extractor<'a> {
             if self.adapter.is_statement(node, parent) {
                 // The statement walk visits its whole subtree once and hands back the nested
                 // statements and definitions (lambdas with blocks, local classes) it skipped.
-                let nested = self.statement(node);
+                let nested = self.statement(node, parent);
                 for (child, child_parent) in nested.into_iter().rev() {
                     stack.push(Frame::Enter(child, child_parent));
                 }
@@ -349,15 +354,34 @@ impl<'a> Extractor<'a> {
     }
 
     /// Returns the nested statements and definitions left for the main walk.
-    fn statement(&mut self, statement: Node<'a>) -> Vec<(Node<'a>, Option<Node<'a>>)> {
+    fn statement(
+        &mut self,
+        statement: Node<'a>,
+        parent: Option<Node<'a>>,
+    ) -> Vec<(Node<'a>, Option<Node<'a>>)> {
         let mut nested = Vec::new();
+        let chains_before = self.out.chains.len();
         // Some grammars let a statement swallow the next line's indentation (or, in Scala, the
         // next statements); end at its own last non-blank character instead.
-        let statement_text = self.statement_text(statement);
-        let host_end = start_line(statement) + statement_text.matches('\n').count() as u32;
-        let host = LineRange::new(start_line(statement), host_end.min(end_line(statement)));
+        // Some grammars (tree-sitter-scala's automatic semicolons) start a statement at the
+        // newline ending the previous one: it starts at its own first non-blank character.
+        let raw_text = self.statement_text(statement);
+        let statement_text = raw_text.trim_start();
+        let leading = raw_text[..raw_text.len() - statement_text.len()]
+            .matches('\n')
+            .count();
+        let host_start = start_line(statement) + leading as u32;
+        let host_end = host_start + statement_text.matches('\n').count() as u32;
+        let host = LineRange::new(
+            host_start,
+            host_end.min(end_line(statement)).max(host_start),
+        );
         let assignment = self.adapter.assignment(statement, self.src);
         let assigned_value = assignment.as_ref().map(|(_, v)| self.unwrap_parens(*v));
+        let returned_value = self
+            .adapter
+            .returned_value(statement, parent)
+            .map(|v| self.unwrap_parens(v));
         if let Some((name, value)) = &assignment {
             let value = self.unwrap_parens(*value);
             // The latest assignment wins: a variable reassigned to something else stops folding
@@ -387,7 +411,7 @@ impl<'a> Extractor<'a> {
                     && (self.is_dataframe_var(text(a, self.src))
                         || vocab::is_session_name(text(a, self.src)))
             });
-            if fed_dataframe {
+            if fed_dataframe || self.returns_dataframe(value) {
                 self.df_vars.insert(name.clone());
             }
         }
@@ -414,7 +438,11 @@ impl<'a> Extractor<'a> {
                         } else {
                             None
                         };
+                        let before = self.out.chains.len();
                         self.chain(&flat, node, statement, host, assigned_to);
+                        if returned_value == Some(node) && self.out.chains.len() > before {
+                            self.mark_returned();
+                        }
                         // Nested chains live in arguments (`a.join(b.filter(..))`).
                         for link in flat.links.iter() {
                             if let Link::Call {
@@ -461,6 +489,17 @@ impl<'a> Extractor<'a> {
                     .map(|child| (child, Some(node))),
             );
             stack[first..].reverse();
+        }
+        let outer_recorded = self.out.chains[chains_before..]
+            .iter()
+            .any(|c| c.assigned_to.is_some() || c.returned);
+        if !outer_recorded {
+            self.hand_off(
+                statement,
+                host,
+                assignment.map(|(name, _)| name).zip(assigned_value),
+                returned_value,
+            );
         }
         nested
     }
@@ -655,6 +694,11 @@ impl<'a> Extractor<'a> {
             .get(statement.start_byte()..end)
             .unwrap_or("")
             .trim_end()
+    }
+
+    /// [`Self::statement_text`] without the blanks a grammar may put before the statement.
+    fn own_statement_text(&self, statement: Node<'a>) -> &'a str {
+        self.statement_text(statement).trim_start()
     }
 
     fn unwrap_parens(&self, mut node: Node<'a>) -> Node<'a> {
@@ -884,6 +928,7 @@ impl<'a> Extractor<'a> {
                 self.df_vars.insert(var.clone());
             }
         }
+        let (source_function, applied_functions) = self.helpers_of(flat, links);
         let id = self.out.chains.len() as u32;
         let _ = top;
         self.out.chains.push(CallChain {
@@ -895,7 +940,10 @@ impl<'a> Extractor<'a> {
             inputs,
             assigned_to,
             calls,
-            text: capped(self.statement_text(statement), STATEMENT_TEXT_CAP),
+            text: capped(self.own_statement_text(statement), STATEMENT_TEXT_CAP),
+            source_function,
+            applied_functions,
+            returned: false,
         });
     }
 
@@ -1037,6 +1085,11 @@ impl<'a> Extractor<'a> {
                             }
                         }
                     } else {
+                        // Scala's parenless column methods: `col("x").desc`, `$"y".isNull`.
+                        let member = text(name, src);
+                        if vocab::PARENLESS_COLUMN_METHODS.contains(&member) {
+                            out.functions.push(member.to_string());
+                        }
                         stack.push((object, role));
                     }
                 }
@@ -1557,6 +1610,24 @@ mod tests {
         let mut out = CallArgs::default();
         sql_expression_tokens(expr, &mut out);
         out
+    }
+
+    #[test]
+    fn scala_statements_start_on_their_own_first_line() {
+        // tree-sitter-scala may start a statement at the newline ending the previous one.
+        let src = "object Job extends App {\n    val data = Seq((\"a\", 1),\n      (\"b\", 2)\n    )\n    val df = data.toDF(\"name\", \"n\")\n    df.withColumn(\"m\", col(\"n\"))\n      .show()\n}\n";
+        let out = extract_file(&super::super::scala::Scala, src, "", CodeFlags::default());
+        let starts: Vec<(u32, u32)> = out
+            .chains
+            .iter()
+            .map(|c| (c.statement.start, c.statement.end))
+            .collect();
+        assert_eq!(starts, vec![(5, 5), (6, 7)], "{:#?}", out.chains);
+        // `col("x").desc` written without parentheses is the `desc` function all the same.
+        let src = "object S extends App {\n  df.sort(col(\"a\").asc, col(\"b\").desc).show()\n}\n";
+        let out = extract_file(&super::super::scala::Scala, src, "", CodeFlags::default());
+        let sort = &out.chains[0].calls[0];
+        assert_eq!(sort.args.functions, vec!["asc", "desc"]);
     }
 
     #[test]

@@ -74,6 +74,16 @@ impl LanguageAdapter for Java {
         )
     }
 
+    fn returned_value<'t>(
+        &self,
+        statement: Node<'t>,
+        _parent: Option<Node<'t>>,
+    ) -> Option<Node<'t>> {
+        (kind_of(statement) == "return_statement")
+            .then(|| statement.named_child(0))
+            .flatten()
+    }
+
     fn assignment<'t>(&self, statement: Node<'t>, src: &str) -> Option<(String, Node<'t>)> {
         match kind_of(statement) {
             "local_variable_declaration" | "field_declaration" => {

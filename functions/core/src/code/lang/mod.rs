@@ -118,6 +118,16 @@ pub trait LanguageAdapter: Sync {
         let _ = (node, src);
         None
     }
+    /// The expression a statement returns from its enclosing function (`return df.filter(…)`,
+    /// the last expression of a Scala body), if it does. `parent` as for [`Self::is_statement`].
+    fn returned_value<'t>(
+        &self,
+        statement: Node<'t>,
+        parent: Option<Node<'t>>,
+    ) -> Option<Node<'t>> {
+        let _ = (statement, parent);
+        None
+    }
     /// Module-level regions that run as a program (`if __name__ == "__main__":`); calls inside
     /// keep their callees alive.
     fn is_main_guard(&self, node: Node<'_>, src: &str) -> bool {

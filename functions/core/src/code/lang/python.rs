@@ -98,6 +98,16 @@ impl LanguageAdapter for Python {
         matches!(kind_of(node), "expression_statement" | "return_statement")
     }
 
+    fn returned_value<'t>(
+        &self,
+        statement: Node<'t>,
+        _parent: Option<Node<'t>>,
+    ) -> Option<Node<'t>> {
+        (kind_of(statement) == "return_statement")
+            .then(|| statement.named_child(0))
+            .flatten()
+    }
+
     fn assignment<'t>(&self, statement: Node<'t>, src: &str) -> Option<(String, Node<'t>)> {
         let assignment = statement.named_child(0)?;
         if kind_of(assignment) != "assignment" {

@@ -159,7 +159,10 @@ impl LanguageAdapter for Scala {
             return false;
         }
         if kind_of(parent) == "indented_block" && sole_member(parent) == Some(node) {
-            return false;
+            // `val q =⏎  expr` holds an expression; `def f(…) =⏎  expr` is a statement.
+            return parent
+                .parent()
+                .is_some_and(|p| kind_of(p) == "function_definition");
         }
         if STATEMENT_PARENTS.contains(parent) {
             return true;
@@ -168,6 +171,36 @@ impl LanguageAdapter for Scala {
         kind_of(parent) == "function_definition"
             && field_of(parent, Field::Body) == Some(node)
             && !STATEMENT_PARENTS.contains(node)
+    }
+
+    /// A function's expression body, or the last member of its block body, is what it returns.
+    fn returned_value<'t>(
+        &self,
+        statement: Node<'t>,
+        parent: Option<Node<'t>>,
+    ) -> Option<Node<'t>> {
+        let parent = parent?;
+        if matches!(kind_of(statement), "val_definition" | "var_definition") {
+            return None;
+        }
+        let returned = match kind_of(parent) {
+            "function_definition" => field_of(parent, Field::Body) == Some(statement),
+            "block" | "indented_block" => {
+                let last = own_members(parent).last().copied();
+                last == Some(statement)
+                    && parent
+                        .parent()
+                        .is_some_and(|f| kind_of(f) == "function_definition")
+            }
+            _ => false,
+        };
+        if !returned {
+            return None;
+        }
+        match kind_of(statement) {
+            "return_expression" => statement.named_child(0),
+            _ => Some(statement),
+        }
     }
 
     fn assignment<'t>(&self, statement: Node<'t>, src: &str) -> Option<(String, Node<'t>)> {

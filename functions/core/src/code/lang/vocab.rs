@@ -166,6 +166,20 @@ pub const COLUMN_ONLY_METHODS: &[&str] = &[
     "rangeBetween",
 ];
 
+/// Column methods Scala calls without parentheses (`col("x").desc`, `$"y".isNull`): written as
+/// members, they are functions of the expression all the same.
+pub const PARENLESS_COLUMN_METHODS: &[&str] = &[
+    "asc",
+    "desc",
+    "asc_nulls_first",
+    "asc_nulls_last",
+    "desc_nulls_first",
+    "desc_nulls_last",
+    "isNull",
+    "isNotNull",
+    "isNaN",
+];
+
 /// Bases that build columns or expressions (`col("x")`, `F.sum(…)`, `functions.col(…)`).
 pub const COLUMN_BUILDERS: &[&str] = &[
     "col",

@@ -1,0 +1,193 @@
+//! Hand-offs: DataFrames passed between functions, recorded so the flow can follow them.
+//!
+//! Production code builds a DataFrame in one function and uses it in another:
+//!
+//! ```text
+//! def load_orders(spark, path):
+//!     return spark.read.parquet(path)          # a chain its function *returns*
+//! orders = load_orders(spark, orders_path)     # a *pass-through* chain: no calls, its DataFrame
+//! recent = orders.filter(…)                    #   comes from `load_orders`' returned chains
+//! cleaned = df.transform(drop_nulls)           # a chain *applying* `drop_nulls`
+//! ```
+//!
+//! The extractor marks chains whose value their function returns ([`CallChain::returned`]), names
+//! the function a chain starts from ([`CallChain::source_function`]) or applies
+//! ([`CallChain::applied_functions`]), and emits pass-through chains (no calls, so no sites) for
+//! `x = helper(…)` and `return x`. Names are resolved across files when the site table builds
+//! the flow (`pipeline::sites`), where the index knows every function.
+//!
+//! [`CallChain::returned`]: crate::code::index::CallChain::returned
+//! [`CallChain::source_function`]: crate::code::index::CallChain::source_function
+//! [`CallChain::applied_functions`]: crate::code::index::CallChain::applied_functions
+
+use super::super::vocab;
+use super::super::{Shape, named_children, text};
+use super::{Extractor, Flat, Link, STATEMENT_TEXT_CAP, capped, is_foreign_module};
+use crate::code::index::{CallChain, LineRange};
+use tree_sitter::Node;
+
+/// Methods that apply a function to the DataFrame they are called on.
+const APPLYING_METHODS: &[&str] = &["transform", "pipe"];
+
+impl<'a> Extractor<'a> {
+    /// The last recorded chain is what its function returns.
+    pub(super) fn mark_returned(&mut self) {
+        if let Some(chain) = self.out.chains.last_mut() {
+            chain.returned = true;
+        }
+        if let Some(name) = self.current_function() {
+            self.returning_functions.insert(name);
+        }
+    }
+
+    fn current_function(&self) -> Option<String> {
+        let id = *self.symbol_stack.last()?;
+        self.out.symbols.get(id as usize).map(|s| s.name.clone())
+    }
+
+    /// Whether `value` calls a function of this file already seen returning a DataFrame.
+    pub(super) fn returns_dataframe(&self, value: Node<'a>) -> bool {
+        self.helper_callee(value)
+            .is_some_and(|(name, _)| self.returning_functions.contains(&name))
+    }
+
+    /// The function a chain starts from (`load(spark).filter(…)`) and those it applies
+    /// (`.transform(clean)`).
+    pub(super) fn helpers_of(
+        &self,
+        flat: &Flat<'a>,
+        links: &[Link<'a>],
+    ) -> (Option<String>, Vec<String>) {
+        let src = self.src;
+        let source = flat
+            .base_is_call
+            .then(|| self.helper_callee(flat.base).map(|(name, _)| name))
+            .flatten();
+        let mut applied = Vec::new();
+        for link in links {
+            let Link::Call {
+                name,
+                args: Some(args),
+                ..
+            } = link
+            else {
+                continue;
+            };
+            if !APPLYING_METHODS.contains(&text(*name, src)) {
+                continue;
+            }
+            for arg in named_children(*args) {
+                let function = match self.adapter.shape(arg, src) {
+                    Shape::Ident => text(arg, src),
+                    // `obj.clean` / `Cleaning.clean`: the function is the member.
+                    Shape::Member { name, .. } => text(name, src),
+                    _ => continue,
+                };
+                if !self.is_dataframe_var(function) && !applied.iter().any(|a| a == function) {
+                    applied.push(function.to_string());
+                }
+            }
+        }
+        (source, applied)
+    }
+
+    /// The user function a lone call names, with the DataFrame variables passed to it; `None`
+    /// for constructors, column builders, collection factories, library modules and calls on
+    /// sessions or DataFrames (those are chains).
+    fn helper_callee(&self, value: Node<'a>) -> Option<(String, Vec<String>)> {
+        let src = self.src;
+        let Shape::Call { object, name, args } = self.adapter.shape(value, src) else {
+            return None;
+        };
+        let callee = text(name, src);
+        let plausible = callee.starts_with(|c: char| c.is_lowercase() || c == '_')
+            && !vocab::COLUMN_BUILDERS.contains(&callee)
+            && !is_foreign_module(callee);
+        if !plausible {
+            return None;
+        }
+        if let Some(object) = object {
+            // `loaders.load_orders(…)`, `self.load(…)`, `Loaders.load(…)`; not `df.filter(…)`.
+            let owner = text(object, src);
+            let module_like = matches!(self.adapter.shape(object, src), Shape::Ident)
+                && !self.is_dataframe_var(owner)
+                && !vocab::is_session_name(owner)
+                && !vocab::COLUMN_BUILDERS.contains(&owner)
+                && !is_foreign_module(owner);
+            if !module_like {
+                return None;
+            }
+        }
+        let inputs = args
+            .map(named_children)
+            .unwrap_or_default()
+            .into_iter()
+            .filter(|a| matches!(self.adapter.shape(*a, src), Shape::Ident))
+            .map(|a| text(a, src))
+            .filter(|a| self.is_dataframe_var(a))
+            .map(str::to_string)
+            .collect();
+        Some((callee.to_string(), inputs))
+    }
+
+    /// After a statement recorded no chain for its value: `x = helper(…)` and `return x` /
+    /// `return helper(…)` become pass-through chains.
+    pub(super) fn hand_off(
+        &mut self,
+        statement: Node<'a>,
+        host: LineRange,
+        assigned: Option<(String, Node<'a>)>,
+        returned: Option<Node<'a>>,
+    ) {
+        if let Some((var, value)) = assigned
+            && let Some((function, inputs)) = self.helper_callee(value)
+        {
+            self.pass_through(
+                statement,
+                host,
+                String::new(),
+                inputs,
+                Some(var),
+                Some(function),
+            );
+            return;
+        }
+        let Some(value) = returned else { return };
+        if let Some((function, inputs)) = self.helper_callee(value) {
+            self.pass_through(statement, host, String::new(), inputs, None, Some(function));
+            self.mark_returned();
+        } else if matches!(self.adapter.shape(value, self.src), Shape::Ident) {
+            let var = text(value, self.src);
+            if self.is_dataframe_var(var) {
+                self.pass_through(statement, host, var.to_string(), Vec::new(), None, None);
+                self.mark_returned();
+            }
+        }
+    }
+
+    fn pass_through(
+        &mut self,
+        statement: Node<'a>,
+        host: LineRange,
+        receiver: String,
+        inputs: Vec<String>,
+        assigned_to: Option<String>,
+        source_function: Option<String>,
+    ) {
+        let id = self.out.chains.len() as u32;
+        self.out.chains.push(CallChain {
+            id,
+            file: 0,
+            symbol: self.symbol_stack.last().copied(),
+            statement: host,
+            receiver,
+            inputs,
+            assigned_to,
+            calls: Vec::new(),
+            text: capped(self.own_statement_text(statement), STATEMENT_TEXT_CAP),
+            source_function,
+            applied_functions: Vec::new(),
+            returned: false,
+        });
+    }
+}

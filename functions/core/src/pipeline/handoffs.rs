@@ -1,0 +1,296 @@
+//! Following DataFrames across functions and files.
+//!
+//! The index records, per chain, the user function it starts from (`orders =
+//! load_orders(spark, path)`, `load(spark).filter(…)`), the functions it applies
+//! (`df.transform(clean)`) and whether its function returns it (see
+//! `code::lang::extract::handoff`). Here those names meet the functions the index knows: a chain
+//! is fed by every chain the named function returns. The same file's function is preferred
+//! (a script's own `load`); otherwise every function of that name anywhere in the repository
+//! feeds it, up to [`MAX_DEFINITIONS`] (an imported helper).
+
+use crate::code::{CallChain, RepoIndex, SymbolId, SymbolKind};
+use std::collections::HashMap;
+
+/// Most same-named functions a call is resolved to (a name like `run` is everywhere).
+const MAX_DEFINITIONS: usize = 4;
+
+/// How a chain's helper functions resolved.
+#[derive(Debug, Default, Clone, PartialEq)]
+pub struct HelperFeeds {
+    /// Chains returned by the function the chain starts from.
+    pub source: Vec<usize>,
+    /// Chains returned by the functions the chain applies.
+    pub applied: Vec<usize>,
+    /// The chain starts from a named function none of whose returned chains the index holds
+    /// (a library call, or a helper returning something else).
+    pub source_unresolved: bool,
+}
+
+/// For every chain of the index, its helper feeds.
+pub fn helper_feeds(index: &RepoIndex) -> Vec<HelperFeeds> {
+    let mut returned_by: HashMap<SymbolId, Vec<usize>> = HashMap::new();
+    for (idx, chain) in index.chains.iter().enumerate() {
+        if chain.returned
+            && let Some(symbol) = chain.symbol
+        {
+            returned_by.entry(symbol).or_default().push(idx);
+        }
+    }
+    if returned_by.is_empty() {
+        return index
+            .chains
+            .iter()
+            .map(|c| HelperFeeds {
+                source_unresolved: c.source_function.is_some(),
+                ..HelperFeeds::default()
+            })
+            .collect();
+    }
+    let mut by_name: HashMap<&str, Vec<SymbolId>> = HashMap::new();
+    for symbol in &index.symbols {
+        if matches!(symbol.kind, SymbolKind::Function | SymbolKind::Method)
+            && returned_by.contains_key(&symbol.id)
+        {
+            by_name
+                .entry(symbol.name.as_str())
+                .or_default()
+                .push(symbol.id);
+        }
+    }
+    let resolve = |chain: &CallChain, name: &str| -> Vec<usize> {
+        let Some(symbols) = by_name.get(name) else {
+            return Vec::new();
+        };
+        let same_file: Vec<SymbolId> = symbols
+            .iter()
+            .copied()
+            .filter(|s| index.symbols[*s as usize].file == chain.file)
+            .collect();
+        let chosen = if same_file.is_empty() {
+            symbols.iter().copied().take(MAX_DEFINITIONS).collect()
+        } else {
+            same_file
+        };
+        chosen
+            .iter()
+            .flat_map(|s| returned_by.get(s).into_iter().flatten().copied())
+            .collect()
+    };
+    index
+        .chains
+        .iter()
+        .map(|chain| {
+            let source = chain
+                .source_function
+                .as_deref()
+                .map(|f| resolve(chain, f))
+                .unwrap_or_default();
+            let applied = chain
+                .applied_functions
+                .iter()
+                .flat_map(|f| resolve(chain, f))
+                .collect();
+            HelperFeeds {
+                source_unresolved: chain.source_function.is_some() && source.is_empty(),
+                source,
+                applied,
+            }
+        })
+        .collect()
+}
+
+/// Data-set words a helper's callers name: `load_orders(spark, orders_path)` hints that the
+/// reader inside `load_orders` (`spark.read.parquet(path)`, whose own argument names nothing)
+/// reads `orders`. Returned chain → the hints of every caller that resolved to it.
+pub fn caller_path_hints(
+    index: &RepoIndex,
+    helpers: &[HelperFeeds],
+) -> HashMap<usize, Vec<String>> {
+    let mut hints: HashMap<usize, Vec<String>> = HashMap::new();
+    for (chain, helper) in index.chains.iter().zip(helpers) {
+        let (Some(function), false) = (chain.source_function.as_deref(), helper.source.is_empty())
+        else {
+            continue;
+        };
+        let Some(args) = call_arguments(&chain.text, function) else {
+            continue;
+        };
+        // Any reader method will do: the hints come from the arguments' names.
+        let words = super::sites::reader_path_hints("load", args);
+        if words.is_empty() {
+            continue;
+        }
+        for returned in &helper.source {
+            let list = hints.entry(*returned).or_default();
+            for w in &words {
+                if !list.contains(w) {
+                    list.push(w.clone());
+                }
+            }
+        }
+    }
+    hints
+}
+
+/// `(…)` of the first call of `function` in a statement's text.
+fn call_arguments<'t>(text: &'t str, function: &str) -> Option<&'t str> {
+    let start = text.find(&format!("{function}("))? + function.len();
+    let rest = &text[start..];
+    let mut depth = 0usize;
+    for (i, c) in rest.char_indices() {
+        match c {
+            '(' => depth += 1,
+            ')' => {
+                depth = depth.saturating_sub(1);
+                if depth == 0 {
+                    return Some(&rest[..=i]);
+                }
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::code::{IndexOptions, RepoIndex, build_index};
+    use crate::pipeline::sites::{SiteKind, SiteTable};
+
+    fn index_of(files: &[(&str, &str)]) -> RepoIndex {
+        let dir = tempfile::tempdir().unwrap();
+        for (path, text) in files {
+            let full = dir.path().join(path);
+            std::fs::create_dir_all(full.parent().unwrap()).unwrap();
+            std::fs::write(full, text).unwrap();
+        }
+        build_index(dir.path(), None, "test".into(), &IndexOptions::default()).unwrap()
+    }
+
+    /// The site of `method` in the chain whose statement starts on `line` of `file`.
+    fn site(index: &RepoIndex, table: &SiteTable, file: &str, method: &str) -> usize {
+        table
+            .sites
+            .iter()
+            .find(|s| {
+                index.files[s.file as usize].path.ends_with(file)
+                    && matches!(&s.kind, SiteKind::Call { method: m, .. } if m == method)
+            })
+            .unwrap_or_else(|| panic!("no .{method} in {file}"))
+            .id
+    }
+
+    fn chain_of(table: &SiteTable, site: usize) -> usize {
+        match table.sites[site].kind {
+            SiteKind::Call { chain, .. } => chain,
+            SiteKind::Sql { .. } => panic!("not a call"),
+        }
+    }
+
+    /// The reader inside a helper in another file is upstream of the filter on its result, and
+    /// that flow is no longer open (its scan is in view).
+    fn assert_reader_feeds_filter(files: &[(&str, &str)], reader: (&str, &str), job: &str) {
+        let index = index_of(files);
+        let table = SiteTable::build(&index);
+        let read = site(&index, &table, reader.0, reader.1);
+        let filter = site(&index, &table, job, "filter");
+        assert!(
+            table.upstream(filter, None).contains(&read),
+            "{:#?}",
+            index.chains
+        );
+        assert!(!table.flow_is_open(chain_of(&table, filter)));
+    }
+
+    #[test]
+    fn python_helper_returning_a_reader_feeds_its_caller() {
+        assert_reader_feeds_filter(
+            &[
+                (
+                    "jobs/loaders.py",
+                    "def load_orders(spark, path):\n    return spark.read.parquet(path)\n",
+                ),
+                (
+                    "jobs/report.py",
+                    "from jobs.loaders import load_orders\n\ndef build(spark, p):\n    orders = load_orders(spark, p)\n    recent = orders.filter(orders.status == 'SHIPPED')\n    return recent\n",
+                ),
+            ],
+            ("loaders.py", "parquet"),
+            "report.py",
+        );
+    }
+
+    #[test]
+    fn callers_argument_names_hint_at_what_a_helpers_reader_reads() {
+        let index = index_of(&[(
+            "job.py",
+            "def load(spark, path):\n    return spark.read.parquet(path)\n\n\
+             def main(spark, orders_path):\n    orders = load(spark, orders_path)\n    orders.filter(orders.a > 1).show()\n",
+        )]);
+        let table = SiteTable::build(&index);
+        let read = site(&index, &table, "job.py", "parquet");
+        assert!(
+            table.sites[read]
+                .evidence
+                .has(crate::pipeline::evidence::TokenKind::Path, "orders"),
+            "{:?}",
+            table.sites[read].evidence
+        );
+        assert_eq!(
+            super::call_arguments("x = load(spark, f(a), b)", "load"),
+            Some("(spark, f(a), b)")
+        );
+    }
+
+    #[test]
+    fn python_returned_variable_and_transform_are_followed() {
+        let src = "def clean(df):\n    out = df.dropna()\n    return out\n\n\
+                   def main(spark):\n    raw = spark.read.json('x.json')\n    tidy = raw.transform(clean)\n    tidy.filter(tidy.a > 1).show()\n";
+        let index = index_of(&[("job.py", src)]);
+        let table = SiteTable::build(&index);
+        let dropna = site(&index, &table, "job.py", "dropna");
+        let filter = site(&index, &table, "job.py", "filter");
+        assert!(table.upstream(filter, None).contains(&dropna));
+    }
+
+    #[test]
+    fn scala_object_member_returning_a_reader_feeds_its_caller() {
+        assert_reader_feeds_filter(
+            &[
+                (
+                    "src/Loaders.scala",
+                    "object Loaders {\n  def load(spark: SparkSession): DataFrame =\n    spark.read.json(\"people.json\")\n}\n",
+                ),
+                (
+                    "src/Job.scala",
+                    "object Job extends App {\n  val spark = SparkSession.builder().getOrCreate()\n  val people = Loaders.load(spark)\n  people.filter($\"age\" > 21).show()\n}\n",
+                ),
+            ],
+            ("Loaders.scala", "json"),
+            "Job.scala",
+        );
+    }
+
+    #[test]
+    fn java_method_returning_a_reader_feeds_its_caller() {
+        assert_reader_feeds_filter(
+            &[(
+                "src/Job.java",
+                "class Job {\n  static Dataset<Row> load(SparkSession spark) {\n    return spark.read().json(\"people.json\");\n  }\n  public static void main(String[] a) {\n    SparkSession spark = SparkSession.builder().getOrCreate();\n    Dataset<Row> people = load(spark);\n    people.filter(col(\"age\").gt(21)).show();\n  }\n}\n",
+            )],
+            ("Job.java", "json"),
+            "Job.java",
+        );
+    }
+
+    #[test]
+    fn unknown_helpers_leave_the_flow_open() {
+        let index = index_of(&[(
+            "job.py",
+            "def main(spark):\n    orders = fetch_orders(spark)\n    orders.filter(orders.a > 1).show()\n",
+        )]);
+        let table = SiteTable::build(&index);
+        let filter = site(&index, &table, "job.py", "filter");
+        assert!(table.flow_is_open(chain_of(&table, filter)));
+    }
+}
