@@ -41,13 +41,18 @@ pub struct MapArgs {
     /// Repository: local directory, https:// or file:// git URL.
     #[arg(long)]
     pub repo: String,
+    /// Branch of a git URL to map against (default: the remote's HEAD). On a local directory it
+    /// must be the branch the directory has checked out.
     #[arg(long)]
     pub branch: Option<String>,
+    /// Commit of a git URL (a full id reuses a cached index without cloning). On a local
+    /// directory it must be the commit it has checked out.
     #[arg(long)]
     pub commit: Option<String>,
     /// SQL execution to map when the plan input holds several.
     #[arg(long)]
     pub execution: Option<u64>,
+    /// Output: a readable table, or the Job object as JSON (`docs/ARCHITECTURE.md`).
     #[arg(long, value_enum, default_value = "table")]
     pub format: MapFormat,
     /// Write the output here instead of standard output.

@@ -20,7 +20,8 @@ pub struct PlanArgs {
     /// Plan file: explain() / explain(true) / explain("formatted") text, Spark UI REST JSON,
     /// or an event log (JSON lines). `-` reads standard input.
     pub input: String,
-    /// Output format.
+    /// Output: the node tree as text, or the graph as JSON (`{"executions": [...]}` for a log with
+    /// several executions and no `--execution`).
     #[arg(long, value_enum, default_value = "table")]
     pub format: OutputFormat,
     /// SQL execution to read when the input holds several.

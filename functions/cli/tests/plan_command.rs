@@ -46,3 +46,28 @@ fn a_gzipped_log_reads_like_the_plain_one() {
     let gz = dir.path().join("eventlog.jsonl.gz");
     assert_eq!(plan_json(&gz), plan_json(&fixture_log()));
 }
+
+/// `-h` of every subcommand describes every flag (text after the flag on its line).
+#[test]
+fn every_flag_of_every_subcommand_is_described() {
+    for command in ["map", "plan", "index", "serve"] {
+        let output = Command::new(env!("CARGO_BIN_EXE_plan2code"))
+            .args([command, "-h"])
+            .output()
+            .unwrap();
+        let help = String::from_utf8_lossy(&output.stdout).into_owned();
+        let options = help.split("Options:").nth(1).expect("an Options section");
+        for line in options.lines().filter(|l| l.trim_start().starts_with('-')) {
+            let words: Vec<&str> = line.split_whitespace().collect();
+            // `--flag <VALUE>  description` or `-h, --help  Print help`
+            let described = words
+                .iter()
+                .any(|w| !w.starts_with('-') && !w.starts_with('<'));
+            assert!(
+                described,
+                "`{command} -h`: `{}` has no description",
+                line.trim()
+            );
+        }
+    }
+}
