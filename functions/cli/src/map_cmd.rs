@@ -61,6 +61,9 @@ pub struct MapArgs {
     /// Directory of the local blob store (index cache).
     #[arg(long)]
     pub store: Option<PathBuf>,
+    /// No progress on standard error (only errors).
+    #[arg(long, short)]
+    pub quiet: bool,
 }
 
 /// The local job store shared by `map` and `serve` (`<data dir>/jobs.sqlite`).
@@ -86,7 +89,8 @@ pub fn run(args: MapArgs) -> anyhow::Result<ExitCode> {
         Ok(graph) => graph,
         Err(code) => return Ok(code),
     };
-    let bar = std::io::stderr().is_terminal().then(|| {
+    let terminal = std::io::stderr().is_terminal();
+    let bar = (terminal && !args.quiet).then(|| {
         let bar = indicatif::ProgressBar::new(graph.nodes.len() as u64);
         if let Ok(style) =
             indicatif::ProgressStyle::with_template("{spinner} {msg} [{bar:30}] {pos}/{len} nodes")
@@ -146,6 +150,20 @@ pub fn run(args: MapArgs) -> anyhow::Result<ExitCode> {
             bar.set_message("mapping");
             bar.inc(1);
             Ok(written)
+        });
+    } else if !terminal && !args.quiet {
+        // Not a terminal (a log, CI): one line per stage instead of a bar.
+        let tasks = tasks.clone();
+        let nodes = graph.nodes.len();
+        registry.register("LoadRepoContextFunction", move |input| {
+            let started = std::time::Instant::now();
+            eprintln!("plan2code: load_repo_context: indexing the repository and the plan");
+            let context = tasks.load_repo_context(&input)?;
+            eprintln!(
+                "plan2code: load_repo_context: done in {:.1} s; mapping {nodes} nodes",
+                started.elapsed().as_secs_f64()
+            );
+            Ok(context)
         });
     }
     let runner = mapping_runner(jobs.clone(), registry, settings::max_parallel_nodes()?)?;

@@ -285,3 +285,29 @@ fn repeated_maps_leave_nothing_behind() {
     }
     assert_eq!(listing(), after_first);
 }
+
+/// Off a terminal, progress is a line per stage on stderr; `-q` silences it.
+#[test]
+fn progress_is_a_line_per_stage_off_a_terminal_and_quiet_with_q() {
+    let data = tempfile::tempdir().unwrap();
+    let stderr_of = |quiet: bool| {
+        let mut command = Command::new(env!("CARGO_BIN_EXE_plan2code"));
+        command
+            .current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."))
+            .args(["map", "--plan", "events/plans/daily-revenue.formatted.txt"])
+            .args(["--repo", "events/example-project"])
+            .env("PLAN2CODE_DATA_DIR", data.path());
+        if quiet {
+            command.arg("-q");
+        }
+        let output = command.output().unwrap();
+        assert!(output.status.success());
+        String::from_utf8_lossy(&output.stderr).into_owned()
+    };
+    let progress = stderr_of(false);
+    assert!(
+        progress.contains("load_repo_context: done") && progress.contains("mapping 42 nodes"),
+        "{progress}"
+    );
+    assert_eq!(stderr_of(true), "");
+}
