@@ -1,20 +1,19 @@
 //! What several subcommands share: reading a plan (with execution selection), where local data
 //! lives.
 
-use anyhow::Context;
-use plan2code_core::plan::{self, ParseOptions, PlanError, PlanGraph};
+use plan2code_core::plan::input::PlanInput;
+use plan2code_core::plan::{self, ParseOptions, PlanGraph};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-/// The text of a plan input (`-` = stdin): compressed logs decoded, rolled log folders joined.
-pub fn read_input(input: &str) -> anyhow::Result<String> {
+/// Open a plan input (`-` = stdin): compressed logs decoded, rolled log folders joined, event
+/// logs streamed (only their plans kept).
+pub fn open_input(input: &str) -> anyhow::Result<PlanInput> {
     Ok(if input == "-" {
-        let mut bytes = Vec::new();
-        std::io::Read::read_to_end(&mut std::io::stdin(), &mut bytes)
-            .context("reading standard input")?;
-        plan::input::text_of(plan::input::decode(&bytes, "-")?)?
+        let stdin = Box::new(std::io::BufReader::new(std::io::stdin()));
+        plan::input::read_stream(stdin, "-")?
     } else {
-        plan::input::read_plan_input(std::path::Path::new(input))?
+        plan::input::open_path(std::path::Path::new(input))?
     })
 }
 
@@ -24,38 +23,58 @@ pub fn one_line(text: &str) -> String {
 }
 
 /// Read and parse a plan file (`-` = stdin). When the input holds several executions and none is
-/// chosen, list them and return the exit code to end with.
+/// chosen, list them and return the exit code to end with. Warnings go to stderr.
 pub fn read_plan(
     input: &str,
     execution: Option<u64>,
 ) -> anyhow::Result<Result<PlanGraph, ExitCode>> {
-    let text = read_input(input)?;
-    match plan::parse_plan(
-        &text,
-        &ParseOptions {
+    let opened = open_input(input)?;
+    if execution.is_none() && opened.holds_several_executions()? {
+        return Ok(Err(list_executions(input, &opened)?));
+    }
+    parse_opened(input, opened, execution).map(Ok)
+}
+
+/// The one plan of an opened input; its warnings go to stderr.
+pub fn parse_opened(
+    input: &str,
+    opened: PlanInput,
+    execution: Option<u64>,
+) -> anyhow::Result<PlanGraph> {
+    let graph = opened
+        .parse(&ParseOptions {
             execution_id: execution,
-        },
-    ) {
-        Ok(graph) => Ok(Ok(graph)),
-        Err(PlanError::ExecutionRequired { .. }) => {
-            let executions = plan::list_executions(&text)?;
-            println!(
-                "{:>10}  {:>5}  description / call site",
-                "execution", "nodes"
-            );
-            for e in &executions {
-                let id = e.execution_id.map_or("-".to_string(), |i| i.to_string());
-                let desc = one_line(e.description.as_deref().unwrap_or(""));
-                let site = one_line(e.call_site.as_deref().unwrap_or(""));
-                println!("{id:>10}  {:>5}  {desc}  {site}", e.node_count);
-            }
-            eprintln!(
-                "plan2code: {input} holds {} executions; choose one with --execution ID",
-                executions.len()
-            );
-            Ok(Err(ExitCode::from(2)))
-        }
-        Err(err) => Err(anyhow::Error::new(err).context(format!("parsing {input}"))),
+        })
+        .map_err(|err| anyhow::Error::new(err).context(format!("parsing {input}")))?;
+    print_warnings(&graph.warnings);
+    Ok(graph)
+}
+
+/// List the executions of an input that holds several, one a line whatever their descriptions
+/// hold, and return the exit code (2) of a command that needed one.
+pub fn list_executions(input: &str, opened: &PlanInput) -> anyhow::Result<ExitCode> {
+    let executions = opened.list_executions()?;
+    println!(
+        "{:>10}  {:>5}  description / call site",
+        "execution", "nodes"
+    );
+    for e in &executions {
+        let id = e.execution_id.map_or("-".to_string(), |i| i.to_string());
+        let desc = one_line(e.description.as_deref().unwrap_or(""));
+        let site = one_line(e.call_site.as_deref().unwrap_or(""));
+        println!("{id:>10}  {:>5}  {desc}  {site}", e.node_count);
+    }
+    eprintln!(
+        "plan2code: {input} holds {} executions; choose one with --execution ID",
+        executions.len()
+    );
+    Ok(ExitCode::from(2))
+}
+
+/// What the reader tolerated, one a line on stderr.
+pub fn print_warnings(warnings: &[String]) {
+    for warning in warnings {
+        eprintln!("warning: {}", one_line(warning));
     }
 }
 

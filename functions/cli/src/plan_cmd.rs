@@ -5,7 +5,7 @@
 
 use std::process::ExitCode;
 
-use plan2code_core::plan::{self, ParseOptions, PlanError};
+use plan2code_core::plan::{self, input::PlanInput};
 
 #[derive(Clone, Copy, Debug, clap::ValueEnum)]
 pub enum OutputFormat {
@@ -30,19 +30,20 @@ pub struct PlanArgs {
 }
 
 pub fn run(args: PlanArgs) -> anyhow::Result<ExitCode> {
-    if matches!(args.format, OutputFormat::Json) && args.execution.is_none() {
-        let text = crate::common::read_input(&args.input)?;
-        if let Err(PlanError::ExecutionRequired { .. }) =
-            plan::parse_plan(&text, &ParseOptions::default())
-        {
-            println!("{}", serde_json::to_string_pretty(&all_executions(&text)?)?);
-            return Ok(ExitCode::SUCCESS);
-        }
+    let opened = crate::common::open_input(&args.input)?;
+    if args.execution.is_none() && opened.holds_several_executions()? {
+        return match args.format {
+            OutputFormat::Json => {
+                println!(
+                    "{}",
+                    serde_json::to_string_pretty(&all_executions(opened)?)?
+                );
+                Ok(ExitCode::SUCCESS)
+            }
+            OutputFormat::Table => crate::common::list_executions(&args.input, &opened),
+        };
     }
-    let graph = match crate::common::read_plan(&args.input, args.execution)? {
-        Ok(graph) => graph,
-        Err(code) => return Ok(code),
-    };
+    let graph = crate::common::parse_opened(&args.input, opened, args.execution)?;
     match args.format {
         OutputFormat::Json => println!(
             "{}",
@@ -55,8 +56,9 @@ pub fn run(args: PlanArgs) -> anyhow::Result<ExitCode> {
 
 /// `{"executions": [{"id", "description", "callSite", …graph}, …]}`: every SQL execution of a
 /// log, each parsed on its own (one that fails carries its `error` instead of nodes).
-fn all_executions(text: &str) -> anyhow::Result<serde_json::Value> {
-    let executions: Vec<serde_json::Value> = plan::parse_every_execution(text)?
+fn all_executions(opened: PlanInput) -> anyhow::Result<serde_json::Value> {
+    let executions: Vec<serde_json::Value> = opened
+        .parse_every_execution()?
         .into_iter()
         .map(|(id, parsed)| {
             let mut entry = match &parsed {

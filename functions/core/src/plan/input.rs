@@ -1,25 +1,21 @@
 //! Plan inputs as people have them on disk: plain text, compressed event logs and rolled event
-//! log folders, turned into the text the readers parse.
+//! log folders, opened as streams and read into a [`PlanInput`].
 //!
-//! * **Codecs** (`spark.eventLog.compress`), recognised by their magic bytes first and by the file
-//!   extension second: zstd (`.zstd`/`.zst`, `28 B5 2F FD`), gzip (`.gz`, `1F 8B`), LZ4 frames
-//!   (`04 22 4D 18`) and lz4-java's `LZ4BlockOutputStream` blocks (`LZ4Block`, what Spark's
-//!   `lz4` codec writes), Snappy as snappy-java's `SnappyOutputStream` writes it (`82 SNAPPY 00`
-//!   header, then length-prefixed raw Snappy blocks) and the Snappy framing format. The two Java
-//!   framings have no Rust crate; they are a few lines of length-prefixed blocks over the
-//!   well-kept `lz4_flex` and `snap` block decoders, so they are read here.
-//! * **Rolled logs** (`spark.eventLog.rolling.enabled`): a folder `eventlog_v2_<appId>/` holding
-//!   `events_<N>_<appId>[.codec]` files, read in `N` order and joined (the `appstatus_*` marker
-//!   is skipped).
+//! * **Codecs** (`spark.eventLog.compress`): see [`codec`] — recognised by magic bytes, the
+//!   extension only explaining a file whose bytes match no codec.
+//! * **Rolled logs** (`spark.eventLog.rolling.enabled`): see [`rolled`].
+//! * **Event logs are streamed**: the decoded stream is read line by line and only what plan
+//!   reading needs is kept ([`ReadLog`]), so a 1 GB log reads in constant memory. Any other input
+//!   is plan text of modest size, read whole.
 //! * A UTF-8 byte-order mark is dropped; text that is not UTF-8 is an error naming the byte
 //!   offset and line.
-//!
-//! The decoded text is held in memory (bounded by the API's body limit on the server; a user's
-//! own file on the CLI).
 
-use super::PlanError;
-use std::io::Read;
+use super::eventlog::{ReadLog, codec, is_event_line, rolled};
+use super::{ExecutionSummary, ParseOptions, ParsedExecution, PlanError, PlanGraph};
+use std::io::{BufRead, BufReader, Cursor, Read};
 use std::path::Path;
+
+pub use super::eventlog::codec::Codec;
 
 /// Why an input could not be read.
 #[derive(Debug, thiserror::Error)]
@@ -41,14 +37,160 @@ pub enum InputError {
     Text { path: String, source: PlanError },
 }
 
-/// The text of the plan input at `path` (a file, compressed or not, or a rolled log folder).
+/// An input, read: an event log (its executions' plans kept as text) or plan text.
+pub enum PlanInput {
+    EventLog(ReadLog),
+    Text(String),
+}
+
+impl PlanInput {
+    /// The one plan (the execution `options` selects, or the only one).
+    pub fn parse(self, options: &ParseOptions) -> Result<PlanGraph, PlanError> {
+        match self {
+            PlanInput::EventLog(log) => log.parse(options),
+            PlanInput::Text(text) => super::parse_plan(&text, options),
+        }
+    }
+
+    /// Every SQL execution, each parsed on its own.
+    pub fn parse_every_execution(self) -> Result<Vec<ParsedExecution>, PlanError> {
+        match self {
+            PlanInput::EventLog(log) => log.parse_every_execution(),
+            PlanInput::Text(text) => super::parse_every_execution(&text),
+        }
+    }
+
+    /// The SQL executions it holds (empty for plan text, always one plan).
+    pub fn list_executions(&self) -> Result<Vec<ExecutionSummary>, PlanError> {
+        match self {
+            PlanInput::EventLog(log) => Ok(log.list_executions()),
+            PlanInput::Text(text) => super::list_executions(text),
+        }
+    }
+
+    /// Whether it holds several executions (so one must be chosen to get one plan).
+    pub fn holds_several_executions(&self) -> Result<bool, PlanError> {
+        Ok(match self {
+            PlanInput::EventLog(log) => log.execution_ids().len() > 1,
+            PlanInput::Text(_) => self.list_executions()?.len() > 1,
+        })
+    }
+}
+
+/// Read the plan input at `path`: a file, compressed or not, or a rolled log folder.
+pub fn open_path(path: &Path) -> Result<PlanInput, InputError> {
+    let shown = path.display().to_string();
+    let io = |source| InputError::Io {
+        path: shown.clone(),
+        source,
+    };
+    if path.is_dir() {
+        let files = rolled::rolled_files(path).map_err(|e| match e.kind() {
+            std::io::ErrorKind::NotFound => InputError::EmptyRolledLog {
+                path: shown.clone(),
+            },
+            _ => io(e),
+        })?;
+        let stream = BufReader::new(rolled::RolledReader::new(files));
+        return read_decoded(Box::new(stream), Codec::Plain, &shown);
+    }
+    let file = std::fs::File::open(path).map_err(io)?;
+    read_stream(Box::new(BufReader::new(file)), &shown)
+}
+
+/// Read a stream (standard input, a file) whose first bytes tell its codec; `name` is shown in
+/// errors and its extension explains a file whose bytes match no codec.
+pub fn read_stream(
+    mut input: Box<dyn BufRead + Send>,
+    name: &str,
+) -> Result<PlanInput, InputError> {
+    let codec = Codec::from_magic(input.fill_buf().map_err(|source| InputError::Io {
+        path: name.to_owned(),
+        source,
+    })?);
+    let decoded = codec::decode(input, Some(name)).map_err(|e| InputError::Corrupt {
+        path: name.to_owned(),
+        codec: Codec::from_name(name).unwrap_or(codec).name(),
+        message: e.to_string(),
+    })?;
+    read_decoded(
+        Box::new(BufReader::with_capacity(64 << 10, decoded)),
+        codec,
+        name,
+    )
+}
+
+/// Peek at the first line: an event log is streamed, anything else read whole as text.
+fn read_decoded(
+    mut input: Box<dyn BufRead + Send>,
+    codec: Codec,
+    name: &str,
+) -> Result<PlanInput, InputError> {
+    let failed = |e: std::io::Error| match codec {
+        Codec::Plain => InputError::Io {
+            path: name.to_owned(),
+            source: e,
+        },
+        _ => InputError::Corrupt {
+            path: name.to_owned(),
+            codec: codec.name(),
+            message: e.to_string(),
+        },
+    };
+    let mut head = Vec::new();
+    while input.read_until(b'\n', &mut head).map_err(failed)? > 0 {
+        if head.iter().any(|b| !b.is_ascii_whitespace()) {
+            break;
+        }
+    }
+    let first = head.strip_prefix(b"\xef\xbb\xbf").unwrap_or(&head);
+    if is_event_line(&String::from_utf8_lossy(first)) {
+        let log =
+            ReadLog::read(Cursor::new(head).chain(input)).map_err(|source| InputError::Text {
+                path: name.to_owned(),
+                source,
+            })?;
+        return Ok(PlanInput::EventLog(log));
+    }
+    input.read_to_end(&mut head).map_err(failed)?;
+    text_of(head)
+        .map(PlanInput::Text)
+        .map_err(|source| InputError::Text {
+            path: name.to_owned(),
+            source,
+        })
+}
+
+/// The text of the plan input at `path`, decoded (event logs included, whole).
 pub fn read_plan_input(path: &Path) -> Result<String, InputError> {
     let shown = path.display().to_string();
-    let bytes = if path.is_dir() {
-        read_rolled(path)?
+    let mut stream: Box<dyn Read + Send> = if path.is_dir() {
+        let files = rolled::rolled_files(path).map_err(|_| InputError::EmptyRolledLog {
+            path: shown.clone(),
+        })?;
+        Box::new(rolled::RolledReader::new(files))
     } else {
-        decode(&read_file(path)?, &shown)?
+        let file = std::fs::File::open(path).map_err(|source| InputError::Io {
+            path: shown.clone(),
+            source,
+        })?;
+        let name = path.file_name().and_then(|n| n.to_str());
+        codec::decode(Box::new(BufReader::new(file)), name).map_err(|e| InputError::Corrupt {
+            path: shown.clone(),
+            codec: name
+                .and_then(Codec::from_name)
+                .unwrap_or(Codec::Plain)
+                .name(),
+            message: e.to_string(),
+        })?
     };
+    let mut bytes = Vec::new();
+    stream
+        .read_to_end(&mut bytes)
+        .map_err(|source| InputError::Io {
+            path: shown.clone(),
+            source,
+        })?;
     text_of(bytes).map_err(|source| InputError::Text {
         path: shown,
         source,
@@ -80,152 +222,18 @@ pub fn text_of(mut bytes: Vec<u8>) -> Result<String, PlanError> {
     })
 }
 
-fn read_file(path: &Path) -> Result<Vec<u8>, InputError> {
-    std::fs::read(path).map_err(|source| InputError::Io {
-        path: path.display().to_string(),
-        source,
-    })
-}
-
-/// The `events_<N>_…` files of a rolled log folder, decoded and joined in `N` order.
-fn read_rolled(dir: &Path) -> Result<Vec<u8>, InputError> {
-    let io = |source| InputError::Io {
-        path: dir.display().to_string(),
-        source,
-    };
-    let mut parts: Vec<(u64, std::path::PathBuf)> = std::fs::read_dir(dir)
-        .map_err(io)?
-        .flatten()
-        .filter_map(|entry| {
-            let name = entry.file_name().to_string_lossy().into_owned();
-            let n = name
-                .strip_prefix("events_")?
-                .split('_')
-                .next()?
-                .parse()
-                .ok()?;
-            Some((n, entry.path()))
-        })
-        .collect();
-    if parts.is_empty() {
-        return Err(InputError::EmptyRolledLog {
-            path: dir.display().to_string(),
-        });
-    }
-    parts.sort();
-    let mut joined = Vec::new();
-    for (_, part) in parts {
-        let mut text = decode(&read_file(&part)?, &part.display().to_string())?;
-        if !joined.is_empty() && !joined.ends_with(b"\n") {
-            joined.push(b'\n');
-        }
-        joined.append(&mut text);
-    }
-    Ok(joined)
-}
-
-/// Decompress `bytes` if a codec's magic says so (or the name's extension does).
-pub fn decode(bytes: &[u8], name: &str) -> Result<Vec<u8>, InputError> {
-    let corrupt = |codec: &'static str| {
-        move |e: &dyn std::fmt::Display| InputError::Corrupt {
-            path: name.to_owned(),
-            codec,
-            message: e.to_string(),
-        }
-    };
-    let ext = |e: &str| name.ends_with(e);
-    if bytes.starts_with(&[0x28, 0xB5, 0x2F, 0xFD]) || ext(".zstd") || ext(".zst") {
-        return zstd::stream::decode_all(bytes).map_err(|e| corrupt("zstd")(&e));
-    }
-    if bytes.starts_with(&[0x1F, 0x8B]) || ext(".gz") {
-        let mut out = Vec::new();
-        flate2::read::MultiGzDecoder::new(bytes)
-            .read_to_end(&mut out)
-            .map_err(|e| corrupt("gzip")(&e))?;
-        return Ok(out);
-    }
-    if bytes.starts_with(b"LZ4Block") {
-        return lz4_blocks(bytes).map_err(|e| corrupt("lz4")(&e));
-    }
-    if bytes.starts_with(&[0x04, 0x22, 0x4D, 0x18]) || ext(".lz4") {
-        let mut out = Vec::new();
-        lz4_flex::frame::FrameDecoder::new(bytes)
-            .read_to_end(&mut out)
-            .map_err(|e| corrupt("lz4")(&e))?;
-        return Ok(out);
-    }
-    if bytes.starts_with(b"\x82SNAPPY\x00") {
-        return snappy_java_blocks(bytes).map_err(|e| corrupt("snappy")(&e));
-    }
-    if bytes.starts_with(b"\xff\x06\x00\x00sNaPpY") || ext(".snappy") {
-        let mut out = Vec::new();
-        snap::read::FrameDecoder::new(bytes)
-            .read_to_end(&mut out)
-            .map_err(|e| corrupt("snappy")(&e))?;
-        return Ok(out);
-    }
-    Ok(bytes.to_vec())
-}
-
-/// lz4-java's `LZ4BlockOutputStream`: blocks of `LZ4Block`, a token (method | level), compressed
-/// and original lengths and a checksum (little-endian u32s), then the data, raw (method 0x10) or
-/// LZ4-compressed (0x20). An empty block ends the stream.
-fn lz4_blocks(mut bytes: &[u8]) -> Result<Vec<u8>, String> {
-    const HEADER: usize = 8 + 1 + 4 + 4 + 4;
-    let mut out = Vec::new();
-    while !bytes.is_empty() {
-        if bytes.len() < HEADER || !bytes.starts_with(b"LZ4Block") {
-            return Err(format!(
-                "block header expected at {} bytes from the end",
-                bytes.len()
-            ));
-        }
-        let u32_at = |i: usize| {
-            u32::from_le_bytes([bytes[i], bytes[i + 1], bytes[i + 2], bytes[i + 3]]) as usize
-        };
-        let (method, compressed, original) = (bytes[8] & 0xF0, u32_at(9), u32_at(13));
-        let data = bytes
-            .get(HEADER..HEADER + compressed)
-            .ok_or("block cut short")?;
-        match method {
-            0x10 => out.extend_from_slice(data),
-            0x20 => {
-                out.extend(lz4_flex::block::decompress(data, original).map_err(|e| e.to_string())?)
-            }
-            other => return Err(format!("unknown block method {other:#x}")),
-        }
-        bytes = &bytes[HEADER + compressed..];
-        if original == 0 {
-            break;
-        }
-    }
-    Ok(out)
-}
-
-/// snappy-java's `SnappyOutputStream`: an 8-byte magic, two big-endian u32s (version,
-/// compatible version), then blocks of a big-endian u32 length and a raw Snappy block.
-fn snappy_java_blocks(bytes: &[u8]) -> Result<Vec<u8>, String> {
-    let mut rest = bytes.get(16..).ok_or("header cut short")?;
-    let mut out = Vec::new();
-    let mut decoder = snap::raw::Decoder::new();
-    while !rest.is_empty() {
-        let len = rest
-            .get(..4)
-            .map(|b| u32::from_be_bytes([b[0], b[1], b[2], b[3]]) as usize)
-            .ok_or("block length cut short")?;
-        let block = rest.get(4..4 + len).ok_or("block cut short")?;
-        out.extend(decoder.decompress_vec(block).map_err(|e| e.to_string())?);
-        rest = &rest[4 + len..];
-    }
-    Ok(out)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use std::io::Write;
 
     const LOG: &[u8] = b"{\"Event\":\"SparkListenerLogStart\",\"Spark Version\":\"3.5.0\"}\n";
+
+    fn decode(bytes: &[u8], name: &str) -> std::io::Result<Vec<u8>> {
+        let mut out = Vec::new();
+        codec::decode(Box::new(Cursor::new(bytes.to_vec())), Some(name))?.read_to_end(&mut out)?;
+        Ok(out)
+    }
 
     #[test]
     fn every_codec_decodes_to_the_same_text() {
@@ -263,7 +271,10 @@ mod tests {
 
     #[test]
     fn a_corrupt_stream_is_an_error_naming_its_codec() {
-        let err = decode(&[0x28, 0xB5, 0x2F, 0xFD, 1, 2, 3], "x.zstd").unwrap_err();
+        let bytes = vec![0x28, 0xB5, 0x2F, 0xFD, 1, 2, 3];
+        let err = read_stream(Box::new(Cursor::new(bytes)), "x.zstd")
+            .err()
+            .expect("corrupt");
         assert!(err.to_string().contains("zstd data is corrupt"), "{err}");
     }
 

@@ -1,0 +1,264 @@
+//! Reading an event log's lines as a stream, keeping per SQL execution only what is needed.
+//!
+//! For each SQL execution the plan is the `physicalPlanDescription` of the last
+//! `SparkListenerSQLAdaptiveExecutionUpdate` when AQE re-planned, else of its
+//! `SparkListenerSQLExecutionStart`; the start event's `description` and `details` (the call
+//! site Spark recorded, which can name the user's file and line) are kept too, and
+//! `SparkListenerLogStart` gives the Spark version. Every other line (tasks, stages, metrics:
+//! most of a log) is dropped without being parsed, one line buffer reused throughout, so memory
+//! follows the plans, not the log: a 1 GB log of task events reads in constant memory.
+//!
+//! Tolerance: a plan-carrying line that is not UTF-8 or not JSON (a malformed line, the cut last
+//! line of an in-progress log) is skipped with a warning naming its line; so is a compressed
+//! stream that ends early. Only a log from which no event could be read is an error.
+
+use std::borrow::Cow;
+use std::collections::BTreeMap;
+use std::io::BufRead;
+
+use serde::Deserialize;
+
+use crate::plan::error::PlanError;
+
+const START: &str = "SparkListenerSQLExecutionStart";
+const ADAPTIVE_UPDATE: &str = "SparkListenerSQLAdaptiveExecutionUpdate";
+const LOG_START: &str = "SparkListenerLogStart";
+
+/// Longest line kept: Spark writes a plan into one line, never near this; a longer line is
+/// skipped (with a warning) rather than buffered.
+const MAX_LINE: usize = 256 << 20;
+
+#[derive(Deserialize)]
+pub(super) struct EventHead<'a> {
+    #[serde(rename = "Event", borrow)]
+    pub event: Cow<'a, str>,
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct SqlEvent {
+    execution_id: u64,
+    #[serde(default)]
+    description: Option<String>,
+    #[serde(default)]
+    details: Option<String>,
+    #[serde(default)]
+    physical_plan_description: Option<String>,
+}
+
+#[derive(Deserialize)]
+struct LogStart {
+    #[serde(rename = "Spark Version", default)]
+    spark_version: Option<String>,
+}
+
+/// What the log says about one SQL execution.
+#[derive(Default)]
+pub(super) struct Execution {
+    pub description: Option<String>,
+    pub call_site: Option<String>,
+    /// The plan text and the log line it came from.
+    pub plan: Option<(String, usize)>,
+    from_update: bool,
+}
+
+/// What a log holds for plan reading.
+pub(super) struct EventLog {
+    pub executions: BTreeMap<u64, Execution>,
+    pub spark_version: Option<String>,
+    /// Lines skipped (`line N: …`).
+    pub warnings: Vec<String>,
+    /// Lines read (the last line number).
+    pub lines: usize,
+}
+
+/// Read a whole log from `input`, line by line.
+pub(super) fn read_events(mut input: impl BufRead) -> Result<EventLog, PlanError> {
+    let mut log = EventLog {
+        executions: BTreeMap::new(),
+        spark_version: None,
+        warnings: Vec::new(),
+        lines: 0,
+    };
+    let mut lines_read = 0usize;
+    let mut buf = Vec::new();
+    loop {
+        buf.clear();
+        match read_line(&mut input, &mut buf) {
+            Ok(false) => break,
+            Ok(true) => {}
+            Err(e) if lines_read > 0 => {
+                log.warnings.push(format!(
+                    "line {}: the log cannot be read past line {}: {e}",
+                    log.lines + 1,
+                    log.lines
+                ));
+                break;
+            }
+            Err(e) => {
+                return Err(PlanError::syntax(
+                    1,
+                    1,
+                    &format!("a readable event log ({e})"),
+                    "",
+                ));
+            }
+        }
+        log.lines += 1;
+        let line_no = log.lines;
+        let bytes = if line_no == 1 {
+            buf.strip_prefix(b"\xef\xbb\xbf").unwrap_or(&buf)
+        } else {
+            &buf[..]
+        };
+        if bytes.len() > MAX_LINE {
+            log.warnings
+                .push(format!("line {line_no}: longer than 256 MiB, skipped"));
+            continue;
+        }
+        if bytes.iter().all(u8::is_ascii_whitespace) {
+            continue;
+        }
+        lines_read += 1;
+        if !carries_plan(bytes) {
+            continue;
+        }
+        match std::str::from_utf8(bytes) {
+            Ok(line) => {
+                if let Err(why) = read_event(&mut log, line.trim(), line_no) {
+                    log.warnings.push(format!("line {line_no}: {why}, skipped"));
+                }
+            }
+            Err(e) => log.warnings.push(format!(
+                "line {line_no}: invalid UTF-8 at byte {} of the line, skipped",
+                e.valid_up_to()
+            )),
+        }
+    }
+    Ok(log)
+}
+
+/// One line into `buf` (with its newline); `false` at the end. Reads past [`MAX_LINE`] are
+/// discarded, keeping only a marker length.
+fn read_line(input: &mut impl BufRead, buf: &mut Vec<u8>) -> std::io::Result<bool> {
+    let mut any = false;
+    loop {
+        let chunk = input.fill_buf()?;
+        if chunk.is_empty() {
+            return Ok(any);
+        }
+        any = true;
+        let (take, done) = match chunk.iter().position(|&b| b == b'\n') {
+            Some(p) => (p + 1, true),
+            None => (chunk.len(), false),
+        };
+        if buf.len() <= MAX_LINE {
+            buf.extend_from_slice(&chunk[..take]);
+        }
+        input.consume(take);
+        if done {
+            return Ok(true);
+        }
+    }
+}
+
+/// Whether a line may be one of the events plan reading needs (checked on bytes, so the rest
+/// of a log is never decoded).
+fn carries_plan(line: &[u8]) -> bool {
+    [LOG_START, START, ADAPTIVE_UPDATE]
+        .iter()
+        .any(|name| contains(line, name.as_bytes()))
+}
+
+fn contains(haystack: &[u8], needle: &[u8]) -> bool {
+    haystack.windows(needle.len()).any(|w| w == needle)
+}
+
+/// Read one plan-carrying line into `log`; an error says why the line is unusable.
+fn read_event(log: &mut EventLog, line: &str, line_no: usize) -> Result<(), String> {
+    let kind = if line.contains(ADAPTIVE_UPDATE) {
+        ADAPTIVE_UPDATE
+    } else if line.contains(START) {
+        START
+    } else {
+        LOG_START
+    };
+    let head: EventHead<'_> =
+        serde_json::from_str(line).map_err(|e| format!("not a JSON event ({e})"))?;
+    if !head.event.ends_with(kind) {
+        return Ok(()); // the name appeared inside some other event's text
+    }
+    if kind == LOG_START {
+        let start: LogStart = serde_json::from_str(line).map_err(|e| e.to_string())?;
+        log.spark_version = start.spark_version;
+        return Ok(());
+    }
+    let event: SqlEvent = serde_json::from_str(line)
+        .map_err(|e| format!("{kind} event without a numeric `executionId` ({e})"))?;
+    let exec = log.executions.entry(event.execution_id).or_default();
+    if kind == START {
+        exec.description = event.description;
+        exec.call_site = event.details.filter(|d| !d.is_empty());
+        if !exec.from_update {
+            exec.plan = event.physical_plan_description.map(|p| (p, line_no));
+        }
+    } else if let Some(plan) = event.physical_plan_description {
+        exec.plan = Some((plan, line_no));
+        exec.from_update = true;
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const START_LINE: &str = r#"{"Event":"org.apache.spark.sql.execution.ui.SparkListenerSQLExecutionStart","executionId":3,"description":"q","details":"","physicalPlanDescription":"== Physical Plan ==\nLocalTableScan [a#1]\n"}"#;
+
+    #[test]
+    fn malformed_plan_lines_become_warnings_with_their_line() {
+        let text = format!(
+            "{START_LINE}\n{{\"Event\":\"SparkListenerSQLExecutionStart\", oops\n\n{{\"Event\":\"x\"}}\n{{\"Event\":\"SparkListenerSQLExecutionStart\",\"executionId\":4,\"physi"
+        );
+        let log = read_events(text.as_bytes()).expect("log");
+        assert_eq!(log.executions.len(), 1);
+        assert_eq!(log.warnings.len(), 2, "{:?}", log.warnings);
+        assert!(log.warnings[0].starts_with("line 2: not a JSON event"));
+        assert!(log.warnings[1].starts_with("line 5: "));
+    }
+
+    #[test]
+    fn bom_crlf_and_invalid_utf8_lines() {
+        let text = [
+            b"\xef\xbb\xbf".to_vec(),
+            START_LINE.as_bytes().to_vec(),
+            b"\r\n{\"Event\":\"SparkListenerLogStart\xff\"}\r\n".to_vec(),
+        ]
+        .concat();
+        let log = read_events(&text[..]).expect("log");
+        assert_eq!(log.executions.len(), 1);
+        assert_eq!(log.warnings.len(), 1);
+        assert!(log.warnings[0].contains("UTF-8"), "{:?}", log.warnings);
+    }
+
+    #[test]
+    fn a_stream_that_fails_midway_keeps_what_was_read() {
+        struct Failing(std::io::Cursor<Vec<u8>>);
+        impl std::io::Read for Failing {
+            fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+                match self.0.read(buf)? {
+                    0 => Err(std::io::Error::other("corrupt block")),
+                    n => Ok(n),
+                }
+            }
+        }
+        let input = Failing(std::io::Cursor::new(format!("{START_LINE}\n").into_bytes()));
+        let log = read_events(std::io::BufReader::new(input)).expect("log");
+        assert_eq!(log.executions.len(), 1);
+        assert!(
+            log.warnings[0].contains("corrupt block"),
+            "{:?}",
+            log.warnings
+        );
+    }
+}
