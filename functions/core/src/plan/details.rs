@@ -12,7 +12,7 @@
 
 use super::expr::{
     Nesting, TokKind, parse_attribute_list, parse_expr, parse_expr_list, parse_sort_list,
-    split_conjuncts, split_top_level, strip_brackets, strip_ids, tokenize,
+    split_conjuncts, split_top_level, strip_brackets, strip_ids, tokens,
 };
 use super::graph::OperatorFamily;
 use super::graph::{Expr, JoinInfo, NodeDetails, Partitioning, ScanInfo, WindowSpec};
@@ -277,7 +277,7 @@ fn read_scan_line(args: &str, d: &mut NodeDetails, scan: &mut Option<ScanInfo>) 
 /// Byte offset just past the bracket that closes the one `s` starts with.
 fn matching_close(s: &str) -> Option<usize> {
     let mut nesting = Nesting::default();
-    for tok in tokenize(s) {
+    for tok in tokens(s) {
         nesting.feed(&tok);
         if nesting.depth() == 0 && matches!(tok.kind, TokKind::Close | TokKind::Ellipsis) {
             return Some(tok.end);
@@ -602,31 +602,31 @@ fn camel_key(key: &str) -> String {
 
 /// Gather every literal of the node's expressions into `literals`.
 fn finish(mut d: NodeDetails) -> NodeDetails {
-    let mut literals: Vec<String> = Vec::new();
-    let mut add = |e: &Expr| {
-        for l in &e.literals {
-            if !literals.contains(l) {
-                literals.push(l.clone());
-            }
-        }
-    };
-    d.projections.iter().for_each(&mut add);
-    d.grouping_keys.iter().for_each(&mut add);
-    d.aggregate_functions.iter().for_each(&mut add);
-    d.conditions.iter().for_each(&mut add);
+    d.literals = node_literals(&d);
+    d
+}
+
+/// Every literal of the node's expressions, each once, in order of appearance.
+fn node_literals(d: &NodeDetails) -> Vec<String> {
+    let mut exprs: Vec<&Expr> = Vec::new();
+    exprs.extend(&d.projections);
+    exprs.extend(&d.grouping_keys);
+    exprs.extend(&d.aggregate_functions);
+    exprs.extend(&d.conditions);
     if let Some(j) = &d.join {
-        j.condition.iter().for_each(&mut add);
+        exprs.extend(&j.condition);
     }
-    d.sort_order.iter().for_each(|k| add(&k.expr));
+    exprs.extend(d.sort_order.iter().map(|k| &k.expr));
     if let Some(s) = &d.scan {
-        s.data_filters.iter().for_each(&mut add);
+        exprs.extend(&s.data_filters);
     }
     if let Some(w) = &d.window {
-        w.functions.iter().for_each(&mut add);
+        exprs.extend(&w.functions);
     }
-    if let Some(g) = &d.generator {
-        add(g);
+    exprs.extend(&d.generator);
+    let mut literals = super::expr::Unique::<&str>::new();
+    for l in exprs.iter().flat_map(|e| &e.literals) {
+        literals.push(l.as_str());
     }
-    d.literals = literals;
-    d
+    literals.into_vec()
 }

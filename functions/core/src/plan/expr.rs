@@ -51,16 +51,59 @@ fn is_ident_char(c: u8) -> bool {
 
 /// Split text into tokens. Never fails; unknown bytes become `Punct`.
 pub(crate) fn tokenize(s: &str) -> Vec<Token<'_>> {
+    tokens(s).collect()
+}
+
+/// The tokens of `s`, one at a time: walking a long list this way holds no token vector.
+pub(crate) fn tokens(s: &str) -> Tokens<'_> {
+    Tokens {
+        s,
+        i: 0,
+        prev: None,
+    }
+}
+
+/// Iterator of [`tokens`].
+pub(crate) struct Tokens<'a> {
+    s: &'a str,
+    i: usize,
+    prev: Option<TokKind>,
+}
+
+impl<'a> Iterator for Tokens<'a> {
+    type Item = Token<'a>;
+
+    fn next(&mut self) -> Option<Token<'a>> {
+        let tok = next_token(self.s, &mut self.i, self.prev)?;
+        self.prev = Some(tok.kind);
+        Some(tok)
+    }
+}
+
+/// The token at `*i` (after whitespace), advancing past it.
+fn next_token<'a>(s: &'a str, i: &mut usize, prev: Option<TokKind>) -> Option<Token<'a>> {
     let b = s.as_bytes();
-    let mut out = Vec::new();
-    let mut i = 0;
-    while i < b.len() {
-        let c = b[i];
-        let start = i;
-        let kind = if c.is_ascii_whitespace() {
-            i += 1;
-            continue;
-        } else if c == b'`' {
+    while *i < b.len() && b[*i].is_ascii_whitespace() {
+        *i += 1;
+    }
+    if *i >= b.len() {
+        return None;
+    }
+    let start = *i;
+    let mut end = start;
+    let token = scan_token(s, &mut end, prev);
+    *i = end;
+    Some(token)
+}
+
+/// Scan one token starting at `*at` (not whitespace), advancing past it.
+fn scan_token<'a>(s: &'a str, at: &mut usize, prev: Option<TokKind>) -> Token<'a> {
+    let b = s.as_bytes();
+    let mut i = *at;
+    let start = i;
+    let c = b[i];
+    {
+        let kind = if c == b'`' {
             // back-quoted identifier
             i += 1;
             while i < b.len() && b[i] != b'`' {
@@ -83,7 +126,7 @@ pub(crate) fn tokenize(s: &str) -> Vec<Token<'_>> {
                 }
             }
         } else if c.is_ascii_digit()
-            || (c == b'-' && b.get(i + 1).is_some_and(u8::is_ascii_digit) && prev_allows_sign(&out))
+            || (c == b'-' && b.get(i + 1).is_some_and(u8::is_ascii_digit) && prev_allows_sign(prev))
         {
             i += 1;
             // digits, dots, date dashes, exponent and type suffixes (`1995-03-15`, `0.05`, `1E+3`, `100L`)
@@ -108,13 +151,13 @@ pub(crate) fn tokenize(s: &str) -> Vec<Token<'_>> {
             }
             let text_end = i;
             let id = read_id(b, &mut i);
-            out.push(Token {
+            *at = i;
+            return Token {
                 kind: TokKind::Ident { id },
                 text: s.get(start..text_end).unwrap_or(""),
                 start,
                 end: i,
-            });
-            continue;
+            };
         } else if b[i..].starts_with(b"...") && b.get(i + 3) != Some(&b' ') {
             i += 3;
             TokKind::Ellipsis
@@ -134,20 +177,20 @@ pub(crate) fn tokenize(s: &str) -> Vec<Token<'_>> {
                 _ => TokKind::Punct,
             }
         };
-        out.push(Token {
+        *at = i;
+        Token {
             kind,
             text: s.get(start..i).unwrap_or(""),
             start,
             end: i,
-        });
+        }
     }
-    out
 }
 
-fn prev_allows_sign(out: &[Token<'_>]) -> bool {
-    match out.last() {
+fn prev_allows_sign(prev: Option<TokKind>) -> bool {
+    match prev {
         None => true,
-        Some(t) => matches!(t.kind, TokKind::Open | TokKind::Comma | TokKind::Punct),
+        Some(kind) => matches!(kind, TokKind::Open | TokKind::Comma | TokKind::Punct),
     }
 }
 
@@ -221,7 +264,7 @@ fn split_tokens_at(s: &str, is_sep: impl Fn(&Token<'_>) -> bool) -> Vec<&str> {
     let mut parts = Vec::new();
     let mut nesting = Nesting::default();
     let mut from = 0;
-    for tok in tokenize(s) {
+    for tok in tokens(s) {
         if nesting.depth() == 0 && is_sep(&tok) {
             push_part(&mut parts, s, from, tok.start);
             from = tok.end;
@@ -256,7 +299,7 @@ pub(crate) fn strip_brackets(s: &str) -> &str {
 /// The token that closes the bracket `s` starts with, and where it ends.
 fn closing_token(s: &str) -> Option<(TokKind, usize)> {
     let mut nesting = Nesting::default();
-    for tok in tokenize(s) {
+    for tok in tokens(s) {
         nesting.feed(&tok);
         if nesting.depth() == 0 {
             return Some((tok.kind, tok.end));
@@ -351,20 +394,24 @@ pub fn parse_attribute(s: &str) -> Attribute {
 
 /// `[a#1, b#2L]` → attributes. A trailing `...` (Spark's truncation) is dropped.
 pub fn parse_attribute_list(s: &str) -> Vec<Attribute> {
-    split_top_level(strip_brackets(s))
-        .into_iter()
-        .filter(|p| *p != "..." && !p.starts_with("... "))
-        .map(parse_attribute)
-        .collect()
+    let parts = split_top_level(strip_brackets(s));
+    // sized once: a long list's vector never carries growth slack
+    let mut out = Vec::with_capacity(parts.len());
+    out.extend(
+        parts
+            .into_iter()
+            .filter(|p| *p != "..." && !p.starts_with("... "))
+            .map(parse_attribute),
+    );
+    out
 }
 
 /// Parse each element of a bracketed list as an expression.
 pub fn parse_expr_list(s: &str) -> Vec<Expr> {
-    split_top_level(strip_brackets(s))
-        .into_iter()
-        .filter(|p| *p != "...")
-        .map(parse_expr)
-        .collect()
+    let parts = split_top_level(strip_brackets(s));
+    let mut out = Vec::with_capacity(parts.len());
+    out.extend(parts.into_iter().filter(|p| *p != "...").map(parse_expr));
+    out
 }
 
 /// `a#1 DESC NULLS LAST` → sort key.
@@ -461,6 +508,7 @@ pub fn parse_expr(raw: &str) -> Expr {
         }
     }
     let in_attribute_name = attribute_name_regions(body);
+    let (mut columns, mut functions, mut literals) = (Unique::new(), Unique::new(), Unique::new());
     let mut nesting = Nesting::default();
     let mut skip_type = false;
     for (i, tok) in body.iter().enumerate() {
@@ -477,10 +525,10 @@ pub fn parse_expr(raw: &str) -> Expr {
                 } else if word.eq_ignore_ascii_case("as") && id.is_none() {
                     skip_type = true;
                 } else if is_call && !is_keyword(word) {
-                    push_unique(&mut expr.functions, word.to_ascii_lowercase());
+                    functions.push(word.to_ascii_lowercase());
                 } else if id.is_some() || in_attribute_name[i] && !is_keyword(word) {
                     // `sum((l_extendedprice * l_discount))#44` names columns without ids
-                    push_unique(&mut expr.columns, word.trim_matches('`').to_string());
+                    columns.push(word.trim_matches('`'));
                 } else if next.is_some_and(|n| n.kind == TokKind::Punct && n.text == ".")
                     || i > 0 && body[i - 1].text == "."
                     || body.get(i + 2).is_some_and(|t| t.kind == TokKind::Id)
@@ -493,21 +541,24 @@ pub fn parse_expr(raw: &str) -> Expr {
                 {
                     // booleans; bare words inside calls or compared with something are
                     // Spark's unquoted string literals
-                    push_unique(&mut expr.literals, word.to_string());
+                    literals.push(word);
                 }
             }
-            TokKind::Number => push_unique(&mut expr.literals, tok.text.to_string()),
+            TokKind::Number => literals.push(tok.text),
             TokKind::Str => {
                 let inner = tok
                     .text
                     .get(1..tok.text.len().saturating_sub(1))
                     .unwrap_or("");
-                push_unique(&mut expr.literals, inner.to_string());
+                literals.push(inner);
             }
             _ => {}
         }
         nesting.feed(tok);
     }
+    expr.columns = columns.into_vec();
+    expr.functions = functions.into_vec();
+    expr.literals = literals.into_vec();
     expr
 }
 
@@ -558,9 +609,31 @@ fn is_comparand(toks: &[Token<'_>], i: usize) -> bool {
         && (i > 0 && is_cmp(&toks[i - 1]) || toks.get(i + 1).is_some_and(is_cmp))
 }
 
-fn push_unique(list: &mut Vec<String>, value: String) {
-    if !value.is_empty() && !list.contains(&value) {
-        list.push(value);
+/// Values in order of first appearance, each once, kept without empty ones: a hash set makes
+/// a long expression linear, and the result vector is sized to what it holds.
+pub(crate) struct Unique<S> {
+    seen: std::collections::HashSet<S>,
+    order: Vec<S>,
+}
+
+impl<S: AsRef<str> + Clone + Eq + std::hash::Hash> Unique<S> {
+    pub(crate) fn new() -> Self {
+        Unique {
+            seen: std::collections::HashSet::new(),
+            order: Vec::new(),
+        }
+    }
+
+    pub(crate) fn push(&mut self, value: S) {
+        if !value.as_ref().is_empty() && self.seen.insert(value.clone()) {
+            self.order.push(value);
+        }
+    }
+
+    pub(crate) fn into_vec(self) -> Vec<String> {
+        let mut out = Vec::with_capacity(self.order.len());
+        out.extend(self.order.iter().map(|v| v.as_ref().to_string()));
+        out
     }
 }
 
