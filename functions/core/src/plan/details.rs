@@ -305,14 +305,22 @@ fn read_arguments(
             d.output = parse_attribute_list(args);
         }
         "HashAggregate" | "ObjectHashAggregate" | "SortAggregate" => {
-            // `[keys], [aggregates], [aggregate attributes], [results], isFinal`
-            if let Some(keys) = parts.first() {
+            // `[keys], [aggregates], [aggregate attributes], [results], isFinal`; an aggregate
+            // without grouping (Photon's `PhotonAgg`) prints no key list
+            let lists: Vec<&str> = parts
+                .iter()
+                .copied()
+                .filter(|p| p.starts_with('['))
+                .collect();
+            let keyed = lists.len() != 3;
+            let at = |i: usize| lists.get(if keyed { i } else { i.wrapping_sub(1) });
+            if keyed && let Some(keys) = lists.first() {
                 d.grouping_keys = parse_expr_list(keys);
             }
-            if let Some(functions) = parts.get(1) {
+            if let Some(functions) = at(1) {
                 d.aggregate_functions = parse_expr_list(functions);
             }
-            if let Some(results) = parts.get(3) {
+            if let Some(results) = at(3) {
                 d.projections = parse_expr_list(results);
             }
         }

@@ -17,6 +17,9 @@ use std::path::Path;
 
 pub use super::eventlog::codec::Codec;
 
+/// Largest plan text (not an event log) read; a real plan is a few megabytes at most.
+pub const MAX_TEXT_BYTES: u64 = 256 << 20;
+
 /// Why an input could not be read.
 #[derive(Debug, thiserror::Error)]
 pub enum InputError {
@@ -152,7 +155,24 @@ fn read_decoded(
             })?;
         return Ok(PlanInput::EventLog(log));
     }
-    input.read_to_end(&mut head).map_err(failed)?;
+    // plan text is small; a decompressed stream that is not an event log is held whole, so it
+    // is bounded (a compression bomb ends here, not in memory)
+    let limit = MAX_TEXT_BYTES.saturating_sub(head.len() as u64);
+    input
+        .take(limit + 1)
+        .read_to_end(&mut head)
+        .map_err(failed)?;
+    if head.len() as u64 > MAX_TEXT_BYTES {
+        return Err(InputError::Text {
+            path: name.to_owned(),
+            source: PlanError::syntax(
+                1,
+                1,
+                "plan text under 256 MiB (larger inputs are read only as event logs)",
+                "",
+            ),
+        });
+    }
     text_of(head)
         .map(PlanInput::Text)
         .map_err(|source| InputError::Text {

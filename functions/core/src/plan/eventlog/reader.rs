@@ -6,9 +6,11 @@
 //! site Spark recorded, which can name the user's file and line) are kept too, and
 //! `SparkListenerLogStart` gives the Spark version. Every other line (tasks, stages, metrics:
 //! most of a log) is dropped without being parsed, one line buffer reused throughout, so memory
-//! follows the plans, not the log: a 1 GB log of task events reads in constant memory.
+//! follows the plans, not the log: a 1 GB log of task events reads in constant memory. Those
+//! lines are still checked to be JSON (without building a value), so a malformed one is
+//! reported.
 //!
-//! Tolerance: a plan-carrying line that is not UTF-8 or not JSON (a malformed line, the cut last
+//! Tolerance: a line that is not UTF-8 or not JSON (a malformed line, the cut last
 //! line of an in-progress log) is skipped with a warning naming its line; so is a compressed
 //! stream that ends early. Only a log from which no event could be read is an error.
 
@@ -17,6 +19,7 @@ use std::collections::BTreeMap;
 use std::io::BufRead;
 
 use serde::Deserialize;
+use serde::de::IgnoredAny;
 
 use crate::plan::error::PlanError;
 
@@ -121,6 +124,11 @@ pub(super) fn read_events(mut input: impl BufRead) -> Result<EventLog, PlanError
         }
         lines_read += 1;
         if !carries_plan(bytes) {
+            // checked, never built: a malformed line is reported, the rest costs no memory
+            if let Err(e) = serde_json::from_slice::<IgnoredAny>(bytes) {
+                log.warnings
+                    .push(format!("line {line_no}: not a JSON event ({e}), skipped"));
+            }
             continue;
         }
         match std::str::from_utf8(bytes) {
@@ -223,6 +231,8 @@ mod tests {
         let log = read_events(text.as_bytes()).expect("log");
         assert_eq!(log.executions.len(), 1);
         assert_eq!(log.warnings.len(), 2, "{:?}", log.warnings);
+        let other = read_events(&b"{\"Event\":\"SparkListenerTaskEnd\", x}\n"[..]).expect("log");
+        assert!(other.warnings[0].starts_with("line 1: not a JSON event"));
         assert!(log.warnings[0].starts_with("line 2: not a JSON event"));
         assert!(log.warnings[1].starts_with("line 5: "));
     }
