@@ -64,3 +64,37 @@ fn gluten_velox_operators_have_spark_families() {
     );
     assert_eq!(family_of("VeloxColumnarToRow").1, NodeKind::Engine);
 }
+
+/// Comet's scan names its implementation in brackets and its project prints output then
+/// projections (shapes from Apache DataFusion Comet's approved TPC-DS plans).
+#[test]
+fn comet_scan_and_project_details_read_like_spark_ones() {
+    let text = "== Physical Plan ==\n* ColumnarToRow (3)\n+- CometProject (2)\n   +- CometScan [native_iceberg_compat] parquet spark_catalog.default.store_sales (1)\n\n\n(1) CometScan [native_iceberg_compat] parquet spark_catalog.default.store_sales\nOutput [2]: [ss_item_sk#1, ss_sold_date_sk#2]\nBatched: true\nLocation: InMemoryFileIndex [file:/tmp/store_sales]\nReadSchema: struct<ss_item_sk:int>\n\n(2) CometProject\nInput [2]: [ss_item_sk#1, ss_sold_date_sk#2]\nArguments: [ss_item_sk#1], [ss_item_sk#1]\n\n(3) ColumnarToRow [codegen id : 1]\nInput [1]: [ss_item_sk#1]\n";
+    let graph = parse_plan(text, &ParseOptions::default()).unwrap();
+    let node = |id: &str| &graph.nodes[graph.node_by_id(id).unwrap()];
+    let scan = node("1").details.scan.as_ref().unwrap();
+    assert_eq!(scan.format, "parquet");
+    assert_eq!(
+        scan.table.as_deref(),
+        Some("spark_catalog.default.store_sales")
+    );
+    let project = &node("2").details.projections;
+    assert_eq!(project.len(), 1);
+    assert_eq!(project[0].text, "ss_item_sk");
+}
+
+/// spark-rapids' one-line operators (shapes from NVIDIA/spark-rapids-tools' event logs):
+/// `gpuhashpartitioning` is hash partitioning, `partial_gpucount` is `partial_count`.
+#[test]
+fn spark_rapids_partitioning_and_functions_read_as_spark_ones() {
+    let text = "GpuColumnarExchange gpuhashpartitioning(ss_item_sk#1, 200), ENSURE_REQUIREMENTS, [plan_id=5]\n+- GpuHashAggregate(keys=[ss_item_sk#1], functions=[partial_gpucount(1)])\n   +- GpuScan parquet [ss_item_sk#1] Batched: true, DataFilters: [], Format: Parquet, Location: InMemoryFileIndex[file:/tmp/ss], PartitionFilters: [], PushedFilters: [], ReadSchema: struct<ss_item_sk:int>\n";
+    let graph = parse_plan(text, &ParseOptions::default()).unwrap();
+    let p = graph.nodes[0].details.partitioning.as_ref().unwrap();
+    assert_eq!((p.kind.as_str(), p.num_partitions), ("hash", Some(200)));
+    assert_eq!(p.exprs[0].text, "ss_item_sk");
+    assert_eq!(
+        graph.nodes[1].details.aggregate_functions[0].functions,
+        ["partial_count"]
+    );
+    assert_eq!(graph.nodes[2].family, OperatorFamily::Scan);
+}

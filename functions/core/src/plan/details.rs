@@ -170,13 +170,19 @@ fn scan_base(op: &OperatorInfo, name: &str) -> Option<ScanInfo> {
     let mut scan = ScanInfo::default();
     match op.canonical.as_str() {
         "FileSourceScan" | "RDDScan" | "RowDataSourceScan" => {
-            scan.format = scan_format(name).unwrap_or("unknown").to_string();
-            // `Scan parquet spark_catalog.default.orders`: the third word is the table
-            let table = name
+            // `Scan parquet spark_catalog.default.orders`: the third word is the table; Comet
+            // puts its scan implementation in brackets after the first word
+            // (`CometScan [native_iceberg_compat] parquet spark_catalog.default.orders`)
+            let words: Vec<&str> = name
                 .split_whitespace()
-                .nth(2)
-                .filter(|w| !w.starts_with('['));
-            scan.table = table.map(str::to_string);
+                .enumerate()
+                .filter(|(i, w)| !(*i == 1 && w.starts_with('[') && w.ends_with(']')))
+                .map(|(_, w)| w)
+                .collect();
+            let plain = words.join(" ");
+            scan.format = scan_format(&plain).unwrap_or("unknown").to_string();
+            let table = words.get(2).filter(|w| !w.starts_with('['));
+            scan.table = table.map(|t| t.to_string());
         }
         "LocalTableScan" => scan.format = "LocalTableScan".into(),
         "InMemoryTableScan" | "InMemoryRelation" => scan.format = "InMemory".into(),
@@ -301,8 +307,18 @@ fn read_arguments(
         // Photon prints these operators' expressions under `Arguments:`
         "Filter" => d.conditions = conjuncts(args),
         "Project" => {
-            d.projections = parse_expr_list(args);
-            d.output = parse_attribute_list(args);
+            // Photon: `[projections]`; Comet: `[output], [projections]`
+            let lists: Vec<&str> = parts
+                .iter()
+                .copied()
+                .filter(|p| p.starts_with('['))
+                .collect();
+            let projections = match lists.as_slice() {
+                [_, .., last] => last,
+                _ => args,
+            };
+            d.projections = parse_expr_list(projections);
+            d.output = parse_attribute_list(lists.first().copied().unwrap_or(args));
         }
         "HashAggregate" | "ObjectHashAggregate" | "SortAggregate" => {
             // `[keys], [aggregates], [aggregate attributes], [results], isFinal`; an aggregate
@@ -496,6 +512,8 @@ fn read_partitioning(parts: &[&str]) -> Partitioning {
     };
     let args = split_top_level(inner);
     let num = |s: Option<&&str>| s.and_then(|n| n.trim().parse::<u64>().ok());
+    // spark-rapids prints Spark's partitionings with a `gpu` prefix (`gpuhashpartitioning`)
+    let fname = fname.strip_prefix("gpu").unwrap_or(fname);
     match fname {
         "hashpartitioning" | "HashPartitioning" => {
             p.kind = "hash".into();
@@ -513,7 +531,7 @@ fn read_partitioning(parts: &[&str]) -> Partitioning {
                 .map(|e| super::expr::parse_sort_key(e).expr)
                 .collect();
         }
-        "SinglePartition" => {
+        "SinglePartition" | "singlepartitioning" => {
             p.kind = "single".into();
             p.num_partitions = Some(1);
         }

@@ -525,7 +525,7 @@ pub fn parse_expr(raw: &str) -> Expr {
                 } else if word.eq_ignore_ascii_case("as") && id.is_none() {
                     skip_type = true;
                 } else if is_call && !is_keyword(word) {
-                    functions.push(word.to_ascii_lowercase());
+                    functions.push(spark_function_name(word));
                 } else if id.is_some() || in_attribute_name[i] && !is_keyword(word) {
                     // `sum((l_extendedprice * l_discount))#44` names columns without ids
                     columns.push(word.trim_matches('`'));
@@ -609,6 +609,22 @@ fn is_comparand(toks: &[Token<'_>], i: usize) -> bool {
         && (i > 0 && is_cmp(&toks[i - 1]) || toks.get(i + 1).is_some_and(is_cmp))
 }
 
+/// A called function's name, lower-case, as Spark names it: spark-rapids prints Spark's
+/// functions with a `gpu` prefix (`gpuisnotnull`, `partial_gpucount`), which is dropped.
+fn spark_function_name(word: &str) -> String {
+    let lower = word.to_ascii_lowercase();
+    for stage in ["", "partial_", "merge_", "final_"] {
+        if let Some(rest) = lower
+            .strip_prefix(stage)
+            .and_then(|r| r.strip_prefix("gpu"))
+            && rest.starts_with(|c: char| c.is_ascii_alphabetic())
+        {
+            return format!("{stage}{rest}");
+        }
+    }
+    lower
+}
+
 /// Values in order of first appearance, each once, kept without empty ones: a hash set makes
 /// a long expression linear, and the result vector is sized to what it holds.
 pub(crate) struct Unique<S> {
@@ -640,6 +656,14 @@ impl<S: AsRef<str> + Clone + Eq + std::hash::Hash> Unique<S> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn spark_rapids_function_names_lose_their_gpu_prefix() {
+        let e = parse_expr("partial_gpucount(gpuisnotnull(a#1))");
+        assert_eq!(e.functions, ["partial_count", "isnotnull"]);
+        assert_eq!(parse_expr("gpu_x(a#1)").functions, ["gpu_x"]);
+        assert_eq!(parse_expr("upper(a#1)").functions, ["upper"]);
+    }
 
     #[test]
     fn conjuncts_split_through_spark_parentheses() {

@@ -102,6 +102,8 @@ pub(crate) fn parse_formatted(text: &str, format: PlanFormat) -> Result<PlanGrap
     }
     let roots = r.read_tree(PlanSection::Final, true)?;
     let mut subquery_by_name: HashMap<String, NodeIdx> = HashMap::new();
+    // hosts of a subquery printed further down (a `ReusedSubquery` before its definition)
+    let mut unresolved: Vec<(String, String)> = Vec::new();
     while r.pos < r.lines.len() {
         let line_no = r.pos + 1;
         let line = r.lines[r.pos];
@@ -133,11 +135,12 @@ pub(crate) fn parse_formatted(text: &str, format: PlanFormat) -> Result<PlanGrap
             };
             let root =
                 root.or_else(|| name.as_ref().and_then(|n| subquery_by_name.get(n).copied()));
-            if let (Some(root), Some(name)) = (root, name) {
+            if let (Some(root), Some(name)) = (root, name.clone()) {
                 subquery_by_name.entry(name).or_insert(root);
             }
             match (r.by_id.get(&host).copied(), root) {
                 (Some(host_idx), Some(root)) => link_subquery(&mut r.nodes, host_idx, root),
+                (Some(_), None) => unresolved.extend(name.map(|n| (host.clone(), n))),
                 (None, _) => {
                     return Err(PlanError::syntax(
                         line_no,
@@ -146,7 +149,6 @@ pub(crate) fn parse_formatted(text: &str, format: PlanFormat) -> Result<PlanGrap
                         &host,
                     ));
                 }
-                _ => {}
             }
         } else if let Some((id, rest)) = parse_section_header(trimmed) {
             let section = r.read_section(line_no, rest)?;
@@ -158,6 +160,11 @@ pub(crate) fn parse_formatted(text: &str, format: PlanFormat) -> Result<PlanGrap
                 "a detail section header `(N) Operator` or a `Subquery:` header",
                 trimmed,
             ));
+        }
+    }
+    for (host, name) in unresolved {
+        if let (Some(&host_idx), Some(&root)) = (r.by_id.get(&host), subquery_by_name.get(&name)) {
+            link_subquery(&mut r.nodes, host_idx, root);
         }
     }
     r.apply_sections()?;
@@ -505,11 +512,20 @@ fn parse_subquery_header(line: &str) -> Option<(String, &str)> {
     Some((id, expr))
 }
 
-/// `ReusedSubquery Subquery subquery#1290, [id=#10326]` → `subquery#1290`.
+/// `ReusedSubquery Subquery subquery#1290, [id=#10326]` → `subquery#1290`;
+/// `ss_sold_date_sk#2 IN dynamicpruning#5` → `dynamicpruning#5` (one dynamic-pruning subquery is
+/// printed once and shared by every scan it prunes).
 fn subquery_name(expr: &str) -> Option<String> {
-    expr.split(|c: char| c.is_whitespace() || c == ',')
-        .find(|w| w.contains('#') && !w.starts_with('['))
-        .map(str::to_string)
+    let words = || {
+        expr.split(|c: char| c.is_whitespace() || c == ',' || c == '(' || c == ')')
+            .filter(|w| w.contains('#') && !w.starts_with('['))
+    };
+    let named = |w: &&str| {
+        let head = w.split('#').next().unwrap_or("");
+        head == "dynamicpruning" || head.ends_with("subquery")
+    };
+    let found = words().find(named).or_else(|| words().next());
+    found.map(str::to_string)
 }
 
 #[cfg(test)]
@@ -531,6 +547,31 @@ mod tests {
             Some(("Scan parquet", "1", ""))
         );
         assert_eq!(split_tree_node("Filter (3"), None);
+    }
+
+    #[test]
+    fn subquery_names_prefer_the_subquery_over_the_column() {
+        assert_eq!(
+            subquery_name("ss_sold_date_sk#2 IN dynamicpruning#5").as_deref(),
+            Some("dynamicpruning#5")
+        );
+        assert_eq!(
+            subquery_name("ReusedSubquery Subquery scalar-subquery#12, [id=#3]").as_deref(),
+            Some("scalar-subquery#12")
+        );
+        assert_eq!(
+            subquery_name("Subquery subquery#1290, [id=#1]").as_deref(),
+            Some("subquery#1290")
+        );
+    }
+
+    #[test]
+    fn a_reused_subquery_printed_before_its_definition_is_linked() {
+        let text = "== Physical Plan ==\n* Filter (2)\n+- * Filter (1)\n\n\n(1) Filter\nCondition : (a#1 > Subquery scalar-subquery#9, [id=#3])\n\n(2) Filter\nCondition : (a#1 < ReusedSubquery Subquery scalar-subquery#9, [id=#3])\n\n===== Subqueries =====\n\nSubquery:1 Hosting operator id = 2 Hosting Expression = ReusedSubquery Subquery scalar-subquery#9, [id=#3]\n\nSubquery:2 Hosting operator id = 1 Hosting Expression = Subquery scalar-subquery#9, [id=#3]\n* LocalTableScan (3)\n\n\n(3) LocalTableScan\nOutput [1]: [b#2]\n";
+        let graph = parse_formatted(text, PlanFormat::Formatted).expect("parses");
+        let idx = |id: &str| graph.node_by_id(id).expect("node");
+        assert_eq!(graph.nodes[idx("1")].subqueries, [idx("3")]);
+        assert_eq!(graph.nodes[idx("2")].subqueries, [idx("3")]);
     }
 
     #[test]
