@@ -314,7 +314,7 @@ fn own_signature(node: &PlanNode) -> Evidence {
                 if d.arguments.get("outer").is_some_and(|o| o == "true") {
                     let outer = Expr {
                         functions: g.functions.iter().map(|f| format!("{f}_outer")).collect(),
-                        ..g.clone()
+                        ..(**g).clone()
                     };
                     add_expr(&mut e, &outer, true);
                 } else {

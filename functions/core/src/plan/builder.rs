@@ -2,8 +2,27 @@
 //! through the operator table), linking children without duplicates, and the end-of-line
 //! bracket check that tells a truncated plan from a complete one.
 
-use super::graph::{NodeDetails, NodeIdx, PlanNode, PlanSection};
+use super::error::PlanError;
+use super::graph::{NodeIdx, PlanNode, PlanSection};
 use super::operators::classify;
+
+/// The most operators one plan may hold. Each costs about a kilobyte parsed, whatever its text,
+/// so this bounds a hostile plan of many one-line operators (≈ 100 MiB); the largest real plans
+/// (TPC-DS, Photon, event logs of long pipelines) hold a few thousand.
+pub(crate) const MAX_PLAN_OPERATORS: usize = 100_000;
+
+/// Refuses the operator that would take a plan past [`MAX_PLAN_OPERATORS`], naming its line.
+pub(crate) fn check_operator_count(count: usize, line: usize, text: &str) -> Result<(), PlanError> {
+    if count < MAX_PLAN_OPERATORS {
+        return Ok(());
+    }
+    Err(PlanError::syntax(
+        line,
+        1,
+        &format!("at most {MAX_PLAN_OPERATORS} operators in one plan"),
+        text,
+    ))
+}
 
 /// A node named as written, classified, with empty details.
 pub(crate) fn new_node(
@@ -25,7 +44,7 @@ pub(crate) fn new_node(
         reuses: None,
         subqueries: Vec::new(),
         members: Vec::new(),
-        details: NodeDetails::default(),
+        details: Box::default(),
         source_line: line.and_then(|l| u32::try_from(l).ok()),
     }
 }
@@ -33,6 +52,14 @@ pub(crate) fn new_node(
 /// Add `child` under `parent` once.
 pub(crate) fn link_child(nodes: &mut [PlanNode], parent: NodeIdx, child: NodeIdx) {
     if parent != child && !nodes[parent].children.contains(&child) {
+        nodes[parent].children.push(child);
+    }
+}
+
+/// Add `child`, a node created just now, under `parent`: it cannot be linked yet, so there is no
+/// search (a `Union` of many inputs stays linear).
+pub(crate) fn link_new_child(nodes: &mut [PlanNode], parent: NodeIdx, child: NodeIdx) {
+    if parent != child {
         nodes[parent].children.push(child);
     }
 }

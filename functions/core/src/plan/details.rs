@@ -95,9 +95,9 @@ pub(crate) fn from_fields(
         }
     }
     if is_join {
-        d.join = Some(join);
+        d.join = Some(Box::new(join));
     }
-    d.scan = scan;
+    d.scan = scan.map(Box::new);
     finish(d)
 }
 
@@ -153,9 +153,9 @@ pub(crate) fn from_node_text(op: &OperatorInfo, name: &str, text: &str) -> NodeD
         read_arguments(op, args, &mut d, &mut scan, &mut join);
     }
     if op.family == OperatorFamily::Join {
-        d.join = Some(join);
+        d.join = Some(Box::new(join));
     }
-    d.scan = scan;
+    d.scan = scan.map(Box::new);
     finish(d)
 }
 
@@ -340,16 +340,16 @@ fn read_arguments(
                 d.projections = parse_expr_list(results);
             }
         }
-        "Exchange" => d.partitioning = Some(read_partitioning(&parts)),
+        "Exchange" => d.partitioning = Some(Box::new(read_partitioning(&parts))),
         "BroadcastExchange" => {
-            d.partitioning = Some(Partitioning {
+            d.partitioning = Some(Box::new(Partitioning {
                 kind: "broadcast".into(),
                 exprs: parts
                     .first()
                     .map(|mode| broadcast_keys(mode))
                     .unwrap_or_default(),
                 ..Partitioning::default()
-            });
+            }));
         }
         "Sort" => {
             if let Some(keys) = parts.first() {
@@ -385,7 +385,7 @@ fn read_arguments(
             if let Some(o) = parts.get(2) {
                 spec.order_by = parse_sort_list(o);
             }
-            d.window = Some(spec);
+            d.window = Some(Box::new(spec));
         }
         "WindowGroupLimit" => {
             let mut spec = WindowSpec::default();
@@ -399,10 +399,10 @@ fn read_arguments(
                 spec.functions = vec![parse_expr(f)];
             }
             d.limit = parts.get(3).and_then(|l| l.parse().ok());
-            d.window = Some(spec);
+            d.window = Some(Box::new(spec));
         }
         "Generate" => {
-            d.generator = parts.first().map(|g| parse_expr(g));
+            d.generator = parts.first().map(|g| Box::new(parse_expr(g)));
             if let Some(out) = parts.last().filter(|p| p.starts_with('[')) {
                 d.output = parse_attribute_list(out);
             }
@@ -649,7 +649,7 @@ fn node_literals(d: &NodeDetails) -> Vec<String> {
     if let Some(w) = &d.window {
         exprs.extend(&w.functions);
     }
-    exprs.extend(&d.generator);
+    exprs.extend(d.generator.as_deref());
     let mut literals = super::expr::Unique::<&str>::new();
     for l in exprs.iter().flat_map(|e| &e.literals) {
         literals.push(l.as_str());

@@ -5,7 +5,7 @@
 //! truncated with `...`), so this is a hand-written tokenizer on purpose. It never fails: text it
 //! does not understand is kept verbatim, and only what it recognises is extracted.
 //!
-//! * [`tokenize`] splits text into identifiers (with their `#id`), numbers, quoted strings,
+//! * [`tokens`] splits text into identifiers (with their `#id`), numbers, quoted strings,
 //!   brackets and punctuation, tracking nesting including `CASE … END`.
 //! * [`split_top_level`] splits a list on commas outside brackets; [`split_conjuncts`] splits a
 //!   condition on top-level `AND`s, through the parentheses Spark adds around each `AND`.
@@ -16,6 +16,17 @@ use super::graph::{Attribute, Expr, SortKey};
 
 /// Nesting beyond this depth is treated as flat text (bounded work and stack on any input).
 const MAX_DEPTH: usize = 64;
+
+/// A list keeps at most this many elements: the first ones and the last (a partition count, a
+/// list's final field). Spark itself abbreviates lists past `spark.sql.debug.maxToStringFields`
+/// (25 by default), so only a hostile or misconfigured plan is cut here — and its parse stays
+/// within a bounded multiple of its size (issue 18: ≤ 20 bytes of memory per input byte).
+pub(crate) const MAX_LIST_ELEMENTS: usize = 1000;
+
+/// An expression's columns, functions and literals are read from at most this many tokens; its
+/// text is kept whole. Real expressions are far shorter; the bound keeps the token buffer of a
+/// hostile one-expression plan a constant, not a multiple of the input.
+const MAX_EXPR_TOKENS: usize = 65_536;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum TokKind {
@@ -49,12 +60,8 @@ fn is_ident_char(c: u8) -> bool {
     c.is_ascii_alphanumeric() || c == b'_' || c == b'$' || c >= 0x80
 }
 
-/// Split text into tokens. Never fails; unknown bytes become `Punct`.
-pub(crate) fn tokenize(s: &str) -> Vec<Token<'_>> {
-    tokens(s).collect()
-}
-
-/// The tokens of `s`, one at a time: walking a long list this way holds no token vector.
+/// The tokens of `s`, one at a time (never fails; unknown bytes become `Punct`): walking a long
+/// list this way holds no token vector.
 pub(crate) fn tokens(s: &str) -> Tokens<'_> {
     Tokens {
         s,
@@ -260,25 +267,38 @@ pub(crate) fn split_top_level(s: &str) -> Vec<&str> {
     split_tokens_at(s, |t| t.kind == TokKind::Comma)
 }
 
+/// Past [`MAX_LIST_ELEMENTS`] parts, the middle ones are dropped and the last one is kept.
 fn split_tokens_at(s: &str, is_sep: impl Fn(&Token<'_>) -> bool) -> Vec<&str> {
     let mut parts = Vec::new();
+    let mut last = None;
     let mut nesting = Nesting::default();
     let mut from = 0;
     for tok in tokens(s) {
         if nesting.depth() == 0 && is_sep(&tok) {
-            push_part(&mut parts, s, from, tok.start);
+            push_part(&mut parts, &mut last, s, from, tok.start);
             from = tok.end;
             continue;
         }
         nesting.feed(&tok);
     }
-    push_part(&mut parts, s, from, s.len());
+    push_part(&mut parts, &mut last, s, from, s.len());
+    parts.extend(last);
     parts
 }
 
-fn push_part<'a>(parts: &mut Vec<&'a str>, s: &'a str, from: usize, to: usize) {
+fn push_part<'a>(
+    parts: &mut Vec<&'a str>,
+    last: &mut Option<&'a str>,
+    s: &'a str,
+    from: usize,
+    to: usize,
+) {
     if let Some(part) = s.get(from..to).map(str::trim).filter(|p| !p.is_empty()) {
-        parts.push(part);
+        if parts.len() + 1 < MAX_LIST_ELEMENTS {
+            parts.push(part);
+        } else {
+            *last = Some(part);
+        }
     }
 }
 
@@ -322,7 +342,7 @@ pub(crate) fn split_conjuncts(s: &str) -> Vec<&str> {
 }
 
 fn collect_conjuncts<'a>(s: &'a str, depth: usize, out: &mut Vec<&'a str>) {
-    if s.is_empty() {
+    if s.is_empty() || out.len() >= MAX_LIST_ELEMENTS {
         return;
     }
     let inner = strip_parens(s);
@@ -491,7 +511,7 @@ fn is_keyword(word: &str) -> bool {
 /// Parse one expression. Never fails.
 pub fn parse_expr(raw: &str) -> Expr {
     let raw = raw.trim();
-    let toks = tokenize(raw);
+    let toks: Vec<Token<'_>> = tokens(raw).take(MAX_EXPR_TOKENS).collect();
     let mut expr = Expr {
         text: strip_ids(raw),
         raw: raw.to_string(),
@@ -756,6 +776,41 @@ mod tests {
             strip_ids("Subquery subquery#1290, [id=#10326]"),
             "Subquery subquery, [id=#10326]"
         );
+    }
+
+    #[test]
+    fn long_lists_keep_their_first_elements_and_their_last() {
+        let list: Vec<String> = (0..5000).map(|i| format!("c{i}#{i}")).collect();
+        let attrs = parse_attribute_list(&format!("[{}]", list.join(", ")));
+        assert_eq!(attrs.len(), MAX_LIST_ELEMENTS);
+        assert_eq!(attrs[0].name, "c0");
+        assert_eq!(
+            attrs[MAX_LIST_ELEMENTS - 2].name,
+            format!("c{}", MAX_LIST_ELEMENTS - 2)
+        );
+        assert_eq!(attrs[MAX_LIST_ELEMENTS - 1].name, "c4999");
+        // short lists are untouched
+        assert_eq!(parse_expr_list("[a#1, b#2, c#3]").len(), 3);
+
+        let condition = (0..5000)
+            .map(|i| format!("(c{i}#{i} = {i})"))
+            .collect::<Vec<_>>()
+            .join(" AND ");
+        let conjuncts = split_conjuncts(&condition);
+        assert!(conjuncts.len() <= MAX_LIST_ELEMENTS, "{}", conjuncts.len());
+        assert_eq!(conjuncts[0], "(c0#0 = 0)");
+    }
+
+    #[test]
+    fn a_huge_expression_keeps_its_text_and_reads_a_bounded_prefix() {
+        let args: Vec<String> = (0..40_000).map(|i| format!("c{i}#{i}")).collect();
+        let raw = format!("concat({}) AS y#1", args.join(", "));
+        let expr = parse_expr(&raw);
+        assert_eq!(expr.raw, raw);
+        assert!(expr.text.ends_with("AS y"));
+        assert_eq!(expr.functions, vec!["concat"]);
+        assert!(expr.columns.len() < 40_000 && expr.columns.len() > 30_000);
+        assert_eq!(expr.columns[0], "c0");
     }
 
     #[test]

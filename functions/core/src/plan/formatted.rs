@@ -18,8 +18,8 @@
 use std::collections::HashMap;
 
 use super::builder::{
-    is_subquery_wrapper, link_child, link_subquery, new_node, promote_lone_initial_plan,
-    unclosed_brackets,
+    check_operator_count, is_subquery_wrapper, link_child, link_new_child, link_subquery, new_node,
+    promote_lone_initial_plan, unclosed_brackets,
 };
 use super::details::from_fields;
 use super::error::PlanError;
@@ -225,9 +225,11 @@ impl<'a> Reader<'a> {
             } else {
                 id
             };
+            let fresh = !self.by_id.contains_key(id);
             let idx = match self.by_id.get(id) {
                 Some(&existing) => existing,
                 None => {
+                    check_operator_count(self.nodes.len(), line_no, name)?;
                     let mut node = new_node(id.to_string(), name, placement.section, Some(line_no));
                     if codegen_star {
                         node.details
@@ -254,6 +256,7 @@ impl<'a> Reader<'a> {
             fed.push(idx);
             match placement.parent.and_then(|p| fed.get(p).copied()) {
                 Some(parent) if wrapper => link_subquery(&mut self.nodes, parent, idx),
+                Some(parent) if fresh => link_new_child(&mut self.nodes, parent, idx),
                 Some(parent) => link_child(&mut self.nodes, parent, idx),
                 None => {
                     if !roots.contains(&idx) {
@@ -367,6 +370,7 @@ impl<'a> Reader<'a> {
                 Some(&idx) => idx,
                 None => {
                     // a section whose node the tree did not show: keep it, never drop it
+                    check_operator_count(self.nodes.len(), section.line, &section.name)?;
                     self.nodes.push(new_node(
                         id.clone(),
                         &section.name,
@@ -390,7 +394,7 @@ impl<'a> Reader<'a> {
             }
             let info = classify(&node.name);
             let star = node.details.arguments.remove("wholeStageCodegen");
-            node.details = from_fields(&info, &node.name, &section.fields, &extra);
+            *node.details = from_fields(&info, &node.name, &section.fields, &extra);
             if let Some(star) = star {
                 node.details
                     .arguments

@@ -179,23 +179,23 @@ pub struct NodeDetails {
     /// Filter condition split into conjuncts.
     pub conditions: Vec<Expr>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub join: Option<JoinInfo>,
+    pub join: Option<Box<JoinInfo>>,
     pub sort_order: Vec<SortKey>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub scan: Option<ScanInfo>,
+    pub scan: Option<Box<ScanInfo>>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub partitioning: Option<Partitioning>,
+    pub partitioning: Option<Box<Partitioning>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub limit: Option<u64>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub offset: Option<u64>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub window: Option<WindowSpec>,
+    pub window: Option<Box<WindowSpec>>,
     /// Python UDF / pandas UDF names (BatchEvalPython, ArrowEvalPython, FlatMapGroupsInPandas …).
     pub python_udfs: Vec<String>,
     /// Generator for `Generate` (`explode(arr)`, `posexplode`, `inline`, …).
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub generator: Option<Expr>,
+    pub generator: Option<Box<Expr>>,
     /// Every literal appearing anywhere in the node's expressions, deduplicated.
     pub literals: Vec<String>,
     /// Sample fraction / seed, union arity, coalesce partitions … as key → value.
@@ -234,7 +234,7 @@ pub struct PlanNode {
     /// (its `children` are the cluster's top operators, so the tree stays a tree).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub members: Vec<NodeIdx>,
-    pub details: NodeDetails,
+    pub details: Box<NodeDetails>,
     /// 1-based line of the node in the input text, when the input was text.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub source_line: Option<u32>,

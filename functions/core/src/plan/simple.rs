@@ -17,8 +17,8 @@
 use std::collections::BTreeMap;
 
 use super::builder::{
-    is_subquery_wrapper, link_child, link_subquery, new_node, promote_lone_initial_plan,
-    unclosed_brackets,
+    check_operator_count, is_subquery_wrapper, link_new_child, link_subquery, new_node,
+    promote_lone_initial_plan, unclosed_brackets,
 };
 use super::details::from_node_text;
 use super::error::PlanError;
@@ -86,6 +86,8 @@ pub(crate) fn parse_simple(text: &str) -> Result<PlanGraph, PlanError> {
 fn parse_tree(lines: &[&str], start: usize) -> Result<PlanGraph, PlanError> {
     let mut builder = TreeBuilder::new(PlanSection::Final);
     let mut nodes: Vec<PlanNode> = Vec::new();
+    // each node's text as written, borrowed from the input, for linking reuses at the end
+    let mut bodies: Vec<&str> = Vec::new();
     let mut roots = Vec::new();
     let mut pos = start;
     while pos < lines.len() && lines[pos].trim().is_empty() {
@@ -126,17 +128,16 @@ fn parse_tree(lines: &[&str], start: usize) -> Result<PlanGraph, PlanError> {
             )
             .map_err(|expected| PlanError::syntax(line_no, tl.col + 1, expected, body))?;
         let idx = nodes.len();
+        check_operator_count(idx, line_no, body)?;
         let mut node = new_node(idx.to_string(), name, placement.section, Some(line_no));
         let info = classify(name);
-        node.details = from_node_text(&info, name, body);
+        *node.details = from_node_text(&info, name, body);
         node.codegen_stage = codegen;
-        node.details
-            .arguments
-            .insert("text".into(), body.to_string());
         nodes.push(node);
+        bodies.push(body);
         match placement.parent {
             Some(parent) if wrapper => link_subquery(&mut nodes, parent, idx),
-            Some(parent) => link_child(&mut nodes, parent, idx),
+            Some(parent) => link_new_child(&mut nodes, parent, idx),
             None => roots.push(idx),
         }
         last_node_line = Some((line_no, body));
@@ -163,11 +164,8 @@ fn parse_tree(lines: &[&str], start: usize) -> Result<PlanGraph, PlanError> {
             ));
         }
     }
-    link_reuses(&mut nodes);
+    link_reuses(&mut nodes, &bodies);
     promote_lone_initial_plan(&mut nodes);
-    for node in &mut nodes {
-        node.details.arguments.remove("text");
-    }
     Ok(PlanGraph {
         format: PlanFormat::Simple,
         nodes,
@@ -224,19 +222,15 @@ pub(crate) fn node_name(text: &str) -> &str {
 
 /// `ReusedExchange …, [plan_id=N]` → the exchange with `[plan_id=N]`;
 /// `ReusedSubquery Subquery subquery#K, …` → the first `Subquery subquery#K, …`.
-fn link_reuses(nodes: &mut [PlanNode]) {
-    let texts: Vec<String> = nodes
-        .iter()
-        .map(|n| n.details.arguments.get("text").cloned().unwrap_or_default())
-        .collect();
+fn link_reuses(nodes: &mut [PlanNode], texts: &[&str]) {
     for idx in 0..nodes.len() {
-        let text = &texts[idx];
+        let text = texts[idx];
         let target = if nodes[idx].operator == "ReusedExchange" {
             plan_id(text).and_then(|pid| {
                 (0..nodes.len()).find(|&j| {
                     j != idx
                         && nodes[j].operator != "ReusedExchange"
-                        && plan_id(&texts[j]) == Some(pid)
+                        && plan_id(texts[j]) == Some(pid)
                 })
             })
         } else if nodes[idx].operator == "ReusedSubquery" {
@@ -259,6 +253,25 @@ fn plan_id(text: &str) -> Option<&str> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_plan_past_the_operator_limit_is_refused_at_its_line() {
+        use crate::plan::builder::MAX_PLAN_OPERATORS;
+        let leaf = ":- OneRowRelation\n";
+        let text = format!("Union\n{}", leaf.repeat(MAX_PLAN_OPERATORS));
+        let err = parse_simple(&text).expect_err("too many operators");
+        assert_eq!(err.position(), Some((MAX_PLAN_OPERATORS as u32 + 1, 1)));
+        assert!(
+            err.to_string().contains("at most 100000 operators"),
+            "{err}"
+        );
+        // one fewer is a plan
+        let text = format!("Union\n{}", leaf.repeat(MAX_PLAN_OPERATORS - 1));
+        assert_eq!(
+            parse_simple(&text).expect("parses").nodes.len(),
+            MAX_PLAN_OPERATORS
+        );
+    }
 
     #[test]
     fn one_line_node_names() {

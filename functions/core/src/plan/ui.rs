@@ -22,7 +22,9 @@ use std::collections::{HashMap, HashSet};
 
 use serde::Deserialize;
 
-use super::builder::{is_subquery_wrapper, link_child, link_subquery, new_node};
+use super::builder::{
+    MAX_PLAN_OPERATORS, is_subquery_wrapper, link_child, link_subquery, new_node,
+};
 use super::details::from_node_text;
 use super::error::PlanError;
 use super::graph::{
@@ -137,6 +139,16 @@ pub(crate) fn list_ui_executions(text: &str) -> Result<Vec<ExecutionSummary>, Pl
 
 pub(crate) fn parse_ui(text: &str, options: &ParseOptions) -> Result<PlanGraph, PlanError> {
     let (exec, spark_version) = load(text, options)?;
+    if exec.nodes.len() > MAX_PLAN_OPERATORS {
+        return Err(PlanError::json(
+            1,
+            1,
+            format!(
+                "the graph holds {} nodes; plan2code reads at most {MAX_PLAN_OPERATORS}",
+                exec.nodes.len()
+            ),
+        ));
+    }
     let mut nodes = Vec::with_capacity(exec.nodes.len());
     let mut by_ui_id: HashMap<u64, NodeIdx> = HashMap::new();
     for ui in &exec.nodes {
@@ -156,7 +168,7 @@ pub(crate) fn parse_ui(text: &str, options: &ParseOptions) -> Result<PlanGraph, 
         if let Some(desc) = &ui.desc {
             let printed = node_name(desc);
             let info = classify(&ui.node_name);
-            node.details = from_node_text(&info, printed, desc);
+            *node.details = from_node_text(&info, printed, desc);
         }
         node.details.metrics = ui
             .metrics
