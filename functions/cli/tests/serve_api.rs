@@ -1,7 +1,8 @@
 //! End to end through `plan2code serve` on 127.0.0.1: jobs created over HTTP on a git repository
 //! the test makes (file://), followed over SSE to `job_completed`, paused / resumed / cancelled
 //! over HTTP, and the requests the API must refuse (missing or wrong tokens, another caller's job,
-//! malformed and oversized bodies).
+//! malformed and oversized bodies). The server's log is written into its data directory, so the
+//! secret scans read it too.
 
 use serde_json::{Value, json};
 use std::io::{BufRead, BufReader};
@@ -35,10 +36,6 @@ fn serve(node_delay_ms: u64, max_body_bytes: usize) -> Server {
     serve_with(node_delay_ms, max_body_bytes, &std::env::temp_dir(), &[])
 }
 
-fn serve_with_roots(node_delay_ms: u64, max_body_bytes: usize, roots: &Path) -> Server {
-    serve_with(node_delay_ms, max_body_bytes, roots, &[])
-}
-
 fn serve_with(
     node_delay_ms: u64,
     max_body_bytes: usize,
@@ -46,6 +43,7 @@ fn serve_with(
     extra_env: &[(&str, &str)],
 ) -> Server {
     let data = tempfile::tempdir().unwrap();
+    let log = std::fs::File::create(data.path().join("server.log")).unwrap();
     let mut child = Command::new(env!("CARGO_BIN_EXE_plan2code"))
         .args(["serve", "--port", "0", "--max-body-bytes"])
         .arg(max_body_bytes.to_string())
@@ -58,7 +56,7 @@ fn serve_with(
         .env("RUST_LOG", "warn")
         .envs(extra_env.iter().copied())
         .stdout(Stdio::piped())
-        .stderr(Stdio::null())
+        .stderr(log)
         .spawn()
         .unwrap();
     let mut line = String::new();
@@ -452,9 +450,19 @@ fn the_api_refuses_what_it_must() {
     });
 }
 
+/// The server's log, as written so far.
+fn server_log(server: &Server) -> String {
+    std::fs::read_to_string(server._data.path().join("server.log")).unwrap()
+}
+
+/// A server logging everything it logs (secrets must not be in any of it).
+fn serve_verbose(roots: &Path) -> Server {
+    serve_with(0, 1 << 20, roots, &[("RUST_LOG", "debug")])
+}
+
 #[test]
 fn a_request_token_reaches_no_store_or_event() {
-    let server = serve(0, 1 << 20);
+    let server = serve_verbose(&std::env::temp_dir());
     let dir = tempfile::tempdir().unwrap();
     let repo = example_repo(dir.path());
     let secret = "test-only-token-that-must-not-leak-123";
@@ -475,7 +483,8 @@ fn a_request_token_reaches_no_store_or_event() {
             .contains(secret)
     );
     assert!(!get_job(&server, &id).to_string().contains(secret));
-    // Nothing on disk holds it either.
+    // Nothing on disk holds it either: stores, blobs, clones and the server's log.
+    assert!(server_log(&server).contains(&id), "the log names the job");
     let mut leaked = Vec::new();
     scan(server._data.path(), secret, &mut leaked);
     assert!(leaked.is_empty(), "token found in {leaked:?}");
@@ -498,7 +507,7 @@ fn scan(dir: &Path, needle: &str, hits: &mut Vec<PathBuf>) {
 #[test]
 fn repositories_outside_the_allowed_roots_or_with_credentials_are_refused() {
     let allowed = tempfile::tempdir().unwrap();
-    let server = serve_with_roots(0, 1 << 20, allowed.path());
+    let server = serve_verbose(allowed.path());
     let elsewhere = tempfile::tempdir().unwrap();
     let outside = example_repo(elsewhere.path());
     let inside = example_repo(allowed.path());
@@ -537,7 +546,72 @@ fn repositories_outside_the_allowed_roots_or_with_credentials_are_refused() {
     ] {
         scan(server._data.path(), secret, &mut leaked);
     }
+    assert!(!server_log(&server).is_empty(), "the log was written");
     assert!(leaked.is_empty(), "secret found in {leaked:?}");
+}
+
+/// A repository built to hurt the indexer, mapped beside a good one: the hostile job ends
+/// (its hazards skipped) and the good caller's job completes on the same server.
+#[test]
+fn a_hostile_repository_beside_a_good_one_takes_nothing_down() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = serve(0, 1 << 20);
+    let good = example_repo(dir.path());
+    let hostile = dir.path().join("hostile");
+    copy_tree(&root().join("events/example-project"), &hostile);
+    // tree-sitter-python's scanner aborts the process on this without the guard
+    let mut crasher = String::new();
+    for depth in 0..600 {
+        crasher.push_str(&" ".repeat(depth));
+        crasher.push_str("if x:\n");
+    }
+    crasher.push_str(&" ".repeat(600));
+    crasher.push_str("s = f'{x}'\n");
+    std::fs::write(hostile.join("crasher.py"), crasher).unwrap();
+    std::fs::write(hostile.join("latin1.py"), b"x = '\xe9t\xe9'\n").unwrap();
+    std::fs::write(hostile.join("blob.py"), [0u8, 159, 146, 150, 0, 1, 2]).unwrap();
+    std::os::unix::fs::symlink("/etc/passwd", hostile.join("escape.py")).unwrap();
+    std::os::unix::fs::symlink("../../../..", hostile.join("up")).unwrap();
+    git(&hostile, &["init", "-q", "-b", "main"]);
+    git(&hostile, &["add", "."]);
+    git(&hostile, &["commit", "-q", "-m", "hostile"]);
+    let hostile = format!("file://{}", hostile.display());
+
+    let hostile_job = create(&server, ALICE, &hostile);
+    let good_job = create(&server, BOB, &good);
+    let finished = |token: &str, id: &str| {
+        let (status, job) = call(
+            reqwest::Method::GET,
+            &job_url(&server, id, ""),
+            Some(token),
+            None,
+        );
+        assert_eq!(status, 200, "the server answers: {job}");
+        job["status"] == "completed" || job["status"] == "failed"
+    };
+    wait_for("both jobs", || {
+        finished(ALICE, &hostile_job) && finished(BOB, &good_job)
+    });
+    let (_, good) = call(
+        reqwest::Method::GET,
+        &job_url(&server, &good_job, ""),
+        Some(BOB),
+        None,
+    );
+    assert_eq!(good["status"], "completed", "{good}");
+    let (_, hostile) = call(
+        reqwest::Method::GET,
+        &job_url(&server, &hostile_job, ""),
+        Some(ALICE),
+        None,
+    );
+    assert_eq!(
+        hostile["status"], "completed",
+        "hazards are skipped, not fatal: {hostile}"
+    );
+    assert_eq!(hostile["result"]["mappings"].as_array().unwrap().len(), 30);
+    // the link out of the clone was never read into a result
+    assert!(!hostile.to_string().contains("root:x:0:0"), "{hostile}");
 }
 
 /// Many jobs finishing while 200 streams follow them: every stream must end with the job's
