@@ -104,7 +104,7 @@ fn assert_same(plan_path: &Path, repo: &Path) {
 
 #[test]
 fn example_project_plan_maps_identically_through_the_state_machine() {
-    let plan = root().join("events/plans/formatted-aggregate.txt");
+    let plan = root().join("events/plans/daily-revenue.formatted.txt");
     let expected = in_process(
         &std::fs::read_to_string(&plan).unwrap(),
         &root().join("events/example-project"),

@@ -111,7 +111,7 @@ fn example_repo(dir: &Path) -> String {
 }
 
 fn plan_text() -> String {
-    std::fs::read_to_string(root().join("events/plans/formatted-aggregate.txt")).unwrap()
+    std::fs::read_to_string(root().join("events/plans/daily-revenue.formatted.txt")).unwrap()
 }
 
 fn client() -> reqwest::blocking::Client {
@@ -222,7 +222,7 @@ fn a_job_is_created_streamed_to_completion_and_its_results_fetched() {
     assert_eq!(types.last(), Some(&"job_completed"));
     assert_eq!(
         types.iter().filter(|t| **t == "mapping_finalized").count(),
-        30
+        42
     );
     let seqs: Vec<u64> = messages.iter().map(|(s, _, _)| *s).collect();
     assert!(seqs.windows(2).all(|w| w[1] == w[0] + 1), "{seqs:?}");
@@ -234,15 +234,15 @@ fn a_job_is_created_streamed_to_completion_and_its_results_fetched() {
 
     let job = get_job(&server, &id);
     assert_eq!(job["status"], "completed");
-    assert_eq!(job["statistics"]["totalNodes"], 30);
-    assert_eq!(job["statistics"]["mappedNodes"], 30);
+    assert_eq!(job["statistics"]["totalNodes"], 42);
+    assert_eq!(job["statistics"]["mappedNodes"], 42);
     assert!(
         job["repoConfig"]["commit"]
             .as_str()
             .is_some_and(|c| c.len() == 40)
     );
     let mappings = job["result"]["mappings"].as_array().unwrap();
-    assert_eq!(mappings.len(), 30);
+    assert_eq!(mappings.len(), 42);
     // The plan (a fixture aggregate over `orders`) is not one of the example's jobs; what matters
     // here is that the results came back through the API mapped into the cloned repository.
     assert!(mappings.iter().all(|m| {
@@ -291,7 +291,7 @@ fn pause_holds_the_job_and_resume_finishes_it_then_cancel_stops_another() {
     let held = mapped(&server, &id);
     std::thread::sleep(Duration::from_millis(500));
     assert_eq!(mapped(&server, &id), held);
-    assert!(held < 30, "the job finished before it could be paused");
+    assert!(held < 42, "the job finished before it could be paused");
     assert_eq!(get_job(&server, &id)["status"], "paused");
 
     let (status, body) = call(
@@ -304,7 +304,7 @@ fn pause_holds_the_job_and_resume_finishes_it_then_cancel_stops_another() {
     assert_eq!(body["status"], "running");
     let messages = read_stream(&server, &id, None);
     assert_eq!(messages.last().map(|m| m.1.as_str()), Some("job_completed"));
-    assert_eq!(get_job(&server, &id)["statistics"]["mappedNodes"], 30);
+    assert_eq!(get_job(&server, &id)["statistics"]["mappedNodes"], 42);
 
     // Control of a finished job is a conflict.
     let (status, _) = call(
@@ -331,7 +331,7 @@ fn pause_holds_the_job_and_resume_finishes_it_then_cancel_stops_another() {
     std::thread::sleep(Duration::from_millis(300));
     let job = get_job(&server, &other);
     assert_eq!(job["status"], "cancelled");
-    assert!(job["statistics"]["mappedNodes"].as_u64().unwrap() < 30);
+    assert!(job["statistics"]["mappedNodes"].as_u64().unwrap() < 42);
     let (status, _) = call(
         reqwest::Method::POST,
         &job_url(&server, &other, "/resume"),
@@ -609,7 +609,7 @@ fn a_hostile_repository_beside_a_good_one_takes_nothing_down() {
         hostile["status"], "completed",
         "hazards are skipped, not fatal: {hostile}"
     );
-    assert_eq!(hostile["result"]["mappings"].as_array().unwrap().len(), 30);
+    assert_eq!(hostile["result"]["mappings"].as_array().unwrap().len(), 42);
     // the link out of the clone was never read into a result
     assert!(!hostile.to_string().contains("root:x:0:0"), "{hostile}");
 }

@@ -48,7 +48,7 @@ fn local(owner: &str) -> Local {
     jobs.create_job(&queued_job(JOB, RepoConfig::default()), owner)
         .unwrap();
     let plan =
-        std::fs::read_to_string(root().join("events/plans/formatted-aggregate.txt")).unwrap();
+        std::fs::read_to_string(root().join("events/plans/daily-revenue.formatted.txt")).unwrap();
     let graph = parse_plan(&plan, &ParseOptions::default()).unwrap();
     blobs
         .put(&plan_key(JOB), &serde_json::to_vec(&graph).unwrap())
@@ -111,8 +111,8 @@ async fn pipeline_handlers_run_on_their_sample_events() {
         .await
         .unwrap();
     let nodes = loaded["dagNodes"].as_array().unwrap();
-    assert_eq!(nodes.len(), 30);
-    assert!(nodes.contains(&json!({ "dagNodeId": "14", "nodeName": "HashAggregate" })));
+    assert_eq!(nodes.len(), 42);
+    assert!(nodes.contains(&json!({ "dagNodeId": "12", "nodeName": "HashAggregate" })));
     let index_key = loaded["indexKey"].as_str().unwrap().to_owned();
     assert_eq!(
         env.jobs.get_job(JOB).unwrap().unwrap().status,
@@ -132,8 +132,8 @@ async fn pipeline_handlers_run_on_their_sample_events() {
         }
         outputs.push(output);
     }
-    assert_eq!(outputs[5], json!({ "dagNodeId": "14", "written": true }));
-    let mapping = env.jobs.get_mapping(JOB, "14").unwrap().unwrap();
+    assert_eq!(outputs[5], json!({ "dagNodeId": "12", "written": true }));
+    let mapping = env.jobs.get_mapping(JOB, "12").unwrap().unwrap();
     assert_eq!(mapping.node_name, "HashAggregate");
     assert!(mapping.mapped_code.unwrap().file.starts_with("jobs/"));
 
@@ -144,7 +144,7 @@ async fn pipeline_handlers_run_on_their_sample_events() {
         Arc::new(plan2code_core::pipeline::reason::EvidenceReasoner),
         pipeline_config().expect("pipeline settings"),
     ));
-    let candidates_key = "jobs/job-example/nodes/14/candidates.json";
+    let candidates_key = "jobs/job-example/nodes/12/candidates.json";
     let warm_candidates = env.blobs.get(candidates_key).unwrap();
     env.blobs.delete(candidates_key).unwrap();
     let mut event = sample("embedding-retrieval");
@@ -190,8 +190,8 @@ async fn control_handlers_run_on_their_sample_events() {
     let unmapped = invoke(move |i| record_unmapped(&*j, i), sample("record-unmapped"))
         .await
         .unwrap();
-    assert_eq!(unmapped, json!({ "dagNodeId": "14", "written": true }));
-    let mapping = jobs.get_mapping(JOB, "14").unwrap().unwrap();
+    assert_eq!(unmapped, json!({ "dagNodeId": "12", "written": true }));
+    let mapping = jobs.get_mapping(JOB, "12").unwrap().unwrap();
     assert!(mapping.error.unwrap().starts_with("LLM_RATE_LIMIT: "));
 
     let j = jobs.clone();
@@ -229,7 +229,7 @@ async fn failures_surface_with_the_workflow_error_names() {
     env.blobs
         .put(
             &plan_key(JOB),
-            &std::fs::read(root().join("events/plans/formatted-aggregate.txt")).unwrap(),
+            &std::fs::read(root().join("events/plans/daily-revenue.formatted.txt")).unwrap(),
         )
         .unwrap();
     let failure = invoke(move |i| t.load_repo_context(i), event)
@@ -362,7 +362,7 @@ fn batch_mapper_submits_pending_requests_once() {
     let state = api_state(&env, Arc::new(JwtSubject), launcher.clone());
     let good = json!({
         "repositoryUrl": "https://github.com/example-org/shop-analytics.git",
-        "planContent": std::fs::read_to_string(root().join("events/plans/formatted-aggregate.txt")).unwrap(),
+        "planContent": std::fs::read_to_string(root().join("events/plans/daily-revenue.formatted.txt")).unwrap(),
         "token": "ghp_must_be_dropped",
     });
     env.blobs
