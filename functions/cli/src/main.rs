@@ -7,6 +7,7 @@
 //! cause, e.g. `INVALID_INPUT: …`); 2 a usage error (unknown flag, missing argument, or a plan
 //! with several executions and none chosen).
 
+mod cache_cmd;
 mod common;
 mod index_cmd;
 mod map_cmd;
@@ -37,6 +38,8 @@ enum Command {
     Map(map_cmd::MapArgs),
     /// Serve the HTTP API on 127.0.0.1, running jobs with the local state machine.
     Serve(serve_cmd::ServeArgs),
+    /// List the cached repository indexes and clones, or prune them (--prune).
+    Cache(cache_cmd::CacheArgs),
 }
 
 fn main() -> ExitCode {
@@ -46,6 +49,7 @@ fn main() -> ExitCode {
         Command::Index(args) => index_cmd::run(args),
         Command::Map(args) => map_cmd::run(args),
         Command::Serve(args) => serve_cmd::run(args),
+        Command::Cache(args) => cache_cmd::run(args),
     };
     match outcome {
         Ok(code) => code,

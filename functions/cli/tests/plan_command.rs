@@ -50,7 +50,7 @@ fn a_gzipped_log_reads_like_the_plain_one() {
 /// `-h` of every subcommand describes every flag (text after the flag on its line).
 #[test]
 fn every_flag_of_every_subcommand_is_described() {
-    for command in ["map", "plan", "index", "serve"] {
+    for command in ["map", "plan", "index", "serve", "cache"] {
         let output = Command::new(env!("CARGO_BIN_EXE_plan2code"))
             .args([command, "-h"])
             .output()
