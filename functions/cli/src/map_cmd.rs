@@ -18,6 +18,7 @@ use plan2code_core::contracts::{Job, RepoConfig};
 use plan2code_core::pipeline::job;
 use plan2code_core::pipeline::job::{execution_input, plan_key, queued_job};
 use plan2code_core::pipeline::tasks::PipelineTasks;
+use plan2code_core::plan::PlanGraph;
 use plan2code_core::ports::{BlobStore, JobStore};
 use plan2code_core::settings;
 use plan2code_core::workflow::{TaskRegistry, WorkflowError, mapping_runner};
@@ -64,6 +65,9 @@ pub struct MapArgs {
     /// No progress on standard error (only errors).
     #[arg(long, short)]
     pub quiet: bool,
+    /// With the table: each node's explanation and alternatives after it.
+    #[arg(long)]
+    pub explain: bool,
 }
 
 /// The local job store shared by `map` and `serve` (`<data dir>/jobs.sqlite`).
@@ -198,7 +202,7 @@ pub fn run(args: MapArgs) -> anyhow::Result<ExitCode> {
     );
     let rendered = match args.format {
         MapFormat::Json => serde_json::to_string_pretty(&job)? + "\n",
-        MapFormat::Table => render_table(&job),
+        MapFormat::Table => render_table(&job, &graph, args.explain),
     };
     match &args.out {
         Some(path) => std::fs::write(path, rendered)?,
@@ -207,29 +211,69 @@ pub fn run(args: MapArgs) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// A readable table: one row per node.
-fn render_table(job: &Job) -> String {
-    let mut out = String::new();
-    out.push_str(&format!(
-        "{:>5}  {:<28} {:<7} {:<44} {:>5}  {}\n",
-        "id", "node", "kind", "code", "conf", "status"
-    ));
-    for m in job.result.iter().flat_map(|r| &r.mappings) {
-        let name: String = m.node_name.chars().take(28).collect();
-        let code = m
-            .mapped_code
-            .as_ref()
-            .map(|c| format!("{}:{}", c.file, c.lines))
-            .unwrap_or_else(|| "-".into());
+/// A readable table: one row per node with what it reads (scans) or how it shuffles
+/// (exchanges), where it maps (file:lines, symbol, the snippet's first line), its confidence and
+/// status; with `explain`, each node's explanation and alternatives follow. Column widths follow
+/// the content, so long paths never run into the next column.
+fn render_table(job: &Job, graph: &PlanGraph, explain: bool) -> String {
+    use comfy_table::{CellAlignment, ContentArrangement, Table, presets};
+    let mut table = Table::new();
+    table
+        .load_preset(presets::NOTHING)
+        .set_content_arrangement(ContentArrangement::Disabled)
+        .set_header([
+            "id", "node", "kind", "code", "symbol", "conf", "status", "snippet",
+        ]);
+    let mappings: Vec<_> = job.result.iter().flat_map(|r| &r.mappings).collect();
+    for m in &mappings {
+        let node = match node_detail(graph, &m.dag_node_id) {
+            Some(detail) => format!("{} {detail}", m.node_name),
+            None => m.node_name.clone(),
+        };
+        let (code, symbol, snippet) = match &m.mapped_code {
+            Some(c) => (
+                format!("{}:{}", c.file, c.lines),
+                c.symbol.clone().unwrap_or_else(|| "-".into()),
+                first_line(&c.code_snippet),
+            ),
+            None => ("-".into(), "-".into(), String::new()),
+        };
         let kind = match m.node_kind {
             plan2code_core::contracts::NodeKind::Code => "code",
             plan2code_core::contracts::NodeKind::Engine => "engine",
         };
         let status = format!("{:?}", m.confidence_status).to_lowercase();
-        out.push_str(&format!(
-            "{:>5}  {name:<28} {kind:<7} {code:<44} {:>5.2}  {status}\n",
-            m.dag_node_id, m.confidence
-        ));
+        table.add_row([
+            m.dag_node_id.clone(),
+            node,
+            kind.into(),
+            code,
+            symbol,
+            format!("{:.2}", m.confidence),
+            status,
+            snippet,
+        ]);
+    }
+    for column in [0, 5] {
+        if let Some(column) = table.column_mut(column) {
+            column.set_cell_alignment(CellAlignment::Right);
+        }
+    }
+    let mut out = table.trim_fmt();
+    out.push('\n');
+    if explain {
+        for m in &mappings {
+            out.push_str(&format!(
+                "\n{} {}: {}\n",
+                m.dag_node_id, m.node_name, m.explanation
+            ));
+            for alt in &m.alternatives {
+                out.push_str(&format!(
+                    "    or {}:{} ({:.2}): {}\n",
+                    alt.location.file, alt.location.lines, alt.confidence, alt.reason
+                ));
+            }
+        }
     }
     let s = &job.statistics;
     out.push_str(&format!(
@@ -237,4 +281,46 @@ fn render_table(job: &Job) -> String {
         s.total_nodes, s.mapped_nodes, s.confirmed_mappings, s.probable_mappings, s.unmapped_nodes, s.files_scanned, s.symbols_indexed
     ));
     out
+}
+
+/// What tells a node apart from others of its kind: the table or file a scan reads, the
+/// partitioning of an exchange.
+fn node_detail(graph: &PlanGraph, id: &str) -> Option<String> {
+    let node = &graph.nodes[graph.node_by_id(id)?];
+    let details = &node.details;
+    if let Some(scan) = &details.scan {
+        let path = scan.paths.first().map(|p| {
+            p.trim_end_matches('/')
+                .rsplit('/')
+                .next()
+                .unwrap_or(p)
+                .to_string()
+        });
+        return scan.table.clone().or(path);
+    }
+    // a broadcast's "partitioning" is its key projection: the name says enough
+    let partitioning = details
+        .partitioning
+        .as_ref()
+        .filter(|p| p.kind != "broadcast")?;
+    let exprs: Vec<&str> = partitioning.exprs.iter().map(|e| e.text.as_str()).collect();
+    Some(match (exprs.is_empty(), partitioning.num_partitions) {
+        (true, _) => partitioning.kind.clone(),
+        (false, Some(n)) => format!("{}({}, {n})", partitioning.kind, exprs.join(", ")),
+        (false, None) => format!("{}({})", partitioning.kind, exprs.join(", ")),
+    })
+}
+
+/// The snippet's first non-blank line, trimmed and cut at 60 characters.
+fn first_line(snippet: &str) -> String {
+    let line = snippet
+        .lines()
+        .map(str::trim)
+        .find(|l| !l.is_empty())
+        .unwrap_or("");
+    if line.chars().count() > 60 {
+        line.chars().take(59).collect::<String>() + "…"
+    } else {
+        line.to_string()
+    }
 }

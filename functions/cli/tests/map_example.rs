@@ -311,3 +311,81 @@ fn progress_is_a_line_per_stage_off_a_terminal_and_quiet_with_q() {
     );
     assert_eq!(stderr_of(true), "");
 }
+
+/// The table names what each scan reads and where each node maps (file:lines, symbol, the
+/// snippet's first line), its columns line up however long a path is, and `--explain` adds each
+/// node's explanation and alternatives.
+#[test]
+fn the_table_tells_scans_apart_and_shows_symbol_and_snippet_in_aligned_columns() {
+    let data = tempfile::tempdir().unwrap();
+    // a copy under a long directory name: the table's paths stay relative to the repository
+    let deep = data
+        .path()
+        .join("a-rather-long-directory-name-for-a-checkout")
+        .join("example-project");
+    std::fs::create_dir_all(deep.parent().unwrap()).unwrap();
+    let copied = Command::new("cp")
+        .args(["-r", "events/example-project"])
+        .arg(&deep)
+        .current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."))
+        .status()
+        .unwrap();
+    assert!(copied.success());
+    let table_of = |explain: bool| {
+        let mut command = Command::new(env!("CARGO_BIN_EXE_plan2code"));
+        command
+            .current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."))
+            .args([
+                "map",
+                "-q",
+                "--plan",
+                "events/plans/daily-revenue.formatted.txt",
+            ])
+            .arg("--repo")
+            .arg(&deep)
+            .env("PLAN2CODE_DATA_DIR", data.path().join("data"));
+        if explain {
+            command.arg("--explain");
+        }
+        let output = command.output().unwrap();
+        assert!(output.status.success());
+        String::from_utf8(output.stdout).unwrap()
+    };
+    let table = table_of(false);
+    let lines: Vec<&str> = table.lines().collect();
+    let header = lines[0];
+    for column in ["node", "code", "symbol", "conf", "status", "snippet"] {
+        assert!(header.contains(column), "{header}");
+    }
+    let row = |id: &str| {
+        *lines
+            .iter()
+            .find(|l| l.split_whitespace().next() == Some(id))
+            .unwrap_or_else(|| panic!("row {id} in\n{table}"))
+    };
+    // the two scans read different files, and say so
+    assert!(row("1").contains("Scan parquet orders.parquet"), "{table}");
+    assert!(
+        row("5").contains("Scan parquet customers.parquet"),
+        "{table}"
+    );
+    assert!(
+        row("1").contains("jobs.daily_revenue.load_orders"),
+        "{table}"
+    );
+    assert!(row("1").contains("spark.read.parquet(path)"), "{table}");
+    // every row's status starts where the header's does
+    let status_at = header.find("status").unwrap();
+    for line in &lines[1..43] {
+        let word = line.get(status_at..).unwrap_or("");
+        assert!(
+            ["confirmed", "probable", "uncertain"]
+                .iter()
+                .any(|s| word.starts_with(s)),
+            "misaligned: {line}"
+        );
+    }
+    let explained = table_of(true);
+    assert!(explained.contains("\n1 Scan parquet: "), "{explained}");
+    assert!(explained.contains("    or jobs/"), "{explained}");
+}
