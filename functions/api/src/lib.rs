@@ -24,6 +24,7 @@
 
 pub mod access;
 pub mod auth;
+mod caller;
 pub mod error;
 pub mod launcher;
 pub mod recovery;

@@ -1,13 +1,13 @@
 //! The JSON routes: create, read and control jobs, page through their events.
 
+use crate::caller::{Caller, authorise, blocking};
 use crate::error::ApiError;
 use crate::{ApiState, stream};
 use axum::Json;
 use axum::body::Bytes;
 use axum::extract::rejection::BytesRejection;
-use axum::extract::{FromRequestParts, Path, Query, State};
+use axum::extract::{Path, Query, State};
 use axum::http::StatusCode;
-use axum::http::request::Parts;
 use axum::routing::{get, post};
 use plan2code_core::code::{Secret, redact_url};
 use plan2code_core::contracts::{Job, JobResult, JobStatus, RepoConfig, RepositoryAnalysis};
@@ -46,38 +46,6 @@ pub fn stream_router(state: ApiState) -> axum::Router {
         .nest("/api/v1/agent", api)
         .fallback(|| async { ApiError::NotFound("route".into()) })
         .with_state(state)
-}
-
-/// The authenticated caller of a request.
-pub struct Caller(pub String);
-
-impl FromRequestParts<ApiState> for Caller {
-    type Rejection = ApiError;
-
-    async fn from_request_parts(parts: &mut Parts, state: &ApiState) -> Result<Self, ApiError> {
-        state
-            .auth
-            .caller(parts)
-            .map(Caller)
-            .ok_or(ApiError::Unauthorized)
-    }
-}
-
-/// Run a blocking store call off the async workers (the AWS stores bridge into their own runtime).
-pub(crate) async fn blocking<T: Send + 'static>(
-    f: impl FnOnce() -> Result<T, ApiError> + Send + 'static,
-) -> Result<T, ApiError> {
-    tokio::task::spawn_blocking(f)
-        .await
-        .map_err(|e| ApiError::Internal(e.to_string()))?
-}
-
-/// `404` unless `caller` owns `job_id` (another caller's job looks like no job at all).
-pub(crate) fn authorise(state: &ApiState, caller: &str, job_id: &str) -> Result<(), ApiError> {
-    match state.jobs.job_owner(job_id)? {
-        Some(owner) if owner == caller || state.auth.sees_all_jobs() => Ok(()),
-        _ => Err(ApiError::NotFound(job_id.to_owned())),
-    }
 }
 
 /// The body of `POST /jobs`.

@@ -8,8 +8,8 @@
 //! ordered.
 
 use crate::ApiState;
+use crate::caller::{Caller, authorise, blocking};
 use crate::error::ApiError;
-use crate::routes::{Caller, authorise, blocking};
 use axum::extract::{Path, Query, State};
 use axum::http::HeaderMap;
 use axum::response::sse::{Event as SseEvent, KeepAlive, Sse};

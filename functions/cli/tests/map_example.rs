@@ -389,3 +389,42 @@ fn the_table_tells_scans_apart_and_shows_symbol_and_snippet_in_aligned_columns()
     assert!(explained.contains("\n1 Scan parquet: "), "{explained}");
     assert!(explained.contains("    or jobs/"), "{explained}");
 }
+
+/// A plan mapped against code that did not produce it says so: no node is `confirmed`.
+#[test]
+fn a_plan_against_unrelated_code_confirms_nothing() {
+    let data = tempfile::tempdir().unwrap();
+    let repo = data.path().join("unrelated");
+    std::fs::create_dir_all(&repo).unwrap();
+    std::fs::write(
+        repo.join("clicks.py"),
+        "from pyspark.sql import SparkSession\n\
+         spark = SparkSession.builder.getOrCreate()\n\
+         events = spark.read.json(\"/data/events\")\n\
+         clicks = events.filter(events.kind == \"click\").groupBy(\"user\").count()\n\
+         clicks.write.parquet(\"/out/clicks\")\n",
+    )
+    .unwrap();
+    let output = Command::new(env!("CARGO_BIN_EXE_plan2code"))
+        .current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."))
+        .args(["map", "-q", "--format", "json"])
+        .args([
+            "--plan",
+            "events/plans/daily-revenue.formatted.txt",
+            "--repo",
+        ])
+        .arg(&repo)
+        .env("PLAN2CODE_DATA_DIR", data.path().join("data"))
+        .env_remove("LLM_BASE_URL")
+        .output()
+        .unwrap();
+    assert!(output.status.success());
+    let job: Value = serde_json::from_slice(&output.stdout).unwrap();
+    let mappings = job["result"]["mappings"].as_array().unwrap();
+    assert_eq!(mappings.len(), 42);
+    let confirmed: Vec<&Value> = mappings
+        .iter()
+        .filter(|m| m["confidenceStatus"] == "confirmed")
+        .collect();
+    assert!(confirmed.is_empty(), "{confirmed:?}");
+}

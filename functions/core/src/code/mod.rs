@@ -26,6 +26,7 @@ pub mod lang;
 pub mod notebook;
 pub mod source;
 pub mod sql;
+pub mod sql_expr;
 pub mod strings;
 pub mod walk;
 

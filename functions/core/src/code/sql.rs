@@ -20,7 +20,8 @@
 //! literals and `FROM`/`JOIN` tables found in the text.
 
 use crate::code::index::{CallArgs, LineRange, SqlClause, SqlClauseKind};
-use crate::code::lang::extract::{capped, sql_expression_tokens};
+use crate::code::sql_expr::sql_expression_tokens;
+use crate::code::strings::capped;
 use crate::code::strings::{DecodedString, PLACEHOLDER};
 use sqlparser::ast::{
     Expr, FunctionArg, FunctionArgExpr, FunctionArguments, JoinConstraint, JoinOperator, Query,

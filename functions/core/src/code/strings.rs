@@ -220,6 +220,18 @@ pub fn looks_like_sql(text: &str) -> bool {
             .any(|w| matches!(*w, "from" | "into" | "table" | "view" | "as"))
 }
 
+/// At most `cap` bytes, cut on a char boundary.
+pub fn capped(s: &str, cap: usize) -> String {
+    if s.len() <= cap {
+        return s.to_string();
+    }
+    let mut end = cap;
+    while !s.is_char_boundary(end) {
+        end -= 1;
+    }
+    s[..end].to_string()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

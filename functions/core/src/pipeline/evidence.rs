@@ -287,6 +287,46 @@ pub fn overlap(node: &Evidence, site: &Evidence, weights: &TokenWeights) -> Over
     }
 }
 
+/// The token that ties a de-duplicating aggregate to `distinct()` / `dropDuplicates()`.
+pub const DISTINCT: &str = "distinct";
+
+/// Split source text into code-aware terms: identifiers split on case changes and underscores,
+/// lower-cased, followed by the whole identifier when it had several parts; digits kept as their
+/// own terms.
+pub fn code_terms(text: &str) -> Vec<String> {
+    let mut terms = Vec::new();
+    for word in text.split(|c: char| !(c.is_alphanumeric() || c == '_')) {
+        let parts = identifier_parts(word);
+        let several = parts.len() > 1;
+        terms.extend(parts);
+        if several {
+            terms.push(word.to_lowercase());
+        }
+    }
+    terms
+}
+
+/// The lower-cased parts of one identifier, split on underscores and case changes
+/// (`customerFile_v2` → `customer`, `file`, `v2`).
+pub(crate) fn identifier_parts(word: &str) -> Vec<String> {
+    let mut parts = Vec::new();
+    for part in word.split('_').filter(|p| !p.is_empty()) {
+        let mut current = String::new();
+        let mut prev_lower = false;
+        for ch in part.chars() {
+            if ch.is_uppercase() && prev_lower && !current.is_empty() {
+                parts.push(std::mem::take(&mut current));
+            }
+            prev_lower = ch.is_lowercase() || ch.is_ascii_digit();
+            current.extend(ch.to_lowercase());
+        }
+        if !current.is_empty() {
+            parts.push(current);
+        }
+    }
+    parts
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -348,6 +388,26 @@ mod tests {
         assert_eq!(
             without.matched,
             vec![(TokenKind::Column, "salary".to_owned())]
+        );
+    }
+
+    #[test]
+    fn code_terms_split_identifiers() {
+        assert_eq!(
+            code_terms("groupBy(\"dept_name\").agg(sumDistinct(x))"),
+            vec![
+                "group",
+                "by",
+                "groupby",
+                "dept",
+                "name",
+                "dept_name",
+                "agg",
+                "sum",
+                "distinct",
+                "sumdistinct",
+                "x"
+            ]
         );
     }
 }

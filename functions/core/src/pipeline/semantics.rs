@@ -13,7 +13,7 @@
 //!   UDF projection. They are mapped to the statement of their *consumer*, the nearest ancestor
 //!   that was written by the user, and say so.
 
-use super::evidence::{Evidence, TokenKind};
+use super::evidence::{DISTINCT, Evidence, TokenKind};
 use crate::contracts::NodeKind;
 use crate::plan::{Expr, NodeIdx, OperatorFamily, PlanGraph, PlanNode};
 use serde::{Deserialize, Serialize};
@@ -358,9 +358,6 @@ fn own_signature(node: &PlanNode) -> Evidence {
     e
 }
 
-/// The token that ties a de-duplicating aggregate to `distinct()` / `dropDuplicates()`.
-pub const DISTINCT: &str = "distinct";
-
 /// An aggregate that only removes duplicates: `distinct()` groups by every input column and
 /// computes nothing; `dropDuplicates(subset)` groups by the subset and keeps `first(…)` of the rest.
 fn is_deduplication(d: &crate::plan::NodeDetails) -> bool {
@@ -518,11 +515,11 @@ pub fn plan_semantics(graph: &PlanGraph) -> Vec<SemanticDescription> {
                 ),
                 None => (&node.operator, &signature),
             };
-            let mut query_terms: Vec<String> = super::sites::code_terms(term_operator);
+            let mut query_terms: Vec<String> = super::evidence::code_terms(term_operator);
             query_terms.extend(
                 term_signature
                     .iter()
-                    .flat_map(|(_, v)| super::sites::code_terms(v)),
+                    .flat_map(|(_, v)| super::evidence::code_terms(v)),
             );
             SemanticDescription {
                 dag_node_id: node.id.clone(),

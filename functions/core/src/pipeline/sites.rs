@@ -7,7 +7,9 @@
 //! between sites: which statements feed a given one through DataFrame variables, so alignment can
 //! follow a plan's tree down the code's flow.
 
-use super::evidence::{Evidence, TokenKind, TokenWeights, normalise_function};
+use super::evidence::{
+    DISTINCT, Evidence, TokenKind, TokenWeights, code_terms, identifier_parts, normalise_function,
+};
 use super::operations::{FamilySet, call_families, clause_families};
 use crate::code::{
     CallChain, CodeFlags, FileId, LineRange, RepoIndex, SqlClause, SqlClauseKind, SqlOrigin,
@@ -92,43 +94,6 @@ pub enum FlowRole {
     Argument,
 }
 
-/// Split source text into code-aware terms: identifiers split on case changes and underscores,
-/// lower-cased, followed by the whole identifier when it had several parts; digits kept as their
-/// own terms.
-pub fn code_terms(text: &str) -> Vec<String> {
-    let mut terms = Vec::new();
-    for word in text.split(|c: char| !(c.is_alphanumeric() || c == '_')) {
-        let parts = identifier_parts(word);
-        let several = parts.len() > 1;
-        terms.extend(parts);
-        if several {
-            terms.push(word.to_lowercase());
-        }
-    }
-    terms
-}
-
-/// The lower-cased parts of one identifier, split on underscores and case changes
-/// (`customerFile_v2` → `customer`, `file`, `v2`).
-fn identifier_parts(word: &str) -> Vec<String> {
-    let mut parts = Vec::new();
-    for part in word.split('_').filter(|p| !p.is_empty()) {
-        let mut current = String::new();
-        let mut prev_lower = false;
-        for ch in part.chars() {
-            if ch.is_uppercase() && prev_lower && !current.is_empty() {
-                parts.push(std::mem::take(&mut current));
-            }
-            prev_lower = ch.is_lowercase() || ch.is_ascii_digit();
-            current.extend(ch.to_lowercase());
-        }
-        if !current.is_empty() {
-            parts.push(current);
-        }
-    }
-    parts
-}
-
 fn root_variable(receiver: &str) -> &str {
     let end = receiver
         .find(|c: char| !(c.is_alphanumeric() || c == '_'))
@@ -193,7 +158,7 @@ impl SiteTable {
                         .iter()
                         .any(|f| f == "countdistinct" || f == "sumdistinct")
                 {
-                    evidence.add(TokenKind::Function, super::semantics::DISTINCT);
+                    evidence.add(TokenKind::Function, DISTINCT);
                 }
                 let mut families = call_families(&call.method, &functions);
                 after_write |= is_writer_accessor(Some(&call.method));
@@ -710,7 +675,7 @@ fn clause_evidence(stmt: &SqlStatement, clause: &SqlClause) -> Evidence {
         evidence.add_all(TokenKind::Table, &c.tables);
         // `SELECT DISTINCT …`, `COUNT(DISTINCT x)`: both plan a de-duplicating aggregate.
         if c.text.to_ascii_uppercase().contains("DISTINCT") {
-            evidence.add(TokenKind::Function, super::semantics::DISTINCT);
+            evidence.add(TokenKind::Function, DISTINCT);
         }
     }
     evidence
@@ -1006,25 +971,5 @@ mod tests {
         assert!(reader_path_hints("filter", "(orders_path)").is_empty());
         assert!(reader_path_hints("parquet", "(\"data/x.parquet\")").is_empty());
         assert!(reader_path_hints("parquet", "(input_path)").is_empty());
-    }
-
-    #[test]
-    fn code_terms_split_identifiers() {
-        assert_eq!(
-            code_terms("groupBy(\"dept_name\").agg(sumDistinct(x))"),
-            vec![
-                "group",
-                "by",
-                "groupby",
-                "dept",
-                "name",
-                "dept_name",
-                "agg",
-                "sum",
-                "distinct",
-                "sumdistinct",
-                "x"
-            ]
-        );
     }
 }

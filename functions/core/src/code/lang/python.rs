@@ -145,7 +145,7 @@ impl LanguageAdapter for Python {
         }
         let doc = self.decode_string(string, src)?.text;
         let doc = doc.trim();
-        (!doc.is_empty()).then(|| crate::code::lang::extract::capped(doc, 500))
+        (!doc.is_empty()).then(|| crate::code::strings::capped(doc, 500))
     }
 
     fn is_entry_point(&self, definition: Node<'_>, name: &str, _src: &str) -> bool {

@@ -392,5 +392,5 @@ pub fn doc_comment_before(definition: Node<'_>, src: &str) -> Option<String> {
         .filter(|l| !l.is_empty())
         .collect();
     let doc = cleaned.join(" ");
-    (!doc.is_empty()).then(|| crate::code::lang::extract::capped(&doc, 500))
+    (!doc.is_empty()).then(|| crate::code::strings::capped(&doc, 500))
 }

@@ -1,0 +1,267 @@
+//! SQL expressions inside DataFrame calls (`filter("salary > 1000 and dept = 'x'")`,
+//! `expr(…)`, `selectExpr(…)`): their columns, functions and literals, read with a small
+//! tokenizer. Whole statements (`spark.sql(…)`) are parsed by [`crate::code::sql`], which uses this
+//! for the expressions it keeps as text.
+
+use crate::code::index::CallArgs;
+
+/// Split a SQL expression string (`"salary > 1000 and dept = 'x'"`) into columns, functions and
+/// literals with a small tokenizer (full SQL parsing is for statements, see [`crate::code::sql`]).
+///
+/// Columns are identifiers only: keywords, the type or alias after `AS`, typed-literal types
+/// (`DATE '…'`) and date-time units (`INTERVAL '3' MONTH`, `EXTRACT(YEAR FROM d)`) are not.
+pub fn sql_expression_tokens(expr: &str, out: &mut CallArgs) {
+    let chars: Vec<char> = expr.chars().collect();
+    let mut i = 0;
+    // The next word is an alias or a type (`x AS total`, `CAST(x AS INT)`).
+    let mut after_as = false;
+    // Date-time units may follow (`INTERVAL '1' DAY TO SECOND`, `EXTRACT(YEAR FROM d)`).
+    let mut units_may_follow = false;
+    while i < chars.len() {
+        let c = chars[i];
+        if c.is_alphabetic() || c == '_' {
+            let start = i;
+            while i < chars.len()
+                && (chars[i].is_alphanumeric() || chars[i] == '_' || chars[i] == '.')
+            {
+                i += 1;
+            }
+            let word: String = chars[start..i].iter().collect();
+            let mut j = i;
+            while j < chars.len() && chars[j].is_whitespace() {
+                j += 1;
+            }
+            let lower = word.to_ascii_lowercase();
+            if std::mem::take(&mut after_as) {
+                continue;
+            }
+            if units_may_follow && (DATE_TIME_UNITS.contains(&lower.as_str()) || lower == "to") {
+                continue;
+            }
+            units_may_follow = lower == "interval";
+            if lower == "as" {
+                after_as = true;
+                continue;
+            }
+            if chars.get(j) == Some(&'\'') {
+                // A typed literal's type (`DATE '2020-01-01'`, `INTERVAL '1' DAY`).
+                continue;
+            }
+            if lower == "is" {
+                // `x IS [NOT] NULL` is Spark's `isnull(x)` / `isnotnull(x)`.
+                let (next, after_next) = next_word(&chars, j);
+                let (then, after_then) = next_word(&chars, after_next);
+                match (next.as_str(), then.as_str()) {
+                    ("null", _) => {
+                        out.functions.push("isnull".to_owned());
+                        i = after_next;
+                    }
+                    ("not", "null") => {
+                        out.functions.push("isnotnull".to_owned());
+                        i = after_then;
+                    }
+                    _ => {}
+                }
+                continue;
+            }
+            if chars.get(j) == Some(&'(') {
+                units_may_follow = lower == "extract";
+                out.functions.push(lower);
+            } else if matches!(lower.as_str(), "true" | "false" | "null") {
+                out.literals.push(lower);
+            } else if !SQL_EXPR_KEYWORDS.contains(&lower.as_str()) {
+                let column = word.rsplit('.').next().unwrap_or(&word).to_string();
+                out.columns.push(column);
+            }
+        } else if c == '\'' || c == '"' {
+            after_as = false;
+            let quote = c;
+            i += 1;
+            let start = i;
+            while i < chars.len() && chars[i] != quote {
+                i += 1;
+            }
+            out.literals
+                .push(chars[start..i.min(chars.len())].iter().collect());
+            i += 1;
+        } else if c == '`' {
+            i += 1;
+            let start = i;
+            while i < chars.len() && chars[i] != '`' {
+                i += 1;
+            }
+            if !std::mem::take(&mut after_as) {
+                out.columns
+                    .push(chars[start..i.min(chars.len())].iter().collect());
+            }
+            i += 1;
+        } else if c.is_ascii_digit() {
+            let start = i;
+            while i < chars.len() && (chars[i].is_ascii_digit() || chars[i] == '.') {
+                i += 1;
+            }
+            out.literals.push(chars[start..i].iter().collect());
+        } else {
+            i += 1;
+        }
+    }
+}
+
+/// The lower-case word starting at or after `from` (skipping blanks) and the index after it.
+fn next_word(chars: &[char], from: usize) -> (String, usize) {
+    let mut start = from;
+    while start < chars.len() && chars[start].is_whitespace() {
+        start += 1;
+    }
+    let mut end = start;
+    while end < chars.len() && chars[end].is_alphanumeric() {
+        end += 1;
+    }
+    let word: String = chars[start..end].iter().collect();
+    (word.to_ascii_lowercase(), end)
+}
+
+const SQL_EXPR_KEYWORDS: &[&str] = &[
+    "and",
+    "or",
+    "not",
+    "in",
+    "is",
+    "like",
+    "rlike",
+    "between",
+    "case",
+    "when",
+    "then",
+    "else",
+    "end",
+    "as",
+    "asc",
+    "desc",
+    "distinct",
+    "over",
+    "partition",
+    "by",
+    "order",
+    "rows",
+    "range",
+    "unbounded",
+    "preceding",
+    "following",
+    "current",
+    "row",
+    "interval",
+    "exists",
+    "cast",
+    "nulls",
+    "first",
+    "last",
+    "limit",
+    "offset",
+    "select",
+    "from",
+    "where",
+    "group",
+    "having",
+    "join",
+    "on",
+    "inner",
+    "left",
+    "right",
+    "outer",
+    "full",
+    "cross",
+    "semi",
+    "anti",
+    "union",
+    "all",
+    "with",
+    "using",
+    "lateral",
+    "view",
+    "insert",
+    "into",
+    "overwrite",
+    "values",
+    "table",
+    "create",
+    "replace",
+    "temporary",
+    "temp",
+    "if",
+    "global",
+    "except",
+    "intersect",
+    "natural",
+    "for",
+    "escape",
+    "similar",
+    "within",
+    "drop",
+    "alter",
+    "add",
+    "truncate",
+    "delete",
+    "update",
+    "merge",
+    "matched",
+    "cache",
+    "uncache",
+    "lazy",
+    "refresh",
+    "show",
+    "describe",
+    "explain",
+    "analyze",
+    "compute",
+    "statistics",
+    "use",
+    "set",
+    "database",
+    "tables",
+    "partitioned",
+    "stored",
+    "options",
+    "tblproperties",
+    "external",
+    "purge",
+    "cascade",
+    "int",
+    "integer",
+    "bigint",
+    "smallint",
+    "tinyint",
+    "string",
+    "varchar",
+    "double",
+    "float",
+    "decimal",
+    "boolean",
+];
+
+/// Units of `INTERVAL '…' <unit>` and `EXTRACT(<unit> FROM …)`.
+const DATE_TIME_UNITS: &[&str] = &[
+    "year",
+    "years",
+    "quarter",
+    "quarters",
+    "month",
+    "months",
+    "week",
+    "weeks",
+    "day",
+    "days",
+    "dayofweek",
+    "doy",
+    "dow",
+    "hour",
+    "hours",
+    "minute",
+    "minutes",
+    "second",
+    "seconds",
+    "millisecond",
+    "milliseconds",
+    "microsecond",
+    "microseconds",
+];
