@@ -21,8 +21,8 @@
 
 use crate::code::index::{CallArgs, LineRange, SqlClause, SqlClauseKind};
 use crate::code::sql_expr::sql_expression_tokens;
-use crate::code::strings::capped;
 use crate::code::strings::{DecodedString, PLACEHOLDER};
+use crate::code::strings::{capped, dedup};
 use sqlparser::ast::{
     Expr, FunctionArg, FunctionArgExpr, FunctionArguments, JoinConstraint, JoinOperator, Query,
     SelectItem, SetExpr, Spanned, Statement, TableFactor, TableWithJoins,
@@ -907,11 +907,6 @@ fn subqueries_of(expr: &Expr) -> Vec<&Query> {
         stack.extend(children.into_iter().rev());
     }
     out
-}
-
-fn dedup(list: &mut Vec<String>) {
-    let mut seen = std::collections::HashSet::new();
-    list.retain(|item| !item.is_empty() && seen.insert(item.clone()));
 }
 
 #[cfg(test)]

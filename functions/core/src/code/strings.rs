@@ -232,6 +232,12 @@ pub fn capped(s: &str, cap: usize) -> String {
     s[..end].to_string()
 }
 
+/// Drops empty and repeated values from `list`, keeping first appearances in order.
+pub fn dedup(list: &mut Vec<String>) {
+    let mut seen = std::collections::HashSet::new();
+    list.retain(|item| !item.is_empty() && seen.insert(item.clone()));
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

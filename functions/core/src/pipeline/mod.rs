@@ -112,8 +112,13 @@ impl PlanContext {
         }
     }
 
-    /// Node 3 for one node, memoised by what the search depends on.
-    pub fn retrieve(&self, sem: &SemanticDescription, top_k: usize) -> Vec<retrieve::Candidate> {
+    /// Node 3, `embedding_retrieval`, for one node (`retrieve.rs`), memoised by what the search
+    /// depends on.
+    pub fn embedding_retrieval(
+        &self,
+        sem: &SemanticDescription,
+        top_k: usize,
+    ) -> Vec<retrieve::Candidate> {
         let (family, target) = sem.target();
         let key = format!(
             "{family:?}|{:?}|{:?}|{:?}|{:?}|{top_k}",
@@ -144,9 +149,9 @@ impl PlanContext {
         candidates
     }
 
-    /// Node 4 for one node: the syntax that can produce the operator, best three by merit
-    /// (what node 5 chooses among).
-    pub fn shortlist(
+    /// Node 4, `ast_filter`, for one node (`ast_filter.rs`): the syntax that can produce the
+    /// operator, best three by merit (what node 5 chooses among).
+    pub fn ast_filter(
         &self,
         sem: &SemanticDescription,
         candidates: Vec<retrieve::Candidate>,
@@ -164,7 +169,7 @@ impl PlanContext {
         reasoner: &dyn Reasoner,
         config: &PipelineConfig,
     ) -> Result<MappingOutput, ReasonError> {
-        let filtered = self.shortlist(sem, self.retrieve(sem, config.top_k));
+        let filtered = self.ast_filter(sem, self.embedding_retrieval(sem, config.top_k));
         let decision = reasoner.decide(sem, &filtered)?;
         Ok(finalize::assemble_mapping(
             sem,

@@ -365,7 +365,7 @@ impl PipelineTasks {
         let node = field(input, "dagNodeId")?;
         let sem: SemanticDescription = self.get_json(step_key(input, "semantics")?)?;
         let ctx = self.context(input)?;
-        let candidates = ctx.retrieve(&sem, self.config.top_k);
+        let candidates = ctx.embedding_retrieval(&sem, self.config.top_k);
         let key = node_key(job_id, node, "candidates");
         self.put_json(&key, &candidates)?;
         Ok(json!({ "key": key, "count": candidates.len() }))
@@ -378,7 +378,7 @@ impl PipelineTasks {
         let sem: SemanticDescription = self.get_json(step_key(input, "semantics")?)?;
         let candidates: Vec<Candidate> = self.get_json(step_key(input, "candidates")?)?;
         let ctx = self.context(input)?;
-        let filtered = ctx.shortlist(&sem, candidates);
+        let filtered = ctx.ast_filter(&sem, candidates);
         let key = node_key(job_id, node, "filtered");
         self.put_json(&key, &filtered)?;
         Ok(json!({ "key": key, "count": filtered.len() }))

@@ -24,7 +24,7 @@ use crate::code::index::{
 };
 use crate::code::sql::analyse_sql;
 use crate::code::sql_expr::sql_expression_tokens;
-use crate::code::strings::{DecodedString, capped, looks_like_sql, strip_margin};
+use crate::code::strings::{DecodedString, capped, dedup, looks_like_sql, strip_margin};
 use std::collections::{HashMap, HashSet};
 use tree_sitter::Node;
 
@@ -1319,11 +1319,6 @@ fn record_string(out: &mut CallArgs, role: ArgRole, value: String) {
         ArgRole::Function => out.functions.push(value),
         ArgRole::SqlExpr => sql_expression_tokens(&value, out),
     }
-}
-
-fn dedup(list: &mut Vec<String>) {
-    let mut seen = HashSet::new();
-    list.retain(|item| !item.is_empty() && seen.insert(item.clone()));
 }
 
 fn collapse_whitespace(s: &str) -> String {
