@@ -9,7 +9,9 @@
 //! * **sort direction** — the site sorts descending and the Sort is ascending, or the reverse;
 //! * **null test** — the site tests `isNotNull` and the Filter tests `isnull`, or the reverse;
 //! * **aggregate functions** — the site aggregates with functions the Aggregate never computes
-//!   (`count` for a `first`-only aggregate);
+//!   (`count` for a `first`-only aggregate), or computes any (`agg(sum(x))`) where the Aggregate
+//!   only removes duplicates (`distinct()`, `dropDuplicates()`: keys and no functions) — unless the
+//!   site's own aggregate is a distinct one (`countDistinct` plans such a step first);
 //! * **aliases** — the site names its results and the node's results carry none of those names
 //!   (Spark keeps user aliases, so `percentile_approx(x, 0.25, …)` as a result name means the
 //!   code wrote no alias).
@@ -17,7 +19,7 @@
 //! A conflict does not exclude a site — the plan may be an optimised rewrite — it multiplies its
 //! score by [`CONFLICT_PENALTY`].
 
-use super::evidence::{Evidence, TokenKind};
+use super::evidence::{DISTINCT, Evidence, TokenKind};
 use super::operations::AGGREGATE_FUNCTIONS;
 use super::semantics::is_join_type_word;
 use crate::plan::OperatorFamily;
@@ -65,10 +67,15 @@ pub fn conflicts(family: OperatorFamily, node: &Evidence, site: &Evidence) -> bo
         }
         OperatorFamily::Aggregate => {
             let is_aggregate = |v: &str| AGGREGATE_FUNCTIONS.contains(&v);
-            disjoint_named(
-                values(node, TokenKind::Function, is_aggregate),
-                values(site, TokenKind::Function, is_aggregate),
-            ) || aliases_conflict(node, site)
+            let node_aggregates = values(node, TokenKind::Function, is_aggregate);
+            let site_aggregates = values(site, TokenKind::Function, is_aggregate);
+            let only_deduplicates = node.has(TokenKind::Function, DISTINCT)
+                && node_aggregates.iter().all(|f| *f == "first");
+            let site_computes = site_aggregates.iter().any(|f| *f != "first")
+                && !site.has(TokenKind::Function, DISTINCT);
+            only_deduplicates && site_computes
+                || disjoint_named(node_aggregates, site_aggregates)
+                || aliases_conflict(node, site)
         }
         OperatorFamily::Project | OperatorFamily::Window => aliases_conflict(node, site),
         _ => false,
@@ -113,6 +120,39 @@ mod tests {
             e.add(*k, v);
         }
         e
+    }
+
+    #[test]
+    fn a_deduplicating_aggregate_rules_out_sites_that_compute_aggregates() {
+        let dedup = bag(&[
+            (TokenKind::Column, "customer_name"),
+            (TokenKind::Function, DISTINCT),
+        ]);
+        let sums = bag(&[
+            (TokenKind::Column, "customer_name"),
+            (TokenKind::Function, "sum"),
+        ]);
+        let drop_duplicates = bag(&[(TokenKind::Function, DISTINCT)]);
+        let count_distinct = bag(&[
+            (TokenKind::Column, "customer_name"),
+            (TokenKind::Function, "countdistinct"),
+            (TokenKind::Function, DISTINCT),
+        ]);
+        assert!(conflicts(OperatorFamily::Aggregate, &dedup, &sums));
+        assert!(!conflicts(
+            OperatorFamily::Aggregate,
+            &dedup,
+            &drop_duplicates
+        ));
+        // `countDistinct` plans a keys-only aggregate first: its site is not ruled out
+        assert!(!conflicts(
+            OperatorFamily::Aggregate,
+            &dedup,
+            &count_distinct
+        ));
+        // an aggregate that computes a sum is not a de-duplication
+        let summing = bag(&[(TokenKind::Function, "sum"), (TokenKind::Column, "x")]);
+        assert!(!conflicts(OperatorFamily::Aggregate, &summing, &sums));
     }
 
     #[test]
