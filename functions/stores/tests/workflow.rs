@@ -525,6 +525,9 @@ fn cancel_stops_the_job_and_a_late_complete_cannot_undo_it() {
 #[test]
 fn cancel_while_paused_releases_the_parked_nodes() {
     let h = harness(3);
+    // slow nodes: the map cannot finish before the second pause lands, however busy the machine
+    h.nodes
+        .slow("PlanSemanticsFunction", Duration::from_millis(150));
     let input = new_job(&*h.store, "pc", 10);
     h.control.pause("pc").unwrap();
     std::thread::scope(|s| {
