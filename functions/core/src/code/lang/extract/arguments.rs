@@ -1,0 +1,178 @@
+//! Arguments: a call's argument nodes broken down into columns, literals, functions, aliases,
+//! tables and paths, by the role the method gives each argument (see `vocab`).
+
+use super::*;
+
+impl<'a> Extractor<'a> {
+    /// Break a call's arguments down into columns, literals, functions, aliases, tables, paths.
+    pub(super) fn break_down_args(
+        &self,
+        args: Node<'a>,
+        method: &str,
+        receiver: &str,
+        inputs: &mut Vec<String>,
+    ) -> CallArgs {
+        let src = self.src;
+        let mut out = CallArgs {
+            text: capped(&collapse_whitespace(text(args, src)), ARG_TEXT_CAP),
+            ..CallArgs::default()
+        };
+        let mut stack: Vec<(Node<'a>, ArgRole)> = Vec::new();
+        self.push_args(args, method, &mut stack);
+        let mut budget = ARG_NODE_BUDGET;
+        let mut folded: HashSet<&str> = HashSet::new();
+        while let Some((node, role)) = stack.pop() {
+            budget = budget.saturating_sub(1);
+            if budget == 0 {
+                break;
+            }
+            match self.adapter.shape(node, src) {
+                // The SQL of `spark.sql("…")` is indexed as a SqlStatement, not as a literal.
+                Shape::Str if method == "sql" => {}
+                Shape::Str => {
+                    if let Some(decoded) = self.adapter.decode_string(node, src) {
+                        record_string(&mut out, role, decoded.text);
+                    }
+                }
+                Shape::Number | Shape::Bool => out.literals.push(text(node, src).to_string()),
+                Shape::ColumnSymbol => {
+                    if let Some(name) = self.adapter.column_symbol_name(node, src) {
+                        out.columns.push(name);
+                    }
+                }
+                Shape::Ident => {
+                    let name = text(node, src);
+                    let value = if method == "sql" || folded.len() >= FOLD_VARS_CAP {
+                        None
+                    } else {
+                        self.lookup_value(name)
+                    };
+                    if let Some(value) = value {
+                        // Each variable once: `w = w.orderBy(…)` must not fold forever.
+                        if folded.insert(name) {
+                            self.fold_variable(value, role, &mut out, &mut stack);
+                        }
+                    } else if self.is_dataframe_var(name) && name != receiver {
+                        inputs.push(name.to_string());
+                    }
+                }
+                Shape::Member { object, name } => {
+                    if matches!(self.adapter.shape(object, src), Shape::Ident) {
+                        let owner = text(object, src);
+                        if self.is_dataframe_var(owner) {
+                            out.columns.push(text(name, src).to_string());
+                            if owner != receiver {
+                                inputs.push(owner.to_string());
+                            }
+                        }
+                    } else {
+                        // Scala's parenless column methods: `col("x").desc`, `$"y".isNull`.
+                        let member = text(name, src);
+                        if vocab::PARENLESS_COLUMN_METHODS.contains(&member) {
+                            out.functions.push(member.to_string());
+                        }
+                        stack.push((object, role));
+                    }
+                }
+                Shape::Index { object, index } => {
+                    if let Shape::Str = self.adapter.shape(index, src) {
+                        if let Some(decoded) = self.adapter.decode_string(index, src) {
+                            out.columns.push(decoded.text);
+                        }
+                    } else {
+                        stack.push((index, role));
+                    }
+                    stack.push((object, role));
+                }
+                Shape::Call { object, name, args } => {
+                    let callee = text(name, src);
+                    if object.is_none() && self.is_dataframe_var(callee) {
+                        // Scala `df("x")`.
+                        if callee != receiver {
+                            inputs.push(callee.to_string());
+                        }
+                        if let Some(args) = args {
+                            for child in named_children(args) {
+                                stack.push((child, ArgRole::Column));
+                            }
+                        }
+                    } else {
+                        if !vocab::is_column_reference_function(callee)
+                            && !matches!(callee, "alias" | "as" | "name")
+                        {
+                            out.functions.push(callee.to_string());
+                        }
+                        if let Some(args) = args {
+                            self.push_args(args, callee, &mut stack);
+                        }
+                        if let Some(object) = object {
+                            let object_role = if vocab::COLUMN_BUILDERS.contains(&text(object, src))
+                            {
+                                ArgRole::Literal
+                            } else {
+                                role
+                            };
+                            stack.push((object, object_role));
+                        }
+                    }
+                }
+                Shape::Apply { callee, args } => {
+                    if let Some(args) = args {
+                        stack.push((args, role));
+                    }
+                    stack.push((callee, role));
+                }
+                Shape::Keyword { value, .. } => stack.push((value, role)),
+                Shape::Pair { key, value } => {
+                    stack.push((value, ArgRole::Function));
+                    stack.push((key, ArgRole::Column));
+                }
+                Shape::Paren(inner) => stack.push((inner, role)),
+                Shape::Lambda => {}
+                Shape::Other => {
+                    for child in named_children(node).into_iter().rev() {
+                        stack.push((child, role));
+                    }
+                }
+            }
+        }
+        for list in [
+            &mut out.columns,
+            &mut out.literals,
+            &mut out.functions,
+            &mut out.aliases,
+            &mut out.tables,
+            &mut out.paths,
+        ] {
+            dedup(list);
+        }
+        out
+    }
+
+    /// Push a call's arguments with the role the method gives each position / keyword.
+    pub(super) fn push_args(
+        &self,
+        args: Node<'a>,
+        method: &str,
+        stack: &mut Vec<(Node<'a>, ArgRole)>,
+    ) {
+        let mut position = 0usize;
+        let mut pending = Vec::new();
+        for arg in named_children(args) {
+            match self.adapter.shape(arg, self.src) {
+                Shape::Keyword { name, value } => {
+                    let role = vocab::arg_role(method, position, Some(text(name, self.src)));
+                    pending.push((value, role));
+                }
+                _ => {
+                    if arg.kind().contains("comment") {
+                        continue;
+                    }
+                    pending.push((arg, vocab::arg_role(method, position, None)));
+                    position += 1;
+                }
+            }
+        }
+        stack.extend(pending.into_iter().rev());
+    }
+}

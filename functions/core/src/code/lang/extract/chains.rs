@@ -1,0 +1,281 @@
+//! Chains: a statement's outermost `a.b(..).c(..)` flattened receiver-first into calls, kept
+//! when it is a DataFrame chain; `spark.sql(…)` calls and the SQL text they run.
+
+use super::*;
+
+impl<'a> Extractor<'a> {
+    /// Flatten the chain whose outermost node is `top`; `None` if it holds no call.
+    pub(super) fn flatten(&self, top: Node<'a>) -> Option<Flat<'a>> {
+        let mut links = Vec::new();
+        let mut current = top;
+        let mut base_is_call = false;
+        let mut steps = 0usize;
+        loop {
+            steps += 1;
+            if steps > 100_000 {
+                break;
+            }
+            match self.adapter.shape(current, self.src) {
+                Shape::Call {
+                    object: Some(object),
+                    name,
+                    args,
+                } => {
+                    links.push(Link::Call {
+                        node: current,
+                        name,
+                        args,
+                    });
+                    current = object;
+                }
+                Shape::Call {
+                    object: None,
+                    name,
+                    args,
+                } => {
+                    links.push(Link::Call {
+                        node: current,
+                        name,
+                        args,
+                    });
+                    base_is_call = true;
+                    break;
+                }
+                Shape::Member { object, name } => {
+                    links.push(Link::Member { name });
+                    current = object;
+                }
+                Shape::Paren(inner) => current = inner,
+                _ => break,
+            }
+        }
+        if !links.iter().any(|l| matches!(l, Link::Call { .. })) {
+            return None;
+        }
+        links.reverse();
+        Some(Flat {
+            links,
+            base: current,
+            base_is_call,
+        })
+    }
+
+    pub(super) fn chain(
+        &mut self,
+        flat: &Flat<'a>,
+        top: Node<'a>,
+        statement: Node<'a>,
+        host: LineRange,
+        assigned_to: Option<String>,
+    ) {
+        let src = self.src;
+        let mut links = flat.links.as_slice();
+        let mut receiver;
+        let mut via_dataframe_helper = false;
+        let base_ident = match self.adapter.shape(flat.base, src) {
+            Shape::Ident if !flat.base_is_call => Some(text(flat.base, src)),
+            _ => None,
+        };
+        if flat.base_is_call {
+            let Some(Link::Call { name, .. }) = links.first() else {
+                return;
+            };
+            let name = text(*name, src);
+            // A lone call `f(x)` is no chain; `broadcast(df).join(…)` is.
+            if vocab::COLUMN_BUILDERS.contains(&name) || links.len() < 2 {
+                return;
+            }
+            receiver = String::new();
+        } else {
+            match self.adapter.shape(flat.base, src) {
+                Shape::Ident | Shape::Member { .. } | Shape::Call { .. } | Shape::Apply { .. } => {}
+                // `"sep".join(…)`, `$"x".desc`, numbers: never DataFrames.
+                _ => return,
+            }
+            receiver = capped(text(flat.base, src), 80);
+            if base_ident
+                .is_some_and(|b| vocab::COLUMN_BUILDERS.contains(&b) || is_foreign_module(b))
+            {
+                return;
+            }
+            let base_is_df = base_ident.is_some_and(|b| self.is_dataframe_var(b));
+            if !base_is_df {
+                while let Some(Link::Member { name }) = links.first() {
+                    let member = text(*name, src);
+                    // `frame.na.drop(…)`: the null and statistics helpers exist on DataFrames.
+                    via_dataframe_helper |= vocab::DATAFRAME_HELPERS.contains(&member);
+                    receiver.push('.');
+                    receiver.push_str(member);
+                    links = &links[1..];
+                }
+            }
+        }
+        let methods: Vec<&str> = links
+            .iter()
+            .map(|l| match l {
+                Link::Call { name, .. } | Link::Member { name } => text(*name, src),
+            })
+            .collect();
+        let root = receiver.split('.').next().unwrap_or("");
+        let known_start = base_ident.is_some_and(|b| self.is_dataframe_var(b))
+            || via_dataframe_helper
+            || vocab::is_session_name(root)
+            || receiver.split('.').any(vocab::is_session_name);
+        let strong = methods
+            .iter()
+            .any(|m| vocab::is_dataframe_method(m) && !WEAK_METHODS.contains(m));
+        let weak_pair = methods.len() >= 2
+            && methods
+                .iter()
+                .filter(|m| vocab::is_dataframe_method(m))
+                .count()
+                >= 2;
+        if !(known_start || strong || weak_pair) {
+            return;
+        }
+        if methods
+            .iter()
+            .all(|m| vocab::COLUMN_ONLY_METHODS.contains(m))
+            && !known_start
+        {
+            return;
+        }
+        let mut inputs: Vec<String> = Vec::new();
+        let mut calls = Vec::with_capacity(links.len());
+        for link in links {
+            match *link {
+                Link::Call { node, name, args } => {
+                    let method = text(name, src).to_string();
+                    let start = if flat.base_is_call && node == flat.base {
+                        start_line(node)
+                    } else {
+                        start_line(name)
+                    };
+                    let args = match args {
+                        Some(args) => self.break_down_args(args, &method, &receiver, &mut inputs),
+                        None => CallArgs::default(),
+                    };
+                    if method == "sql" {
+                        self.sql_call(node, args_node(link), host, assigned_to.clone());
+                    }
+                    calls.push(SparkCall {
+                        method,
+                        lines: LineRange::new(start, end_line(node)),
+                        args,
+                    });
+                }
+                Link::Member { name } => calls.push(SparkCall {
+                    method: text(name, src).to_string(),
+                    lines: LineRange::new(start_line(name), end_line(name)),
+                    args: CallArgs::default(),
+                }),
+            }
+        }
+        if flat.base_is_call
+            && let Some(first) = calls.first()
+        {
+            receiver = format!("{}(…)", first.method);
+        }
+        dedup(&mut inputs);
+        inputs.retain(|i| *i != receiver);
+        if let Some(var) = &assigned_to {
+            // Window specs are chains too, but the variable holds no DataFrame.
+            if receiver != "Window" {
+                self.df_vars.insert(var.clone());
+            }
+        }
+        let (source_function, applied_functions) = self.helpers_of(flat, links);
+        let id = self.out.chains.len() as u32;
+        let _ = top;
+        self.out.chains.push(CallChain {
+            id,
+            file: 0,
+            symbol: self.symbol_stack.last().copied(),
+            statement: host,
+            receiver,
+            inputs,
+            assigned_to,
+            calls,
+            text: capped(self.own_statement_text(statement), STATEMENT_TEXT_CAP),
+            source_function,
+            applied_functions,
+            returned: false,
+        });
+    }
+
+    /// `spark.sql(<literal | variable>)`.
+    pub(super) fn sql_call(
+        &mut self,
+        call: Node<'a>,
+        args: Option<Node<'a>>,
+        host: LineRange,
+        assigned_to: Option<String>,
+    ) {
+        let Some(args) = args else { return };
+        let Some(first) = named_children(args).into_iter().next() else {
+            return;
+        };
+        let first = match self.adapter.shape(first, self.src) {
+            Shape::Keyword { value, .. } => value,
+            _ => first,
+        };
+        let first = self.unwrap_parens(first);
+        let Some((value, host_statement, literal_start)) = self.sql_text(first, host) else {
+            return;
+        };
+        let _ = call;
+        self.consumed_literals.insert(literal_start);
+        for analysed in analyse_sql(&value) {
+            let id = self.out.sql.len() as u32;
+            self.out.sql.push(SqlStatement {
+                id,
+                file: 0,
+                symbol: self.symbol_stack.last().copied(),
+                origin: SqlOrigin::SparkSqlCall,
+                lines: analysed.lines,
+                host_statement,
+                parsed: analysed.parsed,
+                clauses: analysed.clauses,
+                assigned_to: assigned_to.clone(),
+            });
+        }
+    }
+
+    /// The SQL passed to `sql(…)`: a literal, a variable holding one, or either formatted
+    /// (`q.format(t=…)`, `q.stripMargin`). Returns the text, its host statement and the
+    /// literal's start byte.
+    pub(super) fn sql_text(
+        &self,
+        node: Node<'a>,
+        host: LineRange,
+    ) -> Option<(DecodedString, LineRange, usize)> {
+        if let Some((decoded, literal)) = self.string_value(node) {
+            return Some((decoded, host, literal.start_byte()));
+        }
+        let mut current = self.unwrap_parens(node);
+        for _ in 0..8 {
+            match self.adapter.shape(current, self.src) {
+                Shape::Ident => {
+                    let var = self.string_vars.get(text(current, self.src))?;
+                    return Some((var.value.clone(), var.host, var.literal_start));
+                }
+                Shape::Call {
+                    object: Some(object),
+                    name,
+                    ..
+                } if matches!(
+                    text(name, self.src),
+                    "format" | "strip" | "trim" | "stripMargin"
+                ) =>
+                {
+                    current = self.unwrap_parens(object)
+                }
+                Shape::Member { object, name } if text(name, self.src) == "stripMargin" => {
+                    current = self.unwrap_parens(object)
+                }
+                _ => return None,
+            }
+        }
+        None
+    }
+}

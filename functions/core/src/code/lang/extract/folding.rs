@@ -1,0 +1,187 @@
+//! Folding: a variable assigned a string, a literal collection, a `StructType` or a window spec
+//! is read into the calls that use it as if written inline, bounded so data lists cannot bloat
+//! the index (see the parent module's caps).
+
+use super::*;
+
+impl<'a> Extractor<'a> {
+    /// Whether an assigned value is worth folding into the calls that use the variable.
+    pub(super) fn fold_value(&self, value: Node<'a>) -> Option<FoldValue<'a>> {
+        let src = self.src;
+        match self.adapter.shape(value, src) {
+            Shape::Str => return Some(FoldValue::Str(value)),
+            Shape::Ident => return self.lookup_value(text(value, src)).cloned(),
+            _ => {}
+        }
+        if self.collection_items(value).is_some() {
+            return Some(FoldValue::Collection(value));
+        }
+        let flat = self.flatten(value)?;
+        let first = flat.links.first().map(|l| match l {
+            Link::Call { name, .. } | Link::Member { name } => text(*name, src),
+        });
+        let base = text(flat.base, src);
+        let constructs_struct = matches!(first, Some("StructType" | "createStructType"))
+            || (!flat.base_is_call && base.trim_start_matches("new ").starts_with("StructType"));
+        if constructs_struct {
+            let names = self.struct_field_names(value);
+            return (!names.is_empty()).then_some(FoldValue::Struct(names));
+        }
+        let window_base = !flat.base_is_call
+            && (base == "Window"
+                || base.ends_with(".Window")
+                || matches!(self.lookup_value(base), Some(FoldValue::Window(_))));
+        window_base.then_some(FoldValue::Window(value))
+    }
+
+    /// The foldable value of a variable visible here: this scope, then the enclosing ones, then
+    /// module level.
+    pub(super) fn lookup_value(&self, name: &str) -> Option<&FoldValue<'a>> {
+        self.symbol_stack
+            .iter()
+            .rev()
+            .map(|s| Some(*s))
+            .chain(std::iter::once(None))
+            .find_map(|scope| self.value_vars.get(&(scope, name.to_string())))?
+            .as_ref()
+    }
+
+    /// The items of a literal collection: the adapter's list/tuple/array forms, or a call of a
+    /// collection factory (`Seq(…)`, `List(…)`, `Array(…)`, `Arrays.asList(…)`, `List.of(…)`).
+    pub(super) fn collection_items(&self, node: Node<'a>) -> Option<Vec<Node<'a>>> {
+        if let Some(items) = self.adapter.collection_items(node) {
+            return Some(items);
+        }
+        let src = self.src;
+        match self.adapter.shape(node, src) {
+            Shape::Call {
+                object,
+                name,
+                args: Some(args),
+            } => {
+                let factory = match object {
+                    None => matches!(
+                        text(name, src),
+                        "Seq" | "List" | "Array" | "Set" | "Vector" | "IndexedSeq"
+                    ),
+                    Some(object) => matches!(
+                        (text(object, src), text(name, src)),
+                        ("Arrays", "asList") | ("List" | "Set" | "Stream", "of")
+                    ),
+                };
+                factory.then(|| {
+                    named_children(args)
+                        .into_iter()
+                        .filter(|c| !c.kind().contains("comment"))
+                        .collect()
+                })
+            }
+            _ => None,
+        }
+    }
+
+    /// Field names of a `StructType` value: the first argument of every `StructField(…)`,
+    /// `.add(…)` and `createStructField(…)` inside it, in source order.
+    pub(super) fn struct_field_names(&self, value: Node<'a>) -> Vec<String> {
+        let src = self.src;
+        let mut names = Vec::new();
+        let mut stack = vec![value];
+        let mut budget = FOLD_NODE_BUDGET;
+        while let Some(node) = stack.pop() {
+            budget = budget.saturating_sub(1);
+            if budget == 0 || names.len() >= FOLD_STRING_CAP {
+                break;
+            }
+            if let Shape::Call {
+                name,
+                args: Some(args),
+                ..
+            } = self.adapter.shape(node, src)
+                && matches!(text(name, src), "StructField" | "add" | "createStructField")
+                && let Some(first) = named_children(args).into_iter().find_map(|a| {
+                    match self.adapter.shape(a, src) {
+                        Shape::Keyword { name, value } => {
+                            (text(name, src) == "name").then_some(value)
+                        }
+                        _ if a.kind().contains("comment") => None,
+                        _ => Some(a),
+                    }
+                })
+                && let Some((decoded, _)) = self.string_value(first)
+            {
+                names.push((first.start_byte(), decoded.text));
+            }
+            let first = stack.len();
+            stack.extend(named_children(node));
+            stack[first..].reverse();
+        }
+        // A builder chain (`new StructType().add("a", …).add("b", …)`) nests its last field
+        // outermost.
+        names.sort_by_key(|(at, _)| *at);
+        names.into_iter().map(|(_, name)| name).collect()
+    }
+
+    /// The strings inside a value, depth-first, at most [`FOLD_STRING_CAP`].
+    pub(super) fn fold_strings(&self, value: Node<'a>) -> Vec<String> {
+        let src = self.src;
+        let mut strings = Vec::new();
+        let mut stack = vec![value];
+        let mut budget = FOLD_NODE_BUDGET;
+        while let Some(node) = stack.pop() {
+            budget = budget.saturating_sub(1);
+            if budget == 0 || strings.len() >= FOLD_STRING_CAP {
+                break;
+            }
+            match self.adapter.shape(node, src) {
+                Shape::Str => {
+                    if let Some(decoded) = self.adapter.decode_string(node, src) {
+                        strings.push(decoded.text);
+                    }
+                }
+                Shape::Lambda => {}
+                _ => {
+                    let first = stack.len();
+                    stack.extend(named_children(node));
+                    stack[first..].reverse();
+                }
+            }
+        }
+        strings
+    }
+
+    /// Fold a variable argument's value into `out`, as if it were written inline; `stack` gets
+    /// what must be broken down further (window specs).
+    pub(super) fn fold_variable(
+        &self,
+        value: &FoldValue<'a>,
+        role: ArgRole,
+        out: &mut CallArgs,
+        stack: &mut Vec<(Node<'a>, ArgRole)>,
+    ) {
+        match value {
+            FoldValue::Str(node) => {
+                if let Some(decoded) = self.adapter.decode_string(*node, self.src) {
+                    record_string(out, role, decoded.text);
+                }
+            }
+            FoldValue::Collection(node) => {
+                // A flat list of names passed where names go (`select(cols)`, `toDF(cols: _*)`)
+                // names columns / aliases; anything else (data rows, `isin` values) is literals.
+                let flat = self.collection_items(*node).is_some_and(|items| {
+                    items
+                        .iter()
+                        .all(|i| matches!(self.adapter.shape(*i, self.src), Shape::Str))
+                });
+                let role = match role {
+                    ArgRole::Column | ArgRole::Alias if flat => role,
+                    _ => ArgRole::Literal,
+                };
+                for string in self.fold_strings(*node) {
+                    record_string(out, role, string);
+                }
+            }
+            FoldValue::Struct(names) => out.columns.extend(names.iter().cloned()),
+            FoldValue::Window(node) => stack.push((*node, ArgRole::Column)),
+        }
+    }
+}
