@@ -1,0 +1,429 @@
+//! Clauses: a parsed statement walked into [`SqlClause`]s — select items, FROM tables, JOINs and
+//! their predicates, WHERE and its conjuncts, GROUP BY, HAVING, ORDER BY, window `OVER`, LIMIT,
+//! set operations and CTEs — each with its lines and its depth.
+
+use super::*;
+
+pub(super) struct ClauseBuilder<'a> {
+    pub(super) sql: &'a DecodedString,
+    pub(super) fallback: LineRange,
+    pub(super) clauses: Vec<SqlClause>,
+    pub(super) text: SqlText,
+}
+
+impl ClauseBuilder<'_> {
+    /// An expression's span, widened for `[NOT] EXISTS (…)` and `(SELECT …)`, whose spans are
+    /// only the subquery inside the parentheses.
+    pub(super) fn expr_span(&self, expr: &Expr) -> Span {
+        let mut inner = expr;
+        while let Expr::UnaryOp { expr, .. } | Expr::Nested(expr) = inner {
+            inner = expr;
+        }
+        match inner {
+            Expr::Exists { .. } | Expr::Subquery(_) => self
+                .text
+                .open_parens(expr.span().union(&inner.span()), &["exists", "not"]),
+            _ => expr.span(),
+        }
+    }
+
+    pub(super) fn lines(&self, span: Span, parent: LineRange) -> LineRange {
+        map_span(self.sql, self.text.close_parens(span)).unwrap_or(parent)
+    }
+
+    pub(super) fn push(
+        &mut self,
+        kind: SqlClauseKind,
+        lines: LineRange,
+        text: String,
+        depth: u32,
+    ) -> usize {
+        let tokens = text.clone();
+        self.push_tokens(kind, lines, text, &tokens, depth)
+    }
+
+    /// A clause over an expression: its columns, functions and literals are the expression's
+    /// own — the subqueries inside it get clauses of their own and lend it nothing.
+    pub(super) fn push_expr(
+        &mut self,
+        kind: SqlClauseKind,
+        lines: LineRange,
+        expr: &Expr,
+        depth: u32,
+    ) -> usize {
+        let text = expr.to_string();
+        let mut tokens = text.clone();
+        for query in subqueries_of(expr) {
+            tokens = tokens.replace(&query.to_string(), " ");
+        }
+        self.push_tokens(kind, lines, text, &tokens, depth)
+    }
+
+    pub(super) fn push_tokens(
+        &mut self,
+        kind: SqlClauseKind,
+        lines: LineRange,
+        text: String,
+        token_source: &str,
+        depth: u32,
+    ) -> usize {
+        let mut tokens = CallArgs::default();
+        sql_expression_tokens(token_source, &mut tokens);
+        dedup(&mut tokens.columns);
+        dedup(&mut tokens.functions);
+        dedup(&mut tokens.literals);
+        self.clauses.push(SqlClause {
+            kind,
+            lines,
+            text: capped(&text, CLAUSE_TEXT_CAP),
+            columns: tokens.columns,
+            tables: Vec::new(),
+            functions: tokens.functions,
+            literals: tokens.literals,
+            aliases: Vec::new(),
+            depth,
+        });
+        self.clauses.len() - 1
+    }
+
+    /// One statement; `span` is its span (the caller has it already).
+    pub(super) fn statement(&mut self, statement: &Statement, span: Span) {
+        let lines = self.lines(span, self.fallback);
+        match statement {
+            Statement::Query(query) => self.query(query, 0, lines),
+            Statement::Insert(insert) => {
+                let i = self.push(SqlClauseKind::Insert, lines, insert.table.to_string(), 0);
+                self.clauses[i].columns.clear();
+                self.clauses[i].tables.push(insert.table.to_string());
+                if let Some(source) = &insert.source {
+                    self.query(source, 0, lines);
+                }
+            }
+            Statement::CreateView(view) => {
+                let i = self.push(SqlClauseKind::CreateView, lines, view.name.to_string(), 0);
+                self.clauses[i].columns.clear();
+                self.clauses[i].tables.push(view.name.to_string());
+                // `CREATE VIEW v (a, b) AS …`: the column list names the query's outputs.
+                self.clauses[i].aliases =
+                    view.columns.iter().map(|c| c.name.value.clone()).collect();
+                self.query(&view.query, 0, lines);
+            }
+            Statement::CreateTable(create) => {
+                let name = create.name.to_string();
+                let i = self.push(
+                    SqlClauseKind::Other,
+                    lines,
+                    format!("CREATE TABLE {name}"),
+                    0,
+                );
+                self.clauses[i].columns.clear();
+                self.clauses[i].tables.push(name);
+                if let Some(query) = &create.query {
+                    self.query(query, 0, lines);
+                }
+            }
+            Statement::Drop { names, .. } => {
+                let i = self.push(SqlClauseKind::Other, lines, statement.to_string(), 0);
+                self.clauses[i].columns.clear();
+                self.clauses[i].tables = names.iter().map(|n| n.to_string()).collect();
+            }
+            other => {
+                // DDL and commands (`CACHE TABLE t`, `CREATE VIEW v USING orc …`): the words
+                // are keywords, options and names, not columns.
+                let text = other.to_string();
+                let i = self.push(SqlClauseKind::Other, lines, text.clone(), 0);
+                self.clauses[i].columns.clear();
+                self.clauses[i].tables = statement_tables(&text);
+            }
+        }
+    }
+
+    pub(super) fn query(&mut self, query: &Query, depth: u32, parent: LineRange) {
+        let lines = self.lines(query.span(), parent);
+        if let Some(with) = &query.with {
+            for cte in &with.cte_tables {
+                let cte_lines = self.lines(cte.span(), lines);
+                let i = self.push(
+                    SqlClauseKind::With,
+                    cte_lines,
+                    format!("{} AS (…)", cte.alias.name),
+                    depth,
+                );
+                self.clauses[i].columns.clear();
+                self.clauses[i].aliases.push(cte.alias.name.value.clone());
+                self.query(&cte.query, depth + 1, cte_lines);
+            }
+        }
+        self.set_expr(&query.body, depth, lines);
+        if let Some(order_by) = &query.order_by {
+            let lines_ob = self.lines(order_by.span(), lines);
+            self.push(
+                SqlClauseKind::OrderBy,
+                lines_ob,
+                order_by.to_string(),
+                depth,
+            );
+        }
+        if let Some(limit) = &query.limit_clause {
+            let limit_lines = self.lines(limit.span(), lines);
+            self.push(SqlClauseKind::Limit, limit_lines, limit.to_string(), depth);
+        }
+    }
+
+    pub(super) fn set_expr(&mut self, body: &SetExpr, depth: u32, parent: LineRange) {
+        // Set operations nest to the left; walk them with a stack, not recursion.
+        let mut stack = vec![body];
+        while let Some(body) = stack.pop() {
+            match body {
+                SetExpr::Select(select) => self.select(select, depth, parent),
+                SetExpr::Query(query) => self.query(query, depth + 1, parent),
+                SetExpr::SetOperation {
+                    op, left, right, ..
+                } => {
+                    let lines = self.lines(body.span(), parent);
+                    let i = self.push(SqlClauseKind::Union, lines, op.to_string(), depth);
+                    self.clauses[i].columns.clear();
+                    stack.push(right);
+                    stack.push(left);
+                }
+                other => {
+                    let lines = self.lines(other.span(), parent);
+                    self.push(SqlClauseKind::Other, lines, other.to_string(), depth);
+                }
+            }
+        }
+    }
+
+    pub(super) fn select(
+        &mut self,
+        select: &sqlparser::ast::Select,
+        depth: u32,
+        parent: LineRange,
+    ) {
+        let lines = self.lines(select.span(), parent);
+        let head = self.push(SqlClauseKind::Select, lines, String::new(), depth);
+        let mut subqueries: Vec<(&Query, LineRange)> = Vec::new();
+        // Each item's text, kept for the head clause (rendering an AST is not cheap).
+        let mut item_texts: Vec<String> = Vec::with_capacity(select.projection.len());
+        for item in &select.projection {
+            let item_lines = self.lines(item.span(), lines);
+            let (text, alias, expr) = match item {
+                SelectItem::ExprWithAlias { expr, alias } => {
+                    (item.to_string(), Some(alias.value.clone()), Some(expr))
+                }
+                SelectItem::UnnamedExpr(expr) => (item.to_string(), None, Some(expr)),
+                other => (other.to_string(), None, None),
+            };
+            item_texts.push(text.clone());
+            let upper = text.to_ascii_uppercase();
+            let is_window = upper.contains(" OVER ") || upper.contains(" OVER(");
+            let mut tokens = text.clone();
+            for query in expr.map(subqueries_of).unwrap_or_default() {
+                tokens = tokens.replace(&query.to_string(), " ");
+            }
+            // The tokenizer skips the word after `AS`, so the alias is no column (and a column
+            // of the same name, `CAST(x AS INT) AS x`, stays one).
+            let i = self.push_tokens(
+                SqlClauseKind::SelectItem,
+                item_lines,
+                text.clone(),
+                &tokens,
+                depth,
+            );
+            if let Some(alias) = alias {
+                self.clauses[i].aliases.push(alias.clone());
+                self.clauses[head].aliases.push(alias);
+            }
+            if is_window {
+                let w = self.push(SqlClauseKind::Window, item_lines, text, depth);
+                self.clauses[w].aliases = self.clauses[i].aliases.clone();
+            }
+            if let Some(expr) = expr {
+                collect_subqueries(expr, item_lines, self, &mut subqueries);
+            }
+        }
+        let projection_columns: Vec<String> = self
+            .clauses
+            .iter()
+            .skip(head + 1)
+            .filter(|c| c.kind == SqlClauseKind::SelectItem)
+            .flat_map(|c| c.columns.clone())
+            .collect();
+        let projection_functions: Vec<String> = self
+            .clauses
+            .iter()
+            .skip(head + 1)
+            .filter(|c| c.kind == SqlClauseKind::SelectItem)
+            .flat_map(|c| c.functions.clone())
+            .collect();
+        {
+            let clause = &mut self.clauses[head];
+            clause.text = capped(&item_texts.join(", "), CLAUSE_TEXT_CAP);
+            clause.columns = projection_columns;
+            clause.functions = projection_functions;
+            dedup(&mut clause.columns);
+            dedup(&mut clause.functions);
+        }
+        for table in &select.from {
+            self.table_with_joins(table, depth, lines, &mut subqueries);
+        }
+        if let Some(selection) = &select.selection {
+            // Spans walk their whole subtree: each conjunct's once, for WHERE and for itself.
+            let parts: Vec<(&Expr, Span)> = conjuncts(selection)
+                .into_iter()
+                .map(|c| (c, self.expr_span(c)))
+                .collect();
+            let where_span = Span::union_iter(
+                parts
+                    .iter()
+                    .map(|(_, span)| *span)
+                    .chain([selection.span()]),
+            );
+            let where_lines = self.lines(where_span, lines);
+            self.push_expr(SqlClauseKind::Where, where_lines, selection, depth);
+            for (conjunct, span) in parts {
+                let c_lines = self.lines(span, where_lines);
+                self.push_expr(SqlClauseKind::WherePredicate, c_lines, conjunct, depth);
+            }
+            collect_subqueries(selection, where_lines, self, &mut subqueries);
+        }
+        if let sqlparser::ast::GroupByExpr::Expressions(exprs, _) = &select.group_by
+            && !exprs.is_empty()
+        {
+            let span = Span::union_iter(exprs.iter().map(|e| e.span()));
+            let g_lines = self.lines(span, lines);
+            let text = exprs
+                .iter()
+                .map(|e| e.to_string())
+                .collect::<Vec<_>>()
+                .join(", ");
+            self.push(SqlClauseKind::GroupBy, g_lines, text, depth);
+        }
+        if let Some(having) = &select.having {
+            let h_lines = self.lines(having.span(), lines);
+            self.push_expr(SqlClauseKind::Having, h_lines, having, depth);
+            collect_subqueries(having, h_lines, self, &mut subqueries);
+        }
+        if !select.sort_by.is_empty() {
+            let span = Span::union_iter(select.sort_by.iter().map(|e| e.span()));
+            let s_lines = self.lines(span, lines);
+            let text = select
+                .sort_by
+                .iter()
+                .map(|e| e.to_string())
+                .collect::<Vec<_>>()
+                .join(", ");
+            self.push(SqlClauseKind::OrderBy, s_lines, text, depth);
+        }
+        for (query, q_lines) in subqueries {
+            let i = self.push(SqlClauseKind::Subquery, q_lines, String::new(), depth + 1);
+            self.clauses[i].text = capped(&query.to_string(), CLAUSE_TEXT_CAP);
+            self.query(query, depth + 1, q_lines);
+        }
+    }
+
+    pub(super) fn table_with_joins<'q>(
+        &mut self,
+        table: &'q TableWithJoins,
+        depth: u32,
+        parent: LineRange,
+        subqueries: &mut Vec<(&'q Query, LineRange)>,
+    ) {
+        let from_span = match &table.relation {
+            // `FROM (SELECT …) t`: the span starts inside the parentheses.
+            TableFactor::Derived { .. } => self.text.open_parens(table.relation.span(), &[]),
+            _ => table.relation.span(),
+        };
+        let from_lines = self.lines(from_span, parent);
+        let i = self.push(
+            SqlClauseKind::From,
+            from_lines,
+            table.relation.to_string(),
+            depth,
+        );
+        self.clauses[i].columns.clear();
+        self.relation(&table.relation, i, from_lines, subqueries);
+        for join in &table.joins {
+            let join_lines = self.lines(join.span(), parent);
+            let j = self.push(SqlClauseKind::Join, join_lines, join.to_string(), depth);
+            self.clauses[j].columns.clear();
+            self.relation(&join.relation, j, join_lines, subqueries);
+            if let Some(JoinConstraint::On(predicate)) = join_constraint(&join.join_operator) {
+                let p_lines = self.lines(predicate.span(), join_lines);
+                let p = self.push_expr(SqlClauseKind::JoinPredicate, p_lines, predicate, depth);
+                self.clauses[j].columns = self.clauses[p].columns.clone();
+            }
+            if let Some(JoinConstraint::Using(names)) = join_constraint(&join.join_operator) {
+                self.clauses[j].columns = names.iter().map(|n| n.to_string()).collect();
+            }
+        }
+    }
+
+    pub(super) fn relation<'q>(
+        &mut self,
+        relation: &'q TableFactor,
+        clause: usize,
+        lines: LineRange,
+        subqueries: &mut Vec<(&'q Query, LineRange)>,
+    ) {
+        match relation {
+            TableFactor::Table { name, alias, .. } => {
+                self.clauses[clause].tables.push(name.to_string());
+                if let Some(alias) = alias {
+                    self.clauses[clause].aliases.push(alias.name.value.clone());
+                }
+            }
+            TableFactor::Derived {
+                subquery, alias, ..
+            } => {
+                if let Some(alias) = alias {
+                    self.clauses[clause].aliases.push(alias.name.value.clone());
+                }
+                subqueries.push((subquery, self.lines(subquery.span(), lines)));
+            }
+            _ => {}
+        }
+    }
+}
+
+pub(super) fn join_constraint(op: &JoinOperator) -> Option<&JoinConstraint> {
+    match op {
+        JoinOperator::Join(c)
+        | JoinOperator::Inner(c)
+        | JoinOperator::Left(c)
+        | JoinOperator::LeftOuter(c)
+        | JoinOperator::Right(c)
+        | JoinOperator::RightOuter(c)
+        | JoinOperator::FullOuter(c)
+        | JoinOperator::CrossJoin(c)
+        | JoinOperator::Semi(c)
+        | JoinOperator::LeftSemi(c)
+        | JoinOperator::RightSemi(c)
+        | JoinOperator::Anti(c)
+        | JoinOperator::LeftAnti(c)
+        | JoinOperator::RightAnti(c)
+        | JoinOperator::StraightJoin(c) => Some(c),
+        JoinOperator::AsOf { constraint, .. } => Some(constraint),
+        _ => None,
+    }
+}
+
+/// The `AND`-separated conjuncts of a predicate, left to right (iterative).
+pub(super) fn conjuncts(expr: &Expr) -> Vec<&Expr> {
+    let mut out = Vec::new();
+    let mut stack = vec![expr];
+    while let Some(e) = stack.pop() {
+        match e {
+            Expr::BinaryOp {
+                left,
+                op: sqlparser::ast::BinaryOperator::And,
+                right,
+            } => {
+                stack.push(right);
+                stack.push(left);
+            }
+            other => out.push(other),
+        }
+    }
+    out
+}

@@ -1,0 +1,439 @@
+//! SQL, clause by clause, with repository line ranges.
+//!
+//! [`analyse_sql`] takes SQL text together with its line map ([`DecodedString`]: where each line
+//! of the SQL came from in the repository file) and returns one [`AnalysedSql`] per statement.
+//! Statements are parsed with `sqlparser`, trying the Spark SQL, Databricks, Hive and generic
+//! dialects in that order; each query is split into [`SqlClause`]s — select items, FROM tables,
+//! JOINs and their predicates, WHERE and each of its `AND` conjuncts, GROUP BY, HAVING, ORDER BY,
+//! window `OVER`, LIMIT, set operations, CTEs and subqueries (with their nesting depth). A
+//! clause's lines come from sqlparser's spans (line/column inside the SQL text) mapped through the
+//! line map. Columns, functions and literals of a clause are read off its text with the same
+//! small tokenizer used for SQL expression strings — with the text of subqueries inside it
+//! masked, since each subquery gets clauses of its own one level deeper (found anywhere in an
+//! expression: operands, function arguments, `CASE`, `IN` lists, derived tables).
+//!
+//! sqlparser's spans stop short of closing parentheses (and of `NOT EXISTS (` before a
+//! subquery); [`SqlText`] widens them so a clause's lines are the lines the clause is written on.
+//!
+//! SQL the parser rejects (templated SQL, dialect gaps) is never an error: it becomes one
+//! token-level record with `parsed: false` whose single clause lists the identifiers, functions,
+//! literals and `FROM`/`JOIN` tables found in the text.
+//!
+//! This file parses and maps lines; `clauses` walks a statement into clauses, `spans` widens
+//! sqlparser's spans, `subqueries` finds the queries nested in an expression.
+
+use crate::code::index::{CallArgs, LineRange, SqlClause, SqlClauseKind};
+use crate::code::sql_expr::sql_expression_tokens;
+use crate::code::strings::{DecodedString, PLACEHOLDER};
+use crate::code::strings::{capped, dedup};
+use sqlparser::ast::{
+    Expr, FunctionArg, FunctionArgExpr, FunctionArguments, JoinConstraint, JoinOperator, Query,
+    SelectItem, SetExpr, Spanned, Statement, TableFactor, TableWithJoins,
+};
+use sqlparser::dialect::{
+    DatabricksDialect, Dialect, GenericDialect, HiveDialect, SparkSqlDialect,
+};
+use sqlparser::parser::Parser;
+use sqlparser::tokenizer::Span;
+use std::cell::RefCell;
+use std::collections::VecDeque;
+use std::rc::Rc;
+
+mod clauses;
+mod spans;
+mod subqueries;
+
+use clauses::*;
+use spans::*;
+use subqueries::*;
+
+const CLAUSE_TEXT_CAP: usize = 400;
+/// Upper bound on expression nodes visited looking for subqueries in one expression.
+const EXPR_NODE_BUDGET: usize = 10_000;
+
+/// One SQL statement found in a string, file or cell.
+#[derive(Debug, Clone, PartialEq)]
+pub struct AnalysedSql {
+    /// Repository lines of the statement.
+    pub lines: LineRange,
+    pub parsed: bool,
+    pub clauses: Vec<SqlClause>,
+}
+
+/// Parse SQL text (one or more `;`-separated statements) into clauses with repository lines.
+pub fn analyse_sql(sql: &DecodedString) -> Vec<AnalysedSql> {
+    let whole = sql
+        .span()
+        .map(|(s, e)| LineRange::new(s, e))
+        .unwrap_or(LineRange::new(1, 1));
+    if sql.text.trim().is_empty() {
+        return Vec::new();
+    }
+    let parsed = parse_statements(&sql.text);
+    let Some(statements) = parsed.as_ref() else {
+        return vec![token_level(sql, whole)];
+    };
+    let mut out = Vec::new();
+    for statement in statements {
+        // A span walks the whole subtree: compute the statement's once.
+        let span = statement.span();
+        let lines = map_span(sql, span).unwrap_or(whole);
+        let mut builder = ClauseBuilder {
+            sql,
+            fallback: lines,
+            clauses: Vec::new(),
+            text: SqlText::new(&sql.text),
+        };
+        builder.statement(statement, span);
+        out.push(AnalysedSql {
+            lines,
+            parsed: true,
+            clauses: builder.clauses,
+        });
+    }
+    out
+}
+
+/// The statements of a SQL text, `None` when no dialect parses it.
+type Parsed = Rc<Option<Vec<Statement>>>;
+
+/// Most recently parsed SQL texts remembered per thread.
+const RECENT_PARSES: usize = 64;
+
+thread_local! {
+    /// The statements of the last [`RECENT_PARSES`] SQL texts parsed on this thread, oldest
+    /// first. Test suites repeat the same SQL: on delta-io/delta a third of the ~5,900 SQL
+    /// strings repeat one of the previous 64, and a text no dialect accepts costs up to eight
+    /// failed parses. Parsing is a pure function of the text, so this changes nothing but time.
+    static RECENT: RefCell<VecDeque<(String, Parsed)>> = const { RefCell::new(VecDeque::new()) };
+}
+
+/// The statements of SQL text: as written, else with its templating replaced; `None` when no
+/// dialect parses either. Remembered for the next [`RECENT_PARSES`] calls on this thread.
+fn parse_statements(text: &str) -> Parsed {
+    let hit = RECENT.with(|recent| {
+        recent
+            .borrow()
+            .iter()
+            .find(|(seen, _)| seen == text)
+            .map(|(_, statements)| Rc::clone(statements))
+    });
+    if let Some(statements) = hit {
+        return statements;
+    }
+    let statements = Rc::new(parse_any_dialect(text).or_else(|| {
+        // `.format()`/`%` templates: `{name}`, `{}`, `%s` stand for values or identifiers.
+        let templated = regex_lite_replace_placeholders(text);
+        (templated != text)
+            .then(|| parse_any_dialect(&templated))
+            .flatten()
+    }));
+    RECENT.with(|recent| {
+        let mut recent = recent.borrow_mut();
+        if recent.len() == RECENT_PARSES {
+            recent.pop_front();
+        }
+        recent.push_back((text.to_string(), Rc::clone(&statements)));
+    });
+    statements
+}
+
+fn parse_any_dialect(text: &str) -> Option<Vec<Statement>> {
+    let dialects: [&dyn Dialect; 4] = [
+        &SparkSqlDialect {},
+        &DatabricksDialect {},
+        &HiveDialect {},
+        &GenericDialect {},
+    ];
+    dialects.iter().find_map(|dialect| {
+        Parser::parse_sql(*dialect, text)
+            .ok()
+            .filter(|statements| !statements.is_empty())
+    })
+}
+
+/// Replace `{…}`, `%s`, `%(name)s` and `?` templating with the placeholder identifier.
+fn regex_lite_replace_placeholders(text: &str) -> String {
+    // TPC-H `dbgen` templates: directive lines (`:x`, `:o`, `:n -1`) and `:1` parameters.
+    let text: String = text
+        .split('\n')
+        .map(|line| {
+            let trimmed = line.trim_start();
+            let is_directive = trimmed.starts_with(':')
+                && trimmed
+                    .chars()
+                    .nth(1)
+                    .is_some_and(|c| c.is_ascii_alphabetic());
+            if is_directive { "" } else { line }
+        })
+        .collect::<Vec<_>>()
+        .join("\n");
+    let mut out = String::with_capacity(text.len());
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '{' => {
+                for inner in chars.by_ref() {
+                    if inner == '}' {
+                        break;
+                    }
+                }
+                out.push_str(PLACEHOLDER);
+            }
+            '%' if chars.peek() == Some(&'s') || chars.peek() == Some(&'d') => {
+                chars.next();
+                out.push_str(PLACEHOLDER);
+            }
+            '%' if chars.peek() == Some(&'(') => {
+                for inner in chars.by_ref() {
+                    if inner == ')' {
+                        break;
+                    }
+                }
+                chars.next();
+                out.push_str(PLACEHOLDER);
+            }
+            ':' if chars.peek().is_some_and(|c| c.is_ascii_alphanumeric())
+                && !out.ends_with(':') =>
+            {
+                while chars
+                    .peek()
+                    .is_some_and(|c| c.is_ascii_alphanumeric() || *c == '_')
+                {
+                    chars.next();
+                }
+                out.push_str(PLACEHOLDER);
+            }
+            other => out.push(other),
+        }
+    }
+    out
+}
+
+/// Map a span inside the SQL text to repository lines.
+fn map_span(sql: &DecodedString, span: Span) -> Option<LineRange> {
+    if span.start.line == 0 {
+        return None;
+    }
+    let (start, end) = sql.file_lines(span.start.line, span.end.line.max(span.start.line))?;
+    Some(LineRange::new(start, end))
+}
+
+/// Names following `FROM`, `JOIN`, `INTO`, `TABLE`, `VIEW`, `UPDATE` in SQL text.
+fn statement_tables(text: &str) -> Vec<String> {
+    let words: Vec<&str> = text.split_whitespace().collect();
+    let mut tables: Vec<String> = Vec::new();
+    for pair in words.windows(2) {
+        let keyword = pair[0].to_ascii_lowercase();
+        if matches!(
+            keyword.as_str(),
+            "from" | "join" | "into" | "table" | "view" | "update"
+        ) {
+            let table =
+                pair[1].trim_matches(|c: char| !(c.is_alphanumeric() || c == '_' || c == '.'));
+            let keyword_next = matches!(
+                table.to_ascii_lowercase().as_str(),
+                "if" | "select" | "with" | "as"
+            );
+            if !table.is_empty() && !keyword_next && !tables.iter().any(|t| t == table) {
+                tables.push(table.to_string());
+            }
+        }
+    }
+    tables
+}
+
+fn token_level(sql: &DecodedString, lines: LineRange) -> AnalysedSql {
+    let mut tokens = CallArgs::default();
+    sql_expression_tokens(&sql.text, &mut tokens);
+    let tables = statement_tables(&sql.text);
+    tokens.columns.retain(|c| {
+        !tables
+            .iter()
+            .any(|t| t == c || t.ends_with(&format!(".{c}")))
+    });
+    dedup(&mut tokens.columns);
+    dedup(&mut tokens.functions);
+    dedup(&mut tokens.literals);
+    AnalysedSql {
+        lines,
+        parsed: false,
+        clauses: vec![SqlClause {
+            kind: SqlClauseKind::Other,
+            lines,
+            text: capped(sql.text.trim(), CLAUSE_TEXT_CAP),
+            columns: tokens.columns,
+            tables,
+            functions: tokens.functions,
+            literals: tokens.literals,
+            aliases: Vec::new(),
+            depth: 0,
+        }],
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::code::strings::{Interpolation, LiteralBody, decode};
+
+    fn at_line(sql: &str, line: u32) -> DecodedString {
+        decode(LiteralBody {
+            body: sql,
+            start_line: line,
+            escapes: false,
+            interpolation: Interpolation::None,
+        })
+    }
+
+    #[test]
+    fn clauses_carry_repository_lines() {
+        let sql = "SELECT dept, sum(salary) AS total\nFROM emp e\nJOIN dept d ON e.dept_id = d.id\nWHERE e.age > 30 AND d.name <> 'x'\nGROUP BY dept\nHAVING sum(salary) > 10\nORDER BY total DESC\nLIMIT 5";
+        let out = analyse_sql(&at_line(sql, 20));
+        assert_eq!(out.len(), 1);
+        let a = &out[0];
+        assert!(a.parsed);
+        assert_eq!(a.lines, LineRange::new(20, 27));
+        let find = |k: SqlClauseKind| a.clauses.iter().find(|c| c.kind == k).unwrap();
+        assert_eq!(find(SqlClauseKind::From).lines, LineRange::new(21, 21));
+        assert_eq!(find(SqlClauseKind::From).tables, vec!["emp"]);
+        assert_eq!(find(SqlClauseKind::Join).lines, LineRange::new(22, 22));
+        assert_eq!(find(SqlClauseKind::Join).tables, vec!["dept"]);
+        assert_eq!(
+            find(SqlClauseKind::JoinPredicate).columns,
+            vec!["dept_id", "id"]
+        );
+        assert_eq!(find(SqlClauseKind::Where).lines, LineRange::new(23, 23));
+        let preds: Vec<_> = a
+            .clauses
+            .iter()
+            .filter(|c| c.kind == SqlClauseKind::WherePredicate)
+            .map(|c| c.text.as_str())
+            .collect();
+        assert_eq!(preds, vec!["e.age > 30", "d.name <> 'x'"]);
+        assert_eq!(find(SqlClauseKind::GroupBy).lines, LineRange::new(24, 24));
+        assert_eq!(find(SqlClauseKind::GroupBy).columns, vec!["dept"]);
+        assert_eq!(find(SqlClauseKind::Having).lines, LineRange::new(25, 25));
+        assert_eq!(find(SqlClauseKind::OrderBy).lines, LineRange::new(26, 26));
+        assert_eq!(find(SqlClauseKind::Limit).lines, LineRange::new(27, 27));
+        let select = find(SqlClauseKind::Select);
+        assert_eq!(select.functions, vec!["sum"]);
+        assert_eq!(select.aliases, vec!["total"]);
+    }
+
+    #[test]
+    fn ctes_and_subqueries_are_deeper() {
+        let sql = "WITH t AS (\n  SELECT a FROM x\n)\nSELECT * FROM t WHERE a IN (SELECT b FROM y)";
+        let out = analyse_sql(&at_line(sql, 1));
+        let a = &out[0];
+        let with = a
+            .clauses
+            .iter()
+            .find(|c| c.kind == SqlClauseKind::With)
+            .unwrap();
+        assert_eq!(with.aliases, vec!["t"]);
+        assert_eq!(with.lines, LineRange::new(1, 3));
+        let inner_from: Vec<_> = a
+            .clauses
+            .iter()
+            .filter(|c| c.kind == SqlClauseKind::From && c.depth == 1)
+            .flat_map(|c| c.tables.clone())
+            .collect();
+        assert_eq!(inner_from, vec!["x", "y"]);
+    }
+
+    #[test]
+    fn window_functions_are_flagged() {
+        let sql = "SELECT id, row_number() OVER (PARTITION BY dept ORDER BY salary) AS rn FROM emp";
+        let a = &analyse_sql(&at_line(sql, 3))[0];
+        let window = a
+            .clauses
+            .iter()
+            .find(|c| c.kind == SqlClauseKind::Window)
+            .unwrap();
+        assert!(window.functions.contains(&"row_number".to_string()));
+        assert!(window.columns.contains(&"dept".to_string()));
+    }
+
+    #[test]
+    fn unparseable_sql_degrades_to_tokens() {
+        let sql = "SELECT a, b FROM my_table WHERE ??? garbage (((";
+        let a = &analyse_sql(&at_line(sql, 7))[0];
+        assert!(!a.parsed);
+        assert_eq!(a.clauses[0].tables, vec!["my_table"]);
+        assert!(a.clauses[0].columns.contains(&"a".to_string()));
+        assert_eq!(a.lines, LineRange::new(7, 7));
+    }
+
+    #[test]
+    fn dbgen_templates_are_parsed_with_lines_kept() {
+        let sql = ":x\n:o\nselect a\nfrom t\nwhere d > date ':1'\n:n -1";
+        let a = &analyse_sql(&at_line(sql, 1))[0];
+        assert!(a.parsed);
+        let from = a
+            .clauses
+            .iter()
+            .find(|c| c.kind == SqlClauseKind::From)
+            .unwrap();
+        assert_eq!(from.lines, LineRange::new(4, 4));
+    }
+
+    #[test]
+    fn keywords_and_typed_literals_are_not_columns() {
+        let sql = "SELECT a FROM t WHERE d < DATE '1995-03-15' LIMIT 10";
+        let a = &analyse_sql(&at_line(sql, 1))[0];
+        let clause = |k| a.clauses.iter().find(|c| c.kind == k).unwrap();
+        assert_eq!(clause(SqlClauseKind::Where).columns, vec!["d"]);
+        assert_eq!(clause(SqlClauseKind::Where).literals, vec!["1995-03-15"]);
+        assert!(clause(SqlClauseKind::Limit).columns.is_empty());
+        assert_eq!(clause(SqlClauseKind::Limit).literals, vec!["10"]);
+    }
+
+    #[test]
+    fn subqueries_in_function_arguments_and_case_are_found() {
+        let sql = "SELECT coalesce((SELECT max(a) FROM t), 0) AS m,\n  CASE WHEN b IN (SELECT c FROM u\n    WHERE d > 1) THEN 1 END AS f\nFROM v";
+        let a = &analyse_sql(&at_line(sql, 5))[0];
+        let deeper: Vec<_> = a
+            .clauses
+            .iter()
+            .filter(|c| c.depth == 1 && c.kind == SqlClauseKind::From)
+            .map(|c| (c.tables.clone(), c.lines))
+            .collect();
+        assert_eq!(
+            deeper,
+            vec![
+                (vec!["t".to_string()], LineRange::new(5, 5)),
+                (vec!["u".to_string()], LineRange::new(6, 6)),
+            ]
+        );
+        let predicate = a
+            .clauses
+            .iter()
+            .find(|c| c.kind == SqlClauseKind::WherePredicate)
+            .unwrap();
+        assert_eq!(
+            (predicate.depth, predicate.lines),
+            (1, LineRange::new(7, 7))
+        );
+        let items: Vec<_> = a
+            .clauses
+            .iter()
+            .filter(|c| c.kind == SqlClauseKind::SelectItem && c.depth == 0)
+            .map(|c| (c.columns.clone(), c.lines))
+            .collect();
+        assert_eq!(
+            items,
+            vec![
+                (vec![], LineRange::new(5, 5)),
+                (vec!["b".to_string()], LineRange::new(6, 7)),
+            ]
+        );
+    }
+
+    #[test]
+    fn format_templates_are_parsed() {
+        let sql = "SELECT a FROM {table} WHERE b = %s";
+        let a = &analyse_sql(&at_line(sql, 1))[0];
+        assert!(a.parsed);
+    }
+}
