@@ -1,0 +1,350 @@
+//! Building the site table: every call of every chain and every clause of every SQL statement
+//! becomes a site with its evidence, families and flags; then the flow between them is linked.
+
+use super::*;
+
+impl SiteTable {
+    pub fn build(index: &RepoIndex) -> Self {
+        let spark_files = spark_files(index);
+        let file_prior = |file: FileId| {
+            if spark_files.contains(&file) {
+                1.0
+            } else {
+                NON_SPARK_PRIOR
+            }
+        };
+        let mut sites = Vec::new();
+        let mut chain_sites = Vec::with_capacity(index.chains.len());
+        let flags_of = |file: FileId, symbol: Option<SymbolId>| {
+            let mut flags = index
+                .files
+                .get(file as usize)
+                .map(|f| f.flags)
+                .unwrap_or_default();
+            if let Some(sym) = symbol.and_then(|s| index.symbols.get(s as usize)) {
+                flags.test |= sym.flags.test;
+                flags.utility |= sym.flags.utility;
+                flags.dead |= sym.flags.dead;
+            }
+            flags
+        };
+        for (chain_idx, chain) in index.chains.iter().enumerate() {
+            let mut ids = Vec::with_capacity(chain.calls.len());
+            let mut after_join = false;
+            // `df.write.parquet(path)` writes: the reader-named methods after `write` are sinks.
+            let mut after_write = is_writer_accessor(chain.receiver.rsplit('.').next());
+            for (position, call) in chain.calls.iter().enumerate() {
+                let functions: Vec<String> = call
+                    .args
+                    .functions
+                    .iter()
+                    .map(|f| normalise_function(f))
+                    .collect();
+                let mut evidence = Evidence::default();
+                evidence.add_all(TokenKind::Column, &call.args.columns);
+                evidence.add_all(TokenKind::Function, &call.args.functions);
+                evidence.add_all(TokenKind::Literal, &call.args.literals);
+                evidence.add_all(TokenKind::Alias, &call.args.aliases);
+                evidence.add_all(TokenKind::Table, &call.args.tables);
+                evidence.add_all(TokenKind::Path, &call.args.paths);
+                if call.args.paths.is_empty() && call.args.tables.is_empty() {
+                    for hint in reader_path_hints(&call.method, &call.args.text) {
+                        evidence.add(TokenKind::Path, &hint);
+                    }
+                }
+                for f in statistics_computed_by(&call.method) {
+                    evidence.add(TokenKind::Function, f);
+                }
+                if is_deduplicating_method(&call.method)
+                    || functions
+                        .iter()
+                        .any(|f| f == "countdistinct" || f == "sumdistinct")
+                {
+                    evidence.add(TokenKind::Function, DISTINCT);
+                }
+                let mut families = call_families(&call.method, &functions);
+                after_write |= is_writer_accessor(Some(&call.method));
+                if after_write && families.contains(OperatorFamily::Scan) {
+                    families.remove(OperatorFamily::Scan);
+                    families.insert(OperatorFamily::Write);
+                }
+                // `dropna()` / `na.drop()` plan a Filter of `atleastnnonnulls(n, cols…)`.
+                // `frame.na.drop()` with `frame` unknown keeps `na` in the receiver.
+                let previous = match position.checked_sub(1) {
+                    Some(p) => Some(chain.calls[p].method.as_str()),
+                    None => chain.receiver.rsplit('.').next(),
+                };
+                if is_null_dropping_call(&call.method, previous) {
+                    families.insert(OperatorFamily::Filter);
+                    evidence.add(TokenKind::Function, "atleastnnonnulls");
+                }
+                // `a.join(b).where(a.x == b.y)`: the optimiser moves a filter over a join into
+                // the join's condition, so that filter is the join's source.
+                if after_join && families.contains(OperatorFamily::Filter) {
+                    families.insert(OperatorFamily::Join);
+                }
+                after_join |= families.contains(OperatorFamily::Join)
+                    && !families.contains(OperatorFamily::Union);
+                let id = sites.len();
+                sites.push(Site {
+                    id,
+                    file: chain.file,
+                    symbol: chain.symbol,
+                    kind: SiteKind::Call {
+                        chain: chain_idx,
+                        position,
+                        method: call.method.clone(),
+                    },
+                    families,
+                    lines: chain.statement,
+                    precise: call.lines,
+                    evidence,
+                    terms: code_terms(&format!("{} {}", call.method, call.args.text)),
+                    flags: flags_of(chain.file, chain.symbol),
+                    depth: 0,
+                    origin_prior: file_prior(chain.file),
+                });
+                ids.push(id);
+            }
+            chain_sites.push(ids);
+        }
+        let mut sql_sites = Vec::with_capacity(index.sql.len());
+        for (stmt_idx, stmt) in index.sql.iter().enumerate() {
+            let mut ids = Vec::with_capacity(stmt.clauses.len());
+            for (clause_idx, clause) in stmt.clauses.iter().enumerate() {
+                let evidence = clause_evidence(stmt, clause);
+                let functions: Vec<String> = clause_functions(stmt, clause);
+                let mut families = clause_families(clause.kind, &functions);
+                if clause.kind == SqlClauseKind::Subquery && !is_predicate_subquery(stmt, clause) {
+                    families = FamilySet::EMPTY;
+                }
+                // A WHERE or SELECT the index could not split into conjuncts or items stands in for
+                // them.
+                let item_kind = match clause.kind {
+                    SqlClauseKind::Where => Some((
+                        SqlClauseKind::WherePredicate,
+                        clause_families(SqlClauseKind::WherePredicate, &functions),
+                    )),
+                    SqlClauseKind::Select => Some((
+                        SqlClauseKind::SelectItem,
+                        clause_families(SqlClauseKind::SelectItem, &functions),
+                    )),
+                    _ => None,
+                };
+                if let Some((item, item_families)) = item_kind
+                    && !stmt.clauses.iter().any(|c| {
+                        c.kind == item && c.depth == clause.depth && clause.lines.contains(&c.lines)
+                    })
+                {
+                    families = item_families;
+                }
+                let id = sites.len();
+                sites.push(Site {
+                    id,
+                    file: stmt.file,
+                    symbol: stmt.symbol,
+                    kind: SiteKind::Sql {
+                        statement: stmt_idx,
+                        clause: clause_idx,
+                        kind: clause.kind,
+                    },
+                    families,
+                    lines: clause.lines,
+                    precise: clause.lines,
+                    evidence,
+                    terms: code_terms(&clause.text),
+                    flags: flags_of(stmt.file, stmt.symbol),
+                    depth: clause.depth,
+                    origin_prior: match stmt.origin {
+                        SqlOrigin::SparkSqlCall | SqlOrigin::NotebookCell => 1.0,
+                        SqlOrigin::SqlFile => 0.9,
+                        SqlOrigin::StringLiteral => 0.85 * file_prior(stmt.file),
+                    },
+                });
+                ids.push(id);
+            }
+            sql_sites.push(ids);
+        }
+        let helpers = crate::pipeline::handoffs::helper_feeds(index);
+        for (chain, hints) in crate::pipeline::handoffs::caller_path_hints(index, &helpers) {
+            for &id in &chain_sites[chain] {
+                let site = &mut sites[id];
+                let names_nothing = !site
+                    .evidence
+                    .tokens
+                    .iter()
+                    .any(|(k, _)| matches!(k, TokenKind::Path | TokenKind::Table));
+                if site.families.contains(OperatorFamily::Scan) && names_nothing {
+                    for hint in &hints {
+                        site.evidence.add(TokenKind::Path, hint);
+                    }
+                }
+            }
+        }
+        let weights = TokenWeights::from_bags(sites.iter().map(|s| &s.evidence));
+        let chain_feeds = flow_edges(&index.chains, &helpers);
+        let chain_open = index
+            .chains
+            .iter()
+            .zip(&chain_feeds)
+            .zip(&chain_sites)
+            .zip(&helpers)
+            .map(|(((chain, feeds), ids), helper)| {
+                let reads_a_source = ids
+                    .first()
+                    .is_some_and(|s: &SiteId| sites[*s].families.contains(OperatorFamily::Scan));
+                let receiver_defined = feeds.iter().any(|(role, _)| *role == FlowRole::Receiver);
+                // `x = helper(…)` with `helper` nowhere in the index: built out of sight.
+                let unseen_source = ids.is_empty() && helper.source_unresolved;
+                unseen_source
+                    || (!reads_a_source
+                        && !receiver_defined
+                        && !root_variable(&chain.receiver).is_empty())
+            })
+            .collect();
+        let chain_sql = sql_links(index);
+        let sql_views = view_edges(index);
+        let sql_view_chains = view_chain_edges(index);
+        let mut postings: HashMap<String, Vec<SiteId>> = HashMap::new();
+        for site in &sites {
+            let values: BTreeSet<&String> = site.evidence.tokens.iter().map(|(_, v)| v).collect();
+            for v in values {
+                postings.entry(v.clone()).or_default().push(site.id);
+            }
+        }
+        let mut family_sites: Vec<Vec<SiteId>> =
+            vec![Vec::new(); OperatorFamily::Other as usize + 1];
+        for site in &sites {
+            for (f, list) in family_sites.iter_mut().enumerate() {
+                if site.families.contains_index(f) {
+                    list.push(site.id);
+                }
+            }
+        }
+        Self {
+            sites,
+            weights,
+            family_sites,
+            chain_sites,
+            sql_sites,
+            chain_feeds,
+            chain_open,
+            chain_sql,
+            sql_views,
+            sql_view_chains,
+            postings,
+        }
+    }
+}
+
+/// `distinct()`, `dropDuplicates(…)`: the plan shows them as aggregates with no functions of
+/// their own (see `semantics::is_deduplication`); so does `countDistinct(…)`, whose plan first
+/// de-duplicates its columns.
+/// The aggregate functions `describe()` / `summary()` plan without naming them.
+pub(super) fn statistics_computed_by(method: &str) -> &'static [&'static str] {
+    if method.eq_ignore_ascii_case("describe") || method.eq_ignore_ascii_case("summary") {
+        &["count", "mean", "stddev", "min", "max"]
+    } else {
+        &[]
+    }
+}
+
+pub(super) fn is_writer_accessor(member: Option<&str>) -> bool {
+    member.is_some_and(|m| {
+        ["write", "writestream", "writeto"]
+            .iter()
+            .any(|w| w.eq_ignore_ascii_case(m))
+    })
+}
+
+pub(super) fn is_null_dropping_call(method: &str, previous_method: Option<&str>) -> bool {
+    method.eq_ignore_ascii_case("dropna")
+        || (method.eq_ignore_ascii_case("drop")
+            && previous_method.is_some_and(|m| m.eq_ignore_ascii_case("na")))
+}
+
+pub(super) fn is_deduplicating_method(method: &str) -> bool {
+    [
+        "distinct",
+        "dropduplicates",
+        "drop_duplicates",
+        "dropduplicateswithinwatermark",
+    ]
+    .iter()
+    .any(|m| m.eq_ignore_ascii_case(method))
+}
+
+/// Above this many compatible sites, compatibility alone tells nothing about where a node is.
+pub(super) const FAMILY_FALLBACK_CAP: usize = 2000;
+
+/// Prior for code in files that show no sign of Spark: repositories often hold the same query in
+/// pandas, Polars or Dask, with the same verbs (`filter`, `join`, `agg`).
+pub(super) const NON_SPARK_PRIOR: f64 = 0.6;
+
+/// Files that drive Spark: the index's `usesSpark` (imports or references of Spark), plus files
+/// whose SQL was seen flowing into `spark.sql(…)`.
+pub(super) fn spark_files(index: &RepoIndex) -> std::collections::HashSet<FileId> {
+    let mut files: std::collections::HashSet<FileId> = index
+        .files
+        .iter()
+        .filter(|f| f.uses_spark)
+        .map(|f| f.id)
+        .collect();
+    files.extend(
+        index
+            .sql
+            .iter()
+            .filter(|s| s.origin == SqlOrigin::SparkSqlCall)
+            .map(|s| s.file),
+    );
+    files
+}
+
+/// Whether a subquery clause sits inside a WHERE / HAVING predicate (`IN (SELECT …)`, `EXISTS`,
+/// a scalar comparison): such a subquery becomes a join or filter of the outer plan. A derived
+/// table in FROM does not; its own clauses are the sites.
+pub(super) fn is_predicate_subquery(stmt: &SqlStatement, clause: &SqlClause) -> bool {
+    clause.kind == SqlClauseKind::Subquery
+        && stmt.clauses.iter().any(|c| {
+            matches!(
+                c.kind,
+                SqlClauseKind::Where | SqlClauseKind::WherePredicate | SqlClauseKind::Having
+            ) && c.depth < clause.depth
+                && c.lines.contains(&clause.lines)
+        })
+}
+
+/// The clause itself and, for a predicate subquery, the clauses of its body (deeper or equal depth,
+/// inside its lines): such a subquery's evidence is that of its body.
+pub(super) fn nested_in<'a>(
+    stmt: &'a SqlStatement,
+    clause: &'a SqlClause,
+) -> impl Iterator<Item = &'a SqlClause> {
+    let predicate_subquery = is_predicate_subquery(stmt, clause);
+    stmt.clauses.iter().filter(move |c| {
+        std::ptr::eq(*c, clause)
+            || (predicate_subquery && c.depth >= clause.depth && clause.lines.contains(&c.lines))
+    })
+}
+
+pub(super) fn clause_evidence(stmt: &SqlStatement, clause: &SqlClause) -> Evidence {
+    let mut evidence = Evidence::default();
+    for c in nested_in(stmt, clause) {
+        evidence.add_all(TokenKind::Column, &c.columns);
+        evidence.add_all(TokenKind::Function, &c.functions);
+        evidence.add_all(TokenKind::Literal, &c.literals);
+        evidence.add_all(TokenKind::Alias, &c.aliases);
+        evidence.add_all(TokenKind::Table, &c.tables);
+        // `SELECT DISTINCT …`, `COUNT(DISTINCT x)`: both plan a de-duplicating aggregate.
+        if c.text.to_ascii_uppercase().contains("DISTINCT") {
+            evidence.add(TokenKind::Function, DISTINCT);
+        }
+    }
+    evidence
+}
+
+pub(super) fn clause_functions(stmt: &SqlStatement, clause: &SqlClause) -> Vec<String> {
+    nested_in(stmt, clause)
+        .flat_map(|c| c.functions.iter().map(|f| normalise_function(f)))
+        .collect()
+}

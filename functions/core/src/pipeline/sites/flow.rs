@@ -1,0 +1,236 @@
+//! Flow edges: which chains feed which (DataFrame variables, hand-offs), which SQL statements run
+//! inside which chains, and which chains register the views a statement reads.
+
+use super::*;
+
+/// Which SQL statements each chain runs: a chain calling `sql(…)` on the statement's host lines
+/// (`spark.sql("""…""")`), or naming the variable the SQL was assigned to (`q = """…"""` then
+/// `spark.sql(q)`). Only chains that call `sql` are candidates, grouped by file, so the cost
+/// follows the SQL in each file rather than every statement times every chain.
+pub(super) fn sql_links(index: &RepoIndex) -> HashMap<usize, Vec<usize>> {
+    // file → (chain, terms of its `sql(…)` arguments)
+    let mut sql_chains: HashMap<FileId, Vec<(usize, BTreeSet<String>)>> = HashMap::new();
+    for (chain_idx, chain) in index.chains.iter().enumerate() {
+        let sql_calls: Vec<_> = chain
+            .calls
+            .iter()
+            .filter(|c| c.method.eq_ignore_ascii_case("sql"))
+            .collect();
+        if !sql_calls.is_empty() {
+            let terms = sql_calls
+                .iter()
+                .flat_map(|c| code_terms(&c.args.text))
+                .collect();
+            sql_chains
+                .entry(chain.file)
+                .or_default()
+                .push((chain_idx, terms));
+        }
+    }
+    let mut links: HashMap<usize, Vec<usize>> = HashMap::new();
+    for (stmt_idx, stmt) in index.sql.iter().enumerate() {
+        for (chain_idx, _) in sql_chains.get(&stmt.file).into_iter().flatten() {
+            if index.chains[*chain_idx]
+                .statement
+                .overlaps(&stmt.host_statement)
+            {
+                links.entry(*chain_idx).or_default().push(stmt_idx);
+            }
+        }
+    }
+    for (stmt_idx, stmt) in index.sql.iter().enumerate() {
+        let Some(var) = stmt.assigned_to.as_deref().map(str::to_lowercase) else {
+            continue;
+        };
+        for (chain_idx, terms) in sql_chains.get(&stmt.file).into_iter().flatten() {
+            let passes_var = index.chains[*chain_idx].statement.start >= stmt.host_statement.start
+                && terms.contains(&var);
+            if passes_var {
+                let linked = links.entry(*chain_idx).or_default();
+                if !linked.contains(&stmt_idx) {
+                    linked.push(stmt_idx);
+                }
+            }
+        }
+    }
+    links
+}
+
+/// For each SQL statement, the statements defining a view it reads: a `CreateView` clause naming
+/// one of its FROM tables, preferring the same file.
+pub(super) fn view_edges(index: &RepoIndex) -> Vec<Vec<usize>> {
+    let mut definitions: HashMap<String, Vec<usize>> = HashMap::new();
+    for (idx, stmt) in index.sql.iter().enumerate() {
+        for clause in stmt
+            .clauses
+            .iter()
+            .filter(|c| c.kind == SqlClauseKind::CreateView)
+        {
+            for table in &clause.tables {
+                definitions
+                    .entry(table.to_lowercase())
+                    .or_default()
+                    .push(idx);
+            }
+        }
+    }
+    index
+        .sql
+        .iter()
+        .enumerate()
+        .map(|(idx, stmt)| {
+            let mut views = Vec::new();
+            for clause in stmt
+                .clauses
+                .iter()
+                .filter(|c| c.kind == SqlClauseKind::From)
+            {
+                for table in &clause.tables {
+                    let Some(defs) = definitions.get(&table.to_lowercase()) else {
+                        continue;
+                    };
+                    let same_file: Vec<usize> = defs
+                        .iter()
+                        .copied()
+                        .filter(|d| *d != idx && index.sql[*d].file == stmt.file)
+                        .collect();
+                    let chosen = if same_file.is_empty() {
+                        defs.iter().copied().filter(|d| *d != idx).take(1).collect()
+                    } else {
+                        same_file
+                    };
+                    for d in chosen {
+                        if !views.contains(&d) {
+                            views.push(d);
+                        }
+                    }
+                }
+            }
+            views
+        })
+        .collect()
+}
+
+/// For each SQL statement, the chains registering a view it reads: a call such as
+/// `createOrReplaceTempView("people")` naming one of its FROM tables, preferring the same file.
+pub(super) fn view_chain_edges(index: &RepoIndex) -> Vec<Vec<usize>> {
+    let mut registered: HashMap<String, Vec<usize>> = HashMap::new();
+    for (idx, chain) in index.chains.iter().enumerate() {
+        for call in chain.calls.iter().filter(|c| registers_view(&c.method)) {
+            for table in &call.args.tables {
+                registered
+                    .entry(table.to_lowercase())
+                    .or_default()
+                    .push(idx);
+            }
+        }
+    }
+    if registered.is_empty() {
+        return vec![Vec::new(); index.sql.len()];
+    }
+    index
+        .sql
+        .iter()
+        .map(|stmt| {
+            let mut chains = Vec::new();
+            for clause in stmt
+                .clauses
+                .iter()
+                .filter(|c| c.kind == SqlClauseKind::From)
+            {
+                for table in &clause.tables {
+                    let Some(found) = registered.get(&table.to_lowercase()) else {
+                        continue;
+                    };
+                    let same_file: Vec<usize> = found
+                        .iter()
+                        .copied()
+                        .filter(|c| index.chains[*c].file == stmt.file)
+                        .collect();
+                    let chosen = if same_file.is_empty() {
+                        found.iter().copied().take(1).collect()
+                    } else {
+                        same_file
+                    };
+                    for c in chosen {
+                        if !chains.contains(&c) {
+                            chains.push(c);
+                        }
+                    }
+                }
+            }
+            chains
+        })
+        .collect()
+}
+
+pub(super) fn registers_view(method: &str) -> bool {
+    [
+        "createorreplacetempview",
+        "createtempview",
+        "createorreplaceglobaltempview",
+        "createglobaltempview",
+        "registertemptable",
+    ]
+    .iter()
+    .any(|m| m.eq_ignore_ascii_case(method))
+}
+
+/// For each chain, the chains defining the variables it reads: the nearest earlier assignment in
+/// the same file, preferring the same enclosing symbol (then module level); and the chains
+/// returned by the helper functions it starts from or applies ([`crate::pipeline::handoffs`]).
+pub(super) fn flow_edges(
+    chains: &[CallChain],
+    helpers: &[crate::pipeline::handoffs::HelperFeeds],
+) -> Vec<Vec<(FlowRole, usize)>> {
+    let mut by_var: HashMap<(FileId, &str), Vec<usize>> = HashMap::new();
+    for (idx, chain) in chains.iter().enumerate() {
+        if let Some(var) = chain.assigned_to.as_deref() {
+            by_var.entry((chain.file, var)).or_default().push(idx);
+        }
+    }
+    let definition = |chain: &CallChain, var: &str| -> Option<usize> {
+        let candidates = by_var.get(&(chain.file, var))?;
+        let before = |c: &&usize| chains[**c].statement.end < chain.statement.start;
+        let same_scope = candidates
+            .iter()
+            .filter(before)
+            .filter(|c| chains[**c].symbol == chain.symbol)
+            .max_by_key(|c| chains[**c].statement.start);
+        let module_level = || {
+            candidates
+                .iter()
+                .filter(before)
+                .filter(|c| chains[**c].symbol.is_none())
+                .max_by_key(|c| chains[**c].statement.start)
+        };
+        same_scope.or_else(module_level).copied()
+    };
+    chains
+        .iter()
+        .zip(helpers)
+        .enumerate()
+        .map(|(idx, (chain, helper))| {
+            let mut feeds = Vec::new();
+            let root = root_variable(&chain.receiver);
+            if !root.is_empty()
+                && let Some(def) = definition(chain, root)
+            {
+                feeds.push((FlowRole::Receiver, def));
+            }
+            for &def in helper.source.iter().chain(&helper.applied) {
+                if def != idx && !feeds.iter().any(|(_, d)| *d == def) {
+                    feeds.push((FlowRole::Receiver, def));
+                }
+            }
+            for input in &chain.inputs {
+                if let Some(def) = definition(chain, root_variable(input))
+                    && !feeds.iter().any(|(_, d)| *d == def)
+                {
+                    feeds.push((FlowRole::Argument, def));
+                }
+            }
+            feeds
+        })
+        .collect()
+}

@@ -1,0 +1,408 @@
+//! Sites: the places in a repository a plan node can be mapped to.
+//!
+//! Every DataFrame method call of every indexed chain and every clause of every indexed SQL
+//! statement becomes a [`Site`] with its evidence, the operator families it can produce, the range
+//! we would report (the whole statement for a DataFrame call, as users read code; the clause for
+//! SQL) and the precise range (the call's own lines). [`SiteTable`] also knows the data flow
+//! between sites: which statements feed a given one through DataFrame variables, so alignment can
+//! follow a plan's tree down the code's flow.
+//!
+//! This file holds the types and the table's queries; `build` makes the sites and their evidence,
+//! `flow` the edges between chains, SQL statements and the views they register.
+
+use super::evidence::{
+    DISTINCT, Evidence, TokenKind, TokenWeights, code_terms, identifier_parts, normalise_function,
+};
+use super::operations::{FamilySet, call_families, clause_families};
+use crate::code::{
+    CallChain, CodeFlags, FileId, LineRange, RepoIndex, SqlClause, SqlClauseKind, SqlOrigin,
+    SqlStatement, SymbolId,
+};
+use crate::plan::OperatorFamily;
+use std::collections::{BTreeSet, HashMap};
+
+mod build;
+mod flow;
+
+use build::*;
+use flow::*;
+
+pub type SiteId = usize;
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum SiteKind {
+    /// `calls[position]` of chain `chain`.
+    Call {
+        chain: usize,
+        position: usize,
+        method: String,
+    },
+    /// `clauses[clause]` of SQL statement `statement`.
+    Sql {
+        statement: usize,
+        clause: usize,
+        kind: SqlClauseKind,
+    },
+}
+
+#[derive(Debug, Clone)]
+pub struct Site {
+    pub id: SiteId,
+    pub file: FileId,
+    pub symbol: Option<SymbolId>,
+    pub kind: SiteKind,
+    pub families: FamilySet,
+    /// The range reported to users (statement or SQL clause).
+    pub lines: LineRange,
+    /// The call's own lines (equal to `lines` for SQL).
+    pub precise: LineRange,
+    pub evidence: Evidence,
+    /// Code-aware tokens of the site's text, for BM25.
+    pub terms: Vec<String>,
+    pub flags: CodeFlags,
+    /// SQL nesting depth (0 for the outer query and for DataFrame calls).
+    pub depth: u32,
+    /// How much to trust that this code runs as Spark: 1 for DataFrame calls and SQL seen flowing
+    /// into `spark.sql(…)`, less for SQL that merely sits in a `.sql` file or a string.
+    pub origin_prior: f64,
+}
+
+/// All sites of an index plus the flow between them.
+#[derive(Debug)]
+pub struct SiteTable {
+    pub sites: Vec<Site>,
+    pub weights: TokenWeights,
+    /// Sites of each chain, in call order.
+    chain_sites: Vec<Vec<SiteId>>,
+    /// Sites of each SQL statement.
+    sql_sites: Vec<Vec<SiteId>>,
+    /// For each chain: the chains that define the DataFrame variables it reads
+    /// (receiver first, then argument inputs).
+    chain_feeds: Vec<Vec<(FlowRole, usize)>>,
+    /// For each chain: whether it starts from a DataFrame no chain of its file builds (a function
+    /// parameter, a variable from elsewhere) — see [`SiteTable::flow_is_open`].
+    chain_open: Vec<bool>,
+    /// SQL statements whose host statement is (part of) a chain.
+    chain_sql: HashMap<usize, Vec<usize>>,
+    /// For each SQL statement, the statements (same file first) that define the views it reads.
+    sql_views: Vec<Vec<usize>>,
+    /// For each SQL statement, the chains (same file first) registering the views it reads
+    /// (`df.createOrReplaceTempView("people")` for `FROM people`).
+    sql_view_chains: Vec<Vec<usize>>,
+    /// Token value → sites holding it (any kind: a plan column may be a code literal).
+    postings: HashMap<String, Vec<SiteId>>,
+    /// Sites by the operator families they can produce (indexed by `OperatorFamily as usize`).
+    family_sites: Vec<Vec<SiteId>>,
+}
+
+/// How a feeding chain enters a chain: as the receiver (`df` in `df.join(x)`) or as an argument
+/// (`x`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum FlowRole {
+    Receiver,
+    Argument,
+}
+
+fn root_variable(receiver: &str) -> &str {
+    let end = receiver
+        .find(|c: char| !(c.is_alphanumeric() || c == '_'))
+        .unwrap_or(receiver.len());
+    &receiver[..end]
+}
+
+impl SiteTable {
+    /// Sites sharing at least one token with `evidence` — the only sites whose evidence overlap
+    /// is not zero.
+    pub fn sharing(&self, evidence: &Evidence) -> BTreeSet<SiteId> {
+        let values: BTreeSet<&String> = evidence.tokens.iter().map(|(_, v)| v).collect();
+        values
+            .into_iter()
+            .filter_map(|v| self.postings.get(v))
+            .flatten()
+            .copied()
+            .collect()
+    }
+
+    /// Candidate sites for a node: those sharing evidence with it; when none of them can produce
+    /// its family (a `Sample` whose fraction the code spells differently, a bare `Range`), every
+    /// site that can — as long as there are few enough for that to say something.
+    pub fn candidates(&self, family: OperatorFamily, evidence: &Evidence) -> BTreeSet<SiteId> {
+        let mut out = self.sharing(evidence);
+        if !out.iter().any(|s| self.sites[*s].families.contains(family)) {
+            let compatible = &self.family_sites[family as usize];
+            if compatible.len() <= FAMILY_FALLBACK_CAP {
+                out.extend(compatible.iter().copied());
+            }
+        }
+        out
+    }
+
+    /// Sites of a SQL statement plus those of the statements defining the views it reads
+    /// (`CREATE TEMP VIEW revenue AS …` for `FROM revenue`), transitively, and the DataFrame
+    /// flows registering them (`df.createOrReplaceTempView("revenue")`).
+    pub fn sql_unit(&self, statement: usize) -> BTreeSet<SiteId> {
+        let mut out = BTreeSet::new();
+        let mut stack = vec![statement];
+        let mut seen = BTreeSet::new();
+        while let Some(s) = stack.pop() {
+            if !seen.insert(s) || seen.len() > 32 {
+                continue;
+            }
+            out.extend(self.sql_sites(s).iter().copied());
+            stack.extend(self.sql_views.get(s).into_iter().flatten().copied());
+            for &chain in self.sql_view_chains.get(s).into_iter().flatten() {
+                out.extend(self.flow_of_chain(chain));
+            }
+        }
+        out
+    }
+
+    /// The nested query block (subquery or CTE body, with the blocks nested in it) holding a
+    /// SQL site, or `None` for the outer query. The index lists a statement's clauses in order:
+    /// a subquery's `Subquery` clause is followed by its body one level deeper, a CTE's `With`
+    /// clause by its body; a block ends where a shallower clause or a sibling subquery starts.
+    /// Operators inside a subquery read only what that subquery reads.
+    fn sql_block(&self, statement: usize, site: SiteId) -> Option<&[SiteId]> {
+        let sites = self.sql_sites(statement);
+        let at = sites.iter().position(|s| *s == site)?;
+        let depth = self.sites[site].depth;
+        if depth == 0 {
+            return None;
+        }
+        let opens_sibling = |i: usize| {
+            let s = &self.sites[sites[i]];
+            matches!(
+                s.kind,
+                SiteKind::Sql {
+                    kind: SqlClauseKind::Subquery,
+                    ..
+                }
+            ) && s.depth == depth
+        };
+        let mut start = at;
+        while start > 0 && !opens_sibling(start) && self.sites[sites[start - 1]].depth >= depth {
+            start -= 1;
+        }
+        let mut end = at + 1;
+        while end < sites.len() && self.sites[sites[end]].depth >= depth && !opens_sibling(end) {
+            end += 1;
+        }
+        Some(&sites[start..end])
+    }
+
+    pub fn chain_sites(&self, chain: usize) -> &[SiteId] {
+        self.chain_sites.get(chain).map_or(&[], Vec::as_slice)
+    }
+
+    pub fn sql_sites(&self, statement: usize) -> &[SiteId] {
+        self.sql_sites.get(statement).map_or(&[], Vec::as_slice)
+    }
+
+    pub fn chain_count(&self) -> usize {
+        self.chain_sites.len()
+    }
+
+    pub fn sql_count(&self) -> usize {
+        self.sql_sites.len()
+    }
+
+    /// Chains feeding `chain` directly, with their role.
+    pub fn feeds(&self, chain: usize) -> &[(FlowRole, usize)] {
+        self.chain_feeds.get(chain).map_or(&[], Vec::as_slice)
+    }
+
+    /// Every site upstream of `site` in the data flow: earlier calls of its chain, all sites of
+    /// the chains that feed it (transitively) and the SQL those chains run. With `role`, only the
+    /// feeds entering through that role at the first level (a join's left or right side).
+    pub fn upstream(&self, site: SiteId, role: Option<FlowRole>) -> BTreeSet<SiteId> {
+        let mut out = BTreeSet::new();
+        match &self.sites[site].kind {
+            SiteKind::Call {
+                chain, position, ..
+            } => {
+                if role != Some(FlowRole::Argument) {
+                    out.extend(self.chain_sites(*chain)[..*position].iter().copied());
+                    self.extend_sql_of(*chain, &mut out);
+                }
+                let mut stack: Vec<usize> = self
+                    .feeds(*chain)
+                    .iter()
+                    .filter(|(r, _)| role.is_none_or(|want| *r == want))
+                    .map(|(_, c)| *c)
+                    .collect();
+                let mut seen = BTreeSet::new();
+                while let Some(c) = stack.pop() {
+                    if !seen.insert(c) || seen.len() > 64 {
+                        continue;
+                    }
+                    out.extend(self.chain_sites(c).iter().copied());
+                    self.extend_sql_of(c, &mut out);
+                    stack.extend(self.feeds(c).iter().map(|(_, f)| *f));
+                }
+            }
+            SiteKind::Sql {
+                statement, kind, ..
+            } => {
+                match self.sql_block(*statement, site) {
+                    Some(block) if *kind != SqlClauseKind::Subquery => {
+                        out.extend(block.iter().copied());
+                    }
+                    // The outer query reads everything below it, views included; a predicate
+                    // subquery's own clause is where its block meets the outer query.
+                    _ => out.extend(self.sql_unit(*statement)),
+                }
+                out.remove(&site);
+            }
+        }
+        out
+    }
+
+    fn extend_sql_of(&self, chain: usize, out: &mut BTreeSet<SiteId>) {
+        if let Some(stmts) = self.chain_sql.get(&chain) {
+            for s in stmts {
+                out.extend(self.sql_unit(*s));
+            }
+        }
+    }
+
+    /// Whether the flow ending at `chain` starts from a DataFrame built elsewhere
+    /// (`def only_shipped(orders): return orders.filter(…)`): its plan's scans then come from the
+    /// caller, not from the flow.
+    pub fn flow_is_open(&self, chain: usize) -> bool {
+        let mut seen = BTreeSet::new();
+        let mut pending = vec![chain];
+        while let Some(c) = pending.pop() {
+            if !seen.insert(c) {
+                continue;
+            }
+            if self.chain_open.get(c).copied().unwrap_or(false) {
+                return true;
+            }
+            pending.extend(self.feeds(c).iter().map(|(_, fed_by)| *fed_by));
+        }
+        false
+    }
+
+    /// The whole flow ending at `chain`: the chain and everything upstream of its last call.
+    pub fn flow_of_chain(&self, chain: usize) -> BTreeSet<SiteId> {
+        let Some(&last) = self.chain_sites(chain).last() else {
+            return BTreeSet::new();
+        };
+        let mut out = self.upstream(last, None);
+        out.insert(last);
+        out
+    }
+}
+
+/// Path words for a reader whose path is a variable the index could not resolve
+/// (`spark.read.parquet(orders_path)`, `spark.table(customer_table)`): people name such variables
+/// after the data set, so `orders_path` hints at `…/orders.parquet`. Naming words (`path`, `dir`,
+/// `file`, …) are dropped; what is left is compared like a path's stem.
+pub(super) fn reader_path_hints(method: &str, args_text: &str) -> Vec<String> {
+    const READERS: &[&str] = &[
+        "parquet", "csv", "json", "orc", "text", "textfile", "load", "table", "avro",
+    ];
+    const NAMING: &[&str] = &[
+        "path",
+        "paths",
+        "dir",
+        "directory",
+        "file",
+        "files",
+        "uri",
+        "url",
+        "location",
+        "loc",
+        "input",
+        "in",
+        "src",
+        "source",
+        "table",
+        "tbl",
+        "name",
+        "df",
+        "data",
+    ];
+    if !READERS.iter().any(|r| r.eq_ignore_ascii_case(method)) {
+        return Vec::new();
+    }
+    let inner = args_text
+        .trim()
+        .trim_start_matches('(')
+        .trim_end_matches(')');
+    let mut hints = Vec::new();
+    for arg in inner.split(',').map(str::trim) {
+        let is_identifier = !arg.is_empty()
+            && arg
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '.')
+            && !arg.starts_with(|c: char| c.is_ascii_digit());
+        if !is_identifier {
+            continue;
+        }
+        let last = arg.rsplit('.').next().unwrap_or(arg);
+        let words: Vec<String> = identifier_parts(last)
+            .into_iter()
+            .filter(|w| !NAMING.contains(&w.as_str()))
+            .collect();
+        if !words.is_empty() {
+            hints.push(words.join("_"));
+        }
+    }
+    hints
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_sql_unit_holds_the_flow_registering_its_view() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(
+            dir.path().join("Job.scala"),
+            "object Job extends App {\n  val df = spark.createDataFrame(rows, schema)\n  \
+             df.createOrReplaceTempView(\"PERSON\")\n  \
+             spark.sql(\"SELECT salary * 100 AS salary FROM PERSON\").show()\n}\n",
+        )
+        .unwrap();
+        let index = crate::code::build_index(
+            dir.path(),
+            None,
+            "test".into(),
+            &crate::code::IndexOptions::default(),
+        )
+        .unwrap();
+        let table = SiteTable::build(&index);
+        let create = table
+            .sites
+            .iter()
+            .find(
+                |s| matches!(&s.kind, SiteKind::Call { method, .. } if method == "createDataFrame"),
+            )
+            .unwrap()
+            .id;
+        assert_eq!(table.sql_count(), 1);
+        assert!(table.sql_unit(0).contains(&create));
+    }
+
+    #[test]
+    fn reader_variables_hint_at_their_data_set() {
+        assert_eq!(
+            reader_path_hints("parquet", "(orders_path)"),
+            vec!["orders"]
+        );
+        assert_eq!(
+            reader_path_hints("csv", "(self.customerFile, header=True)"),
+            vec!["customer"]
+        );
+        assert_eq!(
+            reader_path_hints("table", "(line_items_table)"),
+            vec!["line_items"]
+        );
+        // Not a reader, a literal, or nothing but naming words: no hint.
+        assert!(reader_path_hints("filter", "(orders_path)").is_empty());
+        assert!(reader_path_hints("parquet", "(\"data/x.parquet\")").is_empty());
+        assert!(reader_path_hints("parquet", "(input_path)").is_empty());
+    }
+}
