@@ -79,7 +79,9 @@ impl Bm25 {
         const B: f64 = 0.75;
         let len = doc.len() as f64;
         let mut score = 0.0;
-        let unique: HashSet<&String> = query.iter().collect();
+        // summed in a fixed order: a hash set's order changes from run to run, and with it the
+        // last bits of the sum, which decides ties between candidates
+        let unique: std::collections::BTreeSet<&String> = query.iter().collect();
         for term in unique {
             let tf = doc.iter().filter(|t| *t == term).count() as f64;
             if tf == 0.0 {
