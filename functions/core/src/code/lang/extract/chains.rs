@@ -16,30 +16,19 @@ impl<'a> Extractor<'a> {
                 break;
             }
             match self.adapter.shape(current, self.src) {
-                Shape::Call {
-                    object: Some(object),
-                    name,
-                    args,
-                } => {
+                Shape::Call { object, name, args } => {
                     links.push(Link::Call {
                         node: current,
                         name,
                         args,
                     });
-                    current = object;
-                }
-                Shape::Call {
-                    object: None,
-                    name,
-                    args,
-                } => {
-                    links.push(Link::Call {
-                        node: current,
-                        name,
-                        args,
-                    });
-                    base_is_call = true;
-                    break;
+                    match object {
+                        Some(object) => current = object,
+                        None => {
+                            base_is_call = true;
+                            break;
+                        }
+                    }
                 }
                 Shape::Member { object, name } => {
                     links.push(Link::Member { name });
