@@ -138,7 +138,7 @@ fn prune(
     let now = SystemTime::now();
     let mut total: u64 = entries.iter().map(|e| e.bytes).sum();
     let (mut count, mut freed) = (0, 0);
-    while let Some(oldest) = entries.first() {
+    for oldest in entries.iter() {
         let too_old = now
             .duration_since(oldest.modified)
             .is_ok_and(|a| a > max_age);
@@ -146,13 +146,13 @@ fn prune(
         if !too_old && !too_big {
             break;
         }
-        let oldest = entries.remove(0);
         std::fs::remove_dir_all(&oldest.path)
             .map_err(|e| anyhow::anyhow!("cannot remove {}: {e}", oldest.path.display()))?;
         total -= oldest.bytes;
         freed += oldest.bytes;
         count += 1;
     }
+    entries.drain(..count);
     Ok((count, freed))
 }
 

@@ -243,8 +243,7 @@ fn a_job_is_created_streamed_to_completion_and_its_results_fetched() {
     );
     let mappings = job["result"]["mappings"].as_array().unwrap();
     assert_eq!(mappings.len(), 42);
-    // The plan (a fixture aggregate over `orders`) is not one of the example's jobs; what matters
-    // here is that the results came back through the API mapped into the cloned repository.
+    // The results came back through the API mapped into the cloned repository.
     assert!(mappings.iter().all(|m| {
         m["mappedCode"]["file"]
             .as_str()
@@ -579,7 +578,7 @@ fn a_hostile_repository_beside_a_good_one_takes_nothing_down() {
 
     let hostile_job = create(&server, ALICE, &hostile);
     let good_job = create(&server, BOB, &good);
-    let finished = |token: &str, id: &str| {
+    let job_of = |token: &str, id: &str| {
         let (status, job) = call(
             reqwest::Method::GET,
             &job_url(&server, id, ""),
@@ -587,24 +586,15 @@ fn a_hostile_repository_beside_a_good_one_takes_nothing_down() {
             None,
         );
         assert_eq!(status, 200, "the server answers: {job}");
-        job["status"] == "completed" || job["status"] == "failed"
+        job
     };
+    let finished = |job: Value| job["status"] == "completed" || job["status"] == "failed";
     wait_for("both jobs", || {
-        finished(ALICE, &hostile_job) && finished(BOB, &good_job)
+        finished(job_of(ALICE, &hostile_job)) && finished(job_of(BOB, &good_job))
     });
-    let (_, good) = call(
-        reqwest::Method::GET,
-        &job_url(&server, &good_job, ""),
-        Some(BOB),
-        None,
-    );
+    let good = job_of(BOB, &good_job);
     assert_eq!(good["status"], "completed", "{good}");
-    let (_, hostile) = call(
-        reqwest::Method::GET,
-        &job_url(&server, &hostile_job, ""),
-        Some(ALICE),
-        None,
-    );
+    let hostile = job_of(ALICE, &hostile_job);
     assert_eq!(
         hostile["status"], "completed",
         "hazards are skipped, not fatal: {hostile}"

@@ -225,9 +225,8 @@ impl<'a> Reader<'a> {
             } else {
                 id
             };
-            let fresh = !self.by_id.contains_key(id);
-            let idx = match self.by_id.get(id) {
-                Some(&existing) => existing,
+            let (idx, fresh) = match self.by_id.get(id) {
+                Some(&existing) => (existing, false),
                 None => {
                     check_operator_count(self.nodes.len(), line_no, name)?;
                     let mut node = new_node(id.to_string(), name, placement.section, Some(line_no));
@@ -250,7 +249,7 @@ impl<'a> Reader<'a> {
                     if main && !id.starts_with("unknown@") {
                         self.tree_ids.push((id.to_string(), line_no));
                     }
-                    idx
+                    (idx, true)
                 }
             };
             fed.push(idx);
