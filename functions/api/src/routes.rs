@@ -13,7 +13,7 @@ use plan2code_core::code::{Secret, redact_url};
 use plan2code_core::contracts::{Job, JobResult, JobStatus, RepoConfig, RepositoryAnalysis};
 use plan2code_core::pipeline::job::sort_mappings;
 use plan2code_core::pipeline::job::{execution_input, plan_key, queued_job};
-use plan2code_core::plan::{self, ParseOptions, PlanError};
+use plan2code_core::plan::{self, PlanError};
 use serde::Deserialize;
 use serde_json::{Value, json};
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -61,7 +61,7 @@ pub struct CreateJob {
     #[serde(default)]
     pub token: Option<String>,
     pub plan_content: String,
-    /// The SQL execution to map when the plan holds several.
+    /// The one SQL execution to map when the plan holds several (default: every execution).
     #[serde(default)]
     pub execution_id: Option<u64>,
 }
@@ -148,21 +148,17 @@ pub fn submit_job(state: &ApiState, caller: &str, request: CreateJob) -> Result<
     validate(&request)?;
     state.access.check(&request.repository_url)?;
     tracing::info!(caller = %caller, request = ?Secretless(&request), "creating job");
-    let graph = plan::parse_plan(
-        &request.plan_content,
-        &ParseOptions {
-            execution_id: request.execution_id,
-        },
-    )
-    .map_err(|err| match err {
-        PlanError::ExecutionRequired { .. } => {
-            ApiError::BadRequest(format!("{err}; choose one with `executionId`"))
-        }
-        other => ApiError::Unprocessable(format!("`planContent` is not a Spark plan: {other}")),
-    })?;
-    if graph
-        .nodes
+    // Every execution of an event log is mapped, as one job, unless `executionId` picks one.
+    let wanted = request.execution_id.map(|id| [id]);
+    let app = plan::parse_application(&request.plan_content, wanted.as_ref().map(|w| &w[..]))
+        .map_err(|err| match err {
+            PlanError::ExecutionNotFound { .. } => ApiError::BadRequest(err.to_string()),
+            other => ApiError::Unprocessable(format!("`planContent` is not a Spark plan: {other}")),
+        })?;
+    if app
+        .plans
         .iter()
+        .flat_map(|p| &p.nodes)
         .all(|n| n.family == plan2code_core::plan::OperatorFamily::Other)
     {
         return Err(ApiError::Unprocessable(
@@ -171,7 +167,7 @@ pub fn submit_job(state: &ApiState, caller: &str, request: CreateJob) -> Result<
                 .into(),
         ));
     }
-    let plan_bytes = serde_json::to_vec(&graph).map_err(|e| ApiError::Internal(e.to_string()))?;
+    let plan_bytes = serde_json::to_vec(&app).map_err(|e| ApiError::Internal(e.to_string()))?;
     let repo = RepoConfig {
         url: redact_url(request.repository_url.trim()),
         branch: request.branch.clone(),

@@ -2,7 +2,7 @@
 //! lives.
 
 use plan2code_core::plan::input::PlanInput;
-use plan2code_core::plan::{self, ParseOptions, PlanGraph};
+use plan2code_core::plan::{self, Application, ParseOptions, PlanGraph};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -22,17 +22,15 @@ pub fn one_line(text: &str) -> String {
     text.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
-/// Read and parse a plan file (`-` = stdin). When the input holds several executions and none is
-/// chosen, list them and return the exit code to end with. Warnings go to stderr.
-pub fn read_plan(
-    input: &str,
-    execution: Option<u64>,
-) -> anyhow::Result<Result<PlanGraph, ExitCode>> {
-    let opened = open_input(input)?;
-    if execution.is_none() && opened.holds_several_executions()? {
-        return Ok(Err(list_executions(input, &opened)?));
-    }
-    parse_opened(input, opened, execution).map(Ok)
+/// Read and parse the plans a job maps from a plan file (`-` = stdin): its one plan, or every
+/// SQL execution of an event log or UI list (those in `wanted` when it names any). Warnings go to
+/// stderr, each once.
+pub fn read_application(input: &str, wanted: &[u64]) -> anyhow::Result<Application> {
+    let app = open_input(input)?
+        .parse_application((!wanted.is_empty()).then_some(wanted))
+        .map_err(|err| anyhow::Error::new(err).context(format!("parsing {input}")))?;
+    print_warnings(&app.warnings());
+    Ok(app)
 }
 
 /// The one plan of an opened input; its warnings go to stderr.

@@ -14,7 +14,7 @@
 use anyhow::Context;
 use plan2code_core::code::redact_url;
 use plan2code_core::code::source::{Location, parse_location};
-use plan2code_core::contracts::{Job, RepoConfig};
+use plan2code_core::contracts::{ExecutionReport, Job, MappingOutput, RepoConfig};
 use plan2code_core::pipeline::job;
 use plan2code_core::pipeline::job::{execution_input, plan_key, queued_job};
 use plan2code_core::pipeline::tasks::PipelineTasks;
@@ -50,9 +50,10 @@ pub struct MapArgs {
     /// directory it must be the commit it has checked out.
     #[arg(long)]
     pub commit: Option<String>,
-    /// SQL execution to map when the plan input holds several.
-    #[arg(long)]
-    pub execution: Option<u64>,
+    /// SQL executions to map (`3` or `3,7,9`) when the plan input holds several; by default
+    /// every execution of an event log is mapped, as one job.
+    #[arg(long, value_delimiter = ',')]
+    pub execution: Vec<u64>,
     /// Output: a readable table, or the Job object as JSON (`docs/ARCHITECTURE.md`).
     #[arg(long, value_enum, default_value = "table")]
     pub format: MapFormat,
@@ -89,13 +90,10 @@ pub fn new_job_id(prefix: &str) -> String {
 }
 
 pub fn run(args: MapArgs) -> anyhow::Result<ExitCode> {
-    let graph = match crate::common::read_plan(&args.plan, args.execution)? {
-        Ok(graph) => graph,
-        Err(code) => return Ok(code),
-    };
+    let app = crate::common::read_application(&args.plan, &args.execution)?;
     let terminal = std::io::stderr().is_terminal();
     let bar = (terminal && !args.quiet).then(|| {
-        let bar = indicatif::ProgressBar::new(graph.nodes.len() as u64);
+        let bar = indicatif::ProgressBar::new(app.node_count() as u64);
         if let Ok(style) =
             indicatif::ProgressStyle::with_template("{spinner} {msg} [{bar:30}] {pos}/{len} nodes")
         {
@@ -134,7 +132,7 @@ pub fn run(args: MapArgs) -> anyhow::Result<ExitCode> {
         commit: args.commit.clone(),
     };
     jobs.create_job(&queued_job(&job_id, repo.clone()), "local")?;
-    blobs.put(&plan_key(&job_id), &serde_json::to_vec(&graph)?)?;
+    blobs.put(&plan_key(&job_id), &serde_json::to_vec(&app)?)?;
 
     let tasks = Arc::new(PipelineTasks::new(
         jobs.clone(),
@@ -158,7 +156,7 @@ pub fn run(args: MapArgs) -> anyhow::Result<ExitCode> {
     } else if !terminal && !args.quiet {
         // Not a terminal (a log, CI): one line per stage instead of a bar.
         let tasks = tasks.clone();
-        let nodes = graph.nodes.len();
+        let nodes = app.node_count();
         registry.register("LoadRepoContextFunction", move |input| {
             let started = std::time::Instant::now();
             eprintln!("plan2code: load_repo_context: indexing the repository and the plan");
@@ -199,10 +197,11 @@ pub fn run(args: MapArgs) -> anyhow::Result<ExitCode> {
         jobs.mappings(&job_id)?,
         stored.statistics.files_scanned,
         stored.statistics.symbols_indexed,
+        stored.executions,
     );
     let rendered = match args.format {
         MapFormat::Json => serde_json::to_string_pretty(&job)? + "\n",
-        MapFormat::Table => render_table(&job, &graph, args.explain),
+        MapFormat::Table => render_table(&job, &app.plans, args.explain),
     };
     match &args.out {
         Some(path) => std::fs::write(path, rendered)?,
@@ -214,8 +213,75 @@ pub fn run(args: MapArgs) -> anyhow::Result<ExitCode> {
 /// A readable table: one row per node with what it reads (scans) or how it shuffles
 /// (exchanges), where it maps (file:lines, symbol, the snippet's first line), its confidence and
 /// status; with `explain`, each node's explanation and alternatives follow. Column widths follow
-/// the content, so long paths never run into the next column.
-fn render_table(job: &Job, graph: &PlanGraph, explain: bool) -> String {
+/// the content, so long paths never run into the next column. A job of several executions gets
+/// one table per execution under a heading (id, description, duration, node count), and the
+/// executions it skipped are listed with why.
+fn render_table(job: &Job, plans: &[PlanGraph], explain: bool) -> String {
+    let mappings: Vec<&MappingOutput> = job.result.iter().flat_map(|r| &r.mappings).collect();
+    let mut out = String::new();
+    if plans.len() <= 1 {
+        let graph = plans.first();
+        out.push_str(&node_table(&mappings, graph, explain));
+    } else {
+        for report in &job.executions {
+            out.push_str(&execution_heading(report));
+            if report.skipped.is_some() {
+                continue;
+            }
+            let graph = plans
+                .iter()
+                .find(|p| p.execution.execution_id == report.execution_id);
+            let own: Vec<&MappingOutput> = mappings
+                .iter()
+                .copied()
+                .filter(|m| m.execution_id == report.execution_id)
+                .collect();
+            out.push_str(&node_table(&own, graph, explain));
+            out.push('\n');
+        }
+    }
+    let s = &job.statistics;
+    let executions = if plans.len() > 1 {
+        format!("{} executions, ", plans.len())
+    } else {
+        String::new()
+    };
+    out.push_str(&format!(
+        "\n{executions}{} nodes: {} mapped ({} confirmed, {} probable), {} unmapped; {} files, {} symbols indexed\n",
+        s.total_nodes, s.mapped_nodes, s.confirmed_mappings, s.probable_mappings, s.unmapped_nodes, s.files_scanned, s.symbols_indexed
+    ));
+    out
+}
+
+/// `== execution 44 · collect at Foo.scala:12 · 1.3 s · 6 nodes ==` (or why it was skipped).
+fn execution_heading(report: &ExecutionReport) -> String {
+    let id = report
+        .execution_id
+        .map_or("-".to_string(), |id| id.to_string());
+    let mut parts = vec![format!("execution {id}")];
+    if let Some(root) = report.root_execution_id {
+        parts.push(format!("inside execution {root}"));
+    }
+    if let Some(description) = &report.description {
+        let line = crate::common::one_line(description);
+        parts.push(if line.chars().count() > 80 {
+            line.chars().take(79).collect::<String>() + "…"
+        } else {
+            line
+        });
+    }
+    if let Some(ms) = report.duration_ms {
+        parts.push(format!("{:.1} s", ms as f64 / 1000.0));
+    }
+    match &report.skipped {
+        Some(why) => parts.push(format!("not mapped: {}", crate::common::one_line(why))),
+        None => parts.push(format!("{} nodes", report.node_count)),
+    }
+    format!("== {} ==\n", parts.join(" · "))
+}
+
+/// The rows of one plan's nodes (and, with `explain`, their explanations).
+fn node_table(mappings: &[&MappingOutput], graph: Option<&PlanGraph>, explain: bool) -> String {
     use comfy_table::{CellAlignment, ContentArrangement, Table, presets};
     let mut table = Table::new();
     table
@@ -224,9 +290,8 @@ fn render_table(job: &Job, graph: &PlanGraph, explain: bool) -> String {
         .set_header([
             "id", "node", "kind", "code", "symbol", "conf", "status", "snippet",
         ]);
-    let mappings: Vec<_> = job.result.iter().flat_map(|r| &r.mappings).collect();
-    for m in &mappings {
-        let node = match node_detail(graph, &m.dag_node_id) {
+    for m in mappings {
+        let node = match graph.and_then(|g| node_detail(g, &m.dag_node_id)) {
             Some(detail) => format!("{} {detail}", m.node_name),
             None => m.node_name.clone(),
         };
@@ -262,7 +327,7 @@ fn render_table(job: &Job, graph: &PlanGraph, explain: bool) -> String {
     let mut out = table.trim_fmt();
     out.push('\n');
     if explain {
-        for m in &mappings {
+        for m in mappings {
             out.push_str(&format!(
                 "\n{} {}: {}\n",
                 m.dag_node_id, m.node_name, m.explanation
@@ -275,11 +340,6 @@ fn render_table(job: &Job, graph: &PlanGraph, explain: bool) -> String {
             }
         }
     }
-    let s = &job.statistics;
-    out.push_str(&format!(
-        "\n{} nodes: {} mapped ({} confirmed, {} probable), {} unmapped; {} files, {} symbols indexed\n",
-        s.total_nodes, s.mapped_nodes, s.confirmed_mappings, s.probable_mappings, s.unmapped_nodes, s.files_scanned, s.symbols_indexed
-    ));
     out
 }
 

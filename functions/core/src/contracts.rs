@@ -56,6 +56,10 @@ pub struct Alternative {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct MappingOutput {
+    /// The SQL execution the node belongs to, when the input named it (event logs, the Spark UI):
+    /// a job mapping a whole application holds nodes of many executions.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub execution_id: Option<u64>,
     pub dag_node_id: String,
     pub node_name: String,
     pub node_kind: NodeKind,
@@ -68,6 +72,51 @@ pub struct MappingOutput {
     /// Set when the node's pipeline failed for good and it was recorded unmapped.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub error: Option<String>,
+}
+
+impl MappingOutput {
+    /// The node's key inside its job (see [`node_key`]).
+    pub fn node_key(&self) -> String {
+        node_key(self.execution_id, &self.dag_node_id)
+    }
+}
+
+/// A node's key inside its job: its `dagNodeId`, prefixed with `executionId:` when it belongs to
+/// a named SQL execution, since every execution numbers its nodes from 1. The stores key mappings
+/// by it and the state machine's per-node items carry it (as their `dagNodeId`).
+pub fn node_key(execution_id: Option<u64>, dag_node_id: &str) -> String {
+    match execution_id {
+        Some(execution) => format!("{execution}:{dag_node_id}"),
+        None => dag_node_id.to_owned(),
+    }
+}
+
+/// The execution and `dagNodeId` a [`node_key`] names.
+pub fn split_node_key(key: &str) -> (Option<u64>, &str) {
+    match key.split_once(':') {
+        Some((execution, id)) if execution.parse::<u64>().is_ok() => (execution.parse().ok(), id),
+        _ => (None, key),
+    }
+}
+
+/// One SQL execution of a job that maps an application: what it was and how big, or why it was
+/// not mapped.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ExecutionReport {
+    pub execution_id: Option<u64>,
+    /// The execution it ran inside (`rootExecutionId`), when not itself.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub root_execution_id: Option<u64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub duration_ms: Option<u64>,
+    /// Operators of its plan (0 when skipped).
+    pub node_count: u64,
+    /// Why it was not mapped (no plan in the log, a plan that does not parse).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub skipped: Option<String>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -158,6 +207,9 @@ pub struct Job {
     pub result: Option<JobResult>,
     pub statistics: Statistics,
     pub error: Option<String>,
+    /// The SQL executions the job maps (or skipped), when its plan input named executions.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub executions: Vec<ExecutionReport>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]

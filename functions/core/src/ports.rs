@@ -85,13 +85,15 @@ pub trait JobStore: Send + Sync {
 
     /// Write a node's mapping once and count it in the job's statistics in the same atomic
     /// write. Returns `true` when this call wrote it, `false` when a mapping for
-    /// `(job_id, dag_node_id)` already existed (a retried FinalMapping): nothing is counted then.
+    /// `(job_id, mapping.node_key())` already existed (a retried FinalMapping): nothing is counted
+    /// then.
     /// A mapping counts as mapped when it has `mappedCode` and no `error`, otherwise unmapped.
     fn put_mapping(&self, job_id: &str, mapping: &MappingOutput) -> Result<bool, StoreError>;
+    /// The mapping of the node with this key (`contracts::node_key`).
     fn get_mapping(
         &self,
         job_id: &str,
-        dag_node_id: &str,
+        node_key: &str,
     ) -> Result<Option<MappingOutput>, StoreError>;
     fn mappings(&self, job_id: &str) -> Result<Vec<MappingOutput>, StoreError>;
 

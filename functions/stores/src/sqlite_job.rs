@@ -250,11 +250,7 @@ impl JobStore for SqliteJobStore {
         let inserted = tx
             .execute(
                 "INSERT OR IGNORE INTO items (pk, sk, body) VALUES (?1, ?2, ?3)",
-                params![
-                    job_pk(job_id),
-                    format!("NODE#{}", mapping.dag_node_id),
-                    body
-                ],
+                params![job_pk(job_id), format!("NODE#{}", mapping.node_key()), body],
             )
             .map_err(backend)?;
         if inserted == 0 {
@@ -283,13 +279,13 @@ impl JobStore for SqliteJobStore {
     fn get_mapping(
         &self,
         job_id: &str,
-        dag_node_id: &str,
+        node_key: &str,
     ) -> Result<Option<MappingOutput>, StoreError> {
         let body: Option<String> = self
             .conn()
             .query_row(
                 "SELECT body FROM items WHERE pk = ?1 AND sk = ?2",
-                params![job_pk(job_id), format!("NODE#{dag_node_id}")],
+                params![job_pk(job_id), format!("NODE#{node_key}")],
                 |r| r.get(0),
             )
             .optional()

@@ -121,6 +121,7 @@ fn the_workflow_runs_on_the_dynamodb_store() {
             input["dagNodeId"].as_str().unwrap_or(""),
         );
         let mapping = MappingOutput {
+            execution_id: None,
             dag_node_id: node.into(),
             node_name: "Filter".into(),
             node_kind: NodeKind::Engine,

@@ -90,6 +90,7 @@ impl Nodes {
 
 fn mapping_for(node: &str) -> MappingOutput {
     MappingOutput {
+        execution_id: None,
         dag_node_id: node.into(),
         node_name: "HashAggregate".into(),
         node_kind: NodeKind::Code,
@@ -224,6 +225,7 @@ fn harness(max_parallel: u32) -> Harness {
 
 fn new_job(store: &dyn JobStore, id: &str, nodes: u32) -> Value {
     let job = Job {
+        executions: Vec::new(),
         id: id.into(),
         status: JobStatus::Queued,
         repo_config: RepoConfig {

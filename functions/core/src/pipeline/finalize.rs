@@ -43,6 +43,7 @@ pub fn assemble_mapping(
 ) -> MappingOutput {
     let Some(chosen) = top.get(decision.best) else {
         return MappingOutput {
+            execution_id: sem.execution_id,
             dag_node_id: sem.dag_node_id.clone(),
             node_name: sem.node_name.clone(),
             node_kind: sem.node_kind,
@@ -101,6 +102,7 @@ pub fn assemble_mapping(
         (None, _) => format!("{} {}", sem.behaviour, decision.reasoning),
     };
     MappingOutput {
+        execution_id: sem.execution_id,
         dag_node_id: sem.dag_node_id.clone(),
         node_name: sem.node_name.clone(),
         node_kind: sem.node_kind,

@@ -4,7 +4,8 @@
 //! alike by the CLI, the local runner's CompleteJob and the CompleteJob Lambda.
 
 use crate::contracts::{
-    Job, JobResult, JobStatus, MappingOutput, Progress, RepoConfig, RepositoryAnalysis, Statistics,
+    ExecutionReport, Job, JobResult, JobStatus, MappingOutput, Progress, RepoConfig,
+    RepositoryAnalysis, Statistics,
 };
 use crate::ports::MappingTally;
 use serde_json::{Value, json};
@@ -27,6 +28,7 @@ pub fn queued_job(id: &str, repo_config: RepoConfig) -> Job {
         result: None,
         statistics: Statistics::default(),
         error: None,
+        executions: Vec::new(),
     }
 }
 
@@ -56,14 +58,17 @@ pub fn statistics(
     stats
 }
 
-/// Order mappings by numeric `dagNodeId` when ids are numbers, else as strings.
+/// Order mappings by execution, then by numeric `dagNodeId` when ids are numbers, else as
+/// strings.
 pub fn sort_mappings(mappings: &mut [MappingOutput]) {
-    mappings.sort_by(
-        |a, b| match (a.dag_node_id.parse::<u64>(), b.dag_node_id.parse::<u64>()) {
-            (Ok(x), Ok(y)) => x.cmp(&y),
-            _ => a.dag_node_id.cmp(&b.dag_node_id),
-        },
-    );
+    mappings.sort_by(|a, b| {
+        a.execution_id.cmp(&b.execution_id).then_with(|| {
+            match (a.dag_node_id.parse::<u64>(), b.dag_node_id.parse::<u64>()) {
+                (Ok(x), Ok(y)) => x.cmp(&y),
+                _ => a.dag_node_id.cmp(&b.dag_node_id),
+            }
+        })
+    });
 }
 
 /// The finished job as `GET /jobs/:id` and `plan2code map --format json` print it.
@@ -73,6 +78,7 @@ pub fn completed_job(
     mut mappings: Vec<MappingOutput>,
     files_scanned: u64,
     symbols_indexed: u64,
+    executions: Vec<ExecutionReport>,
 ) -> Job {
     sort_mappings(&mut mappings);
     let statistics = statistics(&mappings, files_scanned, symbols_indexed);
@@ -96,5 +102,6 @@ pub fn completed_job(
         }),
         statistics,
         error: None,
+        executions,
     }
 }

@@ -409,6 +409,7 @@ mod tests {
 
     fn sem() -> SemanticDescription {
         SemanticDescription {
+            execution_id: None,
             dag_node_id: "3".into(),
             node_name: "Filter".into(),
             operator: "Filter".into(),

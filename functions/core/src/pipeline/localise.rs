@@ -90,13 +90,46 @@ pub struct PlanLocalisation {
     pub twins: BTreeMap<String, SiteId>,
     /// Files most likely to hold the plan's code, with scores.
     pub files: Vec<(u32, f64)>,
+    /// The files the rest of the application runs from (or a hint names), with how strongly
+    /// (0–1): the [`FilePrior`] the plan was localised with.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub application_files: BTreeMap<u32, f64>,
 }
 
-/// Localise a plan and align its nodes (see module docs).
+/// What is known of a plan's file before its own evidence is weighed: the files the rest of its
+/// application lives in (`application.rs`). A unit in a favoured file has its score multiplied by
+/// the file's factor (above 1), so it wins over a unit elsewhere that fits the plan only a little
+/// better; one that fits much better still wins.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct FilePrior {
+    pub factor: BTreeMap<u32, f64>,
+}
+
+impl FilePrior {
+    /// How strongly each favoured file pulls, 0–1 (its factor over the largest there is).
+    fn pulls(&self) -> BTreeMap<u32, f64> {
+        let max = self.factor.values().copied().fold(1.0, f64::max);
+        self.factor
+            .iter()
+            .filter(|(_, f)| **f > 1.0)
+            .map(|(file, f)| (*file, (f - 1.0) / (max - 1.0)))
+            .collect()
+    }
+
+    fn of(&self, file: Option<u32>) -> f64 {
+        file.and_then(|f| self.factor.get(&f))
+            .copied()
+            .unwrap_or(1.0)
+    }
+}
+
+/// Localise a plan and align its nodes (see module docs), with what the application tells of
+/// its file (`prior`, empty for a plan on its own).
 pub fn localise_plan(
     graph: &PlanGraph,
     semantics: &[SemanticDescription],
     table: &SiteTable,
+    prior: &FilePrior,
 ) -> PlanLocalisation {
     let writers: Vec<NodeIdx> = (0..graph.nodes.len())
         .filter(|&i| semantics[i].node_kind == NodeKind::Code && semantics[i].induced_by.is_none())
@@ -187,9 +220,10 @@ pub fn localise_plan(
                 })
                 .collect();
             let idle = chains_in_unit.difference(&used_chains).count() as f64;
+            let file = sites.iter().next().map(|s| table.sites[*s].file);
             let unit = RankedUnit {
                 kind,
-                score: total - 0.05 * idle,
+                score: (total - 0.05 * idle) * prior.of(file),
                 explained: if writers.is_empty() {
                     0.0
                 } else {
@@ -215,6 +249,7 @@ pub fn localise_plan(
     if ranked.is_empty() {
         return PlanLocalisation {
             files,
+            application_files: prior.pulls(),
             ..Default::default()
         };
     }
@@ -226,6 +261,7 @@ pub fn localise_plan(
         .take(ALIGNED_CANDIDATES)
         .take_while(|(unit, _)| unit.score >= ranked[0].0.score * 0.8);
     let mut best: Option<(f64, usize, Vec<Option<Aligned>>)> = None;
+    let mut best_weighted = f64::NEG_INFINITY;
     let mut fits: Vec<(f64, usize, Vec<Option<Aligned>>)> = Vec::new();
     for (rank, (unit, sites)) in contenders.enumerate() {
         let mut assigned = align_plan(graph, semantics, &targets, table, sites);
@@ -246,10 +282,10 @@ pub fn localise_plan(
                 }
             }
         }
-        if best
-            .as_ref()
-            .is_none_or(|(score, _, _)| fitted > *score + 1e-9)
-        {
+        let file = sites.iter().next().map(|s| table.sites[*s].file);
+        let weighted = fitted * prior.of(file);
+        if weighted > best_weighted + 1e-9 {
+            best_weighted = weighted;
             best = Some((fitted, rank, assigned.clone()));
         }
         fits.push((fitted, rank, assigned));
@@ -257,6 +293,7 @@ pub fn localise_plan(
     let Some((best_fit, winner, assigned)) = best else {
         return PlanLocalisation {
             files,
+            application_files: prior.pulls(),
             ..Default::default()
         };
     };
@@ -277,6 +314,7 @@ pub fn localise_plan(
         aligned,
         twins,
         files,
+        application_files: prior.pulls(),
     }
 }
 

@@ -14,9 +14,11 @@
 //! 6. [`confidence::confidence_gate`] — the formula and bands;
 //! 7. [`finalize`] — the `MappingOutput`, persisted once.
 //!
-//! [`map_plan`] runs 2–7 for a whole plan in-process; the state machine runs the same functions
-//! one node per Map iteration.
+//! [`map_plan`] runs 2–7 for a whole plan in-process ([`map_plans`] for the executions of an
+//! application, localised together by [`application`]); the state machine runs the same
+//! functions one node per Map iteration.
 
+pub mod application;
 pub mod ast_filter;
 pub mod confidence;
 pub mod conflicts;
@@ -76,8 +78,12 @@ pub struct PlanContext {
     pub index: Arc<RepoIndex>,
     pub table: sites::SiteTable,
     pub bm25: Bm25,
+    /// Every node of every plan the job maps, plan after plan.
     pub semantics: Vec<SemanticDescription>,
-    pub localisation: localise::PlanLocalisation,
+    /// One per plan, in the job's plan order.
+    pub localisations: Vec<localise::PlanLocalisation>,
+    /// A plan's `executionId` → its position in `localisations`.
+    by_execution: HashMap<Option<u64>, usize>,
     pub timings: StepTimings,
     /// Retrieval results by target: a derived node searches exactly as its consumer does, so most
     /// of a plan's nodes reuse another node's candidates.
@@ -85,23 +91,36 @@ pub struct PlanContext {
 }
 
 impl PlanContext {
-    /// Build sites, semantics and the plan-level localisation.
-    pub fn build(graph: &PlanGraph, index: Arc<RepoIndex>) -> Self {
+    /// Build sites, semantics and the localisation of the job's plans (one plan, or every
+    /// execution of an application: see [`application`]).
+    pub fn build(plans: &[PlanGraph], index: Arc<RepoIndex>) -> Self {
         let t0 = Instant::now();
         let table = sites::SiteTable::build(&index);
         let bm25 = Bm25::build(&table);
         let t1 = Instant::now();
-        let semantics = semantics::plan_semantics(graph);
+        let per_plan: Vec<Vec<SemanticDescription>> =
+            plans.par_iter().map(semantics::plan_semantics).collect();
         let t2 = Instant::now();
-        let localisation = localise::localise_plan(graph, &semantics, &table);
+        let localisations = application::localise_application(
+            plans,
+            &per_plan,
+            &table,
+            &application::EntryHints::default(),
+        );
         let t3 = Instant::now();
+        let by_execution = plans
+            .iter()
+            .enumerate()
+            .map(|(i, p)| (p.execution.execution_id, i))
+            .collect();
         let ms = |a: Instant, b: Instant| (b - a).as_secs_f64() * 1000.0;
         Self {
             index,
             table,
             bm25,
-            semantics,
-            localisation,
+            semantics: per_plan.into_iter().flatten().collect(),
+            localisations,
+            by_execution,
             timings: StepTimings {
                 sites_ms: ms(t0, t1),
                 semantics_ms: ms(t1, t2),
@@ -112,6 +131,16 @@ impl PlanContext {
         }
     }
 
+    /// Where the node's plan was localised, and that plan's position.
+    fn localisation_of(&self, sem: &SemanticDescription) -> (usize, &localise::PlanLocalisation) {
+        let at = self
+            .by_execution
+            .get(&sem.execution_id)
+            .copied()
+            .unwrap_or(0);
+        (at, &self.localisations[at])
+    }
+
     /// Node 3, `embedding_retrieval`, for one node (`retrieve.rs`), memoised by what the search
     /// depends on.
     pub fn embedding_retrieval(
@@ -120,12 +149,13 @@ impl PlanContext {
         top_k: usize,
     ) -> Vec<retrieve::Candidate> {
         let (family, target) = sem.target();
+        let (plan, localisation) = self.localisation_of(sem);
         let key = format!(
-            "{family:?}|{:?}|{:?}|{:?}|{:?}|{top_k}",
+            "{plan}|{family:?}|{:?}|{:?}|{:?}|{:?}|{top_k}",
             target.tokens,
             sem.query_terms,
-            self.localisation.aligned.get(&sem.dag_node_id),
-            self.localisation.twins.get(&sem.dag_node_id),
+            localisation.aligned.get(&sem.dag_node_id),
+            localisation.twins.get(&sem.dag_node_id),
         );
         if let Some(hit) = self
             .retrievals
@@ -139,7 +169,7 @@ impl PlanContext {
             index: &self.index,
             table: &self.table,
             bm25: &self.bm25,
-            localisation: &self.localisation,
+            localisation,
         };
         let candidates = retrieve::embedding_retrieval(sem, &ctx, top_k);
         self.retrievals
@@ -171,12 +201,31 @@ impl PlanContext {
     ) -> Result<MappingOutput, ReasonError> {
         let filtered = self.ast_filter(sem, self.embedding_retrieval(sem, config.top_k));
         let decision = reasoner.decide(sem, &filtered)?;
-        Ok(finalize::assemble_mapping(
-            sem,
-            &filtered,
-            &decision,
-            &config.confidence,
-        ))
+        Ok(self.confidence_gate(sem, &filtered, &decision, &config.confidence))
+    }
+
+    /// Node 6, `confidence_gate`, for one node: the formula and band, applied while assembling
+    /// the node's answer (`finalize.rs`); a node of an application whose code lies outside the
+    /// files the rest of the application runs from says so.
+    pub fn confidence_gate(
+        &self,
+        sem: &SemanticDescription,
+        filtered: &[retrieve::Candidate],
+        decision: &reason::Decision,
+        config: &ConfidenceConfig,
+    ) -> MappingOutput {
+        let mut mapping = finalize::assemble_mapping(sem, filtered, decision, config);
+        let (_, localisation) = self.localisation_of(sem);
+        if let Some(note) = application::outside_note(
+            &mapping,
+            localisation,
+            &self.index,
+            sem.node_kind == crate::contracts::NodeKind::Code,
+        ) {
+            mapping.explanation.push(' ');
+            mapping.explanation.push_str(&note);
+        }
+        mapping
     }
 }
 
@@ -187,7 +236,17 @@ pub fn map_plan(
     reasoner: &dyn Reasoner,
     config: &PipelineConfig,
 ) -> Result<(Vec<MappingOutput>, StepTimings), ReasonError> {
-    let mut ctx = PlanContext::build(graph, index);
+    map_plans(std::slice::from_ref(graph), index, reasoner, config)
+}
+
+/// Map every node of several plans (an application's executions) in-process, as one job.
+pub fn map_plans(
+    plans: &[PlanGraph],
+    index: Arc<RepoIndex>,
+    reasoner: &dyn Reasoner,
+    config: &PipelineConfig,
+) -> Result<(Vec<MappingOutput>, StepTimings), ReasonError> {
+    let mut ctx = PlanContext::build(plans, index);
     let start = Instant::now();
     let mappings = ctx
         .semantics

@@ -171,6 +171,7 @@ mod tests {
 
     fn sem() -> SemanticDescription {
         SemanticDescription {
+            execution_id: None,
             dag_node_id: "1".into(),
             node_name: "LocalTableScan".into(),
             operator: "LocalTableScan".into(),

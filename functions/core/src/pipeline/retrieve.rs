@@ -98,6 +98,10 @@ impl Bm25 {
 /// Flow credit of a twin unit's site (see [`PlanLocalisation::twins`]).
 const TWIN_FLOW: f64 = 0.99;
 
+/// Flow credit of a site in the file the rest of the application runs from (at full pull),
+/// below that of the plan's own query unit.
+const APPLICATION_FLOW: f64 = 0.25;
+
 /// Everything retrieval reads, built once per job.
 pub struct RetrievalContext<'a> {
     pub index: &'a RepoIndex,
@@ -188,7 +192,15 @@ pub fn embedding_retrieval(
             } else if ctx.localisation.unit_sites.contains(&site_id) {
                 0.5
             } else {
-                0.0
+                // a file the rest of the application runs from: code there is more likely
+                let file = ctx.table.sites[site_id].file;
+                APPLICATION_FLOW
+                    * ctx
+                        .localisation
+                        .application_files
+                        .get(&file)
+                        .copied()
+                        .unwrap_or(0.0)
             };
             let retrieval_score = 0.45 * structural + 0.15 * lexical + 0.40 * flow;
             (site_id, retrieval_score, structural, lexical, flow, ov)

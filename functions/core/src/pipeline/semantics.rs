@@ -22,6 +22,9 @@ use serde::{Deserialize, Serialize};
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct SemanticDescription {
+    /// The SQL execution of the node's plan, when the input named it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub execution_id: Option<u64>,
     pub dag_node_id: String,
     pub node_name: String,
     pub operator: String,
@@ -51,6 +54,11 @@ pub struct Consumer {
 }
 
 impl SemanticDescription {
+    /// The node's key inside its job (`contracts::node_key`).
+    pub fn node_key(&self) -> String {
+        crate::contracts::node_key(self.execution_id, &self.dag_node_id)
+    }
+
     /// The evidence to search for: the consumer's for derived nodes, the node's own otherwise.
     pub fn target(&self) -> (OperatorFamily, Evidence) {
         match &self.induced_by {
@@ -522,6 +530,7 @@ pub fn plan_semantics(graph: &PlanGraph) -> Vec<SemanticDescription> {
                     .flat_map(|(_, v)| super::evidence::code_terms(v)),
             );
             SemanticDescription {
+                execution_id: graph.execution.execution_id,
                 dag_node_id: node.id.clone(),
                 node_name: node.name.clone(),
                 operator: node.operator.clone(),

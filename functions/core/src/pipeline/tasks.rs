@@ -41,7 +41,7 @@ use crate::code::cache::load_index_bytes;
 use crate::code::{LoadOptions, RepoSource, Secret, load_or_build_index};
 use crate::contracts::{EventType, JobStatus, MappingOutput, RepoConfig};
 use crate::error::ErrorName;
-use crate::plan::{self, ParseOptions, PlanGraph};
+use crate::plan::{self, Application};
 use crate::ports::{BlobStore, JobStore, StoreError};
 use crate::workflow::{TaskError, TaskRegistry};
 use serde::Serialize;
@@ -210,23 +210,28 @@ impl PipelineTasks {
         serde_json::from_slice(&bytes).map_err(|e| invalid(format!("blob {key} is corrupt: {e}")))
     }
 
-    fn load_plan(&self, key: &str) -> Result<PlanGraph, TaskError> {
+    /// The job's plans: a serialised [`Application`] or [`PlanGraph`], or plan text in any form
+    /// (every execution of an event log).
+    fn load_plans(&self, key: &str) -> Result<Application, TaskError> {
         let bytes = self
             .blobs
             .get(key)
             .map_err(store_error)?
             .ok_or_else(|| invalid(format!("no plan at {key}")))?;
-        match serde_json::from_slice::<PlanGraph>(&bytes) {
-            Ok(graph) => return Ok(graph),
-            // A serialised graph that does not read back is a bug, not plan text to re-parse.
-            Err(e) if is_serialised_graph(&bytes) => {
-                return Err(invalid(format!("plan blob {key} is corrupt: {e}")));
+        // A serialised plan that does not read back is a bug, not plan text to re-parse.
+        let corrupt = |e: serde_json::Error| invalid(format!("plan blob {key} is corrupt: {e}"));
+        match serialised_shape(&bytes) {
+            Some(Shape::Application) => return serde_json::from_slice(&bytes).map_err(corrupt),
+            Some(Shape::Graph) => {
+                return serde_json::from_slice(&bytes)
+                    .map(Application::single)
+                    .map_err(corrupt);
             }
-            Err(_) => {}
+            None => {}
         }
         let text = String::from_utf8(bytes)
             .map_err(|_| TaskError::new(ErrorName::ParseError.as_str(), "plan is not UTF-8"))?;
-        plan::parse_plan(&text, &ParseOptions::default()).map_err(|e| TaskError::from_named(&e))
+        plan::parse_application(&text, None).map_err(|e| TaskError::from_named(&e))
     }
 
     /// The job's context from the cache, or rebuilt from its plan and index (a cold Lambda).
@@ -235,7 +240,7 @@ impl PipelineTasks {
         if let Some(ctx) = self.cached_context(job_id) {
             return Ok(ctx);
         }
-        let graph = self.load_plan(field(input, "planKey")?)?;
+        let app = self.load_plans(field(input, "planKey")?)?;
         let index_key = field(input, "indexKey")?;
         let bytes = self
             .blobs
@@ -243,7 +248,7 @@ impl PipelineTasks {
             .map_err(store_error)?
             .ok_or_else(|| invalid(format!("no index at {index_key}")))?;
         let index = load_index_bytes(&bytes).map_err(|e| TaskError::from_named(&e))?;
-        let ctx = Arc::new(PlanContext::build(&graph, Arc::new(index)));
+        let ctx = Arc::new(PlanContext::build(&app.plans, Arc::new(index)));
         self.cache_context(job_id, ctx.clone());
         Ok(ctx)
     }
@@ -284,7 +289,7 @@ impl PipelineTasks {
             json!({ "stage": "load_repo_context" }),
         )?;
 
-        let graph = self.load_plan(plan_key)?;
+        let app = self.load_plans(plan_key)?;
         let mut options = (self.load_options)();
         if let Some(token) = lock(&self.tokens).get(job_id) {
             options.token = Some(token.clone());
@@ -300,17 +305,18 @@ impl PipelineTasks {
         let commit = loaded.index.commit.clone();
         let cache_key = loaded.record.cache_key.clone();
         let index_key = loaded.record.index_key.clone();
-        let ctx = Arc::new(PlanContext::build(&graph, Arc::new(loaded.index)));
+        let ctx = Arc::new(PlanContext::build(&app.plans, Arc::new(loaded.index)));
 
         let semantics_key = format!("jobs/{job_id}/semantics.json");
         let localisation_key = format!("jobs/{job_id}/localisation.json");
         let dag_nodes_key = format!("jobs/{job_id}/dag-nodes.json");
         self.put_json(&semantics_key, &ctx.semantics)?;
-        self.put_json(&localisation_key, &ctx.localisation)?;
+        self.put_json(&localisation_key, &ctx.localisations)?;
+        // The Map's items: a node's key in the job (its `dagNodeId`, prefixed by its execution).
         let dag_nodes: Vec<Value> = ctx
             .semantics
             .iter()
-            .map(|s| json!({ "dagNodeId": s.dag_node_id, "nodeName": s.node_name }))
+            .map(|s| json!({ "dagNodeId": s.node_key(), "nodeName": s.node_name }))
             .collect();
         self.put_json(&dag_nodes_key, &dag_nodes)?;
 
@@ -320,6 +326,7 @@ impl PipelineTasks {
         job.statistics.total_nodes = dag_nodes.len() as u64;
         job.statistics.files_scanned = stats.files_scanned;
         job.statistics.symbols_indexed = stats.symbols;
+        job.executions = app.reports();
         match self.jobs.put_job(&job) {
             // Cancelled meanwhile: the map's flag checks skip every node.
             Ok(()) | Err(StoreError::Conflict(_)) => {}
@@ -352,7 +359,7 @@ impl PipelineTasks {
         let sem = ctx
             .semantics
             .iter()
-            .find(|s| s.dag_node_id == node)
+            .find(|s| s.node_key() == node)
             .ok_or_else(|| invalid(format!("plan has no node {node}")))?;
         let key = node_key(job_id, node, "semantics");
         self.put_json(&key, sem)?;
@@ -406,8 +413,12 @@ impl PipelineTasks {
         let sem: SemanticDescription = self.get_json(step_key(input, "semantics")?)?;
         let filtered: Vec<Candidate> = self.get_json(step_key(input, "filtered")?)?;
         let decision: Decision = self.get_json(step_key(input, "reasoning")?)?;
-        let mapping =
-            finalize::assemble_mapping(&sem, &filtered, &decision, &self.config.confidence);
+        let mapping = self.context(input)?.confidence_gate(
+            &sem,
+            &filtered,
+            &decision,
+            &self.config.confidence,
+        );
         let key = node_key(job_id, node, "mapping");
         self.put_json(&key, &mapping)?;
         Ok(json!({
@@ -426,11 +437,26 @@ impl PipelineTasks {
     }
 }
 
-/// Whether `bytes` is a JSON object shaped like a serialised [`PlanGraph`].
-fn is_serialised_graph(bytes: &[u8]) -> bool {
-    serde_json::from_slice::<Value>(bytes).is_ok_and(|v| {
-        v.get("format").is_some() && v.get("nodes").is_some() && v.get("roots").is_some()
-    })
+/// What a serialised plan blob holds.
+enum Shape {
+    Application,
+    Graph,
+}
+
+/// Whether `bytes` is a JSON object shaped like a serialised [`Application`] or [`PlanGraph`]
+/// (`None`: plan text, which can be JSON too — an event log, the Spark UI's form).
+fn serialised_shape(bytes: &[u8]) -> Option<Shape> {
+    let value = serde_json::from_slice::<Value>(bytes).ok()?;
+    if value.get("plans").is_some_and(Value::is_array) {
+        Some(Shape::Application)
+    } else if value.get("format").is_some()
+        && value.get("nodes").is_some()
+        && value.get("roots").is_some()
+    {
+        Some(Shape::Graph)
+    } else {
+        None
+    }
 }
 
 fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {

@@ -254,6 +254,18 @@ pub struct ExecutionInfo {
     pub call_site: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub spark_version: Option<String>,
+    /// The execution this one ran inside (`rootExecutionId`, Spark ≥ 3.4), when not itself: the
+    /// inner query of a command, a nested `collect` …
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub root_execution_id: Option<u64>,
+    /// Wall time from the execution's start event to its end event, in milliseconds.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub duration_ms: Option<u64>,
+    /// What the input says about where the code ran, as written: the submitted command or
+    /// notebook, the call sites and descriptions of the execution's jobs. Resolved against the
+    /// repository by `pipeline::hints`; none is required.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub hints: Vec<String>,
 }
 
 /// The parsed plan.

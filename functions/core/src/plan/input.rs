@@ -11,7 +11,7 @@
 //!   offset and line.
 
 use super::eventlog::{ReadLog, codec, is_event_line, rolled};
-use super::{ExecutionSummary, ParseOptions, ParsedExecution, PlanError, PlanGraph};
+use super::{Application, ExecutionSummary, ParseOptions, ParsedExecution, PlanError, PlanGraph};
 use std::io::{BufRead, BufReader, Cursor, Read};
 use std::path::Path;
 
@@ -52,6 +52,22 @@ impl PlanInput {
         match self {
             PlanInput::EventLog(log) => log.parse(options),
             PlanInput::Text(text) => super::parse_plan(&text, options),
+        }
+    }
+
+    /// The plans a job maps: the one plan, or every execution (those `wanted` names).
+    pub fn parse_application(self, wanted: Option<&[u64]>) -> Result<Application, PlanError> {
+        match self {
+            PlanInput::EventLog(log) => {
+                if wanted.is_none_or(|w| w.len() > 1) && log.execution_ids().len() > 1 {
+                    return Application::from_executions(log.parse_every_execution()?, wanted);
+                }
+                let options = ParseOptions {
+                    execution_id: wanted.and_then(|w| w.first().copied()),
+                };
+                log.parse(&options).map(Application::single)
+            }
+            PlanInput::Text(text) => super::parse_application(&text, wanted),
         }
     }
 

@@ -17,6 +17,7 @@
 //! [`graph`] is the model; [`operators`] is the one operator table; [`expr`] reads
 //! expressions.
 
+pub mod application;
 mod builder;
 mod details;
 pub mod error;
@@ -31,6 +32,7 @@ mod simple;
 mod tree;
 mod ui;
 
+pub use application::Application;
 pub use error::PlanError;
 pub use graph::*;
 
@@ -88,8 +90,18 @@ pub fn parse_plan(input: &str, options: &ParseOptions) -> Result<PlanGraph, Plan
     }
 }
 
-/// The SQL executions an input holds (event logs and UI JSON); empty for plan text, which is
-/// always one plan.
+/// The plans a job maps from `input`: plan text is one plan; an input holding several SQL
+/// executions gives every execution, or those `wanted` names.
+pub fn parse_application(input: &str, wanted: Option<&[u64]>) -> Result<Application, PlanError> {
+    if list_executions(input)?.len() > 1 || wanted.is_some_and(|w| w.len() > 1) {
+        return Application::from_executions(parse_every_execution(input)?, wanted);
+    }
+    let options = ParseOptions {
+        execution_id: wanted.and_then(|w| w.first().copied()),
+    };
+    parse_plan(input, &options).map(Application::single)
+}
+
 /// One execution of a multi-execution input: its id and its graph, or why it did not parse.
 pub type ParsedExecution = (Option<u64>, Result<PlanGraph, PlanError>);
 
@@ -110,6 +122,8 @@ pub fn parse_every_execution(input: &str) -> Result<Vec<ParsedExecution>, PlanEr
         .collect())
 }
 
+/// The SQL executions an input holds (event logs and UI JSON); empty for plan text, which is
+/// always one plan.
 pub fn list_executions(input: &str) -> Result<Vec<ExecutionSummary>, PlanError> {
     match detect_format(input) {
         PlanFormat::Eventlog => eventlog::list_event_log_executions(input),

@@ -43,6 +43,9 @@ pub(crate) struct UiExecution {
     /// The execution's plan in formatted form (`planDescription=true`).
     #[serde(default)]
     pub plan_description: Option<String>,
+    /// Milliseconds the execution ran (the UI's `duration`).
+    #[serde(default)]
+    pub duration: Option<u64>,
     pub nodes: Vec<UiNode>,
     #[serde(default)]
     pub edges: Vec<UiEdge>,
@@ -239,6 +242,9 @@ pub(crate) fn parse_ui(text: &str, options: &ParseOptions) -> Result<PlanGraph, 
             description: exec.description.clone(),
             call_site: None,
             spark_version,
+            root_execution_id: None,
+            duration_ms: exec.duration,
+            hints: Vec::new(),
         },
         logical_plans: Default::default(),
         warnings: Vec::new(),

@@ -20,6 +20,7 @@ use super::tokens::TaskTokens;
 use super::{LocalRunner, TaskError, TaskRegistry};
 use crate::contracts::{
     ConfidenceFactors, ConfidenceStatus, EventType, JobStatus, MappingOutput, NodeKind,
+    split_node_key,
 };
 use crate::ports::{JobStore, StoreError};
 use serde_json::{Value, json};
@@ -137,8 +138,10 @@ pub fn record_unmapped(store: &dyn JobStore, input: &Value) -> Result<Value, Tas
         .chars()
         .take(MAX_CAUSE_CHARS)
         .collect();
+    let (execution_id, dag_node_id) = split_node_key(node);
     let mapping = MappingOutput {
-        dag_node_id: node.to_owned(),
+        execution_id,
+        dag_node_id: dag_node_id.to_owned(),
         node_name: field(input, "nodeName").unwrap_or("").to_owned(),
         node_kind: NodeKind::Code,
         mapped_code: None,

@@ -466,7 +466,7 @@ impl JobStore for DynamoJobStore {
 
     fn put_mapping(&self, job_id: &str, mapping: &MappingOutput) -> Result<bool, StoreError> {
         let tally = MappingTally::of(mapping);
-        let mut node = key(job_pk(job_id), format!("NODE#{}", mapping.dag_node_id));
+        let mut node = key(job_pk(job_id), format!("NODE#{}", mapping.node_key()));
         node.insert("doc".into(), s(to_json(mapping, "mapping")?));
         let put = Put::builder()
             .table_name(&self.table)
@@ -504,9 +504,9 @@ impl JobStore for DynamoJobStore {
     fn get_mapping(
         &self,
         job_id: &str,
-        dag_node_id: &str,
+        node_key: &str,
     ) -> Result<Option<MappingOutput>, StoreError> {
-        self.get_item(key(job_pk(job_id), format!("NODE#{dag_node_id}")))?
+        self.get_item(key(job_pk(job_id), format!("NODE#{node_key}")))?
             .map(|item| doc(&item, "mapping"))
             .transpose()
     }

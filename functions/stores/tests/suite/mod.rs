@@ -22,6 +22,7 @@ pub fn fresh_id(label: &str) -> String {
 
 pub fn job(id: &str, total_stages: u32) -> Job {
     Job {
+        executions: Vec::new(),
         id: id.to_owned(),
         status: JobStatus::Queued,
         repo_config: RepoConfig {
@@ -46,6 +47,7 @@ pub fn job(id: &str, total_stages: u32) -> Job {
 
 pub fn mapping(node: &str, status: ConfidenceStatus, mapped: bool) -> MappingOutput {
     MappingOutput {
+        execution_id: None,
         dag_node_id: node.to_owned(),
         node_name: "HashAggregate".into(),
         node_kind: NodeKind::Code,

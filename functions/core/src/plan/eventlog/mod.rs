@@ -152,6 +152,18 @@ impl ReadLog {
             description: exec.description,
             call_site: exec.call_site,
             spark_version: self.0.spark_version.clone(),
+            root_execution_id: exec.root_execution_id.filter(|root| *root != id),
+            hints: self
+                .0
+                .entry_hints
+                .iter()
+                .chain(&exec.hints)
+                .cloned()
+                .collect(),
+            duration_ms: exec
+                .started_ms
+                .zip(exec.ended_ms)
+                .map(|(start, end)| end.saturating_sub(start)),
         };
         graph.warnings.extend(self.0.warnings.iter().cloned());
         Ok(graph)

@@ -2,8 +2,9 @@
 //!
 //! For each SQL execution the plan is the `physicalPlanDescription` of the last
 //! `SparkListenerSQLAdaptiveExecutionUpdate` when AQE re-planned, else of its
-//! `SparkListenerSQLExecutionStart`; the start event's `description` and `details` (the call
-//! site Spark recorded, which can name the user's file and line) are kept too, and
+//! `SparkListenerSQLExecutionStart`; the start event's `description`, `details` (the call
+//! site Spark recorded, which can name the user's file and line), `rootExecutionId` and time are
+//! kept too, with the time of `SparkListenerSQLExecutionEnd` (the execution's duration), and
 //! `SparkListenerLogStart` gives the Spark version. Every other line (tasks, stages, metrics:
 //! most of a log) is dropped without being parsed, one line buffer reused throughout, so memory
 //! follows the plans, not the log: a 1 GB log of task events reads in constant memory. Those
@@ -24,8 +25,22 @@ use serde::de::IgnoredAny;
 use crate::plan::error::PlanError;
 
 const START: &str = "SparkListenerSQLExecutionStart";
+const END: &str = "SparkListenerSQLExecutionEnd";
 const ADAPTIVE_UPDATE: &str = "SparkListenerSQLAdaptiveExecutionUpdate";
 const LOG_START: &str = "SparkListenerLogStart";
+const ENVIRONMENT: &str = "SparkListenerEnvironmentUpdate";
+const JOB_START: &str = "SparkListenerJobStart";
+
+/// Job properties that can name where the user's code ran.
+const JOB_HINTS: [&str; 4] = [
+    "callSite.short",
+    "callSite.long",
+    "spark.job.description",
+    "spark.databricks.notebook.path",
+];
+/// Most hints kept per execution (and for the log as a whole); longer ones are cut.
+const MAX_HINTS: usize = 8;
+const MAX_HINT_CHARS: usize = 4096;
 
 /// Longest line kept: Spark writes a plan into one line, never near this; a longer line is
 /// skipped (with a warning) rather than buffered.
@@ -47,6 +62,26 @@ struct SqlEvent {
     details: Option<String>,
     #[serde(default)]
     physical_plan_description: Option<String>,
+    /// The execution that started this one (Spark ≥ 3.4); its own id for a top-level one.
+    #[serde(default)]
+    root_execution_id: Option<u64>,
+    /// Epoch milliseconds of the event.
+    #[serde(default)]
+    time: Option<u64>,
+}
+
+#[derive(Deserialize)]
+struct JobStart {
+    #[serde(rename = "Properties", default)]
+    properties: BTreeMap<String, serde_json::Value>,
+}
+
+#[derive(Deserialize)]
+struct EnvironmentUpdate {
+    #[serde(rename = "System Properties", default)]
+    system: BTreeMap<String, serde_json::Value>,
+    #[serde(rename = "Spark Properties", default)]
+    spark: BTreeMap<String, serde_json::Value>,
 }
 
 #[derive(Deserialize)]
@@ -62,6 +97,12 @@ pub(super) struct Execution {
     pub call_site: Option<String>,
     /// The plan text and the log line it came from.
     pub plan: Option<(String, usize)>,
+    pub root_execution_id: Option<u64>,
+    /// Epoch milliseconds of the start and end events.
+    pub started_ms: Option<u64>,
+    pub ended_ms: Option<u64>,
+    /// What its jobs' properties say about where it ran (`callSite.short`, …).
+    pub hints: Vec<String>,
     from_update: bool,
 }
 
@@ -69,6 +110,8 @@ pub(super) struct Execution {
 pub(super) struct EventLog {
     pub executions: BTreeMap<u64, Execution>,
     pub spark_version: Option<String>,
+    /// What the environment says about the submitted program (`sun.java.command`, a notebook).
+    pub entry_hints: Vec<String>,
     /// Lines skipped (`line N: …`).
     pub warnings: Vec<String>,
     /// Lines read (the last line number).
@@ -80,6 +123,7 @@ pub(super) fn read_events(mut input: impl BufRead) -> Result<EventLog, PlanError
     let mut log = EventLog {
         executions: BTreeMap::new(),
         spark_version: None,
+        entry_hints: Vec::new(),
         warnings: Vec::new(),
         lines: 0,
     };
@@ -173,9 +217,16 @@ fn read_line(input: &mut impl BufRead, buf: &mut Vec<u8>) -> std::io::Result<boo
 /// Whether a line may be one of the events plan reading needs (checked on bytes, so the rest
 /// of a log is never decoded).
 fn carries_plan(line: &[u8]) -> bool {
-    [LOG_START, START, ADAPTIVE_UPDATE]
-        .iter()
-        .any(|name| contains(line, name.as_bytes()))
+    [
+        LOG_START,
+        START,
+        END,
+        ADAPTIVE_UPDATE,
+        ENVIRONMENT,
+        JOB_START,
+    ]
+    .iter()
+    .any(|name| contains(line, name.as_bytes()))
 }
 
 fn contains(haystack: &[u8], needle: &[u8]) -> bool {
@@ -188,6 +239,12 @@ fn read_event(log: &mut EventLog, line: &str, line_no: usize) -> Result<(), Stri
         ADAPTIVE_UPDATE
     } else if line.contains(START) {
         START
+    } else if line.contains(END) {
+        END
+    } else if line.contains(JOB_START) {
+        JOB_START
+    } else if line.contains(ENVIRONMENT) {
+        ENVIRONMENT
     } else {
         LOG_START
     };
@@ -196,17 +253,53 @@ fn read_event(log: &mut EventLog, line: &str, line_no: usize) -> Result<(), Stri
     if !head.event.ends_with(kind) {
         return Ok(()); // the name appeared inside some other event's text
     }
-    if kind == LOG_START {
-        let start: LogStart = serde_json::from_str(line).map_err(|e| e.to_string())?;
-        log.spark_version = start.spark_version;
-        return Ok(());
+    match kind {
+        LOG_START => {
+            let start: LogStart = serde_json::from_str(line).map_err(|e| e.to_string())?;
+            log.spark_version = start.spark_version;
+            return Ok(());
+        }
+        JOB_START => {
+            let job: JobStart = serde_json::from_str(line).map_err(|e| e.to_string())?;
+            let execution = job
+                .properties
+                .get("spark.sql.execution.id")
+                .and_then(property_text)
+                .and_then(|id| id.parse::<u64>().ok());
+            // a job of an execution whose start was not read gives nothing to hang hints on
+            if let Some(exec) = execution.and_then(|id| log.executions.get_mut(&id)) {
+                for key in JOB_HINTS {
+                    if let Some(value) = job.properties.get(key).and_then(property_text) {
+                        add_hint(&mut exec.hints, value);
+                    }
+                }
+            }
+            return Ok(());
+        }
+        ENVIRONMENT => {
+            let env: EnvironmentUpdate = serde_json::from_str(line).map_err(|e| e.to_string())?;
+            let named = [
+                env.system.get("sun.java.command"),
+                env.spark.get("spark.databricks.notebook.path"),
+                env.spark.get("spark.submit.pyFiles"),
+            ];
+            for value in named.into_iter().flatten().filter_map(property_text) {
+                add_hint(&mut log.entry_hints, value);
+            }
+            return Ok(());
+        }
+        _ => {}
     }
     let event: SqlEvent = serde_json::from_str(line)
         .map_err(|e| format!("{kind} event without a numeric `executionId` ({e})"))?;
     let exec = log.executions.entry(event.execution_id).or_default();
-    if kind == START {
+    if kind == END {
+        exec.ended_ms = event.time;
+    } else if kind == START {
         exec.description = event.description;
         exec.call_site = event.details.filter(|d| !d.is_empty());
+        exec.root_execution_id = event.root_execution_id;
+        exec.started_ms = event.time;
         if !exec.from_update {
             exec.plan = event.physical_plan_description.map(|p| (p, line_no));
         }
@@ -215,6 +308,23 @@ fn read_event(log: &mut EventLog, line: &str, line_no: usize) -> Result<(), Stri
         exec.from_update = true;
     }
     Ok(())
+}
+
+/// A property's text (Spark writes strings; an id may come as a number).
+fn property_text(value: &serde_json::Value) -> Option<String> {
+    match value {
+        serde_json::Value::String(s) if !s.trim().is_empty() => Some(s.clone()),
+        serde_json::Value::Number(n) => Some(n.to_string()),
+        _ => None,
+    }
+}
+
+/// Keep a hint once, cut to [`MAX_HINT_CHARS`], at most [`MAX_HINTS`].
+fn add_hint(hints: &mut Vec<String>, value: String) {
+    let value: String = value.chars().take(MAX_HINT_CHARS).collect();
+    if hints.len() < MAX_HINTS && !hints.contains(&value) {
+        hints.push(value);
+    }
 }
 
 #[cfg(test)]

@@ -1,0 +1,182 @@
+//! Localising the executions of one application together.
+//!
+//! All executions of an application come from one entry point and the modules it uses, so a
+//! query whose own evidence fits three look-alike files equally is most likely in the file its
+//! siblings come from. Two passes:
+//!
+//! 1. every plan is localised on its own ([`localise_plan`]);
+//! 2. each plan's *decisive* result (a winning unit that explains most of the plan and has no
+//!    twin in another file) is a vote for its file; every plan is then localised again with a
+//!    [`FilePrior`] favouring the files the *other* plans voted for (its own vote left out, so a
+//!    plan never confirms itself), in proportion to their share of the votes.
+//!
+//! A favoured file multiplies a unit's score by at most `1 + APPLICATION_PULL`: a unit elsewhere
+//! that fits the plan clearly better (a shared helper, another module) still wins. Files below
+//! [`MIN_SHARE`] of the votes get nothing: an application spread over many files (a TPC-H run,
+//! a query per file) pulls nowhere. Hints the log or the user give about the entry file
+//! ([`EntryHints`]) favour their files the same way, more strongly.
+
+pub use super::localise::{FilePrior, PlanLocalisation};
+use super::localise::{UnitKind, localise_plan};
+use super::semantics::SemanticDescription;
+use super::sites::SiteTable;
+use crate::code::RepoIndex;
+use crate::contracts::MappingOutput;
+use crate::plan::PlanGraph;
+use rayon::prelude::*;
+use std::collections::BTreeMap;
+
+/// The most a sibling-favoured file multiplies a unit's score by.
+const APPLICATION_PULL: f64 = 0.25;
+/// Share of the votes under which a file is not favoured.
+const MIN_SHARE: f64 = 0.3;
+/// Share of a plan's user-written nodes its winning unit must explain to vote.
+const DECISIVE_EXPLAINED: f64 = 0.5;
+/// How much a file named by a hint (the entry file, a call site) multiplies a unit's score.
+const HINT_PULL: f64 = 0.5;
+
+/// Files the application is known to run from, by file id (from `--entry`, the log's
+/// environment, call sites): each is favoured in every plan.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct EntryHints {
+    pub files: Vec<u32>,
+}
+
+/// The localisation of every plan, in plan order.
+pub fn localise_application(
+    plans: &[PlanGraph],
+    semantics: &[Vec<SemanticDescription>],
+    table: &SiteTable,
+    hints: &EntryHints,
+) -> Vec<PlanLocalisation> {
+    let hinted = hint_prior(hints);
+    let alone: Vec<PlanLocalisation> = plans
+        .par_iter()
+        .zip(semantics)
+        .map(|(graph, sems)| localise_plan(graph, sems, table, &hinted))
+        .collect();
+    if plans.len() < 2 {
+        return alone;
+    }
+    let votes: Vec<Option<u32>> = alone.iter().map(|l| decisive_file(l, table)).collect();
+    let priors: Vec<FilePrior> = (0..plans.len())
+        .map(|i| sibling_prior(&votes, i, &hinted))
+        .collect();
+    plans
+        .par_iter()
+        .zip(semantics)
+        .zip(priors)
+        .zip(alone)
+        .map(|(((graph, sems), prior), alone)| {
+            if prior == hinted {
+                alone // nothing more to weigh
+            } else {
+                localise_plan(graph, sems, table, &prior)
+            }
+        })
+        .collect()
+}
+
+fn hint_prior(hints: &EntryHints) -> FilePrior {
+    FilePrior {
+        factor: hints.files.iter().map(|f| (*f, 1.0 + HINT_PULL)).collect(),
+    }
+}
+
+/// The file a plan's localisation decides on, if it decides: its winning unit explains most of
+/// the plan and no unit in another file fits as well.
+fn decisive_file(localisation: &PlanLocalisation, table: &SiteTable) -> Option<u32> {
+    let winner = localisation.units.first()?;
+    if winner.explained < DECISIVE_EXPLAINED || !localisation.twins.is_empty() {
+        return None;
+    }
+    let site = match winner.kind {
+        UnitKind::Flow { chain } => table.chain_sites(chain).first().copied(),
+        UnitKind::Sql { statement } => table.sql_sites(statement).first().copied(),
+    }?;
+    Some(table.sites[site].file)
+}
+
+/// The prior of plan `own`: the hinted files, and the files the other plans decided on in
+/// proportion to their share of those decisions.
+fn sibling_prior(votes: &[Option<u32>], own: usize, hinted: &FilePrior) -> FilePrior {
+    let mut counts: BTreeMap<u32, usize> = BTreeMap::new();
+    for (i, vote) in votes.iter().enumerate() {
+        if let (true, Some(file)) = (i != own, vote) {
+            *counts.entry(*file).or_default() += 1;
+        }
+    }
+    let total: usize = counts.values().sum();
+    let mut prior = hinted.clone();
+    for (file, n) in counts {
+        let share = n as f64 / total as f64;
+        if share >= MIN_SHARE {
+            let factor = prior.factor.entry(file).or_insert(1.0);
+            *factor = factor.max(1.0 + APPLICATION_PULL * share);
+        }
+    }
+    prior
+}
+
+/// For a user-written node mapped outside every file the rest of its application runs from:
+/// a sentence saying so (its own evidence fits there better).
+pub fn outside_note(
+    mapping: &MappingOutput,
+    localisation: &PlanLocalisation,
+    index: &RepoIndex,
+    user_written: bool,
+) -> Option<String> {
+    let mapped = mapping.mapped_code.as_ref()?;
+    let (main, _) = localisation
+        .application_files
+        .iter()
+        .max_by(|a, b| a.1.total_cmp(b.1))?;
+    let main_path = &index.files.get(*main as usize)?.path;
+    let outside = localisation
+        .application_files
+        .keys()
+        .filter_map(|f| index.files.get(*f as usize))
+        .all(|f| f.path != mapped.file);
+    (user_written && outside).then(|| {
+        format!(
+            "The rest of this application runs from {main_path}; this query's own evidence fits \
+             {} better.",
+            mapped.file
+        )
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn siblings_pull_in_proportion_and_a_plan_never_votes_for_itself() {
+        let votes = [Some(1), Some(1), Some(1), Some(2), None];
+        let prior = sibling_prior(&votes, 3, &FilePrior::default());
+        assert_eq!(prior.factor.get(&1), Some(&(1.0 + APPLICATION_PULL)));
+        assert_eq!(prior.factor.get(&2), None, "its own vote is left out");
+        let prior = sibling_prior(&votes, 0, &FilePrior::default());
+        // files 1 (2 of 3 other votes) and 2 (1 of 3)
+        let pull_1 = prior.factor[&1];
+        assert!((pull_1 - (1.0 + APPLICATION_PULL * 2.0 / 3.0)).abs() < 1e-12);
+        assert!((prior.factor[&2] - (1.0 + APPLICATION_PULL / 3.0)).abs() < 1e-12);
+    }
+
+    #[test]
+    fn an_application_spread_over_many_files_pulls_nowhere() {
+        let votes: Vec<Option<u32>> = (0..22).map(Some).collect();
+        assert!(
+            sibling_prior(&votes, 5, &FilePrior::default())
+                .factor
+                .is_empty()
+        );
+    }
+
+    #[test]
+    fn hinted_files_are_favoured_more_than_siblings_can() {
+        let hinted = hint_prior(&EntryHints { files: vec![7] });
+        let prior = sibling_prior(&[Some(7), Some(7)], 0, &hinted);
+        assert_eq!(prior.factor[&7], 1.0 + HINT_PULL);
+    }
+}
