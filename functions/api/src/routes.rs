@@ -64,6 +64,9 @@ pub struct CreateJob {
     /// The one SQL execution to map when the plan holds several (default: every execution).
     #[serde(default)]
     pub execution_id: Option<u64>,
+    /// The file the job runs from, when the plan does not say (`--entry` of the CLI).
+    #[serde(default)]
+    pub entry_file: Option<String>,
 }
 
 impl std::fmt::Debug for Secretless<'_> {
@@ -150,11 +153,11 @@ pub fn submit_job(state: &ApiState, caller: &str, request: CreateJob) -> Result<
     tracing::info!(caller = %caller, request = ?Secretless(&request), "creating job");
     // Every execution of an event log is mapped, as one job, unless `executionId` picks one.
     let wanted = request.execution_id.map(|id| [id]);
-    let app = plan::parse_application(&request.plan_content, wanted.as_ref().map(|w| &w[..]))
+    let mut app = plan::parse_application(&request.plan_content, wanted.as_ref().map(|w| &w[..]))
         .map_err(|err| match err {
-            PlanError::ExecutionNotFound { .. } => ApiError::BadRequest(err.to_string()),
-            other => ApiError::Unprocessable(format!("`planContent` is not a Spark plan: {other}")),
-        })?;
+        PlanError::ExecutionNotFound { .. } => ApiError::BadRequest(err.to_string()),
+        other => ApiError::Unprocessable(format!("`planContent` is not a Spark plan: {other}")),
+    })?;
     if app
         .plans
         .iter()
@@ -167,6 +170,7 @@ pub fn submit_job(state: &ApiState, caller: &str, request: CreateJob) -> Result<
                 .into(),
         ));
     }
+    app.entry = request.entry_file.iter().cloned().collect();
     let plan_bytes = serde_json::to_vec(&app).map_err(|e| ApiError::Internal(e.to_string()))?;
     let repo = RepoConfig {
         url: redact_url(request.repository_url.trim()),

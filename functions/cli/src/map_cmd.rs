@@ -54,6 +54,10 @@ pub struct MapArgs {
     /// every execution of an event log is mapped, as one job.
     #[arg(long, value_delimiter = ',')]
     pub execution: Vec<u64>,
+    /// The file the job runs from (its main script, notebook or class file), when the plan input
+    /// does not say; its code is preferred over look-alikes elsewhere. Repeatable.
+    #[arg(long)]
+    pub entry: Vec<String>,
     /// Output: a readable table, or the Job object as JSON (`docs/ARCHITECTURE.md`).
     #[arg(long, value_enum, default_value = "table")]
     pub format: MapFormat,
@@ -90,7 +94,8 @@ pub fn new_job_id(prefix: &str) -> String {
 }
 
 pub fn run(args: MapArgs) -> anyhow::Result<ExitCode> {
-    let app = crate::common::read_application(&args.plan, &args.execution)?;
+    let mut app = crate::common::read_application(&args.plan, &args.execution)?;
+    app.entry = args.entry.clone();
     let terminal = std::io::stderr().is_terminal();
     let bar = (terminal && !args.quiet).then(|| {
         let bar = indicatif::ProgressBar::new(app.node_count() as u64);

@@ -13,9 +13,11 @@
 //! A favoured file multiplies a unit's score by at most `1 + APPLICATION_PULL`: a unit elsewhere
 //! that fits the plan clearly better (a shared helper, another module) still wins. Files below
 //! [`MIN_SHARE`] of the votes get nothing: an application spread over many files (a TPC-H run,
-//! a query per file) pulls nowhere. Hints the log or the user give about the entry file
-//! ([`EntryHints`]) favour their files the same way, more strongly.
+//! a query per file) pulls nowhere. Files the log or the user name ([`super::hints`]: the
+//! submitted script, a call site, `--entry`) favour their files the same way, more strongly, and
+//! a named line favours the unit that spans it.
 
+use super::hints::CodeHint;
 pub use super::localise::{FilePrior, PlanLocalisation};
 use super::localise::{UnitKind, localise_plan};
 use super::semantics::SemanticDescription;
@@ -35,39 +37,35 @@ const DECISIVE_EXPLAINED: f64 = 0.5;
 /// How much a file named by a hint (the entry file, a call site) multiplies a unit's score.
 const HINT_PULL: f64 = 0.5;
 
-/// Files the application is known to run from, by file id (from `--entry`, the log's
-/// environment, call sites): each is favoured in every plan.
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct EntryHints {
-    pub files: Vec<u32>,
-}
-
-/// The localisation of every plan, in plan order.
+/// The localisation of every plan, in plan order; `hints[i]` are the files plan `i`'s input
+/// names (empty when it names none).
 pub fn localise_application(
     plans: &[PlanGraph],
     semantics: &[Vec<SemanticDescription>],
     table: &SiteTable,
-    hints: &EntryHints,
+    hints: &[Vec<CodeHint>],
 ) -> Vec<PlanLocalisation> {
-    let hinted = hint_prior(hints);
+    let hinted: Vec<FilePrior> = (0..plans.len())
+        .map(|i| hint_prior(hints.get(i).map_or(&[][..], Vec::as_slice)))
+        .collect();
     let alone: Vec<PlanLocalisation> = plans
         .par_iter()
         .zip(semantics)
-        .map(|(graph, sems)| localise_plan(graph, sems, table, &hinted))
+        .zip(&hinted)
+        .map(|((graph, sems), prior)| localise_plan(graph, sems, table, prior))
         .collect();
     if plans.len() < 2 {
         return alone;
     }
     let votes: Vec<Option<u32>> = alone.iter().map(|l| decisive_file(l, table)).collect();
-    let priors: Vec<FilePrior> = (0..plans.len())
-        .map(|i| sibling_prior(&votes, i, &hinted))
-        .collect();
     plans
         .par_iter()
         .zip(semantics)
-        .zip(priors)
+        .zip(hinted)
         .zip(alone)
-        .map(|(((graph, sems), prior), alone)| {
+        .enumerate()
+        .map(|(i, (((graph, sems), hinted), alone))| {
+            let prior = sibling_prior(&votes, i, &hinted);
             if prior == hinted {
                 alone // nothing more to weigh
             } else {
@@ -77,10 +75,16 @@ pub fn localise_application(
         .collect()
 }
 
-fn hint_prior(hints: &EntryHints) -> FilePrior {
-    FilePrior {
-        factor: hints.files.iter().map(|f| (*f, 1.0 + HINT_PULL)).collect(),
+/// The prior the input's own hints give: their files, and their lines.
+fn hint_prior(hints: &[CodeHint]) -> FilePrior {
+    let mut prior = FilePrior::default();
+    for hint in hints {
+        prior.factor.insert(hint.file, 1.0 + HINT_PULL);
+        if let Some(line) = hint.line {
+            prior.lines.entry(hint.file).or_default().push(line);
+        }
     }
+    prior
 }
 
 /// The file a plan's localisation decides on, if it decides: its winning unit explains most of
@@ -175,7 +179,11 @@ mod tests {
 
     #[test]
     fn hinted_files_are_favoured_more_than_siblings_can() {
-        let hinted = hint_prior(&EntryHints { files: vec![7] });
+        let hinted = hint_prior(&[CodeHint {
+            file: 7,
+            line: Some(3),
+        }]);
+        assert_eq!(hinted.lines[&7], [3]);
         let prior = sibling_prior(&[Some(7), Some(7)], 0, &hinted);
         assert_eq!(prior.factor[&7], 1.0 + HINT_PULL);
     }

@@ -103,7 +103,15 @@ pub struct PlanLocalisation {
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct FilePrior {
     pub factor: BTreeMap<u32, f64>,
+    /// Lines a hint names (the action's call site), by file: a unit spanning one is multiplied
+    /// by [`HINTED_LINE`] more.
+    pub lines: BTreeMap<u32, Vec<u32>>,
 }
+
+/// How much a unit spanning a line a hint names (the action's call site) is favoured.
+const HINTED_LINE: f64 = 1.5;
+/// Lines after a unit's last site where its action may still be (`.show()` on its own line).
+const ACTION_LINES_AFTER: u32 = 2;
 
 impl FilePrior {
     /// How strongly each favoured file pulls, 0–1 (its factor over the largest there is).
@@ -120,6 +128,23 @@ impl FilePrior {
         file.and_then(|f| self.factor.get(&f))
             .copied()
             .unwrap_or(1.0)
+    }
+
+    /// The factor of a unit: its file's, and more when it spans a hinted line.
+    fn of_unit(&self, table: &SiteTable, sites: &BTreeSet<SiteId>) -> f64 {
+        let file = sites.iter().next().map(|s| table.sites[*s].file);
+        let factor = self.of(file);
+        let Some(lines) = file.and_then(|f| self.lines.get(&f)) else {
+            return factor;
+        };
+        let start = sites.iter().map(|s| table.sites[*s].lines.start).min();
+        let end = sites.iter().map(|s| table.sites[*s].lines.end).max();
+        let spans = start.zip(end).is_some_and(|(start, end)| {
+            lines
+                .iter()
+                .any(|l| (start..=end + ACTION_LINES_AFTER).contains(l))
+        });
+        if spans { factor * HINTED_LINE } else { factor }
     }
 }
 
@@ -220,10 +245,9 @@ pub fn localise_plan(
                 })
                 .collect();
             let idle = chains_in_unit.difference(&used_chains).count() as f64;
-            let file = sites.iter().next().map(|s| table.sites[*s].file);
             let unit = RankedUnit {
                 kind,
-                score: (total - 0.05 * idle) * prior.of(file),
+                score: (total - 0.05 * idle) * prior.of_unit(table, &sites),
                 explained: if writers.is_empty() {
                     0.0
                 } else {
@@ -282,8 +306,7 @@ pub fn localise_plan(
                 }
             }
         }
-        let file = sites.iter().next().map(|s| table.sites[*s].file);
-        let weighted = fitted * prior.of(file);
+        let weighted = fitted * prior.of_unit(table, sites);
         if weighted > best_weighted + 1e-9 {
             best_weighted = weighted;
             best = Some((fitted, rank, assigned.clone()));

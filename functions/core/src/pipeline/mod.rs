@@ -25,6 +25,7 @@ pub mod conflicts;
 pub mod evidence;
 pub mod finalize;
 pub mod handoffs;
+pub mod hints;
 pub mod job;
 pub mod llm;
 pub mod localise;
@@ -92,8 +93,10 @@ pub struct PlanContext {
 
 impl PlanContext {
     /// Build sites, semantics and the localisation of the job's plans (one plan, or every
-    /// execution of an application: see [`application`]).
-    pub fn build(plans: &[PlanGraph], index: Arc<RepoIndex>) -> Self {
+    /// execution of an application: see [`application`]). `entry` names files the user says
+    /// the application runs from (`--entry`); the plans' own hints are read from them
+    /// ([`hints`]).
+    pub fn build(plans: &[PlanGraph], entry: &[String], index: Arc<RepoIndex>) -> Self {
         let t0 = Instant::now();
         let table = sites::SiteTable::build(&index);
         let bm25 = Bm25::build(&table);
@@ -101,12 +104,23 @@ impl PlanContext {
         let per_plan: Vec<Vec<SemanticDescription>> =
             plans.par_iter().map(semantics::plan_semantics).collect();
         let t2 = Instant::now();
-        let localisations = application::localise_application(
-            plans,
-            &per_plan,
-            &table,
-            &application::EntryHints::default(),
-        );
+        let resolver = hints::HintResolver::new(&index);
+        let plan_hints: Vec<Vec<hints::CodeHint>> = plans
+            .iter()
+            .map(|p| {
+                let execution = &p.execution;
+                let named = entry
+                    .iter()
+                    .chain(&execution.hints)
+                    .chain(&execution.call_site)
+                    .chain(&execution.description)
+                    .cloned()
+                    .collect::<Vec<_>>();
+                resolver.resolve(&named)
+            })
+            .collect();
+        let localisations =
+            application::localise_application(plans, &per_plan, &table, &plan_hints);
         let t3 = Instant::now();
         let by_execution = plans
             .iter()
@@ -246,7 +260,7 @@ pub fn map_plans(
     reasoner: &dyn Reasoner,
     config: &PipelineConfig,
 ) -> Result<(Vec<MappingOutput>, StepTimings), ReasonError> {
-    let mut ctx = PlanContext::build(plans, index);
+    let mut ctx = PlanContext::build(plans, &[], index);
     let start = Instant::now();
     let mappings = ctx
         .semantics

@@ -248,7 +248,7 @@ impl PipelineTasks {
             .map_err(store_error)?
             .ok_or_else(|| invalid(format!("no index at {index_key}")))?;
         let index = load_index_bytes(&bytes).map_err(|e| TaskError::from_named(&e))?;
-        let ctx = Arc::new(PlanContext::build(&app.plans, Arc::new(index)));
+        let ctx = Arc::new(PlanContext::build(&app.plans, &app.entry, Arc::new(index)));
         self.cache_context(job_id, ctx.clone());
         Ok(ctx)
     }
@@ -305,7 +305,11 @@ impl PipelineTasks {
         let commit = loaded.index.commit.clone();
         let cache_key = loaded.record.cache_key.clone();
         let index_key = loaded.record.index_key.clone();
-        let ctx = Arc::new(PlanContext::build(&app.plans, Arc::new(loaded.index)));
+        let ctx = Arc::new(PlanContext::build(
+            &app.plans,
+            &app.entry,
+            Arc::new(loaded.index),
+        ));
 
         let semantics_key = format!("jobs/{job_id}/semantics.json");
         let localisation_key = format!("jobs/{job_id}/localisation.json");

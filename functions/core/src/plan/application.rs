@@ -18,6 +18,9 @@ pub struct Application {
     /// Executions read but not mapped, with why.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub skipped: Vec<ExecutionReport>,
+    /// Files the user says the application runs from (`--entry`), as given.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub entry: Vec<String>,
 }
 
 impl Application {
@@ -26,6 +29,7 @@ impl Application {
         Self {
             plans: vec![graph],
             skipped: Vec::new(),
+            entry: Vec::new(),
         }
     }
 
@@ -48,6 +52,7 @@ impl Application {
         let mut app = Self {
             plans: Vec::new(),
             skipped: Vec::new(),
+            entry: Vec::new(),
         };
         let mut first_error = None;
         for (id, parsed) in executions {

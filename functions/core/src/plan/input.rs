@@ -60,7 +60,7 @@ impl PlanInput {
         match self {
             PlanInput::EventLog(log) => {
                 if wanted.is_none_or(|w| w.len() > 1) && log.execution_ids().len() > 1 {
-                    return Application::from_executions(log.parse_every_execution()?, wanted);
+                    return log.parse_application(wanted);
                 }
                 let options = ParseOptions {
                     execution_id: wanted.and_then(|w| w.first().copied()),

@@ -93,7 +93,11 @@ pub fn parse_plan(input: &str, options: &ParseOptions) -> Result<PlanGraph, Plan
 /// The plans a job maps from `input`: plan text is one plan; an input holding several SQL
 /// executions gives every execution, or those `wanted` names.
 pub fn parse_application(input: &str, wanted: Option<&[u64]>) -> Result<Application, PlanError> {
-    if list_executions(input)?.len() > 1 || wanted.is_some_and(|w| w.len() > 1) {
+    let several = list_executions(input)?.len() > 1 || wanted.is_some_and(|w| w.len() > 1);
+    if several && detect_format(input) == PlanFormat::Eventlog {
+        return eventlog::parse_application(input, wanted);
+    }
+    if several {
         return Application::from_executions(parse_every_execution(input)?, wanted);
     }
     let options = ParseOptions {

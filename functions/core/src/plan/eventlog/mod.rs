@@ -19,8 +19,10 @@ use super::error::PlanError;
 use super::formatted::{looks_formatted, parse_formatted, parse_section_header};
 use super::graph::{ExecutionInfo, PlanFormat, PlanGraph};
 use super::simple::parse_simple;
-use super::{ExecutionSummary, ParseOptions, ParsedExecution};
+use super::{Application, ExecutionSummary, ParseOptions, ParsedExecution};
+use crate::contracts::ExecutionReport;
 use reader::{EventHead, EventLog, Execution, read_events};
+use std::collections::BTreeMap;
 
 /// Whether the text's first non-blank line is a JSON object with an `Event` field.
 pub(crate) fn looks_like_event_log(text: &str) -> bool {
@@ -81,6 +83,36 @@ impl ReadLog {
             .collect())
     }
 
+    /// The plans a job maps: every execution (those `wanted` names), the ones that cannot be
+    /// mapped reported with what the log says of them.
+    pub fn parse_application(self, wanted: Option<&[u64]>) -> Result<Application, PlanError> {
+        let known: BTreeMap<u64, ExecutionReport> = self
+            .0
+            .executions
+            .iter()
+            .map(|(id, e)| {
+                let report = ExecutionReport {
+                    execution_id: Some(*id),
+                    root_execution_id: e.root_execution_id.filter(|root| root != id),
+                    description: e.description.clone(),
+                    duration_ms: e.duration_ms(),
+                    ..ExecutionReport::default()
+                };
+                (*id, report)
+            })
+            .collect();
+        let mut app = Application::from_executions(self.parse_every_execution()?, wanted)?;
+        for skipped in &mut app.skipped {
+            if let Some(report) = skipped.execution_id.and_then(|id| known.get(&id)) {
+                *skipped = ExecutionReport {
+                    skipped: skipped.skipped.take(),
+                    ..report.clone()
+                };
+            }
+        }
+        Ok(app)
+    }
+
     /// The executions, without parsing their plans.
     pub fn list_executions(&self) -> Vec<ExecutionSummary> {
         self.0
@@ -114,6 +146,7 @@ impl ReadLog {
 
     /// The graph of one execution.
     fn execution_graph(&self, id: u64, exec: Execution) -> Result<PlanGraph, PlanError> {
+        let duration_ms = exec.duration_ms();
         let Some((plan, line_no)) = exec.plan else {
             return Err(PlanError::json(
                 1,
@@ -160,10 +193,7 @@ impl ReadLog {
                 .chain(&exec.hints)
                 .cloned()
                 .collect(),
-            duration_ms: exec
-                .started_ms
-                .zip(exec.ended_ms)
-                .map(|(start, end)| end.saturating_sub(start)),
+            duration_ms,
         };
         graph.warnings.extend(self.0.warnings.iter().cloned());
         Ok(graph)
@@ -176,6 +206,14 @@ pub(crate) fn list_event_log_executions(text: &str) -> Result<Vec<ExecutionSumma
 
 pub(crate) fn parse_event_log(text: &str, options: &ParseOptions) -> Result<PlanGraph, PlanError> {
     ReadLog::read(text.as_bytes())?.parse(options)
+}
+
+/// The plans of a log's executions (see [`ReadLog::parse_application`]).
+pub(crate) fn parse_application(
+    text: &str,
+    wanted: Option<&[u64]>,
+) -> Result<Application, PlanError> {
+    ReadLog::read(text.as_bytes())?.parse_application(wanted)
 }
 
 /// Every execution of a log, each parsed on its own, reading the log once.

@@ -106,6 +106,15 @@ pub(super) struct Execution {
     from_update: bool,
 }
 
+impl Execution {
+    /// Milliseconds from its start event to its end event, when both were read.
+    pub fn duration_ms(&self) -> Option<u64> {
+        self.started_ms
+            .zip(self.ended_ms)
+            .map(|(start, end)| end.saturating_sub(start))
+    }
+}
+
 /// What a log holds for plan reading.
 pub(super) struct EventLog {
     pub executions: BTreeMap<u64, Execution>,

@@ -1,0 +1,265 @@
+//! What the input says about where the code ran, resolved against the repository.
+//!
+//! Real logs often name the user's code, each in its own way; none is required:
+//!
+//! * a stack frame of a Scala or Java program, in an execution's `details` or a job's
+//!   `callSite.long`: `com.shop.Revenue$.main(Revenue.scala:42)` — the file by its name and
+//!   package folders, and the line of the action;
+//! * PySpark's call sites, in a job's `callSite.short` and an execution's `description`:
+//!   `collect at /home/me/repo/jobs/daily.py:42`;
+//! * the submitted program, in the environment's `sun.java.command`: a script path, or
+//!   `--class com.shop.Main app.jar`;
+//! * a Databricks notebook path (`/Repos/me/repo/notebooks/etl`, no extension);
+//! * the user's own `--entry FILE`.
+//!
+//! A hint is resolved to the repository's files by the longest tail of path folders it shares
+//! with one (`/home/me/repo/jobs/daily.py` → `jobs/daily.py`); a name shared by several files with
+//! nothing else to tell them apart resolves to none of them. A hint naming no file of the
+//! repository (Spark's own classes, a path elsewhere) is ignored.
+
+use crate::code::RepoIndex;
+use regex::Regex;
+use std::collections::{BTreeMap, HashMap};
+use std::sync::LazyLock;
+
+/// A file of the repository a hint names, and the line when it names one.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub struct CodeHint {
+    pub file: u32,
+    pub line: Option<u32>,
+}
+
+/// `pkg.Class$.method(File.scala:42)` (a JVM stack frame).
+static FRAME: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"([A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+)\(([\w$-]+\.(?:scala|java|kt)):(\d+)\)")
+        .expect("frame pattern")
+});
+/// A path to a source file, with `:line` when given.
+static PATH: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"((?:[A-Za-z]:)?[\w./\\~@+-]*[\w-]\.(?:py|scala|java|kt|sql|ipynb))(?::(\d+))?\b")
+        .expect("path pattern")
+});
+/// `--class com.shop.Main` of a `spark-submit` command.
+static CLASS: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"--class\s+([\w$.]+)").expect("class pattern"));
+/// An absolute path without an extension (a Databricks notebook).
+static NOTEBOOK: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"^\s*(/[\w .@+-]+(?:/[\w .@+-]+)+)\s*$").expect("notebook"));
+
+/// Packages of the engine and the JVM, never the user's code.
+const ENGINE_PACKAGES: [&str; 9] = [
+    "org.apache.spark.",
+    "scala.",
+    "java.",
+    "javax.",
+    "jdk.",
+    "sun.",
+    "py4j.",
+    "com.databricks.",
+    "io.delta.",
+];
+
+/// The repository's files by name, for resolving hints.
+pub struct HintResolver<'a> {
+    /// Repository-relative paths, by file id.
+    paths: Vec<&'a str>,
+    by_name: HashMap<&'a str, Vec<u32>>,
+}
+
+impl<'a> HintResolver<'a> {
+    /// A resolver over the index's files.
+    pub fn new(index: &'a RepoIndex) -> Self {
+        Self::over(index.files.iter().map(|f| f.path.as_str()).collect())
+    }
+
+    /// A resolver over these repository-relative paths (file id = position).
+    fn over(paths: Vec<&'a str>) -> Self {
+        let mut by_name: HashMap<&str, Vec<u32>> = HashMap::new();
+        for (id, path) in paths.iter().enumerate() {
+            let name = path.rsplit('/').next().unwrap_or(path);
+            by_name.entry(name).or_default().push(id as u32);
+            if let Some((stem, _)) = name.rsplit_once('.') {
+                // notebooks are named without their extension
+                by_name.entry(stem).or_default().push(id as u32);
+            }
+        }
+        Self { paths, by_name }
+    }
+
+    /// Every file of the repository the hints name, each once (with the first line named).
+    pub fn resolve(&self, hints: &[String]) -> Vec<CodeHint> {
+        let mut found: BTreeMap<u32, Option<u32>> = BTreeMap::new();
+        for hint in hints {
+            for (file, line) in self.resolve_one(hint) {
+                let entry = found.entry(file).or_insert(line);
+                if entry.is_none() {
+                    *entry = line;
+                }
+            }
+        }
+        found
+            .into_iter()
+            .map(|(file, line)| CodeHint { file, line })
+            .collect()
+    }
+
+    fn resolve_one(&self, hint: &str) -> Vec<(u32, Option<u32>)> {
+        let mut out = Vec::new();
+        for frame in FRAME.captures_iter(hint) {
+            let qualified = &frame[1];
+            if ENGINE_PACKAGES.iter().any(|p| qualified.starts_with(p)) {
+                continue;
+            }
+            // `com.shop.Revenue$.main` → folders com/shop, file Revenue.scala
+            let mut parts: Vec<&str> = qualified.split('.').collect();
+            parts.truncate(parts.len().saturating_sub(2));
+            let path = format!("{}/{}", parts.join("/"), &frame[2]);
+            let line = frame[3].parse().ok();
+            out.extend(self.files_for(&path).into_iter().map(|f| (f, line)));
+        }
+        if let Some(class) = CLASS.captures(hint) {
+            let qualified = &class[1];
+            if !ENGINE_PACKAGES.iter().any(|p| qualified.starts_with(p)) {
+                let folders = qualified.replace('.', "/");
+                for ext in ["scala", "java", "kt"] {
+                    let path = format!("{}.{ext}", folders.trim_end_matches('$'));
+                    out.extend(self.files_for(&path).into_iter().map(|f| (f, None)));
+                }
+            }
+        }
+        for path in PATH.captures_iter(hint) {
+            let text = path[1].replace('\\', "/");
+            // a frame's bare `File.scala` was handled above, with its package
+            if !text.contains('/') && FRAME.is_match(hint) {
+                continue;
+            }
+            let line = path.get(2).and_then(|l| l.as_str().parse().ok());
+            out.extend(self.files_for(&text).into_iter().map(|f| (f, line)));
+        }
+        if let Some(notebook) = NOTEBOOK.captures(hint) {
+            out.extend(
+                self.files_for(notebook[1].trim())
+                    .into_iter()
+                    .map(|f| (f, None)),
+            );
+        }
+        out
+    }
+
+    /// The files whose path shares the longest tail of folders with `path` (at least its name);
+    /// none when that tail is only the name and several files carry it.
+    fn files_for(&self, path: &str) -> Vec<u32> {
+        let wanted: Vec<&str> = path.split('/').filter(|p| !p.is_empty()).collect();
+        let Some(name) = wanted.last() else {
+            return Vec::new();
+        };
+        let Some(candidates) = self.by_name.get(name) else {
+            return Vec::new();
+        };
+        let shared = |file: u32| {
+            let have: Vec<&str> = self.paths[file as usize].split('/').collect();
+            let mut n = 0;
+            // a notebook hint has no extension: compare the last part by stem
+            let last_matches = have.last().is_some_and(|h| {
+                h == name || h.rsplit_once('.').is_some_and(|(stem, _)| stem == *name)
+            });
+            if last_matches {
+                n = 1;
+                while n < have.len()
+                    && n < wanted.len()
+                    && have[have.len() - 1 - n] == wanted[wanted.len() - 1 - n]
+                {
+                    n += 1;
+                }
+            }
+            n
+        };
+        let scored: Vec<(u32, usize)> = candidates.iter().map(|&f| (f, shared(f))).collect();
+        let best = scored.iter().map(|(_, n)| *n).max().unwrap_or(0);
+        let winners: Vec<u32> = scored
+            .iter()
+            .filter(|(_, n)| *n == best && best > 0)
+            .map(|(f, _)| *f)
+            .collect();
+        if best == 1 && winners.len() > 1 {
+            return Vec::new(); // only the name is shared, by several files
+        }
+        let mut winners = winners;
+        winners.sort_unstable();
+        winners.dedup();
+        winners
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const PATHS: [&str; 6] = [
+        "src/main/scala/com/shop/Revenue.scala",
+        "src/main/scala/com/shop/copy/Revenue.scala",
+        "src/main/java/com/shop/Orders.java",
+        "jobs/daily.py",
+        "notebooks/etl.py",
+        "other/daily.py",
+    ];
+
+    fn resolve(hint: &str) -> Vec<(&'static str, Option<u32>)> {
+        HintResolver::over(PATHS.to_vec())
+            .resolve(&[hint.to_owned()])
+            .into_iter()
+            .map(|h| (PATHS[h.file as usize], h.line))
+            .collect()
+    }
+
+    #[test]
+    fn a_stack_frame_names_its_file_by_package_and_the_line() {
+        let details = "org.apache.spark.sql.Dataset.collect(Dataset.scala:3612)\n\
+                       com.shop.copy.Revenue$.main(Revenue.scala:42)\n\
+                       com.shop.Revenue$.helper(Revenue.scala:7)";
+        assert_eq!(
+            resolve(details),
+            [
+                ("src/main/scala/com/shop/Revenue.scala", Some(7)),
+                ("src/main/scala/com/shop/copy/Revenue.scala", Some(42)),
+            ]
+        );
+        // Spark's own frames and files the repository does not have name nothing
+        assert!(resolve("org.apache.spark.sql.Dataset.show(Dataset.scala:1)").is_empty());
+        assert!(resolve("com.other.Job.run(Job.java:3)").is_empty());
+    }
+
+    #[test]
+    fn a_submit_command_names_the_main_class_or_script() {
+        assert_eq!(
+            resolve("org.apache.spark.deploy.SparkSubmit --class com.shop.Orders app.jar"),
+            [("src/main/java/com/shop/Orders.java", None)]
+        );
+        assert_eq!(
+            resolve("org.apache.spark.deploy.SparkSubmit /home/me/repo/jobs/daily.py --day 1"),
+            [("jobs/daily.py", None)]
+        );
+    }
+
+    #[test]
+    fn pyspark_call_sites_and_notebook_paths() {
+        assert_eq!(
+            resolve("collect at /Workspace/Repos/me/repo/jobs/daily.py:33"),
+            [("jobs/daily.py", Some(33))]
+        );
+        assert_eq!(
+            resolve("C:\\work\\repo\\other\\daily.py:5"),
+            [("other/daily.py", Some(5))]
+        );
+        assert_eq!(
+            resolve("/Repos/me/repo/notebooks/etl"),
+            [("notebooks/etl.py", None)]
+        );
+    }
+
+    #[test]
+    fn a_name_several_files_share_with_nothing_to_choose_names_none() {
+        assert!(resolve("collect at /opt/elsewhere/daily.py:3").is_empty());
+        assert!(resolve("collect at NativeMethodAccessorImpl.java:0").is_empty());
+    }
+}
