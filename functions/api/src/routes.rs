@@ -12,7 +12,7 @@ use axum::routing::{get, post};
 use plan2code_core::code::{Secret, redact_url};
 use plan2code_core::contracts::{Job, JobResult, JobStatus, RepoConfig, RepositoryAnalysis};
 use plan2code_core::pipeline::job::sort_mappings;
-use plan2code_core::pipeline::job::{execution_input, plan_key, queued_job};
+use plan2code_core::pipeline::job::{execution_input, executions_key, plan_key, queued_job};
 use plan2code_core::plan::{self, PlanError};
 use serde::Deserialize;
 use serde_json::{Value, json};
@@ -236,6 +236,10 @@ fn job_view(state: &ApiState, id: &str) -> Result<Job, ApiError> {
                 total_functions: job.statistics.symbols_indexed,
             },
         });
+    }
+    if let Some(bytes) = state.blobs.get(&executions_key(id))? {
+        job.executions = serde_json::from_slice(&bytes)
+            .map_err(|e| ApiError::Internal(format!("job {id}: executions report: {e}")))?;
     }
     // A finished job's phase is how it finished (a job that failed while loading its repository
     // would otherwise still read "queued").

@@ -202,7 +202,7 @@ pub fn run(args: MapArgs) -> anyhow::Result<ExitCode> {
         jobs.mappings(&job_id)?,
         stored.statistics.files_scanned,
         stored.statistics.symbols_indexed,
-        stored.executions,
+        app.reports(),
     );
     let rendered = match args.format {
         MapFormat::Json => serde_json::to_string_pretty(&job)? + "\n",

@@ -664,3 +664,62 @@ fn jobs_beyond_the_admission_limit_wait_queued_then_complete() {
         });
     }
 }
+
+#[test]
+fn an_event_log_in_plan_content_maps_every_execution_as_one_job() {
+    let server = serve(0, 4 << 20);
+    let dir = tempfile::tempdir().unwrap();
+    let repo = example_repo(dir.path());
+    let event = |id: u64, plan: &str| {
+        json!({
+            "Event": "org.apache.spark.sql.execution.ui.SparkListenerSQLExecutionStart",
+            "executionId": id, "description": format!("query {id}"), "details": "",
+            "physicalPlanDescription": plan, "time": 1000 + id,
+        })
+        .to_string()
+    };
+    let top =
+        std::fs::read_to_string(root().join("events/plans/top-products.formatted.txt")).unwrap();
+    let log = format!("{}\n{}\n", event(4, &plan_text()), event(9, &top));
+    let post = |body: Value| {
+        call(
+            reqwest::Method::POST,
+            &format!("{}/api/v1/agent/jobs", server.base),
+            Some(ALICE),
+            Some(serde_json::to_vec(&body).unwrap()),
+        )
+    };
+    let (status, job) = post(json!({ "repositoryUrl": repo, "planContent": log }));
+    assert_eq!(status, 201, "{job}");
+    let id = job["id"].as_str().unwrap().to_owned();
+    wait_for("the application job", || {
+        get_job(&server, &id)["status"] == "completed"
+    });
+    let job = get_job(&server, &id);
+    let mappings = job["result"]["mappings"].as_array().unwrap();
+    let of = |execution: u64| {
+        mappings
+            .iter()
+            .filter(|m| m["executionId"] == execution)
+            .count() as u64
+    };
+    assert_eq!(of(4), 42, "every node of the daily revenue plan");
+    assert!(of(9) > 0);
+    assert_eq!(job["statistics"]["totalNodes"], of(4) + of(9));
+    let executions = job["executions"].as_array().unwrap();
+    let ids: Vec<&Value> = executions.iter().map(|e| &e["executionId"]).collect();
+    assert_eq!(ids, [4, 9]);
+    assert_eq!(executions[0]["nodeCount"], 42);
+
+    // one picked by `executionId`; one that is not there is the caller's mistake
+    let (status, job) =
+        post(json!({ "repositoryUrl": repo, "planContent": log, "executionId": 9 }));
+    assert_eq!(status, 201, "{job}");
+    let (status, refused) =
+        post(json!({ "repositoryUrl": repo, "planContent": log, "executionId": 5 }));
+    assert_eq!(status, 400, "{refused}");
+    assert!(
+        refused["message"].as_str().unwrap().contains('5'),
+        "{refused}"
+    );
+}

@@ -120,7 +120,18 @@ async fn pipeline_handlers_run_on_their_sample_events() {
     );
 
     let mut outputs = Vec::new();
+    let (semantics_key, candidates_key) = (
+        "jobs/job-example/nodes/12/semantics.json",
+        "jobs/job-example/nodes/12/candidates.json",
+    );
+    let mut kept = None;
     for (i, (name, _, step)) in NODE_STEPS.into_iter().enumerate() {
+        if name == "final-mapping" {
+            kept = Some((
+                env.blobs.get(semantics_key).unwrap().unwrap(),
+                env.blobs.get(candidates_key).unwrap().unwrap(),
+            ));
+        }
         let mut event = sample(name);
         event["indexKey"] = json!(index_key);
         let t = env.tasks.clone();
@@ -144,9 +155,21 @@ async fn pipeline_handlers_run_on_their_sample_events() {
         Arc::new(plan2code_core::pipeline::reason::EvidenceReasoner),
         pipeline_config().expect("pipeline settings"),
     ));
-    let candidates_key = "jobs/job-example/nodes/12/candidates.json";
-    let warm_candidates = env.blobs.get(candidates_key).unwrap();
-    env.blobs.delete(candidates_key).unwrap();
+    // FinalMapping deleted the node's intermediates; the cold Lambda gets its semantics back
+    // and must recompute the candidates.
+    for what in [
+        "semantics",
+        "candidates",
+        "filtered",
+        "reasoning",
+        "mapping",
+    ] {
+        let key = format!("jobs/job-example/nodes/12/{what}.json");
+        assert_eq!(env.blobs.get(&key).unwrap(), None, "{key} left behind");
+    }
+    let (semantics, warm_candidates) = kept.unwrap();
+    env.blobs.put(semantics_key, &semantics).unwrap();
+    let warm_candidates = Some(warm_candidates);
     let mut event = sample("embedding-retrieval");
     event["indexKey"] = json!(index_key);
     invoke(move |i| cold.embedding_retrieval(i), event)

@@ -30,7 +30,11 @@ CREATE TABLE IF NOT EXISTS items (
     stages_mapped INTEGER NOT NULL DEFAULT 0,
     event_seq INTEGER NOT NULL DEFAULT 0,
     PRIMARY KEY (pk, sk)
-) WITHOUT ROWID;";
+);";
+// A rowid table: its (pk, sk) key lives in a small index of its own. WITHOUT ROWID would keep
+// whole rows in the key's b-tree, and a mapping's body (a few KB) spills onto overflow pages that
+// every key comparison copies back: inserting an application's 40,000 mappings spent 40 % of its
+// time there.
 
 #[derive(Debug)]
 pub struct SqliteJobStore {

@@ -19,7 +19,7 @@
 
 use super::hints::CodeHint;
 pub use super::localise::{FilePrior, PlanLocalisation};
-use super::localise::{UnitKind, localise_plan};
+use super::localise::{ORDER_TOLERANCE, UnitKind, localise_plan, unit_position};
 use super::semantics::SemanticDescription;
 use super::sites::SiteTable;
 use crate::code::RepoIndex;
@@ -58,7 +58,7 @@ pub fn localise_application(
         return alone;
     }
     let votes: Vec<Option<u32>> = alone.iter().map(|l| decisive_file(l, table)).collect();
-    plans
+    let (together, priors): (Vec<PlanLocalisation>, Vec<FilePrior>) = plans
         .par_iter()
         .zip(semantics)
         .zip(hinted)
@@ -67,12 +67,50 @@ pub fn localise_application(
         .map(|(i, (((graph, sems), hinted), alone))| {
             let prior = sibling_prior(&votes, i, &hinted);
             if prior == hinted {
-                alone // nothing more to weigh
+                (alone, prior) // nothing more to weigh
             } else {
-                localise_plan(graph, sems, table, &prior)
+                (localise_plan(graph, sems, table, &prior), prior)
             }
         })
-        .collect()
+        .unzip();
+    in_program_order(plans, semantics, table, together, priors)
+}
+
+/// Third pass, in execution order: where a plan's winner has near-equals in its file (the same
+/// query written twice), the first one after the previous execution's code wins.
+fn in_program_order(
+    plans: &[PlanGraph],
+    semantics: &[Vec<SemanticDescription>],
+    table: &SiteTable,
+    mut localisations: Vec<PlanLocalisation>,
+    priors: Vec<FilePrior>,
+) -> Vec<PlanLocalisation> {
+    let mut cursor: Option<(u32, u32)> = None;
+    for (i, prior) in priors.into_iter().enumerate() {
+        let start = |l: &PlanLocalisation| unit_position(table, &l.units.first()?.kind);
+        if let (Some(after), Some(now)) = (cursor, start(&localisations[i]))
+            && now.0 == after.0
+            && now.1 <= after.1
+            && has_near_equal(&localisations[i])
+        {
+            let ordered = FilePrior {
+                after: Some(after),
+                ..prior
+            };
+            localisations[i] = localise_plan(&plans[i], &semantics[i], table, &ordered);
+        }
+        cursor = start(&localisations[i]).or(cursor);
+    }
+    localisations
+}
+
+/// Whether a unit other than the winner fits within [`ORDER_TOLERANCE`] of it.
+fn has_near_equal(localisation: &PlanLocalisation) -> bool {
+    let mut scores = localisation.units.iter().map(|u| u.score);
+    let Some(top) = scores.next() else {
+        return false;
+    };
+    scores.any(|s| s >= top * (1.0 - ORDER_TOLERANCE))
 }
 
 /// The prior the input's own hints give: their files, and their lines.

@@ -15,6 +15,12 @@ pub fn plan_key(job_id: &str) -> String {
     format!("jobs/{job_id}/plan.json")
 }
 
+/// Blob key of the report on a job's SQL executions (`jobs/<id>/executions.json`, a list of
+/// `ExecutionReport`s), written by LoadRepoContext.
+pub fn executions_key(job_id: &str) -> String {
+    format!("jobs/{job_id}/executions.json")
+}
+
 /// A new job as it is created, before LoadRepoContext runs.
 pub fn queued_job(id: &str, repo_config: RepoConfig) -> Job {
     Job {

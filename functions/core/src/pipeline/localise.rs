@@ -106,7 +106,14 @@ pub struct FilePrior {
     /// Lines a hint names (the action's call site), by file: a unit spanning one is multiplied
     /// by [`HINTED_LINE`] more.
     pub lines: BTreeMap<u32, Vec<u32>>,
+    /// Where the application's previous execution was found (file, first line): among units of
+    /// the winner's file that fit within [`ORDER_TOLERANCE`] of it, the first one after that line
+    /// wins — a script runs its queries top to bottom.
+    pub after: Option<(u32, u32)>,
 }
+
+/// How close in score units must be for program order to choose between them.
+pub const ORDER_TOLERANCE: f64 = 0.03;
 
 /// How much a unit spanning a line a hint names (the action's call site) is favoured.
 const HINTED_LINE: f64 = 1.5;
@@ -258,6 +265,14 @@ pub fn localise_plan(
         })
         .collect();
     ranked.sort_by(|a, b| b.0.score.total_cmp(&a.0.score));
+    let next_in_order = prior
+        .after
+        .and_then(|after| next_in_order(&ranked, table, after));
+    if let Some(next) = next_in_order {
+        // it joins the aligned contenders whatever its rank among the near-ties
+        let unit = ranked.remove(next);
+        ranked.insert(0, unit);
+    }
 
     let mut file_scores: BTreeMap<u32, f64> = BTreeMap::new();
     for (unit, sites) in ranked.iter().take(20) {
@@ -306,7 +321,10 @@ pub fn localise_plan(
                 }
             }
         }
-        let weighted = fitted * prior.of_unit(table, sites);
+        let mut weighted = fitted * prior.of_unit(table, sites);
+        if next_in_order.is_some() && rank == 0 {
+            weighted *= 1.0 + ORDER_TOLERANCE;
+        }
         if weighted > best_weighted + 1e-9 {
             best_weighted = weighted;
             best = Some((fitted, rank, assigned.clone()));
@@ -380,6 +398,43 @@ fn twin_alignment(
             (a.site != t.site && alike).then(|| (graph.nodes[idx].id.clone(), t.site))
         })
         .collect()
+}
+
+/// Where a unit's own code starts (file, line): its last chain's or its statement's first site,
+/// not the statements feeding it (every query on one DataFrame shares where that was built).
+pub fn unit_position(table: &SiteTable, kind: &UnitKind) -> Option<(u32, u32)> {
+    let own = match kind {
+        UnitKind::Flow { chain } => table.chain_sites(*chain),
+        UnitKind::Sql { statement } => table.sql_sites(*statement),
+    };
+    let first = own.iter().min_by_key(|s| table.sites[**s].lines.start)?;
+    let site = &table.sites[*first];
+    Some((site.file, site.lines.start))
+}
+
+/// The position in `ranked` of the unit program order picks: in the leader's file, within
+/// [`ORDER_TOLERANCE`] of it, the first to start after `after`'s line when `after` is in that
+/// file; none when that is the leader already or no such unit exists.
+fn next_in_order(
+    ranked: &[(RankedUnit, BTreeSet<SiteId>)],
+    table: &SiteTable,
+    (after_file, after_line): (u32, u32),
+) -> Option<usize> {
+    let (top, _) = ranked.first()?;
+    let (file, _) = unit_position(table, &top.kind)?;
+    if file != after_file || top.score <= 0.0 {
+        return None;
+    }
+    let next = ranked
+        .iter()
+        .enumerate()
+        .take_while(|(_, (unit, _))| unit.score >= top.score * (1.0 - ORDER_TOLERANCE))
+        .filter_map(|(i, (unit, _))| {
+            let (f, line) = unit_position(table, &unit.kind)?;
+            (f == file && line > after_line).then_some((line, i))
+        })
+        .min()?;
+    (next.1 != 0).then_some(next.1)
 }
 
 /// Relative difference in fit under which two units in different files are twins.

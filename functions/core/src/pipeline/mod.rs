@@ -85,6 +85,11 @@ pub struct PlanContext {
     pub localisations: Vec<localise::PlanLocalisation>,
     /// A plan's `executionId` → its position in `localisations`.
     by_execution: HashMap<Option<u64>, usize>,
+    /// Per plan: what of its localisation every node's retrieval reads (its query unit and the
+    /// application's files), so that executions of the same query share their retrievals.
+    unit_fingerprints: Vec<u64>,
+    /// A node's key in the job (`contracts::node_key`) → its position in `semantics`.
+    by_key: HashMap<String, usize>,
     pub timings: StepTimings,
     /// Retrieval results by target: a derived node searches exactly as its consumer does, so most
     /// of a plan's nodes reuse another node's candidates.
@@ -122,19 +127,28 @@ impl PlanContext {
         let localisations =
             application::localise_application(plans, &per_plan, &table, &plan_hints);
         let t3 = Instant::now();
+        let unit_fingerprints = localisations.iter().map(unit_fingerprint).collect();
         let by_execution = plans
             .iter()
             .enumerate()
             .map(|(i, p)| (p.execution.execution_id, i))
             .collect();
         let ms = |a: Instant, b: Instant| (b - a).as_secs_f64() * 1000.0;
+        let semantics: Vec<SemanticDescription> = per_plan.into_iter().flatten().collect();
+        let by_key = semantics
+            .iter()
+            .enumerate()
+            .map(|(i, s)| (s.node_key(), i))
+            .collect();
         Self {
             index,
             table,
             bm25,
-            semantics: per_plan.into_iter().flatten().collect(),
+            semantics,
             localisations,
             by_execution,
+            unit_fingerprints,
+            by_key,
             timings: StepTimings {
                 sites_ms: ms(t0, t1),
                 semantics_ms: ms(t1, t2),
@@ -143,6 +157,11 @@ impl PlanContext {
             },
             retrievals: Mutex::default(),
         }
+    }
+
+    /// The node with this key in the job (`contracts::node_key`).
+    pub fn semantics_of(&self, node_key: &str) -> Option<&SemanticDescription> {
+        self.by_key.get(node_key).map(|&i| &self.semantics[i])
     }
 
     /// Where the node's plan was localised, and that plan's position.
@@ -165,7 +184,8 @@ impl PlanContext {
         let (family, target) = sem.target();
         let (plan, localisation) = self.localisation_of(sem);
         let key = format!(
-            "{plan}|{family:?}|{:?}|{:?}|{:?}|{:?}|{top_k}",
+            "{:x}|{family:?}|{:?}|{:?}|{:?}|{:?}|{top_k}",
+            self.unit_fingerprints[plan],
             target.tokens,
             sem.query_terms,
             localisation.aligned.get(&sem.dag_node_id),
@@ -241,6 +261,17 @@ impl PlanContext {
         }
         mapping
     }
+}
+
+/// A hash of what retrieval reads from a plan's localisation besides a node's own alignment.
+fn unit_fingerprint(localisation: &localise::PlanLocalisation) -> u64 {
+    use std::hash::{Hash, Hasher};
+    let mut hasher = std::collections::hash_map::DefaultHasher::new();
+    localisation.unit_sites.hash(&mut hasher);
+    for (file, pull) in &localisation.application_files {
+        (file, pull.to_bits()).hash(&mut hasher);
+    }
+    hasher.finish()
 }
 
 /// Map every node of a plan in-process.

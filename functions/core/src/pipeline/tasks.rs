@@ -11,7 +11,7 @@
 //!
 //! | task | reads | writes (blob) |
 //! |---|---|---|
-//! | LoadRepoContext | `planKey` (a serialised `PlanGraph`, or plan text in any form) | the index (`index/<cacheKey>/…`), `jobs/<id>/semantics.json`, `jobs/<id>/localisation.json`, `jobs/<id>/dag-nodes.json` |
+//! | LoadRepoContext | `planKey` (a serialised `Application` or `PlanGraph`, or plan text in any form) | the index (`index/<cacheKey>/…`), `jobs/<id>/semantics.json`, `jobs/<id>/localisation.json`, `jobs/<id>/dag-nodes.json`, `jobs/<id>/executions.json` |
 //! | PlanSemantics | the job's context | `jobs/<id>/nodes/<n>/semantics.json` (one `SemanticDescription`) |
 //! | EmbeddingRetrieval | `semantics.key` | `…/candidates.json` (top-K `Candidate`s) |
 //! | AstFilter | `semantics.key`, `candidates.key` | `…/filtered.json` (the top three by merit) |
@@ -33,6 +33,7 @@
 //! reference is `INVALID_INPUT`. A GitHub token for a job is held only in memory
 //! ([`PipelineTasks::set_job_token`]) and never enters a payload, a blob or an event.
 
+use super::job::executions_key;
 use super::reason::{Decision, Reasoner};
 use super::retrieve::Candidate;
 use super::semantics::SemanticDescription;
@@ -330,7 +331,9 @@ impl PipelineTasks {
         job.statistics.total_nodes = dag_nodes.len() as u64;
         job.statistics.files_scanned = stats.files_scanned;
         job.statistics.symbols_indexed = stats.symbols;
-        job.executions = app.reports();
+        // beside the job, not in it: an application's hundreds of executions would make every
+        // counter update rewrite them (and outgrow a DynamoDB item)
+        self.put_json(&executions_key(job_id), &app.reports())?;
         match self.jobs.put_job(&job) {
             // Cancelled meanwhile: the map's flag checks skip every node.
             Ok(()) | Err(StoreError::Conflict(_)) => {}
@@ -361,9 +364,7 @@ impl PipelineTasks {
         let node = field(input, "dagNodeId")?;
         let ctx = self.context(input)?;
         let sem = ctx
-            .semantics
-            .iter()
-            .find(|s| s.node_key() == node)
+            .semantics_of(node)
             .ok_or_else(|| invalid(format!("plan has no node {node}")))?;
         let key = node_key(job_id, node, "semantics");
         self.put_json(&key, sem)?;
@@ -437,6 +438,14 @@ impl PipelineTasks {
         let mapping: MappingOutput = self.get_json(step_key(input, "confidence")?)?;
         let written =
             finalize::final_mapping(&*self.jobs, job_id, &mapping).map_err(store_error)?;
+        // The node's intermediates are spent once its mapping is stored (a retry finds the
+        // mapping written and writes nothing): an application's tens of thousands of nodes must
+        // not hold theirs until the job ends.
+        for what in NODE_BLOBS {
+            let _ = self
+                .blobs
+                .delete(&node_key(job_id, &mapping.node_key(), what));
+        }
         Ok(json!({ "dagNodeId": mapping.dag_node_id, "written": written }))
     }
 }
