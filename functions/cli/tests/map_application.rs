@@ -372,3 +372,88 @@ fn a_hint_outside_the_repository_or_naming_both_copies_is_ignored() {
     );
     assert_eq!(ignored, [plain]);
 }
+
+#[test]
+fn the_same_query_run_twice_maps_each_run_to_its_own_copy_in_program_order() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let repo = dir.path().join("repo");
+    copy_dir(&Path::new(ROOT).join("events/example-project"), &repo);
+    // one script computing the daily revenue report twice, the second time after other work
+    let job = std::fs::read_to_string(repo.join("jobs/daily_revenue.py")).expect("job");
+    let body: String = job
+        .lines()
+        .skip_while(|l| !l.starts_with("def build_report"))
+        .take_while(|l| !l.starts_with("if __name__"))
+        .collect::<Vec<_>>()
+        .join("\n");
+    let twice = format!(
+        "from pyspark.sql import functions as F\nfrom jobs.daily_revenue import load_orders\n\n\n{}\n\n{}\n",
+        body.replace("def build_report", "def first_report"),
+        body.replace("def build_report", "def second_report"),
+    );
+    std::fs::write(repo.join("jobs/twice.py"), &twice).expect("write");
+    std::fs::remove_file(repo.join("jobs/daily_revenue.py")).expect("remove");
+    let line_of = |name: &str| {
+        twice
+            .lines()
+            .position(|l| l.starts_with(&format!("def {name}")))
+            .expect("function") as u32
+            + 1
+    };
+    let (first, second) = (line_of("first_report"), line_of("second_report"));
+
+    let plan = plan_text("daily-revenue.formatted.txt");
+    let mut events = execution(0, &plan, "collect at <stdin>:1", json!({}));
+    events.extend(execution(1, &plan, "collect at <stdin>:2", json!({})));
+    let log = write_log(dir.path(), &events);
+    let (job, _) = map(dir.path(), &log, &repo.display().to_string(), &[]);
+    // where execution `id`'s aggregate (node 12) landed
+    let aggregate_line = |id: u64| -> u32 {
+        let m = mappings(&job)
+            .iter()
+            .find(|m| m["executionId"] == id && m["dagNodeId"] == "12")
+            .expect("node 12");
+        assert_eq!(m["mappedCode"]["file"], "jobs/twice.py", "{m}");
+        let lines = m["mappedCode"]["lines"].as_str().expect("lines");
+        lines.split('-').next().unwrap().parse().expect("line")
+    };
+    let (a, b) = (aggregate_line(0), aggregate_line(1));
+    assert!(
+        first < a && a < second,
+        "first run at {a}: {first}..{second}"
+    );
+    assert!(second < b, "second run at {b}, after {second}");
+}
+
+#[test]
+fn a_compressed_rolled_log_maps_every_execution_across_its_files() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let daily = plan_text("daily-revenue.formatted.txt");
+    let top = plan_text("top-products.formatted.txt");
+    let rolled = dir.path().join("eventlog_v2_local-1700000000000");
+    std::fs::create_dir_all(&rolled).expect("mkdir");
+    for (n, (id, plan)) in [(0u64, &daily), (1, &top)].into_iter().enumerate() {
+        let mut text = String::new();
+        if n == 0 {
+            text.push_str("{\"Event\":\"SparkListenerLogStart\",\"Spark Version\":\"4.3.0\"}\n");
+        }
+        for event in execution(id, plan, "collect at <stdin>:1", json!({})) {
+            text.push_str(&event.to_string());
+            text.push('\n');
+        }
+        let file = rolled.join(format!("events_{}_local-1700000000000.zstd", n + 1));
+        std::fs::write(file, zstd::encode_all(text.as_bytes(), 3).expect("zstd")).expect("write");
+    }
+    let repo = Path::new(ROOT).join("events/example-project");
+    let (job, _) = map(
+        dir.path(),
+        &rolled.display().to_string(),
+        &repo.display().to_string(),
+        &[],
+    );
+    assert_eq!(files_of(&job, 0), ["jobs/daily_revenue.py"]);
+    assert!(files_of(&job, 1).contains(&"jobs/top_products.py".to_owned()));
+    let executions = job["executions"].as_array().expect("executions");
+    assert_eq!(executions.len(), 2);
+    assert!(executions.iter().all(|e| e["durationMs"] == 1500));
+}
