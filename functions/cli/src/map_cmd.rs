@@ -96,34 +96,8 @@ pub fn new_job_id(prefix: &str) -> String {
 pub fn run(args: MapArgs) -> anyhow::Result<ExitCode> {
     let mut app = crate::common::read_application(&args.plan, &args.execution)?;
     app.entry = args.entry.clone();
-    let terminal = std::io::stderr().is_terminal();
-    let bar = (terminal && !args.quiet).then(|| {
-        let bar = indicatif::ProgressBar::new(app.node_count() as u64);
-        if let Ok(style) =
-            indicatif::ProgressStyle::with_template("{spinner} {msg} [{bar:30}] {pos}/{len} nodes")
-        {
-            bar.set_style(style.progress_chars("=> "));
-        }
-        bar.set_message("indexing repository");
-        bar.enable_steady_tick(std::time::Duration::from_millis(120));
-        bar
-    });
-
-    // Indexes are cached in the data dir for the next run; the job's own blobs (its plan and
-    // intermediate results) live in memory and vanish with the run.
-    let index_cache: Arc<dyn BlobStore> = Arc::new(DirBlobStore::new(
-        args.store
-            .clone()
-            .unwrap_or_else(crate::common::default_store_dir),
-    ));
-    let blobs: Arc<dyn BlobStore> = Arc::new(SplitBlobStore::new(
-        index_cache,
-        Arc::new(MemoryBlobStore::new()),
-    ));
-    // A one-shot run keeps its job in memory: nothing resumes a killed `map`, and a file-backed
-    // store fsyncs every mapping and event write (3x slower on a 30-node plan). `serve` keeps
-    // its jobs in `<data dir>/jobs.sqlite`.
-    let jobs: Arc<dyn JobStore> = Arc::new(SqliteJobStore::in_memory()?);
+    let progress = Progress::new(&args, app.node_count());
+    let (jobs, blobs) = one_shot_stores(&args)?;
     let job_id = new_job_id("local");
     // Credentials inside the URL (user-info, `?access_token=`) travel in memory like
     // GITHUB_TOKEN; the job, its events and its output see the URL without them.
@@ -150,35 +124,11 @@ pub fn run(args: MapArgs) -> anyhow::Result<ExitCode> {
     }
     let mut registry = TaskRegistry::new();
     tasks.register(&mut registry);
-    if let Some(bar) = bar.clone() {
-        let tasks = tasks.clone();
-        registry.register("FinalMappingFunction", move |input| {
-            let written = tasks.final_mapping(&input)?;
-            bar.set_message("mapping");
-            bar.inc(1);
-            Ok(written)
-        });
-    } else if !terminal && !args.quiet {
-        // Not a terminal (a log, CI): one line per stage instead of a bar.
-        let tasks = tasks.clone();
-        let nodes = app.node_count();
-        registry.register("LoadRepoContextFunction", move |input| {
-            let started = std::time::Instant::now();
-            eprintln!("plan2code: load_repo_context: indexing the repository and the plan");
-            let context = tasks.load_repo_context(&input)?;
-            eprintln!(
-                "plan2code: load_repo_context: done in {:.1} s; mapping {nodes} nodes",
-                started.elapsed().as_secs_f64()
-            );
-            Ok(context)
-        });
-    }
+    progress.report_through(&mut registry, &tasks);
     let runner = mapping_runner(jobs.clone(), registry, settings::max_parallel_nodes()?)?;
     let outcome = runner.run(&job_id, execution_input(&job_id, &repo));
     tasks.finish_job(&job_id);
-    if let Some(bar) = &bar {
-        bar.finish_and_clear();
-    }
+    progress.finish();
     match outcome {
         Ok(_) => {}
         // The execution's own failure says only that the job failed; the job item holds why
@@ -213,6 +163,88 @@ pub fn run(args: MapArgs) -> anyhow::Result<ExitCode> {
         None => std::io::stdout().write_all(rendered.as_bytes())?,
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// The job and blob stores of a one-shot run. Indexes are cached in the data dir for the next
+/// run; the job's own blobs (its plan and intermediate results) live in memory and vanish with
+/// the run. So does the job: nothing resumes a killed `map`, and a file-backed store fsyncs every
+/// mapping and event write (3x slower on a 30-node plan). `serve` keeps its jobs in
+/// `<data dir>/jobs.sqlite`.
+fn one_shot_stores(args: &MapArgs) -> anyhow::Result<(Arc<dyn JobStore>, Arc<dyn BlobStore>)> {
+    let index_cache: Arc<dyn BlobStore> = Arc::new(DirBlobStore::new(
+        args.store
+            .clone()
+            .unwrap_or_else(crate::common::default_store_dir),
+    ));
+    let blobs: Arc<dyn BlobStore> = Arc::new(SplitBlobStore::new(
+        index_cache,
+        Arc::new(MemoryBlobStore::new()),
+    ));
+    Ok((Arc::new(SqliteJobStore::in_memory()?), blobs))
+}
+
+/// How a run shows its progress on standard error: a bar on a terminal, a line per stage
+/// otherwise (a log, CI), nothing with `--quiet`.
+enum Progress {
+    Bar(indicatif::ProgressBar),
+    Lines { nodes: usize },
+    Quiet,
+}
+
+impl Progress {
+    fn new(args: &MapArgs, nodes: usize) -> Self {
+        if args.quiet {
+            return Progress::Quiet;
+        }
+        if !std::io::stderr().is_terminal() {
+            return Progress::Lines { nodes };
+        }
+        let bar = indicatif::ProgressBar::new(nodes as u64);
+        if let Ok(style) =
+            indicatif::ProgressStyle::with_template("{spinner} {msg} [{bar:30}] {pos}/{len} nodes")
+        {
+            bar.set_style(style.progress_chars("=> "));
+        }
+        bar.set_message("indexing repository");
+        bar.enable_steady_tick(std::time::Duration::from_millis(120));
+        Progress::Bar(bar)
+    }
+
+    /// Wrap the tasks whose completion the progress follows.
+    fn report_through(&self, registry: &mut TaskRegistry, tasks: &Arc<PipelineTasks>) {
+        let tasks = tasks.clone();
+        match self {
+            Progress::Bar(bar) => {
+                let bar = bar.clone();
+                registry.register("FinalMappingFunction", move |input| {
+                    let written = tasks.final_mapping(&input)?;
+                    bar.set_message("mapping");
+                    bar.inc(1);
+                    Ok(written)
+                });
+            }
+            Progress::Lines { nodes } => {
+                let nodes = *nodes;
+                registry.register("LoadRepoContextFunction", move |input| {
+                    let started = std::time::Instant::now();
+                    eprintln!("plan2code: load_repo_context: indexing the repository and the plan");
+                    let context = tasks.load_repo_context(&input)?;
+                    eprintln!(
+                        "plan2code: load_repo_context: done in {:.1} s; mapping {nodes} nodes",
+                        started.elapsed().as_secs_f64()
+                    );
+                    Ok(context)
+                });
+            }
+            Progress::Quiet => {}
+        }
+    }
+
+    fn finish(&self) {
+        if let Progress::Bar(bar) = self {
+            bar.finish_and_clear();
+        }
+    }
 }
 
 /// A readable table: one row per node with what it reads (scans) or how it shuffles

@@ -49,6 +49,8 @@ impl Default for IndexOptions<'_> {
 }
 
 /// Index the directory `root` (a checkout or any folder).
+// Long (~125 lines): walk, parallel extract, merge with id renumbering and statistics are one
+// sequence over the same ids; the extraction itself lives in `lang/`.
 pub fn build_index(
     root: &Path,
     commit: Option<String>,
@@ -127,7 +129,7 @@ pub fn build_index(
         stats.bytes_scanned += walked_file.text.len() as u64;
         *stats
             .by_language
-            .entry(language_name(result.language).to_string())
+            .entry(super::lang::language_name(result.language).to_string())
             .or_default() += 1;
         index.files.push(SourceFile {
             id: file_id,
@@ -482,15 +484,6 @@ fn module_name(rel_path: &str) -> String {
     };
     let stripped = stripped.strip_suffix("/__init__").unwrap_or(stripped);
     stripped.replace('/', ".")
-}
-
-pub fn language_name(language: Language) -> &'static str {
-    match language {
-        Language::Python => "python",
-        Language::Scala => "scala",
-        Language::Java => "java",
-        Language::Sql => "sql",
-    }
 }
 
 #[cfg(test)]

@@ -117,6 +117,8 @@ pub struct LoadedIndex {
 
 /// Load the index of `source` from the blob store if fresh, otherwise clone / walk and build it,
 /// then store it.
+// Long (~105 lines): one arm per source kind (directory, URL with a full commit, URL to resolve),
+// each the same cache-then-build sequence with its own cache key.
 pub fn load_or_build_index(
     source: &RepoSource,
     store: &dyn BlobStore,

@@ -111,11 +111,7 @@ pub fn jupyter(text: &str) -> Option<(NotebookSource, Language)> {
         .pointer("/metadata/kernelspec/language")
         .or_else(|| json.pointer("/metadata/language_info/name"))
         .and_then(|v| v.as_str())
-        .map(|l| match l.to_ascii_lowercase().as_str() {
-            "scala" => Language::Scala,
-            "java" => Language::Java,
-            _ => Language::Python,
-        })
+        .map(|l| super::lang::adapter_named(l).map_or(Language::Python, |a| a.language()))
         .unwrap_or(Language::Python);
     let cells = json.get("cells")?.as_array()?;
     let mut locator = JsonLineLocator::new(text);

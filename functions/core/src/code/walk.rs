@@ -75,12 +75,14 @@ pub enum FileKind {
     JupyterNotebook,
 }
 
+/// The kind of file at `path`: a language adapter's source (`lang::ADAPTERS`), SQL, or a
+/// Jupyter notebook.
 pub fn file_kind(path: &Path) -> Option<FileKind> {
     let ext = path.extension()?.to_str()?.to_ascii_lowercase();
+    if let Some(adapter) = super::lang::adapter_for_extension(&ext) {
+        return Some(FileKind::Source(adapter.language()));
+    }
     Some(match ext.as_str() {
-        "py" => FileKind::Source(Language::Python),
-        "scala" | "sc" => FileKind::Source(Language::Scala),
-        "java" => FileKind::Source(Language::Java),
         "sql" => FileKind::Source(Language::Sql),
         "ipynb" => FileKind::JupyterNotebook,
         _ => return None,

@@ -163,31 +163,142 @@ pub fn localise_plan(
     table: &SiteTable,
     prior: &FilePrior,
 ) -> PlanLocalisation {
-    let writers: Vec<NodeIdx> = (0..graph.nodes.len())
-        .filter(|&i| semantics[i].node_kind == NodeKind::Code && semantics[i].induced_by.is_none())
+    let evidence = PlanEvidence::new(graph, semantics, table);
+    let mut ranked = rank_units(&evidence, table, prior);
+    let next_in_order = prior
+        .after
+        .and_then(|after| next_in_order(&ranked, table, after));
+    if let Some(next) = next_in_order {
+        // it joins the aligned contenders whatever its rank among the near-ties
+        let unit = ranked.remove(next);
+        ranked.insert(0, unit);
+    }
+    let files = likely_files(&ranked, table);
+    let unlocalised = PlanLocalisation {
+        files: files.clone(),
+        application_files: prior.pulls(),
+        ..Default::default()
+    };
+    let order_bonus = next_in_order.is_some();
+    let Some(choice) = align_contenders(
+        graph,
+        semantics,
+        table,
+        prior,
+        &evidence,
+        &ranked,
+        order_bonus,
+    ) else {
+        return unlocalised;
+    };
+    let Contenders {
+        best_fit,
+        winner,
+        assigned,
+        fits,
+    } = choice;
+    let twins = twin_alignment(
+        table,
+        &ranked,
+        winner,
+        best_fit,
+        &assigned,
+        &fits,
+        &evidence.scores,
+        graph,
+    );
+    // The winner leads; the units it passed keep their order behind it.
+    ranked[..=winner].rotate_right(1);
+    let unit_sites = ranked[0].1.clone();
+    let aligned = assigned
+        .iter()
+        .enumerate()
+        .filter_map(|(idx, a)| a.map(|a| (graph.nodes[idx].id.clone(), a.site)))
         .collect();
-    let targets: Vec<_> = semantics.iter().map(SemanticDescription::target).collect();
+    PlanLocalisation {
+        units: ranked.into_iter().take(5).map(|(u, _)| u).collect(),
+        unit_sites,
+        aligned,
+        twins,
+        files,
+        application_files: prior.pulls(),
+    }
+}
 
-    // Sparse node × site evidence for every compatible site (compatibility is cheap to test).
-    // Units are chosen on evidence alone — how much of each node's rarity-weighted evidence the
-    // unit holds — so that a unit does not win by merely having many compatible constructs.
-    let mut scores: Vec<HashMap<SiteId, f64>> = vec![HashMap::new(); graph.nodes.len()];
-    for &n in &writers {
-        let (family, evidence) = &targets[n];
-        for s in table.candidates(*family, evidence) {
-            let site = &table.sites[s];
-            if !site.families.contains(*family) {
-                continue;
+/// What the plan's user-written nodes ask of the code, against every compatible site.
+struct PlanEvidence {
+    /// The nodes the user's code wrote (not derived, not the engine's).
+    writers: Vec<NodeIdx>,
+    /// Per node: the family and evidence to look for.
+    targets: Vec<(OperatorFamily, super::evidence::Evidence)>,
+    /// Sparse node × site evidence score for every compatible site.
+    scores: Vec<HashMap<SiteId, f64>>,
+    /// The best site anywhere for each node: what an open flow borrows for the scans its
+    /// caller reads.
+    best_anywhere: Vec<Option<(SiteId, f64)>>,
+}
+
+impl PlanEvidence {
+    fn new(graph: &PlanGraph, semantics: &[SemanticDescription], table: &SiteTable) -> Self {
+        let writers: Vec<NodeIdx> = (0..graph.nodes.len())
+            .filter(|&i| {
+                semantics[i].node_kind == NodeKind::Code && semantics[i].induced_by.is_none()
+            })
+            .collect();
+        let targets: Vec<_> = semantics.iter().map(SemanticDescription::target).collect();
+        // Compatibility is cheap to test. Units are chosen on evidence alone — how much of each
+        // node's rarity-weighted evidence the unit holds — so that a unit does not win by merely
+        // having many compatible constructs.
+        let mut scores: Vec<HashMap<SiteId, f64>> = vec![HashMap::new(); graph.nodes.len()];
+        for &n in &writers {
+            let (family, evidence) = &targets[n];
+            for s in table.candidates(*family, evidence) {
+                let site = &table.sites[s];
+                if !site.families.contains(*family) {
+                    continue;
+                }
+                let coverage = overlap(evidence, &site.evidence, &table.weights).coverage;
+                let mut damp = if site.flags.test { 0.5 } else { 1.0 };
+                if conflicts(*family, evidence, &site.evidence) {
+                    damp *= CONFLICT_PENALTY;
+                }
+                scores[n].insert(site.id, (0.05 + coverage) * site.origin_prior * damp);
             }
-            let coverage = overlap(evidence, &site.evidence, &table.weights).coverage;
-            let mut damp = if site.flags.test { 0.5 } else { 1.0 };
-            if conflicts(*family, evidence, &site.evidence) {
-                damp *= CONFLICT_PENALTY;
-            }
-            scores[n].insert(site.id, (0.05 + coverage) * site.origin_prior * damp);
+        }
+        let best_anywhere = scores
+            .iter()
+            .map(|s| {
+                s.iter()
+                    .map(|(site, v)| (*site, *v))
+                    .max_by(|a, b| a.1.total_cmp(&b.1).then(b.0.cmp(&a.0)))
+            })
+            .collect();
+        Self {
+            writers,
+            targets,
+            scores,
+            best_anywhere,
         }
     }
 
+    /// The best score of a unit for node `n`, or what an open flow borrows for it.
+    fn borrowed(&self, n: NodeIdx, borrow: f64) -> Option<f64> {
+        self.best_anywhere[n]
+            .filter(|_| borrow > 0.0 && self.targets[n].0 == OperatorFamily::Scan)
+            .map(|(_, v)| v * borrow)
+    }
+}
+
+/// Every candidate unit (the flow of each chain with real evidence for some node, every SQL
+/// statement), scored by how well it explains the plan's nodes one by one, best first.
+fn rank_units(
+    evidence: &PlanEvidence,
+    table: &SiteTable,
+    prior: &FilePrior,
+) -> Vec<(RankedUnit, BTreeSet<SiteId>)> {
+    let PlanEvidence {
+        writers, scores, ..
+    } = evidence;
     let mut units: Vec<(UnitKind, BTreeSet<SiteId>)> = Vec::new();
     for chain in 0..table.chain_count() {
         let relevant = table.chain_sites(chain).iter().any(|s| {
@@ -203,17 +314,6 @@ pub fn localise_plan(
         // A statement reading a view is one query with the view's definition.
         units.push((UnitKind::Sql { statement }, table.sql_unit(statement)));
     }
-
-    // The best site anywhere for each node: what an open flow borrows for the scans its caller
-    // reads.
-    let best_anywhere: Vec<Option<(SiteId, f64)>> = scores
-        .iter()
-        .map(|s| {
-            s.iter()
-                .map(|(site, v)| (*site, *v))
-                .max_by(|a, b| a.1.total_cmp(&b.1).then(b.0.cmp(&a.0)))
-        })
-        .collect();
     let mut ranked: Vec<(RankedUnit, BTreeSet<SiteId>)> = units
         .into_iter()
         .map(|(kind, sites)| {
@@ -221,15 +321,12 @@ pub fn localise_plan(
             let mut total = 0.0;
             let mut explained = 0usize;
             let mut used_chains: BTreeSet<usize> = BTreeSet::new();
-            for &n in &writers {
+            for &n in writers {
                 let best = sites
                     .iter()
                     .filter_map(|s| scores[n].get(s).map(|v| (*s, *v)))
                     .max_by(|a, b| a.1.total_cmp(&b.1));
-                let borrowed = best_anywhere[n]
-                    .filter(|_| borrow > 0.0 && targets[n].0 == OperatorFamily::Scan)
-                    .map(|(_, v)| v * borrow);
-                match (best, borrowed) {
+                match (best, evidence.borrowed(n, borrow)) {
                     (Some((_, v)), Some(b)) if b > v => total += b,
                     (None, Some(b)) => total += b,
                     (Some((site, v)), _) => {
@@ -265,15 +362,11 @@ pub fn localise_plan(
         })
         .collect();
     ranked.sort_by(|a, b| b.0.score.total_cmp(&a.0.score));
-    let next_in_order = prior
-        .after
-        .and_then(|after| next_in_order(&ranked, table, after));
-    if let Some(next) = next_in_order {
-        // it joins the aligned contenders whatever its rank among the near-ties
-        let unit = ranked.remove(next);
-        ranked.insert(0, unit);
-    }
+    ranked
+}
 
+/// The files of the best units, with their best unit's score (at most five).
+fn likely_files(ranked: &[(RankedUnit, BTreeSet<SiteId>)], table: &SiteTable) -> Vec<(u32, f64)> {
     let mut file_scores: BTreeMap<u32, f64> = BTreeMap::new();
     for (unit, sites) in ranked.iter().take(20) {
         if let Some(s) = sites.iter().next() {
@@ -284,45 +377,64 @@ pub fn localise_plan(
     let mut files: Vec<(u32, f64)> = file_scores.into_iter().collect();
     files.sort_by(|a, b| b.1.total_cmp(&a.1));
     files.truncate(5);
+    files
+}
 
-    if ranked.is_empty() {
-        return PlanLocalisation {
-            files,
-            application_files: prior.pulls(),
-            ..Default::default()
-        };
-    }
-    // Units that explain the nodes equally well one by one may still differ in how the plan's
-    // tree fits their flow (which join feeds which): align the leading candidates and keep the
-    // one whose aligned sites score best, counting a site outside its parent's flow at a discount.
+/// The leading units aligned with the plan, and the one that fits best.
+struct Contenders {
+    /// The winner's fit (its aligned sites' scores), before the prior.
+    best_fit: f64,
+    /// The winner's rank.
+    winner: usize,
+    /// The winner's alignment, by node.
+    assigned: Vec<Option<Aligned>>,
+    /// Every contender's fit, rank and alignment.
+    fits: Vec<(f64, usize, Vec<Option<Aligned>>)>,
+}
+
+/// Units that explain the nodes equally well one by one may still differ in how the plan's tree
+/// fits their flow (which join feeds which): align the leading candidates and keep the one whose
+/// aligned sites score best, counting a site outside its parent's flow at a discount. With
+/// `order_bonus`, the first contender (program order's pick) is favoured by
+/// [`ORDER_TOLERANCE`].
+fn align_contenders(
+    graph: &PlanGraph,
+    semantics: &[SemanticDescription],
+    table: &SiteTable,
+    prior: &FilePrior,
+    evidence: &PlanEvidence,
+    ranked: &[(RankedUnit, BTreeSet<SiteId>)],
+    order_bonus: bool,
+) -> Option<Contenders> {
+    let top = ranked.first()?.0.score;
     let contenders = ranked
         .iter()
         .take(ALIGNED_CANDIDATES)
-        .take_while(|(unit, _)| unit.score >= ranked[0].0.score * 0.8);
+        .take_while(|(unit, _)| unit.score >= top * 0.8);
     let mut best: Option<(f64, usize, Vec<Option<Aligned>>)> = None;
     let mut best_weighted = f64::NEG_INFINITY;
     let mut fits: Vec<(f64, usize, Vec<Option<Aligned>>)> = Vec::new();
     for (rank, (unit, sites)) in contenders.enumerate() {
-        let mut assigned = align_plan(graph, semantics, &targets, table, sites);
+        let mut assigned = align_plan(graph, semantics, &evidence.targets, table, sites);
         let borrow = open_flow_borrowing(table, &unit.kind, sites);
         let mut fitted = 0.0;
-        for &n in &writers {
+        for &n in &evidence.writers {
             if let Some(a) = assigned[n] {
-                let v = scores[n].get(&a.site).copied().unwrap_or(0.0);
+                let v = evidence.scores[n].get(&a.site).copied().unwrap_or(0.0);
                 fitted += if a.in_flow { v } else { v * OUT_OF_FLOW };
-            } else if borrow > 0.0 && targets[n].0 == OperatorFamily::Scan {
+            } else if let (Some(b), Some((site, _))) =
+                (evidence.borrowed(n, borrow), evidence.best_anywhere[n])
+            {
                 // An open flow's scans are read by a caller: take the best reader anywhere.
-                if let Some((site, v)) = best_anywhere[n] {
-                    assigned[n] = Some(Aligned {
-                        site,
-                        in_flow: false,
-                    });
-                    fitted += v * borrow;
-                }
+                assigned[n] = Some(Aligned {
+                    site,
+                    in_flow: false,
+                });
+                fitted += b;
             }
         }
         let mut weighted = fitted * prior.of_unit(table, sites);
-        if next_in_order.is_some() && rank == 0 {
+        if order_bonus && rank == 0 {
             weighted *= 1.0 + ORDER_TOLERANCE;
         }
         if weighted > best_weighted + 1e-9 {
@@ -331,32 +443,13 @@ pub fn localise_plan(
         }
         fits.push((fitted, rank, assigned));
     }
-    let Some((best_fit, winner, assigned)) = best else {
-        return PlanLocalisation {
-            files,
-            application_files: prior.pulls(),
-            ..Default::default()
-        };
-    };
-    let twins = twin_alignment(
-        table, &ranked, winner, best_fit, &assigned, &fits, &scores, graph,
-    );
-    // The winner leads; the units it passed keep their order behind it.
-    ranked[..=winner].rotate_right(1);
-    let unit_sites = ranked[0].1.clone();
-    let aligned = assigned
-        .iter()
-        .enumerate()
-        .filter_map(|(idx, a)| a.map(|a| (graph.nodes[idx].id.clone(), a.site)))
-        .collect();
-    PlanLocalisation {
-        units: ranked.into_iter().take(5).map(|(u, _)| u).collect(),
-        unit_sites,
-        aligned,
-        twins,
-        files,
-        application_files: prior.pulls(),
-    }
+    let (best_fit, winner, assigned) = best?;
+    Some(Contenders {
+        best_fit,
+        winner,
+        assigned,
+        fits,
+    })
 }
 
 /// The first contender in another file that fits the plan as well as the winner (within

@@ -137,6 +137,8 @@ fn snippet_of(index: &RepoIndex, table: &SiteTable, site: SiteId) -> (String, St
 }
 
 /// Top-`k` candidates for one node.
+// Long (~115 lines): pool, scores and the user-facing candidates are one ranking; the expensive
+// candidate is built only for the top K, which keeps them in one place.
 pub fn embedding_retrieval(
     sem: &SemanticDescription,
     ctx: &RetrievalContext,

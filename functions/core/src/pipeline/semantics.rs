@@ -209,71 +209,10 @@ fn own_signature(node: &PlanNode) -> Evidence {
     let d = &node.details;
     let mut e = Evidence::default();
     match node.family {
-        OperatorFamily::Scan => {
-            if let Some(scan) = &d.scan {
-                if let Some(t) = &scan.table {
-                    e.add(TokenKind::Table, t);
-                }
-                e.add_all(TokenKind::Path, &scan.paths);
-            }
-            // `spark.range(100)`: the bounds and step the user wrote.
-            if let Some(range) = d.arguments.get("range") {
-                for literal in range_literals(range) {
-                    e.add(TokenKind::Literal, &literal);
-                }
-            }
-            // In-memory data and RDDs carry no table or path: their columns are all there is.
-            if e.is_empty() {
-                for a in &d.output {
-                    e.add(TokenKind::Column, &a.name);
-                }
-            }
-        }
-        OperatorFamily::Filter => {
-            // Inferred conjuncts (`isnotnull(x)` beside `x > 5`) repeat what the user wrote; they
-            // are evidence only when nothing else is left.
-            let written: Vec<&Expr> = d
-                .conditions
-                .iter()
-                .filter(|c| !is_inferred_constraint(c))
-                .collect();
-            let conditions = if written.is_empty() {
-                d.conditions.iter().collect()
-            } else {
-                written
-            };
-            for c in conditions {
-                add_expr(&mut e, c, true);
-            }
-        }
-        OperatorFamily::Project | OperatorFamily::PythonEval => {
-            for p in d.projections.iter().filter(|p| !is_passthrough(p)) {
-                add_expr(&mut e, p, true);
-            }
-            e.add_all(TokenKind::Function, &d.python_udfs);
-            // A projection of bare columns (`select("state")`) has nothing but its columns.
-            if e.is_empty() {
-                for p in &d.projections {
-                    add_expr(&mut e, p, true);
-                }
-            }
-        }
-        OperatorFamily::Aggregate | OperatorFamily::Expand => {
-            for k in &d.grouping_keys {
-                add_expr(&mut e, k, true);
-            }
-            if is_deduplication(d) {
-                e.add(TokenKind::Function, DISTINCT);
-            }
-            for f in &d.aggregate_functions {
-                add_expr(&mut e, f, true);
-            }
-            for p in &d.projections {
-                if let Some(alias) = &p.alias {
-                    e.add(TokenKind::Alias, alias);
-                }
-            }
-        }
+        OperatorFamily::Scan => scan_evidence(&mut e, d),
+        OperatorFamily::Filter => filter_evidence(&mut e, d),
+        OperatorFamily::Project | OperatorFamily::PythonEval => projection_evidence(&mut e, d),
+        OperatorFamily::Aggregate | OperatorFamily::Expand => aggregate_evidence(&mut e, d),
         OperatorFamily::Join => {
             if let Some(j) = &d.join {
                 for k in j.left_keys.iter().chain(&j.right_keys).chain(&j.condition) {
@@ -316,20 +255,7 @@ fn own_signature(node: &PlanNode) -> Evidence {
                 }
             }
         }
-        OperatorFamily::Generate => {
-            if let Some(g) = &d.generator {
-                // `explode_outer(x)` prints as `explode(x)` with the outer flag set.
-                if d.arguments.get("outer").is_some_and(|o| o == "true") {
-                    let outer = Expr {
-                        functions: g.functions.iter().map(|f| format!("{f}_outer")).collect(),
-                        ..(**g).clone()
-                    };
-                    add_expr(&mut e, &outer, true);
-                } else {
-                    add_expr(&mut e, g, true);
-                }
-            }
-        }
+        OperatorFamily::Generate => generator_evidence(&mut e, d),
         OperatorFamily::Exchange => {
             if let Some(p) = &d.partitioning {
                 for x in &p.exprs {
@@ -340,23 +266,7 @@ fn own_signature(node: &PlanNode) -> Evidence {
                 }
             }
         }
-        OperatorFamily::Sample => {
-            // `sample(0.1, 123)` → `Sample 0.0, 0.1, false, 123`: the fraction is the upper
-            // bound when sampling from zero, and a seed the user chose is written as is.
-            let a = &d.arguments;
-            if a.get("lowerBound")
-                .is_some_and(|l| l.parse::<f64>() == Ok(0.0))
-                && let Some(upper) = a.get("upperBound")
-            {
-                e.add(TokenKind::Literal, upper);
-            }
-            if let Some(seed) = a.get("seed") {
-                e.add(TokenKind::Literal, seed);
-            }
-            for lit in &d.literals {
-                e.add(TokenKind::Literal, lit);
-            }
-        }
+        OperatorFamily::Sample => sample_evidence(&mut e, d),
         _ => {
             for lit in &d.literals {
                 e.add(TokenKind::Literal, lit);
@@ -364,6 +274,114 @@ fn own_signature(node: &PlanNode) -> Evidence {
         }
     }
     e
+}
+
+/// A scan: its table and paths, a range's bounds; in-memory data only has its columns.
+fn scan_evidence(e: &mut Evidence, d: &crate::plan::NodeDetails) {
+    if let Some(scan) = &d.scan {
+        if let Some(t) = &scan.table {
+            e.add(TokenKind::Table, t);
+        }
+        e.add_all(TokenKind::Path, &scan.paths);
+    }
+    // `spark.range(100)`: the bounds and step the user wrote.
+    if let Some(range) = d.arguments.get("range") {
+        for literal in range_literals(range) {
+            e.add(TokenKind::Literal, &literal);
+        }
+    }
+    // In-memory data and RDDs carry no table or path: their columns are all there is.
+    if e.is_empty() {
+        for a in &d.output {
+            e.add(TokenKind::Column, &a.name);
+        }
+    }
+}
+
+/// A filter: the conjuncts the user wrote (inferred ones only when nothing else is left).
+fn filter_evidence(e: &mut Evidence, d: &crate::plan::NodeDetails) {
+    // Inferred conjuncts (`isnotnull(x)` beside `x > 5`) repeat what the user wrote; they
+    // are evidence only when nothing else is left.
+    let written: Vec<&Expr> = d
+        .conditions
+        .iter()
+        .filter(|c| !is_inferred_constraint(c))
+        .collect();
+    let conditions = if written.is_empty() {
+        d.conditions.iter().collect()
+    } else {
+        written
+    };
+    for c in conditions {
+        add_expr(e, c, true);
+    }
+}
+
+/// A projection: what it computes (UDFs included), or its bare columns when that is all.
+fn projection_evidence(e: &mut Evidence, d: &crate::plan::NodeDetails) {
+    for p in d.projections.iter().filter(|p| !is_passthrough(p)) {
+        add_expr(e, p, true);
+    }
+    e.add_all(TokenKind::Function, &d.python_udfs);
+    // A projection of bare columns (`select("state")`) has nothing but its columns.
+    if e.is_empty() {
+        for p in &d.projections {
+            add_expr(e, p, true);
+        }
+    }
+}
+
+/// An aggregate: grouping keys, functions (`distinct` for a deduplication) and aliases.
+fn aggregate_evidence(e: &mut Evidence, d: &crate::plan::NodeDetails) {
+    for k in &d.grouping_keys {
+        add_expr(e, k, true);
+    }
+    if is_deduplication(d) {
+        e.add(TokenKind::Function, DISTINCT);
+    }
+    for f in &d.aggregate_functions {
+        add_expr(e, f, true);
+    }
+    for p in &d.projections {
+        if let Some(alias) = &p.alias {
+            e.add(TokenKind::Alias, alias);
+        }
+    }
+}
+
+/// A generator: its function, `_outer` when the plan marks it so.
+fn generator_evidence(e: &mut Evidence, d: &crate::plan::NodeDetails) {
+    if let Some(g) = &d.generator {
+        // `explode_outer(x)` prints as `explode(x)` with the outer flag set.
+        if d.arguments.get("outer").is_some_and(|o| o == "true") {
+            let outer = Expr {
+                functions: g.functions.iter().map(|f| format!("{f}_outer")).collect(),
+                ..(**g).clone()
+            };
+            add_expr(e, &outer, true);
+        } else {
+            add_expr(e, g, true);
+        }
+    }
+}
+
+/// A sample: the fraction, the seed, its literals.
+fn sample_evidence(e: &mut Evidence, d: &crate::plan::NodeDetails) {
+    // `sample(0.1, 123)` → `Sample 0.0, 0.1, false, 123`: the fraction is the upper
+    // bound when sampling from zero, and a seed the user chose is written as is.
+    let a = &d.arguments;
+    if a.get("lowerBound")
+        .is_some_and(|l| l.parse::<f64>() == Ok(0.0))
+        && let Some(upper) = a.get("upperBound")
+    {
+        e.add(TokenKind::Literal, upper);
+    }
+    if let Some(seed) = a.get("seed") {
+        e.add(TokenKind::Literal, seed);
+    }
+    for lit in &d.literals {
+        e.add(TokenKind::Literal, lit);
+    }
 }
 
 /// An aggregate that only removes duplicates: `distinct()` groups by every input column and

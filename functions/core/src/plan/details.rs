@@ -295,6 +295,8 @@ fn matching_close(s: &str) -> Option<usize> {
 /// Operator arguments shared by the formatted `Arguments:` line and the one-line form. Where the
 /// two differ (Generate prints its required child output only in the one-line form), the readers
 /// look at the shape of each part rather than its position.
+// Long (~180 lines): one match arm per operator whose `Arguments:` it reads; the arms are the
+// table of what each operator prints, kept side by side to compare.
 fn read_arguments(
     op: &OperatorInfo,
     args: &str,

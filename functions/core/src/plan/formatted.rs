@@ -72,6 +72,8 @@ struct Reader<'a> {
 }
 
 /// Parse formatted text. `format` is what the caller calls it (formatted / eventlog / ui).
+// Long (~100 lines): one pass over the text's three parts (tree, detail sections, subqueries)
+// sharing the reader's state; each part already calls out to its own readers.
 pub(crate) fn parse_formatted(text: &str, format: PlanFormat) -> Result<PlanGraph, PlanError> {
     let mut r = Reader {
         lines: text.lines().collect(),

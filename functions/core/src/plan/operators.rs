@@ -687,6 +687,7 @@ mod tests {
         }
     }
 
+    // Long: a table of operator names, one row each.
     #[test]
     fn spark_photon_gpu_and_comet_names_meet_on_spark_operators() {
         let cases = [

@@ -140,6 +140,8 @@ pub(crate) fn list_ui_executions(text: &str) -> Result<Vec<ExecutionSummary>, Pl
         .collect())
 }
 
+// Long (~110 lines): nodes, codegen clusters, edges and roots are read in one pass over the
+// execution with one id map; the steps only make sense in that order.
 pub(crate) fn parse_ui(text: &str, options: &ParseOptions) -> Result<PlanGraph, PlanError> {
     let (exec, spark_version) = load(text, options)?;
     if exec.nodes.len() > MAX_PLAN_OPERATORS {

@@ -434,6 +434,9 @@ impl LocalRunner {
         )
     }
 
+    // Long (~130 lines): the ASL Map state's semantics in their documented order (InputPath,
+    // ItemsPath, ItemSelector, concurrency, per-item Catch, ResultSelector / ResultPath), kept
+    // together to read against the spec.
     fn run_map(
         &self,
         ex: &Execution<'_>,

@@ -363,6 +363,9 @@ impl<'a> Extractor<'a> {
     }
 
     /// Returns the nested statements and definitions left for the main walk.
+    // Long (~150 lines): one statement's chains, SQL strings, assignments and nested definitions
+    // found in one explicit-stack walk (no recursion, so hostile nesting cannot overflow the
+    // stack) whose state the steps share.
     fn statement(
         &mut self,
         statement: Node<'a>,

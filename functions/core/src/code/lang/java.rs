@@ -26,6 +26,14 @@ impl LanguageAdapter for Java {
         Language::Java
     }
 
+    fn name(&self) -> &'static str {
+        "java"
+    }
+
+    fn extensions(&self) -> &'static [&'static str] {
+        &["java"]
+    }
+
     fn grammar(&self) -> tree_sitter::Language {
         tree_sitter_java::LANGUAGE.into()
     }
@@ -232,4 +240,34 @@ fn decode_java_literal(literal: &str, line: u32) -> Option<DecodedString> {
         escapes: true,
         interpolation: Interpolation::None,
     }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::assert_chains;
+    use super::*;
+
+    #[test]
+    fn chains_of_typed_declarations_and_static_imports() {
+        let source = r#"
+class Orders {
+  static void run(SparkSession spark) {
+    Dataset<Row> orders = spark.read().parquet("orders");
+    Dataset<Row> shipped = orders.filter(col("status").equalTo("SHIPPED"))
+        .groupBy(col("region"))
+        .agg(sum("amount").alias("revenue"));
+    shipped.orderBy(desc("revenue")).show();
+  }
+}
+"#;
+        assert_chains(
+            &Java,
+            source,
+            &[
+                "spark.read.parquet",
+                "orders.filter.groupBy.agg",
+                "shipped.orderBy.show",
+            ],
+        );
+    }
 }

@@ -9,7 +9,9 @@
 //! columns / literals / functions / aliases / tables / paths, the variable flow across
 //! statements, SQL held in strings, and the raw call edges of the call graph.
 //!
-//! Adding a language is one file: implement [`LanguageAdapter`] and list it in [`adapter_for`].
+//! Adding a language is one file: implement [`LanguageAdapter`] (its name, file extensions,
+//! grammar and call shapes) and list it in [`ADAPTERS`]; the walker, the indexer and the notebook
+//! reader take everything else from that list. `docs/extending.md` walks through it.
 //!
 //! All traversals use explicit stacks, so a pathologically nested expression cannot overflow the
 //! thread stack.
@@ -84,6 +86,10 @@ pub struct Definition<'t> {
 /// Grammar knowledge for one language.
 pub trait LanguageAdapter: Sync {
     fn language(&self) -> Language;
+    /// The language's name as statistics and notebook kernels spell it (`python`).
+    fn name(&self) -> &'static str;
+    /// File extensions of its sources, lower-case, without the dot.
+    fn extensions(&self) -> &'static [&'static str];
     fn grammar(&self) -> tree_sitter::Language;
     /// The node in the shared vocabulary.
     fn shape<'t>(&self, node: Node<'t>, src: &str) -> Shape<'t>;
@@ -136,14 +142,56 @@ pub trait LanguageAdapter: Sync {
     }
 }
 
+/// Every language parsed with tree-sitter.
+pub static ADAPTERS: [&dyn LanguageAdapter; 3] = [&python::Python, &scala::Scala, &java::Java];
+
 /// The adapter for a language, if we parse it with tree-sitter.
 pub fn adapter_for(language: Language) -> Option<&'static dyn LanguageAdapter> {
-    match language {
-        Language::Python => Some(&python::Python),
-        Language::Scala => Some(&scala::Scala),
-        Language::Java => Some(&java::Java),
-        Language::Sql => None,
+    ADAPTERS.iter().copied().find(|a| a.language() == language)
+}
+
+/// The adapter whose sources carry this extension (any case).
+pub fn adapter_for_extension(extension: &str) -> Option<&'static dyn LanguageAdapter> {
+    let extension = extension.to_ascii_lowercase();
+    ADAPTERS
+        .iter()
+        .copied()
+        .find(|a| a.extensions().contains(&extension.as_str()))
+}
+
+/// The adapter of a language by name, any case, a version after it ignored (a notebook kernel's
+/// `python3`, `scala2.12`).
+pub fn adapter_named(name: &str) -> Option<&'static dyn LanguageAdapter> {
+    let name = name.to_ascii_lowercase();
+    let name = name.trim_end_matches(|c: char| c.is_ascii_digit() || c == '.');
+    ADAPTERS.iter().copied().find(|a| a.name() == name)
+}
+
+/// A language's name as statistics spell it (`python`, `sql`).
+pub fn language_name(language: Language) -> &'static str {
+    match adapter_for(language) {
+        Some(adapter) => adapter.name(),
+        None => "sql", // the one language read without an adapter (`code/sql/`)
     }
+}
+
+/// Test helper for the adapters: the call chains `source` holds, one string each as
+/// `receiver.method.method…` in file order, must be `expected`.
+#[cfg(test)]
+pub(crate) fn assert_chains(adapter: &dyn LanguageAdapter, source: &str, expected: &[&str]) {
+    let extract = extract_file(adapter, source, "", Default::default());
+    let chains: Vec<String> = extract
+        .chains
+        .iter()
+        .filter(|c| !c.calls.is_empty())
+        .map(|c| {
+            std::iter::once(c.receiver.as_str())
+                .chain(c.calls.iter().map(|call| call.method.as_str()))
+                .collect::<Vec<_>>()
+                .join(".")
+        })
+        .collect();
+    assert_eq!(chains, expected, "{}", adapter.name());
 }
 
 /// Node-kind and field-name lookups answered from tables built once per grammar.

@@ -24,6 +24,14 @@ impl LanguageAdapter for Python {
         Language::Python
     }
 
+    fn name(&self) -> &'static str {
+        "python"
+    }
+
+    fn extensions(&self) -> &'static [&'static str] {
+        &["py"]
+    }
+
     fn grammar(&self) -> tree_sitter::Language {
         tree_sitter_python::LANGUAGE.into()
     }
@@ -214,4 +222,37 @@ fn decode_python_literal(literal: &str, line: u32) -> Option<DecodedString> {
             Interpolation::None
         },
     }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::assert_chains;
+    use super::*;
+
+    #[test]
+    fn chains_across_lines_keyword_arguments_and_the_main_guard() {
+        let source = r#"
+from pyspark.sql import functions as F
+
+def report(spark, path):
+    orders = spark.read.parquet(path)
+    shipped = orders.filter(F.col("status") == "SHIPPED") \
+        .groupBy("region") \
+        .agg(F.sum("amount").alias("revenue"))
+    return shipped.orderBy(F.desc("revenue"))
+
+if __name__ == "__main__":
+    report(spark, "data/orders.parquet").write.mode("overwrite").parquet("out")
+"#;
+        assert_chains(
+            &Python,
+            source,
+            &[
+                "spark.read.parquet",
+                "orders.filter.groupBy.agg",
+                "shipped.orderBy",
+                "report(…).report.write.mode.parquet",
+            ],
+        );
+    }
 }

@@ -56,6 +56,14 @@ impl LanguageAdapter for Scala {
         Language::Scala
     }
 
+    fn name(&self) -> &'static str {
+        "scala"
+    }
+
+    fn extensions(&self) -> &'static [&'static str] {
+        &["scala", "sc"]
+    }
+
     fn grammar(&self) -> tree_sitter::Language {
         tree_sitter_scala::LANGUAGE.into()
     }
@@ -393,4 +401,35 @@ pub fn doc_comment_before(definition: Node<'_>, src: &str) -> Option<String> {
         .collect();
     let doc = cleaned.join(" ");
     (!doc.is_empty()).then(|| crate::code::strings::capped(&doc, 500))
+}
+
+#[cfg(test)]
+mod adapter_tests {
+    use super::super::assert_chains;
+    use super::*;
+
+    #[test]
+    fn chains_of_vals_symbols_and_an_object_body() {
+        let source = r#"
+object Revenue {
+  def main(args: Array[String]): Unit = {
+    val orders = spark.read.parquet("orders")
+    val byRegion = orders
+      .where($"status" === "SHIPPED")
+      .groupBy('region)
+      .agg(sum("amount").as("revenue"))
+    byRegion.orderBy(desc("revenue")).show()
+  }
+}
+"#;
+        assert_chains(
+            &Scala,
+            source,
+            &[
+                "spark.read.parquet",
+                "orders.where.groupBy.agg",
+                "byRegion.orderBy.show",
+            ],
+        );
+    }
 }

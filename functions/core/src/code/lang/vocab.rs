@@ -243,6 +243,8 @@ pub enum ArgRole {
 }
 
 /// The role of positional argument `index` (or keyword `keyword`) of `method`.
+// Long (~110 lines): a table of Spark's methods and what each positional or keyword argument
+// means.
 pub fn arg_role(method: &str, index: usize, keyword: Option<&str>) -> ArgRole {
     if let Some(k) = keyword {
         return match k {

@@ -194,6 +194,8 @@ impl ClauseBuilder<'_> {
         }
     }
 
+    // Long (~125 lines): one SELECT's parts in their SQL order (items, FROM/joins, WHERE, GROUP
+    // BY, HAVING, windows), each a few lines pushing clauses with shared subquery bookkeeping.
     pub(super) fn select(
         &mut self,
         select: &sqlparser::ast::Select,

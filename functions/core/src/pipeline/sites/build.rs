@@ -5,236 +5,309 @@ use super::*;
 
 impl SiteTable {
     pub fn build(index: &RepoIndex) -> Self {
-        let spark_files = spark_files(index);
-        let file_prior = |file: FileId| {
-            if spark_files.contains(&file) {
-                1.0
-            } else {
-                NON_SPARK_PRIOR
-            }
-        };
+        let origin = Origin::new(index);
         let mut sites = Vec::new();
-        let mut chain_sites = Vec::with_capacity(index.chains.len());
-        let flags_of = |file: FileId, symbol: Option<SymbolId>| {
-            let mut flags = index
-                .files
-                .get(file as usize)
-                .map(|f| f.flags)
-                .unwrap_or_default();
-            if let Some(sym) = symbol.and_then(|s| index.symbols.get(s as usize)) {
-                flags.test |= sym.flags.test;
-                flags.utility |= sym.flags.utility;
-                flags.dead |= sym.flags.dead;
-            }
-            flags
-        };
-        for (chain_idx, chain) in index.chains.iter().enumerate() {
-            let mut ids = Vec::with_capacity(chain.calls.len());
-            let mut after_join = false;
-            // `df.write.parquet(path)` writes: the reader-named methods after `write` are sinks.
-            let mut after_write = is_writer_accessor(chain.receiver.rsplit('.').next());
-            for (position, call) in chain.calls.iter().enumerate() {
-                let functions: Vec<String> = call
-                    .args
-                    .functions
-                    .iter()
-                    .map(|f| normalise_function(f))
-                    .collect();
-                let mut evidence = Evidence::default();
-                evidence.add_all(TokenKind::Column, &call.args.columns);
-                evidence.add_all(TokenKind::Function, &call.args.functions);
-                evidence.add_all(TokenKind::Literal, &call.args.literals);
-                evidence.add_all(TokenKind::Alias, &call.args.aliases);
-                evidence.add_all(TokenKind::Table, &call.args.tables);
-                evidence.add_all(TokenKind::Path, &call.args.paths);
-                if call.args.paths.is_empty() && call.args.tables.is_empty() {
-                    for hint in reader_path_hints(&call.method, &call.args.text) {
-                        evidence.add(TokenKind::Path, &hint);
-                    }
-                }
-                for f in statistics_computed_by(&call.method) {
-                    evidence.add(TokenKind::Function, f);
-                }
-                if is_deduplicating_method(&call.method)
-                    || functions
-                        .iter()
-                        .any(|f| f == "countdistinct" || f == "sumdistinct")
-                {
-                    evidence.add(TokenKind::Function, DISTINCT);
-                }
-                let mut families = call_families(&call.method, &functions);
-                after_write |= is_writer_accessor(Some(&call.method));
-                if after_write && families.contains(OperatorFamily::Scan) {
-                    families.remove(OperatorFamily::Scan);
-                    families.insert(OperatorFamily::Write);
-                }
-                // `dropna()` / `na.drop()` plan a Filter of `atleastnnonnulls(n, cols…)`.
-                // `frame.na.drop()` with `frame` unknown keeps `na` in the receiver.
-                let previous = match position.checked_sub(1) {
-                    Some(p) => Some(chain.calls[p].method.as_str()),
-                    None => chain.receiver.rsplit('.').next(),
-                };
-                if is_null_dropping_call(&call.method, previous) {
-                    families.insert(OperatorFamily::Filter);
-                    evidence.add(TokenKind::Function, "atleastnnonnulls");
-                }
-                // `a.join(b).where(a.x == b.y)`: the optimiser moves a filter over a join into
-                // the join's condition, so that filter is the join's source.
-                if after_join && families.contains(OperatorFamily::Filter) {
-                    families.insert(OperatorFamily::Join);
-                }
-                after_join |= families.contains(OperatorFamily::Join)
-                    && !families.contains(OperatorFamily::Union);
-                let id = sites.len();
-                sites.push(Site {
-                    id,
-                    file: chain.file,
-                    symbol: chain.symbol,
-                    kind: SiteKind::Call {
-                        chain: chain_idx,
-                        position,
-                        method: call.method.clone(),
-                    },
-                    families,
-                    lines: chain.statement,
-                    precise: call.lines,
-                    evidence,
-                    terms: code_terms(&format!("{} {}", call.method, call.args.text)),
-                    flags: flags_of(chain.file, chain.symbol),
-                    depth: 0,
-                    origin_prior: file_prior(chain.file),
-                });
-                ids.push(id);
-            }
-            chain_sites.push(ids);
-        }
-        let mut sql_sites = Vec::with_capacity(index.sql.len());
-        for (stmt_idx, stmt) in index.sql.iter().enumerate() {
-            let mut ids = Vec::with_capacity(stmt.clauses.len());
-            for (clause_idx, clause) in stmt.clauses.iter().enumerate() {
-                let evidence = clause_evidence(stmt, clause);
-                let functions: Vec<String> = clause_functions(stmt, clause);
-                let mut families = clause_families(clause.kind, &functions);
-                if clause.kind == SqlClauseKind::Subquery && !is_predicate_subquery(stmt, clause) {
-                    families = FamilySet::EMPTY;
-                }
-                // A WHERE or SELECT the index could not split into conjuncts or items stands in for
-                // them.
-                let item_kind = match clause.kind {
-                    SqlClauseKind::Where => Some((
-                        SqlClauseKind::WherePredicate,
-                        clause_families(SqlClauseKind::WherePredicate, &functions),
-                    )),
-                    SqlClauseKind::Select => Some((
-                        SqlClauseKind::SelectItem,
-                        clause_families(SqlClauseKind::SelectItem, &functions),
-                    )),
-                    _ => None,
-                };
-                if let Some((item, item_families)) = item_kind
-                    && !stmt.clauses.iter().any(|c| {
-                        c.kind == item && c.depth == clause.depth && clause.lines.contains(&c.lines)
-                    })
-                {
-                    families = item_families;
-                }
-                let id = sites.len();
-                sites.push(Site {
-                    id,
-                    file: stmt.file,
-                    symbol: stmt.symbol,
-                    kind: SiteKind::Sql {
-                        statement: stmt_idx,
-                        clause: clause_idx,
-                        kind: clause.kind,
-                    },
-                    families,
-                    lines: clause.lines,
-                    precise: clause.lines,
-                    evidence,
-                    terms: code_terms(&clause.text),
-                    flags: flags_of(stmt.file, stmt.symbol),
-                    depth: clause.depth,
-                    origin_prior: match stmt.origin {
-                        SqlOrigin::SparkSqlCall | SqlOrigin::NotebookCell => 1.0,
-                        SqlOrigin::SqlFile => 0.9,
-                        SqlOrigin::StringLiteral => 0.85 * file_prior(stmt.file),
-                    },
-                });
-                ids.push(id);
-            }
-            sql_sites.push(ids);
-        }
+        let chain_sites = call_sites(index, &origin, &mut sites);
+        let sql_sites = clause_sites(index, &origin, &mut sites);
         let helpers = crate::pipeline::handoffs::helper_feeds(index);
-        for (chain, hints) in crate::pipeline::handoffs::caller_path_hints(index, &helpers) {
-            for &id in &chain_sites[chain] {
-                let site = &mut sites[id];
-                let names_nothing = !site
-                    .evidence
-                    .tokens
-                    .iter()
-                    .any(|(k, _)| matches!(k, TokenKind::Path | TokenKind::Table));
-                if site.families.contains(OperatorFamily::Scan) && names_nothing {
-                    for hint in &hints {
-                        site.evidence.add(TokenKind::Path, hint);
-                    }
-                }
-            }
-        }
+        add_caller_paths(index, &helpers, &chain_sites, &mut sites);
         let weights = TokenWeights::from_bags(sites.iter().map(|s| &s.evidence));
         let chain_feeds = flow_edges(&index.chains, &helpers);
-        let chain_open = index
-            .chains
-            .iter()
-            .zip(&chain_feeds)
-            .zip(&chain_sites)
-            .zip(&helpers)
-            .map(|(((chain, feeds), ids), helper)| {
-                let reads_a_source = ids
-                    .first()
-                    .is_some_and(|s: &SiteId| sites[*s].families.contains(OperatorFamily::Scan));
-                let receiver_defined = feeds.iter().any(|(role, _)| *role == FlowRole::Receiver);
-                // `x = helper(…)` with `helper` nowhere in the index: built out of sight.
-                let unseen_source = ids.is_empty() && helper.source_unresolved;
-                unseen_source
-                    || (!reads_a_source
-                        && !receiver_defined
-                        && !root_variable(&chain.receiver).is_empty())
-            })
-            .collect();
-        let chain_sql = sql_links(index);
-        let sql_views = view_edges(index);
-        let sql_view_chains = view_chain_edges(index);
-        let mut postings: HashMap<String, Vec<SiteId>> = HashMap::new();
-        for site in &sites {
-            let values: BTreeSet<&String> = site.evidence.tokens.iter().map(|(_, v)| v).collect();
-            for v in values {
-                postings.entry(v.clone()).or_default().push(site.id);
-            }
-        }
-        let mut family_sites: Vec<Vec<SiteId>> =
-            vec![Vec::new(); OperatorFamily::Other as usize + 1];
-        for site in &sites {
-            for (f, list) in family_sites.iter_mut().enumerate() {
-                if site.families.contains_index(f) {
-                    list.push(site.id);
-                }
-            }
-        }
+        let chain_open = open_chains(index, &chain_feeds, &chain_sites, &helpers, &sites);
         Self {
-            sites,
             weights,
-            family_sites,
+            family_sites: family_sites(&sites),
+            postings: postings(&sites),
+            sites,
             chain_sites,
             sql_sites,
             chain_feeds,
             chain_open,
-            chain_sql,
-            sql_views,
-            sql_view_chains,
-            postings,
+            chain_sql: sql_links(index),
+            sql_views: view_edges(index),
+            sql_view_chains: view_chain_edges(index),
         }
     }
+}
+
+/// Where a site's code sits: how much to trust it runs as Spark, and its file's and symbol's
+/// flags.
+struct Origin<'a> {
+    index: &'a RepoIndex,
+    spark_files: std::collections::HashSet<FileId>,
+}
+
+impl<'a> Origin<'a> {
+    fn new(index: &'a RepoIndex) -> Self {
+        Self {
+            index,
+            spark_files: spark_files(index),
+        }
+    }
+
+    fn file_prior(&self, file: FileId) -> f64 {
+        if self.spark_files.contains(&file) {
+            1.0
+        } else {
+            NON_SPARK_PRIOR
+        }
+    }
+
+    fn flags(&self, file: FileId, symbol: Option<SymbolId>) -> CodeFlags {
+        let index = self.index;
+        let mut flags = index
+            .files
+            .get(file as usize)
+            .map(|f| f.flags)
+            .unwrap_or_default();
+        if let Some(sym) = symbol.and_then(|s| index.symbols.get(s as usize)) {
+            flags.test |= sym.flags.test;
+            flags.utility |= sym.flags.utility;
+            flags.dead |= sym.flags.dead;
+        }
+        flags
+    }
+}
+
+/// A site for every call of every chain; the ids of each chain's sites, in call order.
+fn call_sites(index: &RepoIndex, origin: &Origin<'_>, sites: &mut Vec<Site>) -> Vec<Vec<SiteId>> {
+    let mut chain_sites = Vec::with_capacity(index.chains.len());
+    for (chain_idx, chain) in index.chains.iter().enumerate() {
+        let mut ids = Vec::with_capacity(chain.calls.len());
+        let mut after_join = false;
+        // `df.write.parquet(path)` writes: the reader-named methods after `write` are sinks.
+        let mut after_write = is_writer_accessor(chain.receiver.rsplit('.').next());
+        for (position, call) in chain.calls.iter().enumerate() {
+            after_write |= is_writer_accessor(Some(&call.method));
+            let (evidence, families) = call_evidence(chain, position, after_join, after_write);
+            after_join |= families.contains(OperatorFamily::Join)
+                && !families.contains(OperatorFamily::Union);
+            let id = sites.len();
+            sites.push(Site {
+                id,
+                file: chain.file,
+                symbol: chain.symbol,
+                kind: SiteKind::Call {
+                    chain: chain_idx,
+                    position,
+                    method: call.method.clone(),
+                },
+                families,
+                lines: chain.statement,
+                precise: call.lines,
+                evidence,
+                terms: code_terms(&format!("{} {}", call.method, call.args.text)),
+                flags: origin.flags(chain.file, chain.symbol),
+                depth: 0,
+                origin_prior: origin.file_prior(chain.file),
+            });
+            ids.push(id);
+        }
+        chain_sites.push(ids);
+    }
+    chain_sites
+}
+
+/// The evidence of call `position` of `chain` and the operator families it can produce, given
+/// whether a join or a `write` came before it in the chain.
+fn call_evidence(
+    chain: &CallChain,
+    position: usize,
+    after_join: bool,
+    after_write: bool,
+) -> (Evidence, FamilySet) {
+    let call = &chain.calls[position];
+    let functions: Vec<String> = call
+        .args
+        .functions
+        .iter()
+        .map(|f| normalise_function(f))
+        .collect();
+    let mut evidence = Evidence::default();
+    evidence.add_all(TokenKind::Column, &call.args.columns);
+    evidence.add_all(TokenKind::Function, &call.args.functions);
+    evidence.add_all(TokenKind::Literal, &call.args.literals);
+    evidence.add_all(TokenKind::Alias, &call.args.aliases);
+    evidence.add_all(TokenKind::Table, &call.args.tables);
+    evidence.add_all(TokenKind::Path, &call.args.paths);
+    if call.args.paths.is_empty() && call.args.tables.is_empty() {
+        for hint in reader_path_hints(&call.method, &call.args.text) {
+            evidence.add(TokenKind::Path, &hint);
+        }
+    }
+    for f in statistics_computed_by(&call.method) {
+        evidence.add(TokenKind::Function, f);
+    }
+    if is_deduplicating_method(&call.method)
+        || functions
+            .iter()
+            .any(|f| f == "countdistinct" || f == "sumdistinct")
+    {
+        evidence.add(TokenKind::Function, DISTINCT);
+    }
+    let mut families = call_families(&call.method, &functions);
+    if after_write && families.contains(OperatorFamily::Scan) {
+        families.remove(OperatorFamily::Scan);
+        families.insert(OperatorFamily::Write);
+    }
+    // `dropna()` / `na.drop()` plan a Filter of `atleastnnonnulls(n, cols…)`.
+    // `frame.na.drop()` with `frame` unknown keeps `na` in the receiver.
+    let previous = match position.checked_sub(1) {
+        Some(p) => Some(chain.calls[p].method.as_str()),
+        None => chain.receiver.rsplit('.').next(),
+    };
+    if is_null_dropping_call(&call.method, previous) {
+        families.insert(OperatorFamily::Filter);
+        evidence.add(TokenKind::Function, "atleastnnonnulls");
+    }
+    // `a.join(b).where(a.x == b.y)`: the optimiser moves a filter over a join into
+    // the join's condition, so that filter is the join's source.
+    if after_join && families.contains(OperatorFamily::Filter) {
+        families.insert(OperatorFamily::Join);
+    }
+    (evidence, families)
+}
+
+/// A site for every clause of every SQL statement; the ids of each statement's sites.
+fn clause_sites(index: &RepoIndex, origin: &Origin<'_>, sites: &mut Vec<Site>) -> Vec<Vec<SiteId>> {
+    let mut sql_sites = Vec::with_capacity(index.sql.len());
+    for (stmt_idx, stmt) in index.sql.iter().enumerate() {
+        let mut ids = Vec::with_capacity(stmt.clauses.len());
+        for (clause_idx, clause) in stmt.clauses.iter().enumerate() {
+            let evidence = clause_evidence(stmt, clause);
+            let functions: Vec<String> = clause_functions(stmt, clause);
+            let mut families = clause_families(clause.kind, &functions);
+            if clause.kind == SqlClauseKind::Subquery && !is_predicate_subquery(stmt, clause) {
+                families = FamilySet::EMPTY;
+            }
+            // A WHERE or SELECT the index could not split into conjuncts or items stands in for
+            // them.
+            let item_kind = match clause.kind {
+                SqlClauseKind::Where => Some((
+                    SqlClauseKind::WherePredicate,
+                    clause_families(SqlClauseKind::WherePredicate, &functions),
+                )),
+                SqlClauseKind::Select => Some((
+                    SqlClauseKind::SelectItem,
+                    clause_families(SqlClauseKind::SelectItem, &functions),
+                )),
+                _ => None,
+            };
+            if let Some((item, item_families)) = item_kind
+                && !stmt.clauses.iter().any(|c| {
+                    c.kind == item && c.depth == clause.depth && clause.lines.contains(&c.lines)
+                })
+            {
+                families = item_families;
+            }
+            let id = sites.len();
+            sites.push(Site {
+                id,
+                file: stmt.file,
+                symbol: stmt.symbol,
+                kind: SiteKind::Sql {
+                    statement: stmt_idx,
+                    clause: clause_idx,
+                    kind: clause.kind,
+                },
+                families,
+                lines: clause.lines,
+                precise: clause.lines,
+                evidence,
+                terms: code_terms(&clause.text),
+                flags: origin.flags(stmt.file, stmt.symbol),
+                depth: clause.depth,
+                origin_prior: match stmt.origin {
+                    SqlOrigin::SparkSqlCall | SqlOrigin::NotebookCell => 1.0,
+                    SqlOrigin::SqlFile => 0.9,
+                    SqlOrigin::StringLiteral => 0.85 * origin.file_prior(stmt.file),
+                },
+            });
+            ids.push(id);
+        }
+        sql_sites.push(ids);
+    }
+    sql_sites
+}
+
+/// A reader that names no path of its own (`spark.read.parquet(path)` in a helper) takes the
+/// paths its callers pass in.
+fn add_caller_paths(
+    index: &RepoIndex,
+    helpers: &[crate::pipeline::handoffs::HelperFeeds],
+    chain_sites: &[Vec<SiteId>],
+    sites: &mut [Site],
+) {
+    for (chain, hints) in crate::pipeline::handoffs::caller_path_hints(index, helpers) {
+        for &id in &chain_sites[chain] {
+            let site = &mut sites[id];
+            let names_nothing = !site
+                .evidence
+                .tokens
+                .iter()
+                .any(|(k, _)| matches!(k, TokenKind::Path | TokenKind::Table));
+            if site.families.contains(OperatorFamily::Scan) && names_nothing {
+                for hint in &hints {
+                    site.evidence.add(TokenKind::Path, hint);
+                }
+            }
+        }
+    }
+}
+
+/// For each chain: whether it starts from a DataFrame no chain of its file builds (see
+/// [`SiteTable::flow_is_open`]).
+fn open_chains(
+    index: &RepoIndex,
+    chain_feeds: &[Vec<(FlowRole, usize)>],
+    chain_sites: &[Vec<SiteId>],
+    helpers: &[crate::pipeline::handoffs::HelperFeeds],
+    sites: &[Site],
+) -> Vec<bool> {
+    index
+        .chains
+        .iter()
+        .zip(chain_feeds)
+        .zip(chain_sites)
+        .zip(helpers)
+        .map(|(((chain, feeds), ids), helper)| {
+            let reads_a_source = ids
+                .first()
+                .is_some_and(|s: &SiteId| sites[*s].families.contains(OperatorFamily::Scan));
+            let receiver_defined = feeds.iter().any(|(role, _)| *role == FlowRole::Receiver);
+            // `x = helper(…)` with `helper` nowhere in the index: built out of sight.
+            let unseen_source = ids.is_empty() && helper.source_unresolved;
+            unseen_source
+                || (!reads_a_source
+                    && !receiver_defined
+                    && !root_variable(&chain.receiver).is_empty())
+        })
+        .collect()
+}
+
+/// Token value → the sites holding it.
+fn postings(sites: &[Site]) -> HashMap<String, Vec<SiteId>> {
+    let mut postings: HashMap<String, Vec<SiteId>> = HashMap::new();
+    for site in sites {
+        let values: BTreeSet<&String> = site.evidence.tokens.iter().map(|(_, v)| v).collect();
+        for v in values {
+            postings.entry(v.clone()).or_default().push(site.id);
+        }
+    }
+    postings
+}
+
+/// The sites of each operator family (indexed by `OperatorFamily as usize`).
+fn family_sites(sites: &[Site]) -> Vec<Vec<SiteId>> {
+    let mut family_sites: Vec<Vec<SiteId>> = vec![Vec::new(); OperatorFamily::Other as usize + 1];
+    for site in sites {
+        for (f, list) in family_sites.iter_mut().enumerate() {
+            if site.families.contains_index(f) {
+                list.push(site.id);
+            }
+        }
+    }
+    family_sites
 }
 
 /// `distinct()`, `dropDuplicates(…)`: the plan shows them as aggregates with no functions of

@@ -5,6 +5,8 @@ use super::*;
 
 impl<'a> Extractor<'a> {
     /// Break a call's arguments down into columns, literals, functions, aliases, tables, paths.
+    // Long (~145 lines): one explicit-stack walk over an argument tree, one arm per node shape
+    // (string, column symbol, call, keyword, lambda …).
     pub(super) fn break_down_args(
         &self,
         args: Node<'a>,

@@ -49,6 +49,8 @@ impl<'a> Extractor<'a> {
         })
     }
 
+    // Long (~140 lines): one pass over a flattened chain's links that must see each link's
+    // predecessor (receivers, helpers, `write`, SQL handed to `spark.sql`).
     pub(super) fn chain(
         &mut self,
         flat: &Flat<'a>,
