@@ -12,6 +12,7 @@ mod common;
 mod index_cmd;
 mod map_cmd;
 mod plan_cmd;
+mod sarif;
 mod serve_cmd;
 
 use clap::{Parser, Subcommand};

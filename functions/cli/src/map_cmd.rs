@@ -32,6 +32,8 @@ use std::sync::Arc;
 pub enum MapFormat {
     Table,
     Json,
+    /// SARIF 2.1.0: each mapped node as a result at its file and lines (editors, code scanning).
+    Sarif,
 }
 
 #[derive(clap::Args)]
@@ -58,7 +60,7 @@ pub struct MapArgs {
     /// does not say; its code is preferred over look-alikes elsewhere. Repeatable.
     #[arg(long)]
     pub entry: Vec<String>,
-    /// Output: a readable table, or the Job object as JSON (`docs/ARCHITECTURE.md`).
+    /// Output: a readable table, the Job object as JSON (`docs/ARCHITECTURE.md`), or SARIF.
     #[arg(long, value_enum, default_value = "table")]
     pub format: MapFormat,
     /// Write the output here instead of standard output.
@@ -156,6 +158,7 @@ pub fn run(args: MapArgs) -> anyhow::Result<ExitCode> {
     );
     let rendered = match args.format {
         MapFormat::Json => serde_json::to_string_pretty(&job)? + "\n",
+        MapFormat::Sarif => serde_json::to_string_pretty(&crate::sarif::to_sarif(&job))? + "\n",
         MapFormat::Table => render_table(&job, &app.plans, args.explain),
     };
     match &args.out {

@@ -414,3 +414,59 @@ fn a_plan_against_unrelated_code_confirms_nothing() {
         .collect();
     assert!(confirmed.is_empty(), "{confirmed:?}");
 }
+
+#[test]
+fn sarif_puts_every_mapped_node_at_its_file_and_lines() {
+    let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../..");
+    let store = tempfile::tempdir().expect("temp dir");
+    let run = |format: &str| -> Value {
+        let output = Command::new(env!("CARGO_BIN_EXE_plan2code"))
+            .current_dir(root)
+            .args([
+                "map",
+                "--plan",
+                "events/plans/daily-revenue.formatted.txt",
+                "--repo",
+                "events/example-project",
+                "--format",
+                format,
+                "-q",
+            ])
+            .env("PLAN2CODE_DATA_DIR", store.path())
+            .env_remove("LLM_BASE_URL")
+            .output()
+            .expect("run plan2code");
+        assert!(output.status.success());
+        serde_json::from_slice(&output.stdout).expect("JSON")
+    };
+    let (job, sarif) = (run("json"), run("sarif"));
+    assert_eq!(sarif["version"], "2.1.0");
+    let run0 = &sarif["runs"][0];
+    assert_eq!(run0["tool"]["driver"]["name"], "plan2code");
+    let results = run0["results"].as_array().expect("results");
+    let mapped: Vec<&Value> = job["result"]["mappings"]
+        .as_array()
+        .expect("mappings")
+        .iter()
+        .filter(|m| m["mappedCode"].is_object())
+        .collect();
+    assert_eq!(results.len(), mapped.len());
+    for (result, mapping) in results.iter().zip(&mapped) {
+        assert_eq!(result["properties"]["dagNodeId"], mapping["dagNodeId"]);
+        let location = &result["locations"][0]["physicalLocation"];
+        assert_eq!(
+            location["artifactLocation"]["uri"],
+            mapping["mappedCode"]["file"]
+        );
+        let region = &location["region"];
+        let lines = format!("{}-{}", region["startLine"], region["endLine"]);
+        assert_eq!(lines, mapping["mappedCode"]["lines"].as_str().unwrap());
+        assert_eq!(result["level"], "note");
+        assert!(
+            result["message"]["text"]
+                .as_str()
+                .unwrap()
+                .starts_with(mapping["nodeName"].as_str().unwrap())
+        );
+    }
+}
