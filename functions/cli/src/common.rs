@@ -17,6 +17,17 @@ pub fn open_input(input: &str) -> anyhow::Result<PlanInput> {
     })
 }
 
+/// Write a command's output to standard output; a reader that went away (`plan … | head`) ends
+/// the output quietly, as with any Unix tool, instead of failing the command.
+pub fn write_stdout(text: &str) -> std::io::Result<()> {
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
+        other => other,
+    }
+}
+
 /// One line, whatever the text holds (descriptions may span lines).
 pub fn one_line(text: &str) -> String {
     text.split_whitespace().collect::<Vec<_>>().join(" ")

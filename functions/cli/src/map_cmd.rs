@@ -23,7 +23,7 @@ use plan2code_core::ports::{BlobStore, JobStore};
 use plan2code_core::settings;
 use plan2code_core::workflow::{TaskRegistry, WorkflowError, mapping_runner};
 use plan2code_stores::{DirBlobStore, MemoryBlobStore, SplitBlobStore, SqliteJobStore};
-use std::io::{IsTerminal, Write};
+use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::Arc;
@@ -163,7 +163,7 @@ pub fn run(args: MapArgs) -> anyhow::Result<ExitCode> {
     };
     match &args.out {
         Some(path) => std::fs::write(path, rendered)?,
-        None => std::io::stdout().write_all(rendered.as_bytes())?,
+        None => crate::common::write_stdout(&rendered)?,
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -34,23 +34,19 @@ pub fn run(args: PlanArgs) -> anyhow::Result<ExitCode> {
     if args.execution.is_none() && opened.holds_several_executions()? {
         return match args.format {
             OutputFormat::Json => {
-                println!(
-                    "{}",
-                    serde_json::to_string_pretty(&all_executions(opened)?)?
-                );
+                let json = serde_json::to_string_pretty(&all_executions(opened)?)?;
+                crate::common::write_stdout(&(json + "\n"))?;
                 Ok(ExitCode::SUCCESS)
             }
             OutputFormat::Table => crate::common::list_executions(&args.input, &opened),
         };
     }
     let graph = crate::common::parse_opened(&args.input, opened, args.execution)?;
-    match args.format {
-        OutputFormat::Json => println!(
-            "{}",
-            serde_json::to_string_pretty(&plan::render::to_json(&graph))?
-        ),
-        OutputFormat::Table => print!("{}", plan::render::to_tree_text(&graph)),
-    }
+    let text = match args.format {
+        OutputFormat::Json => serde_json::to_string_pretty(&plan::render::to_json(&graph))? + "\n",
+        OutputFormat::Table => plan::render::to_tree_text(&graph),
+    };
+    crate::common::write_stdout(&text)?;
     Ok(ExitCode::SUCCESS)
 }
 

@@ -505,7 +505,7 @@ fixture!(explode_is_a_generator, "generate-explode", |g| {
 fixture!(python_udf_is_batch_evaluated, "python-batch-eval", |g| {
     let node = op(&g, "BatchEvalPython");
     assert_eq!(
-        (node.family, node.details.python_udfs.clone()),
+        (node.family, node.details.python_udfs.to_vec()),
         (OperatorFamily::PythonEval, vec!["<lambda>".to_string()])
     );
 });

@@ -619,7 +619,11 @@ fn first_user_descendant(
     derived: &[Option<String>],
     idx: NodeIdx,
 ) -> Option<NodeIdx> {
-    let mut queue = std::collections::VecDeque::from(graph.nodes[idx].children.clone());
+    let mut queue = graph.nodes[idx]
+        .children
+        .iter()
+        .copied()
+        .collect::<std::collections::VecDeque<_>>();
     let mut steps = 0;
     while let Some(i) = queue.pop_front() {
         steps += 1;

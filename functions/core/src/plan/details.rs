@@ -38,16 +38,16 @@ pub(crate) fn from_fields(
         let value = value.trim();
         match key.as_str() {
             "Output" => {
-                d.output = parse_attribute_list(value);
+                d.output = parse_attribute_list(value).into();
                 if op.family == OperatorFamily::Project {
-                    d.projections = parse_expr_list(value);
+                    d.projections = parse_expr_list(value).into();
                 }
             }
-            "Input" => d.input = parse_attribute_list(value),
-            "Condition" => d.conditions = conjuncts(value),
-            "Keys" => d.grouping_keys = parse_expr_list(value),
-            "Functions" => d.aggregate_functions = parse_expr_list(value),
-            "Results" => d.projections = parse_expr_list(value),
+            "Input" => d.input = parse_attribute_list(value).into(),
+            "Condition" => d.conditions = conjuncts(value).into(),
+            "Keys" => d.grouping_keys = parse_expr_list(value).into(),
+            "Functions" => d.aggregate_functions = parse_expr_list(value).into(),
+            "Results" => d.projections = parse_expr_list(value).into(),
             "Aggregate Attributes" => {
                 d.arguments
                     .insert("aggregateAttributes".into(), strip_ids(value));
@@ -65,27 +65,27 @@ pub(crate) fn from_fields(
             }
             "Location" => {
                 if let Some(s) = scan.as_mut() {
-                    s.paths = location_paths(value);
+                    s.paths = location_paths(value).into();
                 }
             }
             "PushedFilters" => {
                 if let Some(s) = scan.as_mut() {
-                    s.pushed_filters = string_list(value);
+                    s.pushed_filters = string_list(value).into();
                 }
             }
             "PartitionFilters" => {
                 if let Some(s) = scan.as_mut() {
-                    s.partition_filters = string_list(value);
+                    s.partition_filters = string_list(value).into();
                 }
             }
             "DataFilters" | "RequiredDataFilters" => {
                 if let Some(s) = scan.as_mut().filter(|s| s.data_filters.is_empty()) {
-                    s.data_filters = parse_expr_list(value);
+                    s.data_filters = parse_expr_list(value).into();
                 }
             }
             "ReadSchema" => {
                 if let Some(s) = scan.as_mut() {
-                    s.read_schema = read_schema(value);
+                    s.read_schema = read_schema(value).into();
                 }
             }
             "Arguments" => read_arguments(op, value, &mut d, &mut scan, &mut join),
@@ -112,15 +112,15 @@ pub(crate) fn from_node_text(op: &OperatorInfo, name: &str, text: &str) -> NodeD
         for (key, value) in inner {
             match key {
                 // SortAggregate prints `key=`, the others `keys=`
-                "keys" | "key" => d.grouping_keys = parse_expr_list(value),
-                "functions" => d.aggregate_functions = parse_expr_list(value),
+                "keys" | "key" => d.grouping_keys = parse_expr_list(value).into(),
+                "functions" => d.aggregate_functions = parse_expr_list(value).into(),
                 "output" => {
-                    d.output = parse_attribute_list(value);
-                    d.projections = parse_expr_list(value);
+                    d.output = parse_attribute_list(value).into();
+                    d.projections = parse_expr_list(value).into();
                 }
                 "limit" => d.limit = value.trim().parse().ok(),
                 "offset" => d.offset = value.trim().parse().ok(),
-                "orderBy" => d.sort_order = parse_sort_list(value),
+                "orderBy" => d.sort_order = parse_sort_list(value).into(),
                 other => {
                     d.arguments
                         .insert(other.to_string(), value.trim().to_string());
@@ -145,10 +145,10 @@ pub(crate) fn from_node_text(op: &OperatorInfo, name: &str, text: &str) -> NodeD
         }
         read_scan_line(cols, &mut d, &mut scan);
     } else if op.canonical == "Filter" {
-        d.conditions = conjuncts(args);
+        d.conditions = conjuncts(args).into();
     } else if op.canonical == "Project" {
-        d.projections = parse_expr_list(args);
-        d.output = parse_attribute_list(args);
+        d.projections = parse_expr_list(args).into();
+        d.output = parse_attribute_list(args).into();
     } else if !args.is_empty() {
         read_arguments(op, args, &mut d, &mut scan, &mut join);
     }
@@ -236,7 +236,7 @@ fn keyed_args(args: &str) -> Option<Vec<(&str, &str)>> {
 fn read_scan_line(args: &str, d: &mut NodeDetails, scan: &mut Option<ScanInfo>) {
     let close = matching_close(args).unwrap_or(args.len());
     let (cols, rest) = args.split_at(close.min(args.len()));
-    d.output = parse_attribute_list(cols);
+    d.output = parse_attribute_list(cols).into();
     let rest = rest.trim_start_matches(',').trim();
     let mut fields: Vec<(String, String)> = Vec::new();
     for part in split_top_level(rest) {
@@ -259,15 +259,15 @@ fn read_scan_line(args: &str, d: &mut NodeDetails, scan: &mut Option<ScanInfo>) 
     let Some(s) = scan.as_mut() else { return };
     for (key, value) in fields {
         match key.as_str() {
-            "Location" => s.paths = location_paths(&value),
-            "PushedFilters" => s.pushed_filters = string_list(&value),
-            "PartitionFilters" => s.partition_filters = string_list(&value),
-            "DataFilters" => s.data_filters = parse_expr_list(&value),
+            "Location" => s.paths = location_paths(&value).into(),
+            "PushedFilters" => s.pushed_filters = string_list(&value).into(),
+            "PartitionFilters" => s.partition_filters = string_list(&value).into(),
+            "DataFilters" => s.data_filters = parse_expr_list(&value).into(),
             // Photon's name for the filters it must apply
             "RequiredDataFilters" if s.data_filters.is_empty() => {
-                s.data_filters = parse_expr_list(&value)
+                s.data_filters = parse_expr_list(&value).into()
             }
-            "ReadSchema" => s.read_schema = read_schema(&value),
+            "ReadSchema" => s.read_schema = read_schema(&value).into(),
             "Format" => {
                 if s.format == "unknown" {
                     s.format = value.to_ascii_lowercase();
@@ -307,7 +307,7 @@ fn read_arguments(
     let parts = split_top_level(args);
     match op.canonical.as_str() {
         // Photon prints these operators' expressions under `Arguments:`
-        "Filter" => d.conditions = conjuncts(args),
+        "Filter" => d.conditions = conjuncts(args).into(),
         "Project" => {
             // Photon: `[projections]`; Comet: `[output], [projections]`
             let lists: Vec<&str> = parts
@@ -319,8 +319,8 @@ fn read_arguments(
                 [_, .., last] => last,
                 _ => args,
             };
-            d.projections = parse_expr_list(projections);
-            d.output = parse_attribute_list(lists.first().copied().unwrap_or(args));
+            d.projections = parse_expr_list(projections).into();
+            d.output = parse_attribute_list(lists.first().copied().unwrap_or(args)).into();
         }
         "HashAggregate" | "ObjectHashAggregate" | "SortAggregate" => {
             // `[keys], [aggregates], [aggregate attributes], [results], isFinal`; an aggregate
@@ -333,13 +333,13 @@ fn read_arguments(
             let keyed = lists.len() != 3;
             let at = |i: usize| lists.get(if keyed { i } else { i.wrapping_sub(1) });
             if keyed && let Some(keys) = lists.first() {
-                d.grouping_keys = parse_expr_list(keys);
+                d.grouping_keys = parse_expr_list(keys).into();
             }
             if let Some(functions) = at(1) {
-                d.aggregate_functions = parse_expr_list(functions);
+                d.aggregate_functions = parse_expr_list(functions).into();
             }
             if let Some(results) = at(3) {
-                d.projections = parse_expr_list(results);
+                d.projections = parse_expr_list(results).into();
             }
         }
         "Exchange" => d.partitioning = Some(Box::new(read_partitioning(&parts))),
@@ -355,7 +355,7 @@ fn read_arguments(
         }
         "Sort" => {
             if let Some(keys) = parts.first() {
-                d.sort_order = parse_sort_list(keys);
+                d.sort_order = parse_sort_list(keys).into();
             }
             if let Some(global) = parts.get(1) {
                 d.arguments.insert("global".into(), global.to_string());
@@ -365,11 +365,11 @@ fn read_arguments(
             // formatted: `limit, [order], [output]`
             d.limit = parts.first().and_then(|l| l.parse().ok());
             if let Some(order) = parts.get(1) {
-                d.sort_order = parse_sort_list(order);
+                d.sort_order = parse_sort_list(order).into();
             }
             if let Some(out) = parts.get(2) {
-                d.projections = parse_expr_list(out);
-                d.output = parse_attribute_list(out);
+                d.projections = parse_expr_list(out).into();
+                d.output = parse_attribute_list(out).into();
             }
         }
         "CollectLimit" | "GlobalLimit" | "LocalLimit" | "CollectTail" => {
@@ -406,7 +406,7 @@ fn read_arguments(
         "Generate" => {
             d.generator = parts.first().map(|g| Box::new(parse_expr(g)));
             if let Some(out) = parts.last().filter(|p| p.starts_with('[')) {
-                d.output = parse_attribute_list(out);
+                d.output = parse_attribute_list(out).into();
             }
             if let Some(outer) = parts.iter().find(|p| **p == "true" || **p == "false") {
                 d.arguments.insert("outer".into(), outer.to_string());
@@ -419,7 +419,7 @@ fn read_arguments(
                 }
             }
             if let Some(out) = parts.get(1) {
-                d.output = parse_attribute_list(out);
+                d.output = parse_attribute_list(out).into();
             }
         }
         "Sample" => {
@@ -435,7 +435,7 @@ fn read_arguments(
         }
         "RDDScan" | "LocalTableScan" | "InMemoryTableScan" | "InMemoryRelation" => {
             if let Some(cols) = parts.first().filter(|p| p.starts_with('[')) {
-                d.output = parse_attribute_list(cols);
+                d.output = parse_attribute_list(cols).into();
             }
             if let Some(s) = scan.as_mut() {
                 s.relation = match op.canonical.as_str() {
@@ -448,7 +448,7 @@ fn read_arguments(
             if op.canonical == "InMemoryTableScan"
                 && let Some(preds) = parts.get(1)
             {
-                d.conditions = parse_expr_list(preds);
+                d.conditions = parse_expr_list(preds).into();
             }
         }
         "Range" => {
@@ -468,7 +468,7 @@ fn read_arguments(
                 }
             }
             if let Some(out) = parts.get(1).filter(|p| p.starts_with('[')) {
-                d.output = parse_attribute_list(out);
+                d.output = parse_attribute_list(out).into();
             }
         }
         "WholeStageCodegen" => {}
@@ -630,7 +630,7 @@ fn camel_key(key: &str) -> String {
 
 /// Gather every literal of the node's expressions into `literals`.
 fn finish(mut d: NodeDetails) -> NodeDetails {
-    d.literals = node_literals(&d);
+    d.literals = node_literals(&d).into();
     d
 }
 

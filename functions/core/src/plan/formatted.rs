@@ -18,8 +18,8 @@
 use std::collections::HashMap;
 
 use super::builder::{
-    check_operator_count, is_subquery_wrapper, link_child, link_new_child, link_subquery, new_node,
-    promote_lone_initial_plan, unclosed_brackets,
+    MAX_PLAN_OPERATORS, check_operator_count, is_subquery_wrapper, link_child, link_new_child,
+    link_subquery, new_node, promote_lone_initial_plan, unclosed_brackets,
 };
 use super::details::from_fields;
 use super::error::PlanError;
@@ -102,6 +102,13 @@ pub(crate) fn parse_formatted(text: &str, format: PlanFormat) -> Result<PlanGrap
             "",
         ));
     }
+    // One node a tree line: sized once, the node list never doubles (and briefly holds twice
+    // its size) on a plan of a hundred thousand operators.
+    let tree_lines = r.lines[r.pos..]
+        .iter()
+        .take_while(|l| !l.trim().is_empty())
+        .count();
+    r.nodes.reserve_exact(tree_lines.min(MAX_PLAN_OPERATORS));
     let roots = r.read_tree(PlanSection::Final, true)?;
     let mut subquery_by_name: HashMap<String, NodeIdx> = HashMap::new();
     // hosts of a subquery printed further down (a `ReusedSubquery` before its definition)

@@ -12,6 +12,7 @@
 //! kept apart in [`Attribute`].
 
 use serde::{Deserialize, Serialize};
+use thin_vec::ThinVec;
 
 pub use crate::contracts::NodeKind;
 
@@ -132,12 +133,12 @@ pub struct ScanInfo {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub table: Option<String>,
     /// Paths from `Location`, without the `file:` scheme noise kept apart.
-    pub paths: Vec<String>,
-    pub pushed_filters: Vec<String>,
-    pub partition_filters: Vec<String>,
-    pub data_filters: Vec<Expr>,
+    pub paths: ThinVec<String>,
+    pub pushed_filters: ThinVec<String>,
+    pub partition_filters: ThinVec<String>,
+    pub data_filters: ThinVec<Expr>,
     /// `ReadSchema: struct<…>` fields, `name:type`.
-    pub read_schema: Vec<String>,
+    pub read_schema: ThinVec<String>,
     /// For `Scan ExistingRDD` / `LocalTableScan`: the RDD or relation description as written.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub relation: Option<String>,
@@ -170,17 +171,17 @@ pub struct WindowSpec {
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct NodeDetails {
-    pub output: Vec<Attribute>,
-    pub input: Vec<Attribute>,
+    pub output: ThinVec<Attribute>,
+    pub input: ThinVec<Attribute>,
     /// Project list (aliases included) or result expressions.
-    pub projections: Vec<Expr>,
-    pub grouping_keys: Vec<Expr>,
-    pub aggregate_functions: Vec<Expr>,
+    pub projections: ThinVec<Expr>,
+    pub grouping_keys: ThinVec<Expr>,
+    pub aggregate_functions: ThinVec<Expr>,
     /// Filter condition split into conjuncts.
-    pub conditions: Vec<Expr>,
+    pub conditions: ThinVec<Expr>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub join: Option<Box<JoinInfo>>,
-    pub sort_order: Vec<SortKey>,
+    pub sort_order: ThinVec<SortKey>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub scan: Option<Box<ScanInfo>>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -192,12 +193,12 @@ pub struct NodeDetails {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub window: Option<Box<WindowSpec>>,
     /// Python UDF / pandas UDF names (BatchEvalPython, ArrowEvalPython, FlatMapGroupsInPandas …).
-    pub python_udfs: Vec<String>,
+    pub python_udfs: ThinVec<String>,
     /// Generator for `Generate` (`explode(arr)`, `posexplode`, `inline`, …).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub generator: Option<Box<Expr>>,
     /// Every literal appearing anywhere in the node's expressions, deduplicated.
-    pub literals: Vec<String>,
+    pub literals: ThinVec<String>,
     /// Sample fraction / seed, union arity, coalesce partitions … as key → value.
     #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
     pub arguments: std::collections::BTreeMap<String, String>,
@@ -220,7 +221,7 @@ pub struct PlanNode {
     pub family: OperatorFamily,
     pub node_kind: NodeKind,
     pub section: PlanSection,
-    pub children: Vec<NodeIdx>,
+    pub children: ThinVec<NodeIdx>,
     /// Whole-stage codegen stage id (`*(3)`, `[codegen id : 3]`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub codegen_stage: Option<u32>,
@@ -228,12 +229,12 @@ pub struct PlanNode {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub reuses: Option<NodeIdx>,
     /// Subquery plans referenced by this node's expressions.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub subqueries: Vec<NodeIdx>,
+    #[serde(default, skip_serializing_if = "ThinVec::is_empty")]
+    pub subqueries: ThinVec<NodeIdx>,
     /// For a `WholeStageCodegen (k)` cluster of the Spark UI: the operators fused into it
     /// (its `children` are the cluster's top operators, so the tree stays a tree).
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub members: Vec<NodeIdx>,
+    #[serde(default, skip_serializing_if = "ThinVec::is_empty")]
+    pub members: ThinVec<NodeIdx>,
     pub details: Box<NodeDetails>,
     /// 1-based line of the node in the input text, when the input was text.
     #[serde(skip_serializing_if = "Option::is_none")]

@@ -14,15 +14,15 @@
 //! `ReusedExchange …, [plan_id=N]` reuses the exchange printed with `[plan_id=N]`; a
 //! `ReusedSubquery Subquery subquery#K, …` reuses the `Subquery subquery#K` line.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 
 use super::builder::{
-    check_operator_count, is_subquery_wrapper, link_new_child, link_subquery, new_node,
-    promote_lone_initial_plan, unclosed_brackets,
+    MAX_PLAN_OPERATORS, check_operator_count, is_subquery_wrapper, link_new_child, link_subquery,
+    new_node, promote_lone_initial_plan, unclosed_brackets,
 };
 use super::details::from_node_text;
 use super::error::PlanError;
-use super::graph::{PlanFormat, PlanGraph, PlanNode, PlanSection};
+use super::graph::{NodeIdx, PlanFormat, PlanGraph, PlanNode, PlanSection};
 use super::operators::classify;
 use super::tree::{TreeBuilder, section_marker, split_tree_line};
 
@@ -85,7 +85,10 @@ pub(crate) fn parse_simple(text: &str) -> Result<PlanGraph, PlanError> {
 
 fn parse_tree(lines: &[&str], start: usize) -> Result<PlanGraph, PlanError> {
     let mut builder = TreeBuilder::new(PlanSection::Final);
-    let mut nodes: Vec<PlanNode> = Vec::new();
+    // At most one node a line: sized once, the node list never doubles (and briefly holds twice
+    // its size) on a plan of a hundred thousand operators.
+    let mut nodes: Vec<PlanNode> =
+        Vec::with_capacity(lines.len().saturating_sub(start).min(MAX_PLAN_OPERATORS));
     // each node's text as written, borrowed from the input, for linking reuses at the end
     let mut bodies: Vec<&str> = Vec::new();
     let mut roots = Vec::new();
@@ -223,24 +226,31 @@ pub(crate) fn node_name(text: &str) -> &str {
 /// `ReusedExchange …, [plan_id=N]` → the exchange with `[plan_id=N]`;
 /// `ReusedSubquery Subquery subquery#K, …` → the first `Subquery subquery#K, …`.
 fn link_reuses(nodes: &mut [PlanNode], texts: &[&str]) {
+    // The first node of each `plan_id` and of each subquery text, found in one pass: a plan of
+    // many reused exchanges must not compare every pair of nodes.
+    let mut by_plan_id: HashMap<&str, NodeIdx> = HashMap::new();
+    let mut subqueries: HashMap<&str, NodeIdx> = HashMap::new();
+    for (j, (node, text)) in nodes.iter().zip(texts).enumerate() {
+        if node.operator != "ReusedExchange"
+            && let Some(pid) = plan_id(text)
+        {
+            by_plan_id.entry(pid).or_insert(j);
+        }
+        if node.operator == "Subquery" {
+            subqueries.entry(text).or_insert(j);
+        }
+    }
     for idx in 0..nodes.len() {
         let text = texts[idx];
         let target = if nodes[idx].operator == "ReusedExchange" {
-            plan_id(text).and_then(|pid| {
-                (0..nodes.len()).find(|&j| {
-                    j != idx
-                        && nodes[j].operator != "ReusedExchange"
-                        && plan_id(texts[j]) == Some(pid)
-                })
-            })
+            plan_id(text).and_then(|pid| by_plan_id.get(pid).copied())
         } else if nodes[idx].operator == "ReusedSubquery" {
             let reused = text.strip_prefix("ReusedSubquery").unwrap_or("").trim();
-            (0..nodes.len())
-                .find(|&j| j != idx && nodes[j].operator == "Subquery" && texts[j] == reused)
+            subqueries.get(reused).copied()
         } else {
             None
         };
-        nodes[idx].reuses = target;
+        nodes[idx].reuses = target.filter(|&j| j != idx);
     }
 }
 

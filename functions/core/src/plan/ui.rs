@@ -374,7 +374,7 @@ fn place_codegen_clusters(
     }
 }
 
-fn dedup(list: &mut Vec<NodeIdx>) {
+fn dedup(list: &mut thin_vec::ThinVec<NodeIdx>) {
     let mut seen = HashSet::new();
     list.retain(|x| seen.insert(*x));
 }
@@ -482,9 +482,9 @@ fn enrich_from_plan_description(nodes: &mut [PlanNode], roots: &[NodeIdx], text:
 
 /// Copy into `into` what it lacks and `from` has.
 fn fill_missing(into: &mut NodeDetails, from: &NodeDetails) {
-    fn fill<T: Clone>(a: &mut Vec<T>, b: &[T]) {
+    fn fill<T: Clone, L: std::ops::Deref<Target = [T]> + Extend<T>>(a: &mut L, b: &[T]) {
         if a.is_empty() {
-            a.extend_from_slice(b);
+            a.extend(b.iter().cloned());
         }
     }
     fill(&mut into.output, &from.output);
