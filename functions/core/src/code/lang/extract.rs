@@ -715,42 +715,4 @@ fn collapse_whitespace(s: &str) -> String {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn tokens(expr: &str) -> CallArgs {
-        let mut out = CallArgs::default();
-        sql_expression_tokens(expr, &mut out);
-        out
-    }
-
-    #[test]
-    fn scala_statements_start_on_their_own_first_line() {
-        // tree-sitter-scala may start a statement at the newline ending the previous one.
-        let src = "object Job extends App {\n    val data = Seq((\"a\", 1),\n      (\"b\", 2)\n    )\n    val df = data.toDF(\"name\", \"n\")\n    df.withColumn(\"m\", col(\"n\"))\n      .show()\n}\n";
-        let out = extract_file(&super::super::scala::Scala, src, "", CodeFlags::default());
-        let starts: Vec<(u32, u32)> = out
-            .chains
-            .iter()
-            .map(|c| (c.statement.start, c.statement.end))
-            .collect();
-        assert_eq!(starts, vec![(5, 5), (6, 7)], "{:#?}", out.chains);
-        // `col("x").desc` written without parentheses is the `desc` function all the same.
-        let src = "object S extends App {\n  df.sort(col(\"a\").asc, col(\"b\").desc).show()\n}\n";
-        let out = extract_file(&super::super::scala::Scala, src, "", CodeFlags::default());
-        let sort = &out.chains[0].calls[0];
-        assert_eq!(sort.args.functions, vec!["asc", "desc"]);
-    }
-
-    #[test]
-    fn null_tests_read_as_spark_functions() {
-        let t = tokens("state IS NOT NULL AND gender is null");
-        assert_eq!(t.functions, vec!["isnotnull", "isnull"]);
-        assert_eq!(t.columns, vec!["state", "gender"]);
-        assert!(t.literals.is_empty(), "{:?}", t.literals);
-        // `IS` before anything else keeps its operand (`x IS TRUE`).
-        let t = tokens("flag IS TRUE");
-        assert!(t.functions.is_empty());
-        assert_eq!(t.literals, vec!["true"]);
-    }
-}
+mod tests;

@@ -1,0 +1,171 @@
+//! Tests of the parent module.
+
+use super::*;
+
+#[test]
+fn spark_rapids_function_names_lose_their_gpu_prefix() {
+    let e = parse_expr("partial_gpucount(gpuisnotnull(a#1))");
+    assert_eq!(e.functions, ["partial_count", "isnotnull"]);
+    assert_eq!(parse_expr("gpu_x(a#1)").functions, ["gpu_x"]);
+    assert_eq!(parse_expr("upper(a#1)").functions, ["upper"]);
+}
+
+#[test]
+fn conjuncts_split_through_spark_parentheses() {
+    let c = "((isnotnull(c_mktsegment#181) AND (c_mktsegment#181 = BUILDING)) AND isnotnull(c_custkey#175L))";
+    assert_eq!(
+        split_conjuncts(c),
+        vec![
+            "isnotnull(c_mktsegment#181)",
+            "(c_mktsegment#181 = BUILDING)",
+            "isnotnull(c_custkey#175L)"
+        ]
+    );
+    assert_eq!(
+        split_conjuncts("(a#1 OR (b#2 AND c#3))"),
+        vec!["(a#1 OR (b#2 AND c#3))"]
+    );
+    assert_eq!(
+        split_conjuncts("(CASE WHEN (a#1 AND b#2) THEN 1 END = 1)"),
+        vec!["(CASE WHEN (a#1 AND b#2) THEN 1 END = 1)"]
+    );
+}
+
+#[test]
+fn expressions_expose_columns_functions_literals_and_alias() {
+    let e = parse_expr(
+        "CASE WHEN (cast(c_acctbal#1286 as decimal(19,6)) > 0.00) THEN substring(c_phone#1285, 1, 2) ELSE 'none' END AS code#1289",
+    );
+    assert_eq!(
+        e.text,
+        "CASE WHEN (cast(c_acctbal as decimal(19,6)) > 0.00) THEN substring(c_phone, 1, 2) ELSE 'none' END AS code"
+    );
+    assert_eq!(e.columns, vec!["c_acctbal", "c_phone"]);
+    assert_eq!(e.functions, vec!["cast", "substring"]);
+    assert_eq!(e.literals, vec!["19", "6", "0.00", "1", "2", "none"]);
+    assert_eq!(e.alias.as_deref(), Some("code"));
+
+    let e = parse_expr("2026-11-22 03:41:34.347308 AS now#63");
+    assert_eq!(e.literals, vec!["2026-11-22 03:41:34.347308"]);
+    let e = parse_expr("(o_orderdate#187 < 1995-03-15)");
+    assert_eq!(
+        (e.columns, e.literals),
+        (
+            vec!["o_orderdate".to_string()],
+            vec!["1995-03-15".to_string()]
+        )
+    );
+    let e = parse_expr("(c_mktsegment#181 = BUILDING)");
+    assert_eq!(e.literals, vec!["BUILDING"]);
+}
+
+#[test]
+fn computed_attribute_names_refer_to_columns() {
+    let e = parse_expr("avg(salary#221L)#1794 AS avg(salary)#1795");
+    assert_eq!(e.alias.as_deref(), Some("avg(salary)"));
+    assert_eq!(
+        (e.columns, e.literals),
+        (vec!["salary".to_string()], Vec::<String>::new())
+    );
+    let e = parse_expr(
+        "(sum((l_extendedprice * (1 - l_discount)))#844 = Subquery subquery#840, [id=#6908])",
+    );
+    assert_eq!(e.columns, vec!["l_extendedprice", "l_discount", "subquery"]);
+    assert_eq!(e.literals, vec!["1"]);
+}
+
+#[test]
+fn attributes_keep_ids_apart() {
+    assert_eq!(
+        parse_attribute_list("[c_custkey#175L, avg(salary)#1795, x]"),
+        vec![
+            Attribute {
+                name: "c_custkey".into(),
+                id: Some(175)
+            },
+            Attribute {
+                name: "avg(salary)".into(),
+                id: Some(1795)
+            },
+            Attribute {
+                name: "x".into(),
+                id: None
+            },
+        ]
+    );
+    assert_eq!(
+        strip_ids("avg(salary#221L)#1794 AS avg(salary)#1795"),
+        "avg(salary) AS avg(salary)"
+    );
+    assert_eq!(
+        strip_ids("Subquery subquery#1290, [id=#10326]"),
+        "Subquery subquery, [id=#10326]"
+    );
+}
+
+#[test]
+fn long_lists_keep_their_first_elements_and_their_last() {
+    let list: Vec<String> = (0..5000).map(|i| format!("c{i}#{i}")).collect();
+    let attrs = parse_attribute_list(&format!("[{}]", list.join(", ")));
+    assert_eq!(attrs.len(), MAX_LIST_ELEMENTS);
+    assert_eq!(attrs[0].name, "c0");
+    assert_eq!(
+        attrs[MAX_LIST_ELEMENTS - 2].name,
+        format!("c{}", MAX_LIST_ELEMENTS - 2)
+    );
+    assert_eq!(attrs[MAX_LIST_ELEMENTS - 1].name, "c4999");
+    // short lists are untouched
+    assert_eq!(parse_expr_list("[a#1, b#2, c#3]").len(), 3);
+
+    let condition = (0..5000)
+        .map(|i| format!("(c{i}#{i} = {i})"))
+        .collect::<Vec<_>>()
+        .join(" AND ");
+    let conjuncts = split_conjuncts(&condition);
+    assert!(conjuncts.len() <= MAX_LIST_ELEMENTS, "{}", conjuncts.len());
+    assert_eq!(conjuncts[0], "(c0#0 = 0)");
+}
+
+#[test]
+fn a_huge_expression_keeps_its_text_and_reads_a_bounded_prefix() {
+    let args: Vec<String> = (0..40_000).map(|i| format!("c{i}#{i}")).collect();
+    let raw = format!("concat({}) AS y#1", args.join(", "));
+    let expr = parse_expr(&raw);
+    assert_eq!(expr.raw, raw);
+    assert!(expr.text.ends_with("AS y"));
+    assert_eq!(expr.functions, vec!["concat"]);
+    assert!(expr.columns.len() < 40_000 && expr.columns.len() > 30_000);
+    assert_eq!(expr.columns[0], "c0");
+}
+
+#[test]
+fn spark_truncation_closes_open_brackets() {
+    // a number cut short: `IN (13,31,23,2...,`
+    assert_eq!(
+        split_top_level("[a IN (13,31,23,2..., Format: Parquet"),
+        vec!["[a IN (13,31,23,2...", "Format: Parquet"]
+    );
+    assert_eq!(
+        split_top_level(
+            "[isnotnull(a#1), (cast(c_acct..., Format: Parquet, Location: X(1 paths)[file:/a]"
+        ),
+        vec![
+            "[isnotnull(a#1), (cast(c_acct...",
+            "Format: Parquet",
+            "Location: X(1 paths)[file:/a]"
+        ]
+    );
+    assert_eq!(
+        split_top_level("a#1, ... 5 more fields"),
+        vec!["a#1", "... 5 more fields"]
+    );
+}
+
+#[test]
+fn sort_keys_read_direction_and_nulls() {
+    let k = parse_sort_key("revenue#208 DESC NULLS LAST");
+    assert_eq!(
+        (k.expr.text.as_str(), k.ascending, k.nulls_first),
+        ("revenue", false, false)
+    );
+}
