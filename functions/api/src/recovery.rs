@@ -47,7 +47,11 @@ pub fn resume_unfinished_jobs(state: &ApiState) -> Result<Vec<Recovery>, StoreEr
             // Parked by the dead process: no waiter is left to complete them.
             state.jobs.take_tokens(&job_id)?;
         }
-        let input = execution_input(&job_id, &job.repo_config);
+        let input = execution_input(
+            &job_id,
+            &job.repo_config,
+            job.statistics.total_nodes as usize,
+        );
         match state.launcher.start(&job_id, input, None) {
             Ok(()) => outcomes.push(Recovery::Resumed {
                 job_id,

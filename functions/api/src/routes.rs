@@ -171,6 +171,7 @@ pub fn submit_job(state: &ApiState, caller: &str, request: CreateJob) -> Result<
         ));
     }
     app.entry = request.entry_file.iter().cloned().collect();
+    let node_count = app.node_count();
     let plan_bytes = serde_json::to_vec(&app).map_err(|e| ApiError::Internal(e.to_string()))?;
     let repo = RepoConfig {
         url: redact_url(request.repository_url.trim()),
@@ -184,7 +185,7 @@ pub fn submit_job(state: &ApiState, caller: &str, request: CreateJob) -> Result<
     state.jobs.create_job(&job, caller)?;
     let started = state
         .launcher
-        .start(&id, execution_input(&id, &repo), token)
+        .start(&id, execution_input(&id, &repo, node_count), token)
         .map_err(|e| match e {
             crate::LaunchError::TokenUnsupported(msg) => ApiError::BadRequest(msg),
             other => ApiError::Internal(other.to_string()),

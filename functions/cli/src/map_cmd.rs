@@ -128,7 +128,7 @@ pub fn run(args: MapArgs) -> anyhow::Result<ExitCode> {
     tasks.register(&mut registry);
     progress.report_through(&mut registry, &tasks);
     let runner = mapping_runner(jobs.clone(), registry, settings::max_parallel_nodes()?)?;
-    let outcome = runner.run(&job_id, execution_input(&job_id, &repo));
+    let outcome = runner.run(&job_id, execution_input(&job_id, &repo, app.node_count()));
     tasks.finish_job(&job_id);
     progress.finish();
     match outcome {

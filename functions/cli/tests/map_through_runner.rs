@@ -64,7 +64,10 @@ fn through_runner(plan: &str, repo: &Path) -> Vec<MappingOutput> {
     tasks.register(&mut registry);
     let runner = mapping_runner(jobs.clone(), registry, 4).unwrap();
     let output = runner
-        .run("job-1", execution_input("job-1", &repo_config))
+        .run(
+            "job-1",
+            execution_input("job-1", &repo_config, graph.nodes.len()),
+        )
         .unwrap();
     assert_eq!(output["status"], "completed");
     tasks.finish_job("job-1");

@@ -18,7 +18,9 @@ use plan2code_core::pipeline::tasks::PipelineTasks;
 use plan2code_core::ports::{BlobStore, JobStore, StoreError};
 use plan2code_core::settings::{self, SettingsError};
 use plan2code_core::workflow::TaskError;
-use plan2code_stores::aws::{AwsBridge, DynamoJobStore, S3BlobStore, SfnControl};
+use plan2code_stores::aws::{
+    AwsBridge, DistributedMachine, DynamoJobStore, S3BlobStore, SfnControl,
+};
 use serde_json::Value;
 use std::sync::Arc;
 
@@ -58,6 +60,12 @@ pub enum SetupError {
     Store(#[from] StoreError),
     #[error(transparent)]
     Settings(#[from] SettingsError),
+    #[error("environment variable {name} must be {expected}, not {value:?}")]
+    InvalidEnv {
+        name: &'static str,
+        expected: &'static str,
+        value: String,
+    },
 }
 
 fn env(name: &'static str) -> Result<String, SetupError> {
@@ -100,16 +108,34 @@ impl AwsPorts {
         })
     }
 
-    /// Step Functions control of `STATE_MACHINE_ARN` (start, pause, resume, cancel, task tokens).
+    /// Step Functions control of `STATE_MACHINE_ARN` (start, pause, resume, cancel, task tokens);
+    /// with `DISTRIBUTED_STATE_MACHINE_ARN`, jobs past `DISTRIBUTED_MAP_THRESHOLD` nodes (300)
+    /// start on that Distributed Map machine.
     pub fn control(&self) -> Result<Arc<SfnControl>, SetupError> {
-        Ok(Arc::new(SfnControl::new(
+        let mut control = SfnControl::new(
             self.bridge.clone(),
             &self.config,
             env("STATE_MACHINE_ARN")?,
             self.jobs.clone(),
-        )))
+        );
+        if let Ok(arn) = env("DISTRIBUTED_STATE_MACHINE_ARN") {
+            let threshold = match env("DISTRIBUTED_MAP_THRESHOLD") {
+                Err(_) => DEFAULT_DISTRIBUTED_THRESHOLD,
+                Ok(value) => value.parse().map_err(|_| SetupError::InvalidEnv {
+                    name: "DISTRIBUTED_MAP_THRESHOLD",
+                    expected: "a whole number of nodes",
+                    value,
+                })?,
+            };
+            control = control.with_distributed(DistributedMachine { arn, threshold });
+        }
+        Ok(Arc::new(control))
     }
 }
+
+/// Nodes past which a job runs on the Distributed Map machine: an inline Map's execution history
+/// (25,000 events, ~7 a node with retries and pauses) comes into sight at a few hundred nodes.
+const DEFAULT_DISTRIBUTED_THRESHOLD: u64 = 300;
 
 /// The pipeline tasks over the given stores, configured from the environment
 /// ([`plan2code_core::settings`]: a bad setting fails the cold start with its name).

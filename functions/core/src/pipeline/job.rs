@@ -38,9 +38,12 @@ pub fn queued_job(id: &str, repo_config: RepoConfig) -> Job {
     }
 }
 
-/// The execution input of the state machine for a job (never a token).
-pub fn execution_input(job_id: &str, repo: &RepoConfig) -> Value {
-    json!({ "jobId": job_id, "planKey": plan_key(job_id), "repo": repo })
+/// The execution input of the state machine for a job (never a token). `nodeCount` (the nodes
+/// of its plans) lets a deployment start a large job on its Distributed Map machine.
+pub fn execution_input(job_id: &str, repo: &RepoConfig, node_count: usize) -> Value {
+    json!({
+        "jobId": job_id, "planKey": plan_key(job_id), "repo": repo, "nodeCount": node_count,
+    })
 }
 
 /// Statistics over a job's mappings, counted with the same [`MappingTally`] the stores use.

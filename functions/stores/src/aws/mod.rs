@@ -14,7 +14,7 @@ pub mod sfn_control;
 
 pub use dynamo_job::DynamoJobStore;
 pub use s3_blob::S3BlobStore;
-pub use sfn_control::SfnControl;
+pub use sfn_control::{DistributedMachine, SfnControl};
 
 use plan2code_core::ports::StoreError;
 use std::future::Future;

@@ -3,6 +3,12 @@
 //! `StopExecution` after the status is set (so the job reads `cancelled` even while the stop is
 //! in flight). It is also the [`TokenSink`] the PauseGate Lambda uses to release itself when a
 //! resume raced ahead of its park.
+//!
+//! **Two machines.** A job whose plans hold more nodes than a threshold (an application's event
+//! log: thousands of nodes) starts on the Distributed Map variant of the definition
+//! (`statemachine/mapping-distributed.asl.json`: every node a child execution with its own event
+//! history) when the deployment has one; the rest start on the inline one. The count rides in the
+//! execution input (`nodeCount`, from `pipeline::job::execution_input`).
 
 use super::{AwsBridge, sdk_error};
 use plan2code_core::ports::{JobStore, StoreError};
@@ -16,7 +22,37 @@ pub struct SfnControl {
     bridge: Arc<AwsBridge>,
     client: aws_sdk_sfn::Client,
     state_machine_arn: String,
+    distributed: Option<DistributedMachine>,
     store: Arc<dyn JobStore>,
+}
+
+/// The Distributed Map variant of the definition, and the node count past which a job runs on it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DistributedMachine {
+    pub arn: String,
+    pub threshold: u64,
+}
+
+/// The machine a job with this execution input starts on: the distributed one past its
+/// threshold (`nodeCount` in the input), else the inline one.
+fn machine_for<'a>(
+    inline: &'a str,
+    distributed: Option<&'a DistributedMachine>,
+    input: &serde_json::Value,
+) -> &'a str {
+    let nodes = input.get("nodeCount").and_then(serde_json::Value::as_u64);
+    match (distributed, nodes) {
+        (Some(machine), Some(nodes)) if nodes > machine.threshold => &machine.arn,
+        _ => inline,
+    }
+}
+
+/// `arn:…:stateMachine:<name>` + job id → `arn:…:execution:<name>:<jobId>`.
+fn execution_arn_of(state_machine_arn: &str, job_id: &str) -> String {
+    format!(
+        "{}:{job_id}",
+        state_machine_arn.replacen(":stateMachine:", ":execution:", 1)
+    )
 }
 
 impl std::fmt::Debug for SfnControl {
@@ -38,26 +74,30 @@ impl SfnControl {
             bridge,
             client: aws_sdk_sfn::Client::new(config),
             state_machine_arn: state_machine_arn.into(),
+            distributed: None,
             store,
         }
     }
 
-    /// `arn:…:stateMachine:<name>` + job id → `arn:…:execution:<name>:<jobId>`.
+    /// Start jobs past `machine.threshold` nodes on the distributed machine.
+    pub fn with_distributed(mut self, machine: DistributedMachine) -> Self {
+        self.distributed = Some(machine);
+        self
+    }
+
+    /// The job's execution on the inline machine.
     pub fn execution_arn(&self, job_id: &str) -> String {
-        format!(
-            "{}:{job_id}",
-            self.state_machine_arn
-                .replacen(":stateMachine:", ":execution:", 1)
-        )
+        execution_arn_of(&self.state_machine_arn, job_id)
     }
 
     /// Start the job's execution, named after the job (a second start of the same job with the
     /// same input is a no-op on Step Functions). The input must hold references only.
     pub fn start(&self, job_id: &str, input: &serde_json::Value) -> Result<String, ControlError> {
+        let machine = machine_for(&self.state_machine_arn, self.distributed.as_ref(), input);
         let request = self
             .client
             .start_execution()
-            .state_machine_arn(&self.state_machine_arn)
+            .state_machine_arn(machine)
             .name(job_id)
             .input(input.to_string());
         let out = self.bridge.run(async move {
@@ -102,19 +142,66 @@ impl WorkflowControl for SfnControl {
 
     fn cancel(&self, job_id: &str) -> Result<(), ControlError> {
         cancel_job(&*self.store, job_id)?;
-        let request = self
-            .client
-            .stop_execution()
-            .execution_arn(self.execution_arn(job_id))
-            .cause("cancelled by the user");
-        self.bridge
-            .run(async move {
-                request
-                    .send()
-                    .await
-                    .map(|_| ())
-                    .map_err(|e| sdk_error("StopExecution", e))
-            })?
-            .map_err(|e| ControlError::Service(e.to_string()))
+        // The job ran on one of the machines; the other has no execution of that name.
+        let machines = std::iter::once(self.state_machine_arn.as_str())
+            .chain(self.distributed.as_ref().map(|d| d.arn.as_str()));
+        let mut first_error = None;
+        for machine in machines {
+            let request = self
+                .client
+                .stop_execution()
+                .execution_arn(execution_arn_of(machine, job_id))
+                .cause("cancelled by the user");
+            let stopped = self.bridge.run(async move { request.send().await })?;
+            match stopped {
+                Ok(_) => return Ok(()),
+                Err(e)
+                    if e.as_service_error()
+                        .is_some_and(|s| s.is_execution_does_not_exist())
+                        && self.distributed.is_some() =>
+                {
+                    first_error.get_or_insert(sdk_error("StopExecution", e));
+                }
+                Err(e) => {
+                    return Err(ControlError::Service(
+                        sdk_error("StopExecution", e).to_string(),
+                    ));
+                }
+            }
+        }
+        Err(ControlError::Service(
+            first_error.map(|e| e.to_string()).unwrap_or_default(),
+        ))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn jobs_past_the_threshold_start_on_the_distributed_machine() {
+        let inline = "arn:aws:states:eu-west-1:1:stateMachine:p2c-mapping";
+        let distributed = DistributedMachine {
+            arn: "arn:aws:states:eu-west-1:1:stateMachine:p2c-mapping-distributed".into(),
+            threshold: 300,
+        };
+        let input = |n: u64| json!({ "jobId": "j", "nodeCount": n });
+        assert_eq!(machine_for(inline, Some(&distributed), &input(300)), inline);
+        assert_eq!(
+            machine_for(inline, Some(&distributed), &input(301)),
+            distributed.arn
+        );
+        // no distributed machine deployed, or no count: the inline one
+        assert_eq!(machine_for(inline, None, &input(5000)), inline);
+        assert_eq!(
+            machine_for(inline, Some(&distributed), &json!({ "jobId": "j" })),
+            inline
+        );
+        assert_eq!(
+            execution_arn_of(&distributed.arn, "job-1"),
+            "arn:aws:states:eu-west-1:1:execution:p2c-mapping-distributed:job-1"
+        );
     }
 }
