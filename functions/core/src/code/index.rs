@@ -25,8 +25,9 @@ use serde::{Deserialize, Serialize};
 /// index holds changes meaning, so stale cached indexes are rebuilt rather than trusted
 /// (version 2: `usesSpark`, folded variable arguments, subquery clauses; version 3: SQL `IS [NOT]
 /// NULL` as `isnull` / `isnotnull`, a `schema=` keyword names columns; version 4: chains know the
-/// helper functions they start from or apply and whether their function returns them).
-pub const INDEX_FORMAT_VERSION: u32 = 4;
+/// helper functions they start from or apply and whether their function returns them; version 5:
+/// Python SQL built with `+` of string literals).
+pub const INDEX_FORMAT_VERSION: u32 = 5;
 
 pub type FileId = u32;
 pub type SymbolId = u32;

@@ -2,7 +2,10 @@
 //! `Dataset<Row> df = …` declarations, text blocks and `"…" + "…"` SQL concatenation.
 
 use super::scala::doc_comment_before;
-use super::{Definition, Field, Grammar, LanguageAdapter, Shape, named_children, start_line, text};
+use super::{
+    Definition, Field, Grammar, LanguageAdapter, Shape, decode_concatenation,
+    is_string_concatenation, named_children, start_line, text,
+};
 use crate::code::index::{Language, SymbolKind};
 use crate::code::strings::{DecodedString, Interpolation, LiteralBody, decode};
 use std::sync::LazyLock;
@@ -58,7 +61,13 @@ impl LanguageAdapter for Java {
             },
             "identifier" => Shape::Ident,
             "string_literal" => Shape::Str,
-            "binary_expression" if is_string_concatenation(node, src) => Shape::Str,
+            "binary_expression"
+                if is_string_concatenation(&GRAMMAR, node, src, "binary_expression", |k| {
+                    k == "string_literal"
+                }) =>
+            {
+                Shape::Str
+            }
             "decimal_integer_literal"
             | "hex_integer_literal"
             | "decimal_floating_point_literal" => Shape::Number,
@@ -164,61 +173,14 @@ impl LanguageAdapter for Java {
         match kind_of(node) {
             "string_literal" => decode_java_literal(text(node, src), start_line(node)),
             "binary_expression" => {
-                let mut out = DecodedString::default();
-                let mut stack = vec![node];
-                let mut leaves = Vec::new();
-                while let Some(n) = stack.pop() {
-                    if kind_of(n) == "binary_expression" {
-                        if let (Some(l), Some(r)) =
-                            (field_of(n, Field::Left), field_of(n, Field::Right))
-                        {
-                            stack.push(r);
-                            stack.push(l);
-                        }
-                    } else {
-                        leaves.push(n);
-                    }
-                }
-                for leaf in leaves {
-                    if kind_of(leaf) == "string_literal" {
-                        out.append(decode_java_literal(text(leaf, src), start_line(leaf))?);
-                    } else {
-                        let placeholder = DecodedString {
-                            text: crate::code::strings::PLACEHOLDER.to_string(),
-                            lines: vec![(start_line(leaf), start_line(leaf))],
-                        };
-                        out.append(placeholder);
-                    }
-                }
-                (!out.lines.is_empty()).then_some(out)
+                decode_concatenation(&GRAMMAR, node, "binary_expression", |leaf| {
+                    (kind_of(leaf) == "string_literal")
+                        .then(|| decode_java_literal(text(leaf, src), start_line(leaf)))
+                })
             }
             _ => None,
         }
     }
-}
-
-/// `"a" + "b" + x`: a `+` whose right operand or leftmost operand is a string literal. Only
-/// the left spine is followed (bounded), so shaping a long concatenation stays linear.
-fn is_string_concatenation(node: Node<'_>, src: &str) -> bool {
-    let is_plus = |n: Node<'_>| field_of(n, Field::Operator).map(|o| text(o, src)) == Some("+");
-    if !is_plus(node) {
-        return false;
-    }
-    if field_of(node, Field::Right).is_some_and(|r| kind_of(r) == "string_literal") {
-        return true;
-    }
-    let mut current = node;
-    for _ in 0..64 {
-        let Some(left) = field_of(current, Field::Left) else {
-            return false;
-        };
-        match kind_of(left) {
-            "string_literal" => return true,
-            "binary_expression" if is_plus(left) => current = left,
-            _ => return false,
-        }
-    }
-    false
 }
 
 /// `"…"` or a `"""` text block (its body starts on the line after the opening quotes).

@@ -194,6 +194,83 @@ pub(crate) fn assert_chains(adapter: &dyn LanguageAdapter, source: &str, expecte
     assert_eq!(chains, expected, "{}", adapter.name());
 }
 
+/// `"a" + "b" + x` in a grammar whose binary operations are `binary` nodes: a `+` whose right
+/// operand or leftmost operand is a string literal (`is_literal` on the node's kind). Only
+/// string-building `+` chains count; `1 + 2` does not.
+pub(crate) fn is_string_concatenation(
+    grammar: &Grammar,
+    node: Node<'_>,
+    src: &str,
+    binary: &str,
+    is_literal: impl Fn(&str) -> bool,
+) -> bool {
+    let is_plus = |n: Node<'_>| {
+        grammar.kind(n) == binary
+            && grammar.field(n, Field::Operator).map(|o| text(o, src)) == Some("+")
+    };
+    if !is_plus(node) {
+        return false;
+    }
+    if grammar
+        .field(node, Field::Right)
+        .is_some_and(|r| is_literal(grammar.kind(r)))
+    {
+        return true;
+    }
+    let mut current = node;
+    for _ in 0..64 {
+        let Some(left) = grammar.field(current, Field::Left) else {
+            return false;
+        };
+        if is_literal(grammar.kind(left)) {
+            return true;
+        }
+        if !is_plus(left) {
+            return false;
+        }
+        current = left;
+    }
+    false
+}
+
+/// The string a `+` concatenation builds: its literal operands decoded by `literal` (`None` for
+/// an operand that is no literal; `Some(None)` for a literal that does not decode, which undoes
+/// the whole), any other operand (a variable, a call) a placeholder on its line. Walked with an
+/// explicit stack.
+pub(crate) fn decode_concatenation(
+    grammar: &Grammar,
+    node: Node<'_>,
+    binary: &str,
+    literal: impl Fn(Node<'_>) -> Option<Option<DecodedString>>,
+) -> Option<DecodedString> {
+    let mut out = DecodedString::default();
+    let mut stack = vec![node];
+    let mut leaves = Vec::new();
+    while let Some(n) = stack.pop() {
+        if grammar.kind(n) == binary {
+            if let (Some(l), Some(r)) = (
+                grammar.field(n, Field::Left),
+                grammar.field(n, Field::Right),
+            ) {
+                stack.push(r);
+                stack.push(l);
+            }
+        } else {
+            leaves.push(n);
+        }
+    }
+    for leaf in leaves {
+        match literal(leaf) {
+            Some(decoded) => out.append(decoded?),
+            None => out.append(DecodedString {
+                text: crate::code::strings::PLACEHOLDER.to_string(),
+                lines: vec![(start_line(leaf), start_line(leaf))],
+            }),
+        }
+    }
+    (!out.lines.is_empty()).then_some(out)
+}
+
 /// Node-kind and field-name lookups answered from tables built once per grammar.
 ///
 /// `Node::kind` measures and UTF-8-checks the C string on every call and

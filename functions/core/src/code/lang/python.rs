@@ -1,6 +1,10 @@
-//! Python adapter (tree-sitter-python): PySpark chains, f-strings and docstrings.
+//! Python adapter (tree-sitter-python): PySpark chains, f-strings, docstrings and SQL built
+//! from literals (`"select …" "from …"`, `"select … " + "where …"`).
 
-use super::{Definition, Field, Grammar, LanguageAdapter, Shape, named_children, start_line, text};
+use super::{
+    Definition, Field, Grammar, LanguageAdapter, Shape, decode_concatenation,
+    is_string_concatenation, named_children, start_line, text,
+};
 use crate::code::index::{Language, SymbolKind};
 use crate::code::strings::{DecodedString, Interpolation, LiteralBody, decode};
 use std::sync::LazyLock;
@@ -19,6 +23,11 @@ fn field_of<'t>(node: Node<'t>, field: Field) -> Option<Node<'t>> {
 
 pub struct Python;
 
+/// A string literal node: one literal, or adjacent ones (`"a" "b"`).
+fn is_literal(kind: &str) -> bool {
+    matches!(kind, "string" | "concatenated_string")
+}
+
 impl LanguageAdapter for Python {
     fn language(&self) -> Language {
         Language::Python
@@ -36,7 +45,7 @@ impl LanguageAdapter for Python {
         tree_sitter_python::LANGUAGE.into()
     }
 
-    fn shape<'t>(&self, node: Node<'t>, _src: &str) -> Shape<'t> {
+    fn shape<'t>(&self, node: Node<'t>, src: &str) -> Shape<'t> {
         match kind_of(node) {
             "call" => {
                 let args = field_of(node, Field::Arguments);
@@ -82,6 +91,11 @@ impl LanguageAdapter for Python {
             },
             "identifier" => Shape::Ident,
             "string" | "concatenated_string" => Shape::Str,
+            "binary_operator"
+                if is_string_concatenation(&GRAMMAR, node, src, "binary_operator", is_literal) =>
+            {
+                Shape::Str
+            }
             "integer" | "float" => Shape::Number,
             "true" | "false" | "none" => Shape::Bool,
             "keyword_argument" => match (field_of(node, Field::Name), field_of(node, Field::Value))
@@ -179,6 +193,9 @@ impl LanguageAdapter for Python {
                 }
                 (!out.lines.is_empty()).then_some(out)
             }
+            "binary_operator" => decode_concatenation(&GRAMMAR, node, "binary_operator", |leaf| {
+                is_literal(kind_of(leaf)).then(|| self.decode_string(leaf, src))
+            }),
             _ => None,
         }
     }
@@ -254,5 +271,28 @@ if __name__ == "__main__":
                 "report(…).report.write.mode.parquet",
             ],
         );
+    }
+
+    #[test]
+    fn sql_built_with_plus_is_read_clause_by_clause_with_its_lines() {
+        let source = r#"
+spark.sql("select Seqno, Name from NAME_TABLE " + \
+          "where Name is not null and Seqno > 1") \
+     .show()
+"#;
+        let extract = crate::code::lang::extract_file(&Python, source, "", Default::default());
+        let sql = extract.sql.first().expect("one SQL statement");
+        assert!(sql.parsed, "{sql:?}");
+        assert_eq!((sql.lines.start, sql.lines.end), (2, 3));
+        let predicate = sql
+            .clauses
+            .iter()
+            .find(|c| c.text.contains("Seqno > 1"))
+            .expect("the WHERE conjunct");
+        assert_eq!(predicate.lines.start, 3, "{predicate:?}");
+        // `1 + 2` builds no string
+        let arithmetic =
+            crate::code::lang::extract_file(&Python, "x = 1 + 2\n", "", Default::default());
+        assert!(arithmetic.sql.is_empty());
     }
 }
