@@ -237,6 +237,13 @@ fn hinted(command: &str, description: &str, properties: Value, extra: &[&str]) -
 }
 
 const PLAIN_COMMAND: &str = "org.apache.spark.deploy.SparkSubmit --master local[2] pyspark-shell";
+/// The description PySpark gives an action when no call site names the user's file.
+const NO_CALL_SITE: &str = "collect at NativeMethodAccessorImpl.java:0";
+
+/// [`hinted`] with nothing but the job's `properties` (and `extra` arguments) to go on.
+fn hinted_by_job(properties: Value, extra: &[&str]) -> Vec<String> {
+    hinted(PLAIN_COMMAND, NO_CALL_SITE, properties, extra)
+}
 
 #[test]
 fn without_a_hint_the_copies_are_a_toss_up_and_nothing_is_confirmed_between_them() {
@@ -247,7 +254,7 @@ fn without_a_hint_the_copies_are_a_toss_up_and_nothing_is_confirmed_between_them
         &execution(
             0,
             &plan_text("daily-revenue.formatted.txt"),
-            "collect at NativeMethodAccessorImpl.java:0",
+            NO_CALL_SITE,
             json!({}),
         ),
     );
@@ -271,12 +278,7 @@ fn without_a_hint_the_copies_are_a_toss_up_and_nothing_is_confirmed_between_them
 /// The copy the plan lands in without a hint (the two fit exactly alike), and the other one:
 /// what a hint must move it to.
 fn unhinted_and_other() -> (String, &'static str) {
-    let plain = hinted(
-        PLAIN_COMMAND,
-        "collect at NativeMethodAccessorImpl.java:0",
-        json!({}),
-        &[],
-    );
+    let plain = hinted_by_job(json!({}), &[]);
     assert_eq!(plain.len(), 1, "{plain:?}");
     let other = if plain[0] == COPY {
         "jobs/daily_revenue.py"
@@ -292,15 +294,7 @@ fn the_submitted_script_names_the_copy() {
     let command = format!(
         "org.apache.spark.deploy.SparkSubmit --master local[2] /home/me/shop/{other} --day 2024-01-02"
     );
-    assert_eq!(
-        hinted(
-            &command,
-            "collect at NativeMethodAccessorImpl.java:0",
-            json!({}),
-            &[]
-        ),
-        [other]
-    );
+    assert_eq!(hinted(&command, NO_CALL_SITE, json!({}), &[]), [other]);
 }
 
 #[test]
@@ -310,15 +304,7 @@ fn a_job_call_site_names_the_copy_and_its_line() {
         "callSite.short": format!("showString at /home/me/shop/{other}:33"),
         "callSite.long": format!("org.apache.spark.sql.Dataset.showString(Dataset.scala:316)\n/home/me/shop/{other}:33"),
     });
-    assert_eq!(
-        hinted(
-            PLAIN_COMMAND,
-            "collect at NativeMethodAccessorImpl.java:0",
-            properties,
-            &[]
-        ),
-        [other]
-    );
+    assert_eq!(hinted_by_job(properties, &[]), [other]);
 }
 
 #[test]
@@ -333,30 +319,14 @@ fn a_databricks_notebook_path_names_the_copy() {
     let (_, other) = unhinted_and_other();
     let notebook = format!("/Repos/me/shop/{}", other.trim_end_matches(".py"));
     let properties = json!({ "spark.databricks.notebook.path": notebook });
-    assert_eq!(
-        hinted(
-            PLAIN_COMMAND,
-            "collect at NativeMethodAccessorImpl.java:0",
-            properties,
-            &[]
-        ),
-        [other]
-    );
+    assert_eq!(hinted_by_job(properties, &[]), [other]);
 }
 
 #[test]
 fn entry_names_the_copy_by_hand() {
     let (plain, other) = unhinted_and_other();
     for wanted in [other, plain.as_str()] {
-        assert_eq!(
-            hinted(
-                PLAIN_COMMAND,
-                "collect at NativeMethodAccessorImpl.java:0",
-                json!({}),
-                &["--entry", wanted]
-            ),
-            [wanted]
-        );
+        assert_eq!(hinted_by_job(json!({}), &["--entry", wanted]), [wanted]);
     }
 }
 
