@@ -22,8 +22,9 @@ use std::sync::atomic::{AtomicU64, Ordering};
 pub fn router(state: ApiState) -> axum::Router {
     let limit = state.limits.max_body_bytes;
     let api = axum::Router::new()
-        .route("/jobs", post(create_job))
+        .route("/jobs", post(create_job).get(list_jobs))
         .route("/jobs/{id}", get(get_job))
+        .route("/jobs/{id}/plan", get(job_plan))
         .route("/jobs/{id}/cancel", post(cancel_job))
         .route("/jobs/{id}/pause", post(pause_job))
         .route("/jobs/{id}/resume", post(resume_job))
@@ -258,6 +259,70 @@ async fn get_job(
     blocking(move || {
         authorise(&state, &caller, &id)?;
         job_view(&state, &id).map(Json)
+    })
+    .await
+}
+
+/// `GET /jobs?limit=N`: the caller's jobs, newest first (at most `limit`, 50 by default, 200 at
+/// most), each as `GET /jobs/{id}` shows it without its mappings.
+async fn list_jobs(
+    State(state): State<ApiState>,
+    Caller(caller): Caller,
+    Query(page): Query<ListQuery>,
+) -> Result<Json<Value>, ApiError> {
+    let limit = match page.limit {
+        None => 50,
+        Some(0) => return Err(ApiError::BadRequest("`limit` must be at least 1".into())),
+        Some(n) => n.min(200),
+    };
+    blocking(move || {
+        let mut jobs = Vec::new();
+        for id in state.jobs.jobs_of(&caller, limit)? {
+            if let Some(mut job) = state.jobs.get_job(&id)? {
+                if job.status.is_terminal() {
+                    job.progress.current_phase = job.status.as_str().into();
+                }
+                jobs.push(job);
+            }
+        }
+        Ok(Json(json!({ "jobs": jobs })))
+    })
+    .await
+}
+
+#[derive(serde::Deserialize)]
+struct ListQuery {
+    limit: Option<usize>,
+}
+
+/// `GET /jobs/{id}/plan`: the job's plans as parsed — per execution its nodes (operator, family,
+/// kind, children, details and metrics) — for a viewer to draw.
+async fn job_plan(
+    State(state): State<ApiState>,
+    Caller(caller): Caller,
+    Path(id): Path<String>,
+) -> Result<Json<Value>, ApiError> {
+    blocking(move || {
+        authorise(&state, &caller, &id)?;
+        let bytes = state
+            .blobs
+            .get(&plan_key(&id))?
+            .ok_or_else(|| ApiError::NotFound(format!("{id}: its plan")))?;
+        let app: plan::Application = serde_json::from_slice(&bytes)
+            .map_err(|e| ApiError::Internal(format!("job {id}: stored plan: {e}")))?;
+        let executions: Vec<Value> = app
+            .plans
+            .iter()
+            .map(|graph| {
+                let mut view = plan::render::to_json(graph);
+                if let Some(fields) = view.as_object_mut() {
+                    fields.insert("executionId".into(), json!(graph.execution.execution_id));
+                    fields.insert("description".into(), json!(graph.execution.description));
+                }
+                view
+            })
+            .collect();
+        Ok(Json(json!({ "jobId": id, "executions": executions })))
     })
     .await
 }

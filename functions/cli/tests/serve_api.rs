@@ -722,4 +722,51 @@ fn an_event_log_in_plan_content_maps_every_execution_as_one_job() {
         refused["message"].as_str().unwrap().contains('5'),
         "{refused}"
     );
+    let picked = job["id"].as_str().unwrap().to_owned();
+
+    // the plan as parsed, for a viewer: each execution's nodes; the owner's only
+    let (status, plan) = call(
+        reqwest::Method::GET,
+        &job_url(&server, &id, "/plan"),
+        Some(ALICE),
+        None,
+    );
+    assert_eq!(status, 200, "{plan}");
+    let plans = plan["executions"].as_array().unwrap();
+    assert_eq!(plans.len(), 2);
+    assert_eq!(plans[0]["executionId"], 4);
+    assert_eq!(plans[0]["nodes"].as_array().unwrap().len(), 42);
+    assert!(plans[0]["nodes"][0]["operator"].is_string());
+    let (status, _) = call(
+        reqwest::Method::GET,
+        &job_url(&server, &id, "/plan"),
+        Some(BOB),
+        None,
+    );
+    assert_eq!(status, 404);
+
+    // the caller's jobs, newest first; another caller sees none of them
+    let list = |token: &str, query: &str| {
+        call(
+            reqwest::Method::GET,
+            &format!("{}/api/v1/agent/jobs{query}", server.base),
+            Some(token),
+            None,
+        )
+    };
+    let (status, mine) = list(ALICE, "");
+    assert_eq!(status, 200, "{mine}");
+    let ids: Vec<&str> = mine["jobs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|j| j["id"].as_str().unwrap())
+        .collect();
+    assert_eq!(ids, [picked.as_str(), id.as_str()]);
+    assert_eq!(
+        list(ALICE, "?limit=1").1["jobs"].as_array().unwrap().len(),
+        1
+    );
+    assert_eq!(list(ALICE, "?limit=0").0, 400);
+    assert!(list(BOB, "").1["jobs"].as_array().unwrap().is_empty());
 }

@@ -68,6 +68,9 @@ pub trait JobStore: Send + Sync {
     fn get_job(&self, id: &str) -> Result<Option<Job>, StoreError>;
     /// The caller that created the job (API authorisation).
     fn job_owner(&self, id: &str) -> Result<Option<String>, StoreError>;
+    /// Ids of the jobs `owner` created, newest first (job ids begin with their creation time),
+    /// at most `limit`.
+    fn jobs_of(&self, owner: &str, limit: usize) -> Result<Vec<String>, StoreError>;
     /// Ids of every job that is not terminal (`queued`, `running`, `paused`), ordered by id: what
     /// a restarted local server must take up again.
     fn unfinished_jobs(&self) -> Result<Vec<String>, StoreError>;

@@ -139,6 +139,24 @@ impl JobStore for SqliteJobStore {
         Ok(())
     }
 
+    fn jobs_of(&self, owner: &str, limit: usize) -> Result<Vec<String>, StoreError> {
+        let conn = self.conn();
+        let mut statement = conn
+            .prepare(
+                "SELECT pk FROM items WHERE sk = 'META' AND owner = ?1 ORDER BY pk DESC LIMIT ?2",
+            )
+            .map_err(backend)?;
+        let limit = i64::try_from(limit).unwrap_or(i64::MAX);
+        statement
+            .query_map(params![owner, limit], |r| r.get::<_, String>(0))
+            .map_err(backend)?
+            .map(|pk| {
+                pk.map_err(backend)
+                    .map(|pk| pk.trim_start_matches("JOB#").to_owned())
+            })
+            .collect()
+    }
+
     fn get_job(&self, id: &str) -> Result<Option<Job>, StoreError> {
         let row = self
             .conn()

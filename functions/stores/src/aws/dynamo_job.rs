@@ -8,6 +8,7 @@
 //! | `JOB#id` | `PAUSE#dagNodeId` | `token` |
 //! | `JOB#id` | `CKPT#key` | `doc` (runner checkpoint) |
 //! | `REPO#cacheKey` | `META` | `doc` (RepoIndexRecord JSON), `expiresAt` (the table's TTL attribute) |
+//! | `OWNER#caller` | `JOB#id` | — (the caller's job list, `jobs_of`) |
 //!
 //! Atomicity: `put_mapping` is one transaction (conditional put of `NODE#` + counter `ADD` on
 //! `META`), so a retried FinalMapping neither rewrites nor recounts. `append_event` is one
@@ -52,6 +53,10 @@ fn n(v: u64) -> AttributeValue {
 
 fn job_pk(id: &str) -> AttributeValue {
     s(format!("JOB#{id}"))
+}
+
+fn owner_pk(owner: &str) -> AttributeValue {
+    s(format!("OWNER#{owner}"))
 }
 
 fn key(pk: AttributeValue, sk: impl Into<String>) -> Item {
@@ -334,7 +339,20 @@ impl JobStore for DynamoJobStore {
             .set_item(Some(item))
             .condition_expression("attribute_not_exists(PK)");
         match self.bridge.run(async move { request.send().await })? {
-            Ok(_) => Ok(()),
+            Ok(_) => {
+                // The owner's list (`OWNER#<owner>`, one item a job): a job whose entry a
+                // crash lost is still reachable by id, only not listed.
+                let entry = key(owner_pk(owner), format!("JOB#{}", job.id));
+                let request = self
+                    .client
+                    .put_item()
+                    .table_name(&self.table)
+                    .set_item(Some(entry));
+                self.bridge
+                    .run(async move { request.send().await })?
+                    .map_err(|e| sdk_error("PutItem", e))?;
+                Ok(())
+            }
             Err(e)
                 if e.as_service_error()
                     .is_some_and(|s| s.is_conditional_check_failed_exception()) =>
@@ -343,6 +361,18 @@ impl JobStore for DynamoJobStore {
             }
             Err(e) => Err(sdk_error("PutItem", e)),
         }
+    }
+
+    fn jobs_of(&self, owner: &str, limit: usize) -> Result<Vec<String>, StoreError> {
+        let mut ids: Vec<String> = self
+            .query_prefix(owner_pk(owner), "JOB#")?
+            .iter()
+            .filter_map(|item| get_s(item, "SK").ok())
+            .map(|sk| sk.trim_start_matches("JOB#").to_owned())
+            .collect();
+        ids.sort_unstable_by(|a, b| b.cmp(a));
+        ids.truncate(limit);
+        Ok(ids)
     }
 
     fn get_job(&self, id: &str) -> Result<Option<Job>, StoreError> {

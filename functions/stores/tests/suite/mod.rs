@@ -102,6 +102,22 @@ pub fn create_conflict_and_owner(store: &dyn JobStore) {
     assert_eq!(store.job_owner(&fresh_id("nobody")).unwrap(), None);
 }
 
+pub fn jobs_are_listed_per_owner_newest_first(store: &dyn JobStore) {
+    // owners unique to this run: suites share one emulator table
+    let (owner, other) = (fresh_id("lister"), fresh_id("other"));
+    let ids: Vec<String> = (0..3).map(|_| fresh_id("listed")).collect();
+    for id in &ids {
+        store.create_job(&job(id, 1), &owner).unwrap();
+    }
+    store
+        .create_job(&job(&fresh_id("listed"), 1), &other)
+        .unwrap();
+    let newest_first: Vec<String> = ids.iter().rev().cloned().collect();
+    assert_eq!(store.jobs_of(&owner, 10).unwrap(), newest_first);
+    assert_eq!(store.jobs_of(&owner, 2).unwrap(), newest_first[..2]);
+    assert!(store.jobs_of(&fresh_id("nobody"), 10).unwrap().is_empty());
+}
+
 pub fn terminal_jobs_never_change(store: &dyn JobStore) {
     let id = fresh_id("terminal");
     store.create_job(&job(&id, 1), "alice").unwrap();
@@ -353,6 +369,12 @@ macro_rules! store_suite {
         fn create_conflict_and_owner() {
             if let Some(s) = $jobs {
                 suite::create_conflict_and_owner(&*s)
+            }
+        }
+        #[test]
+        fn jobs_are_listed_per_owner_newest_first() {
+            if let Some(s) = $jobs {
+                suite::jobs_are_listed_per_owner_newest_first(&*s)
             }
         }
         #[test]
