@@ -14,6 +14,7 @@ mod map_cmd;
 mod plan_cmd;
 mod sarif;
 mod serve_cmd;
+mod table;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;

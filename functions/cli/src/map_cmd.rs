@@ -14,11 +14,10 @@
 use anyhow::Context;
 use plan2code_core::code::redact_url;
 use plan2code_core::code::source::{Location, parse_location};
-use plan2code_core::contracts::{ExecutionReport, Job, MappingOutput, RepoConfig};
+use plan2code_core::contracts::RepoConfig;
 use plan2code_core::pipeline::job;
 use plan2code_core::pipeline::job::{execution_input, plan_key, queued_job};
 use plan2code_core::pipeline::tasks::PipelineTasks;
-use plan2code_core::plan::PlanGraph;
 use plan2code_core::ports::{BlobStore, JobStore};
 use plan2code_core::settings;
 use plan2code_core::workflow::{TaskRegistry, WorkflowError, mapping_runner};
@@ -159,7 +158,7 @@ pub fn run(args: MapArgs) -> anyhow::Result<ExitCode> {
     let rendered = match args.format {
         MapFormat::Json => serde_json::to_string_pretty(&job)? + "\n",
         MapFormat::Sarif => serde_json::to_string_pretty(&crate::sarif::to_sarif(&job))? + "\n",
-        MapFormat::Table => render_table(&job, &app.plans, args.explain),
+        MapFormat::Table => crate::table::render_table(&job, &app.plans, args.explain),
     };
     match &args.out {
         Some(path) => std::fs::write(path, rendered)?,
@@ -247,180 +246,5 @@ impl Progress {
         if let Progress::Bar(bar) = self {
             bar.finish_and_clear();
         }
-    }
-}
-
-/// A readable table: one row per node with what it reads (scans) or how it shuffles
-/// (exchanges), where it maps (file:lines, symbol, the snippet's first line), its confidence and
-/// status; with `explain`, each node's explanation and alternatives follow. Column widths follow
-/// the content, so long paths never run into the next column. A job of several executions gets
-/// one table per execution under a heading (id, description, duration, node count), and the
-/// executions it skipped are listed with why.
-fn render_table(job: &Job, plans: &[PlanGraph], explain: bool) -> String {
-    let mappings: Vec<&MappingOutput> = job.result.iter().flat_map(|r| &r.mappings).collect();
-    let mut out = String::new();
-    if plans.len() <= 1 {
-        let graph = plans.first();
-        out.push_str(&node_table(&mappings, graph, explain));
-    } else {
-        for report in &job.executions {
-            out.push_str(&execution_heading(report));
-            if report.skipped.is_some() {
-                continue;
-            }
-            let graph = plans
-                .iter()
-                .find(|p| p.execution.execution_id == report.execution_id);
-            let own: Vec<&MappingOutput> = mappings
-                .iter()
-                .copied()
-                .filter(|m| m.execution_id == report.execution_id)
-                .collect();
-            out.push_str(&node_table(&own, graph, explain));
-            out.push('\n');
-        }
-    }
-    let s = &job.statistics;
-    let executions = if plans.len() > 1 {
-        format!("{} executions, ", plans.len())
-    } else {
-        String::new()
-    };
-    out.push_str(&format!(
-        "\n{executions}{} nodes: {} mapped ({} confirmed, {} probable), {} unmapped; {} files, {} symbols indexed\n",
-        s.total_nodes, s.mapped_nodes, s.confirmed_mappings, s.probable_mappings, s.unmapped_nodes, s.files_scanned, s.symbols_indexed
-    ));
-    out
-}
-
-/// `== execution 44 · collect at Foo.scala:12 · 1.3 s · 6 nodes ==` (or why it was skipped).
-fn execution_heading(report: &ExecutionReport) -> String {
-    let id = report
-        .execution_id
-        .map_or("-".to_string(), |id| id.to_string());
-    let mut parts = vec![format!("execution {id}")];
-    if let Some(root) = report.root_execution_id {
-        parts.push(format!("inside execution {root}"));
-    }
-    if let Some(description) = &report.description {
-        let line = crate::common::one_line(description);
-        parts.push(if line.chars().count() > 80 {
-            line.chars().take(79).collect::<String>() + "…"
-        } else {
-            line
-        });
-    }
-    if let Some(ms) = report.duration_ms {
-        parts.push(format!("{:.1} s", ms as f64 / 1000.0));
-    }
-    match &report.skipped {
-        Some(why) => parts.push(format!("not mapped: {}", crate::common::one_line(why))),
-        None => parts.push(format!("{} nodes", report.node_count)),
-    }
-    format!("== {} ==\n", parts.join(" · "))
-}
-
-/// The rows of one plan's nodes (and, with `explain`, their explanations).
-fn node_table(mappings: &[&MappingOutput], graph: Option<&PlanGraph>, explain: bool) -> String {
-    use comfy_table::{CellAlignment, ContentArrangement, Table, presets};
-    let mut table = Table::new();
-    table
-        .load_preset(presets::NOTHING)
-        .set_content_arrangement(ContentArrangement::Disabled)
-        .set_header([
-            "id", "node", "kind", "code", "symbol", "conf", "status", "snippet",
-        ]);
-    for m in mappings {
-        let node = match graph.and_then(|g| node_detail(g, &m.dag_node_id)) {
-            Some(detail) => format!("{} {detail}", m.node_name),
-            None => m.node_name.clone(),
-        };
-        let (code, symbol, snippet) = match &m.mapped_code {
-            Some(c) => (
-                format!("{}:{}", c.file, c.lines),
-                c.symbol.clone().unwrap_or_else(|| "-".into()),
-                first_line(&c.code_snippet),
-            ),
-            None => ("-".into(), "-".into(), String::new()),
-        };
-        let kind = match m.node_kind {
-            plan2code_core::contracts::NodeKind::Code => "code",
-            plan2code_core::contracts::NodeKind::Engine => "engine",
-        };
-        let status = format!("{:?}", m.confidence_status).to_lowercase();
-        table.add_row([
-            m.dag_node_id.clone(),
-            node,
-            kind.into(),
-            code,
-            symbol,
-            format!("{:.2}", m.confidence),
-            status,
-            snippet,
-        ]);
-    }
-    for column in [0, 5] {
-        if let Some(column) = table.column_mut(column) {
-            column.set_cell_alignment(CellAlignment::Right);
-        }
-    }
-    let mut out = table.trim_fmt();
-    out.push('\n');
-    if explain {
-        for m in mappings {
-            out.push_str(&format!(
-                "\n{} {}: {}\n",
-                m.dag_node_id, m.node_name, m.explanation
-            ));
-            for alt in &m.alternatives {
-                out.push_str(&format!(
-                    "    or {}:{} ({:.2}): {}\n",
-                    alt.location.file, alt.location.lines, alt.confidence, alt.reason
-                ));
-            }
-        }
-    }
-    out
-}
-
-/// What tells a node apart from others of its kind: the table or file a scan reads, the
-/// partitioning of an exchange.
-fn node_detail(graph: &PlanGraph, id: &str) -> Option<String> {
-    let node = &graph.nodes[graph.node_by_id(id)?];
-    let details = &node.details;
-    if let Some(scan) = &details.scan {
-        let path = scan.paths.first().map(|p| {
-            p.trim_end_matches('/')
-                .rsplit('/')
-                .next()
-                .unwrap_or(p)
-                .to_string()
-        });
-        return scan.table.clone().or(path);
-    }
-    // a broadcast's "partitioning" is its key projection: the name says enough
-    let partitioning = details
-        .partitioning
-        .as_ref()
-        .filter(|p| p.kind != "broadcast")?;
-    let exprs: Vec<&str> = partitioning.exprs.iter().map(|e| e.text.as_str()).collect();
-    Some(match (exprs.is_empty(), partitioning.num_partitions) {
-        (true, _) => partitioning.kind.clone(),
-        (false, Some(n)) => format!("{}({}, {n})", partitioning.kind, exprs.join(", ")),
-        (false, None) => format!("{}({})", partitioning.kind, exprs.join(", ")),
-    })
-}
-
-/// The snippet's first non-blank line, trimmed and cut at 60 characters.
-fn first_line(snippet: &str) -> String {
-    let line = snippet
-        .lines()
-        .map(str::trim)
-        .find(|l| !l.is_empty())
-        .unwrap_or("");
-    if line.chars().count() > 60 {
-        line.chars().take(59).collect::<String>() + "…"
-    } else {
-        line.to_string()
     }
 }

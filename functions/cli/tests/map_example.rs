@@ -360,9 +360,25 @@ fn the_table_tells_scans_apart_and_shows_symbol_and_snippet_in_aligned_columns()
         "{table}"
     );
     assert!(row("1").contains("spark.read.parquet(path)"), "{table}");
-    // every row's status starts where the header's does
+    // rows follow the plan's tree, indented by depth, AQE's two plans in labelled sections
+    let node_at = header.find("node").unwrap();
+    let node_cell = |id: &str| row(id).get(node_at..).unwrap_or("");
+    assert!(node_cell("42").starts_with("AdaptiveSparkPlan"), "{table}");
+    assert!(node_cell("26").starts_with("  ResultQueryStage"), "{table}");
+    assert!(node_cell("41").starts_with("Sort"), "{table}");
+    let position = |needle: &str| lines.iter().position(|l| l.contains(needle)).unwrap();
+    assert!(position("── final plan ──") < position(row("42")));
+    assert!(position(row("1")) < position("── initial plan"));
+    assert!(position("── initial plan") < position(row("41")));
+    // every node row's status starts where the header's does
     let status_at = header.find("status").unwrap();
-    for line in &lines[1..43] {
+    let node_rows: Vec<&&str> = lines[1..]
+        .iter()
+        .take_while(|l| !l.is_empty())
+        .filter(|l| !l.contains("──"))
+        .collect();
+    assert_eq!(node_rows.len(), 42);
+    for line in node_rows {
         let word = line.get(status_at..).unwrap_or("");
         assert!(
             ["confirmed", "probable", "uncertain"]

@@ -1,0 +1,282 @@
+//! The terminal table of `plan2code map`: one row per node in the plan's own tree order,
+//! indented by depth as `explain` prints it, with AQE's final and initial plans (and subqueries)
+//! as labelled sections; per row what a scan reads or how an exchange partitions, where the node
+//! maps (file:lines, symbol, the snippet's first line), its confidence and band. A job of several
+//! executions gets one such table per execution under a heading.
+
+use plan2code_core::contracts::{ExecutionReport, Job, MappingOutput};
+use plan2code_core::plan::{NodeIdx, PlanGraph, PlanSection};
+use std::collections::{HashMap, HashSet};
+
+/// A readable table: one row per node with what it reads (scans) or how it shuffles
+/// (exchanges), where it maps (file:lines, symbol, the snippet's first line), its confidence and
+/// status; with `explain`, each node's explanation and alternatives follow. Column widths follow
+/// the content, so long paths never run into the next column. A job of several executions gets
+/// one table per execution under a heading (id, description, duration, node count), and the
+/// executions it skipped are listed with why.
+pub fn render_table(job: &Job, plans: &[PlanGraph], explain: bool) -> String {
+    let mappings: Vec<&MappingOutput> = job.result.iter().flat_map(|r| &r.mappings).collect();
+    let mut out = String::new();
+    if plans.len() <= 1 {
+        let graph = plans.first();
+        out.push_str(&node_table(&mappings, graph, explain));
+    } else {
+        for report in &job.executions {
+            out.push_str(&execution_heading(report));
+            if report.skipped.is_some() {
+                continue;
+            }
+            let graph = plans
+                .iter()
+                .find(|p| p.execution.execution_id == report.execution_id);
+            let own: Vec<&MappingOutput> = mappings
+                .iter()
+                .copied()
+                .filter(|m| m.execution_id == report.execution_id)
+                .collect();
+            out.push_str(&node_table(&own, graph, explain));
+            out.push('\n');
+        }
+    }
+    let s = &job.statistics;
+    let executions = if plans.len() > 1 {
+        format!("{} executions, ", plans.len())
+    } else {
+        String::new()
+    };
+    out.push_str(&format!(
+        "\n{executions}{} nodes: {} mapped ({} confirmed, {} probable), {} unmapped; {} files, {} symbols indexed\n",
+        s.total_nodes, s.mapped_nodes, s.confirmed_mappings, s.probable_mappings, s.unmapped_nodes, s.files_scanned, s.symbols_indexed
+    ));
+    out
+}
+
+/// `== execution 44 · collect at Foo.scala:12 · 1.3 s · 6 nodes ==` (or why it was skipped).
+fn execution_heading(report: &ExecutionReport) -> String {
+    let id = report
+        .execution_id
+        .map_or("-".to_string(), |id| id.to_string());
+    let mut parts = vec![format!("execution {id}")];
+    if let Some(root) = report.root_execution_id {
+        parts.push(format!("inside execution {root}"));
+    }
+    if let Some(description) = &report.description {
+        let line = crate::common::one_line(description);
+        parts.push(if line.chars().count() > 80 {
+            line.chars().take(79).collect::<String>() + "…"
+        } else {
+            line
+        });
+    }
+    if let Some(ms) = report.duration_ms {
+        parts.push(format!("{:.1} s", ms as f64 / 1000.0));
+    }
+    match &report.skipped {
+        Some(why) => parts.push(format!("not mapped: {}", crate::common::one_line(why))),
+        None => parts.push(format!("{} nodes", report.node_count)),
+    }
+    format!("== {} ==\n", parts.join(" · "))
+}
+
+/// A row of the table: a node at its depth in the tree, or a section's label.
+enum Row<'m> {
+    Section(&'static str),
+    Node(&'m MappingOutput, usize),
+}
+
+/// The mappings in the plan's tree order (pre-order from each root, children as `explain`
+/// lists them), each at its depth: the final plan first, then — labelled — AQE's initial plan
+/// and the subqueries, each node once. Without the graph (or for nodes it does not hold), the
+/// mappings' own order, flat.
+fn tree_rows<'m>(mappings: &[&'m MappingOutput], graph: Option<&PlanGraph>) -> Vec<Row<'m>> {
+    let Some(graph) = graph else {
+        return mappings.iter().map(|m| Row::Node(m, 0)).collect();
+    };
+    let by_id: HashMap<&str, &'m MappingOutput> = mappings
+        .iter()
+        .map(|m| (m.dag_node_id.as_str(), *m))
+        .collect();
+    let parents = graph.parents();
+    let mut seen: HashSet<NodeIdx> = HashSet::new();
+    let mut rows = Vec::new();
+    let sections = [
+        (PlanSection::Final, "final plan"),
+        (
+            PlanSection::Initial,
+            "initial plan (AQE, before re-planning)",
+        ),
+        (PlanSection::Subquery, "subqueries"),
+    ];
+    let several = sections
+        .iter()
+        .filter(|(section, _)| graph.nodes.iter().any(|n| n.section == *section))
+        .count()
+        > 1;
+    for (section, label) in sections {
+        let roots: Vec<NodeIdx> = (0..graph.nodes.len())
+            .filter(|&i| graph.nodes[i].section == section)
+            .filter(|&i| {
+                parents[i].is_none_or(|p| graph.nodes[p].section != section)
+                    || graph.roots.contains(&i)
+            })
+            .collect();
+        let mut section_rows = Vec::new();
+        for root in roots {
+            // explicit stack: a plan may nest deeper than the thread's stack allows
+            let mut stack = vec![(root, 0usize)];
+            while let Some((idx, depth)) = stack.pop() {
+                if !seen.insert(idx) {
+                    continue;
+                }
+                let node = &graph.nodes[idx];
+                if let Some(m) = by_id.get(node.id.as_str()) {
+                    section_rows.push(Row::Node(m, depth));
+                }
+                // a child of another section (AQE's initial plan under `AdaptiveSparkPlan`)
+                // opens that section instead
+                for &child in node.children.iter().rev() {
+                    if graph.nodes[child].section == section {
+                        stack.push((child, depth + 1));
+                    }
+                }
+            }
+        }
+        if several && !section_rows.is_empty() {
+            rows.push(Row::Section(label));
+        }
+        rows.extend(section_rows);
+    }
+    // whatever the walk did not reach, as it came
+    let placed: HashSet<&str> = rows
+        .iter()
+        .filter_map(|r| match r {
+            Row::Node(m, _) => Some(m.dag_node_id.as_str()),
+            Row::Section(_) => None,
+        })
+        .collect();
+    let rest: Vec<Row<'m>> = mappings
+        .iter()
+        .filter(|m| !placed.contains(m.dag_node_id.as_str()))
+        .map(|m| Row::Node(m, 0))
+        .collect();
+    rows.extend(rest);
+    rows
+}
+
+/// The rows of one plan's nodes (and, with `explain`, their explanations).
+fn node_table(mappings: &[&MappingOutput], graph: Option<&PlanGraph>, explain: bool) -> String {
+    use comfy_table::{CellAlignment, ContentArrangement, Table, presets};
+    let mut table = Table::new();
+    table
+        .load_preset(presets::NOTHING)
+        .set_content_arrangement(ContentArrangement::Disabled)
+        .set_header([
+            "id", "node", "kind", "code", "symbol", "conf", "status", "snippet",
+        ]);
+    let rows = tree_rows(mappings, graph);
+    for row in &rows {
+        let (m, depth) = match row {
+            Row::Section(label) => {
+                table.add_row(["".to_string(), format!("── {label} ──")]);
+                continue;
+            }
+            Row::Node(m, depth) => (*m, *depth),
+        };
+        let name = match graph.and_then(|g| node_detail(g, &m.dag_node_id)) {
+            Some(detail) => format!("{} {detail}", m.node_name),
+            None => m.node_name.clone(),
+        };
+        let node = format!("{}{name}", "  ".repeat(depth.min(MAX_INDENT)));
+        let (code, symbol, snippet) = match &m.mapped_code {
+            Some(c) => (
+                format!("{}:{}", c.file, c.lines),
+                c.symbol.clone().unwrap_or_else(|| "-".into()),
+                first_line(&c.code_snippet),
+            ),
+            None => ("-".into(), "-".into(), String::new()),
+        };
+        let kind = match m.node_kind {
+            plan2code_core::contracts::NodeKind::Code => "code",
+            plan2code_core::contracts::NodeKind::Engine => "engine",
+        };
+        let status = format!("{:?}", m.confidence_status).to_lowercase();
+        table.add_row([
+            m.dag_node_id.clone(),
+            node,
+            kind.into(),
+            code,
+            symbol,
+            format!("{:.2}", m.confidence),
+            status,
+            snippet,
+        ]);
+    }
+    for column in [0, 5] {
+        if let Some(column) = table.column_mut(column) {
+            column.set_cell_alignment(CellAlignment::Right);
+        }
+    }
+    let mut out = table.trim_fmt();
+    out.push('\n');
+    if explain {
+        for row in &rows {
+            let Row::Node(m, _) = row else { continue };
+            out.push_str(&format!(
+                "\n{} {}: {}\n",
+                m.dag_node_id, m.node_name, m.explanation
+            ));
+            for alt in &m.alternatives {
+                out.push_str(&format!(
+                    "    or {}:{} ({:.2}): {}\n",
+                    alt.location.file, alt.location.lines, alt.confidence, alt.reason
+                ));
+            }
+        }
+    }
+    out
+}
+
+/// Deepest indentation shown: a plan nested deeper still lists, flush at this depth.
+const MAX_INDENT: usize = 24;
+
+/// What tells a node apart from others of its kind: the table or file a scan reads, the
+/// partitioning of an exchange.
+fn node_detail(graph: &PlanGraph, id: &str) -> Option<String> {
+    let node = &graph.nodes[graph.node_by_id(id)?];
+    let details = &node.details;
+    if let Some(scan) = &details.scan {
+        let path = scan.paths.first().map(|p| {
+            p.trim_end_matches('/')
+                .rsplit('/')
+                .next()
+                .unwrap_or(p)
+                .to_string()
+        });
+        return scan.table.clone().or(path);
+    }
+    // a broadcast's "partitioning" is its key projection: the name says enough
+    let partitioning = details
+        .partitioning
+        .as_ref()
+        .filter(|p| p.kind != "broadcast")?;
+    let exprs: Vec<&str> = partitioning.exprs.iter().map(|e| e.text.as_str()).collect();
+    Some(match (exprs.is_empty(), partitioning.num_partitions) {
+        (true, _) => partitioning.kind.clone(),
+        (false, Some(n)) => format!("{}({}, {n})", partitioning.kind, exprs.join(", ")),
+        (false, None) => format!("{}({})", partitioning.kind, exprs.join(", ")),
+    })
+}
+
+/// The snippet's first non-blank line, trimmed and cut at 60 characters.
+fn first_line(snippet: &str) -> String {
+    let line = snippet
+        .lines()
+        .map(str::trim)
+        .find(|l| !l.is_empty())
+        .unwrap_or("");
+    if line.chars().count() > 60 {
+        line.chars().take(59).collect::<String>() + "…"
+    } else {
+        line.to_string()
+    }
+}
