@@ -113,7 +113,7 @@ pub struct FilePrior {
 }
 
 /// How close in score units must be for program order to choose between them.
-pub const ORDER_TOLERANCE: f64 = 0.03;
+pub const ORDER_TOLERANCE: f64 = 0.10;
 
 /// How much a unit spanning a line a hint names (the action's call site) is favoured.
 const HINTED_LINE: f64 = 1.5;
