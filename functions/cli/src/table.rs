@@ -5,7 +5,7 @@
 //! executions gets one such table per execution under a heading.
 
 use plan2code_core::contracts::{ExecutionReport, Job, MappingOutput};
-use plan2code_core::plan::{NodeIdx, PlanGraph, PlanSection};
+use plan2code_core::plan::{NodeIdx, PlanGraph, PlanNode, PlanSection};
 use std::collections::{HashMap, HashSet};
 
 /// A readable table: one row per node with what it reads (scans) or how it shuffles
@@ -78,10 +78,11 @@ fn execution_heading(report: &ExecutionReport) -> String {
     format!("== {} ==\n", parts.join(" · "))
 }
 
-/// A row of the table: a node at its depth in the tree, or a section's label.
+/// A row of the table: a node at its depth in the tree (with its place in the graph when the
+/// walk found it there), or a section's label.
 enum Row<'m> {
     Section(&'static str),
-    Node(&'m MappingOutput, usize),
+    Node(&'m MappingOutput, usize, Option<NodeIdx>),
 }
 
 /// The mappings in the plan's tree order (pre-order from each root, children as `explain`
@@ -90,7 +91,7 @@ enum Row<'m> {
 /// mappings' own order, flat.
 fn tree_rows<'m>(mappings: &[&'m MappingOutput], graph: Option<&PlanGraph>) -> Vec<Row<'m>> {
     let Some(graph) = graph else {
-        return mappings.iter().map(|m| Row::Node(m, 0)).collect();
+        return mappings.iter().map(|m| Row::Node(m, 0, None)).collect();
     };
     let by_id: HashMap<&str, &'m MappingOutput> = mappings
         .iter()
@@ -130,7 +131,7 @@ fn tree_rows<'m>(mappings: &[&'m MappingOutput], graph: Option<&PlanGraph>) -> V
                 }
                 let node = &graph.nodes[idx];
                 if let Some(m) = by_id.get(node.id.as_str()) {
-                    section_rows.push(Row::Node(m, depth));
+                    section_rows.push(Row::Node(m, depth, Some(idx)));
                 }
                 // a child of another section (AQE's initial plan under `AdaptiveSparkPlan`)
                 // opens that section instead
@@ -150,14 +151,14 @@ fn tree_rows<'m>(mappings: &[&'m MappingOutput], graph: Option<&PlanGraph>) -> V
     let placed: HashSet<&str> = rows
         .iter()
         .filter_map(|r| match r {
-            Row::Node(m, _) => Some(m.dag_node_id.as_str()),
+            Row::Node(m, _, _) => Some(m.dag_node_id.as_str()),
             Row::Section(_) => None,
         })
         .collect();
     let rest: Vec<Row<'m>> = mappings
         .iter()
         .filter(|m| !placed.contains(m.dag_node_id.as_str()))
-        .map(|m| Row::Node(m, 0))
+        .map(|m| Row::Node(m, 0, None))
         .collect();
     rows.extend(rest);
     rows
@@ -175,14 +176,19 @@ fn node_table(mappings: &[&MappingOutput], graph: Option<&PlanGraph>, explain: b
         ]);
     let rows = tree_rows(mappings, graph);
     for row in &rows {
-        let (m, depth) = match row {
+        let (m, depth, idx) = match row {
             Row::Section(label) => {
                 table.add_row(["".to_string(), format!("── {label} ──")]);
                 continue;
             }
-            Row::Node(m, depth) => (*m, *depth),
+            Row::Node(m, depth, idx) => (*m, *depth, *idx),
         };
-        let name = match graph.and_then(|g| node_detail(g, &m.dag_node_id)) {
+        // the walk's index; a node it did not reach is looked up by id
+        let node = graph.and_then(|g| {
+            idx.or_else(|| g.node_by_id(&m.dag_node_id))
+                .map(|i| &g.nodes[i])
+        });
+        let name = match node.and_then(node_detail) {
             Some(detail) => format!("{} {detail}", m.node_name),
             None => m.node_name.clone(),
         };
@@ -220,7 +226,7 @@ fn node_table(mappings: &[&MappingOutput], graph: Option<&PlanGraph>, explain: b
     out.push('\n');
     if explain {
         for row in &rows {
-            let Row::Node(m, _) = row else { continue };
+            let Row::Node(m, _, _) = row else { continue };
             out.push_str(&format!(
                 "\n{} {}: {}\n",
                 m.dag_node_id, m.node_name, m.explanation
@@ -241,8 +247,7 @@ const MAX_INDENT: usize = 24;
 
 /// What tells a node apart from others of its kind: the table or file a scan reads, the
 /// partitioning of an exchange.
-fn node_detail(graph: &PlanGraph, id: &str) -> Option<String> {
-    let node = &graph.nodes[graph.node_by_id(id)?];
+fn node_detail(node: &PlanNode) -> Option<String> {
     let details = &node.details;
     if let Some(scan) = &details.scan {
         let path = scan.paths.first().map(|p| {

@@ -2,13 +2,15 @@
 //!
 //! All executions of an application come from one entry point and the modules it uses, so a
 //! query whose own evidence fits three look-alike files equally is most likely in the file its
-//! siblings come from. Two passes:
+//! siblings come from. Three passes:
 //!
 //! 1. every plan is localised on its own ([`localise_plan`]);
 //! 2. each plan's *decisive* result (a winning unit that explains most of the plan and has no
 //!    twin in another file) is a vote for its file; every plan is then localised again with a
 //!    [`FilePrior`] favouring the files the *other* plans voted for (its own vote left out, so a
-//!    plan never confirms itself), in proportion to their share of the votes.
+//!    plan never confirms itself), in proportion to their share of the votes;
+//! 3. in execution order, a plan whose winner has near-equals in its file (within
+//!    [`ORDER_TOLERANCE`]) takes the first of them after the previous execution's code.
 //!
 //! A favoured file multiplies a unit's score by at most `1 + APPLICATION_PULL`: a unit elsewhere
 //! that fits the plan clearly better (a shared helper, another module) still wins. Files below
@@ -19,7 +21,7 @@
 
 use super::hints::CodeHint;
 pub use super::localise::{FilePrior, PlanLocalisation};
-use super::localise::{ORDER_TOLERANCE, UnitKind, localise_plan, unit_position};
+use super::localise::{ORDER_TOLERANCE, localise_plan, unit_position};
 use super::semantics::SemanticDescription;
 use super::sites::SiteTable;
 use crate::code::RepoIndex;
@@ -132,11 +134,7 @@ fn decisive_file(localisation: &PlanLocalisation, table: &SiteTable) -> Option<u
     if winner.explained < DECISIVE_EXPLAINED || !localisation.twins.is_empty() {
         return None;
     }
-    let site = match winner.kind {
-        UnitKind::Flow { chain } => table.chain_sites(chain).first().copied(),
-        UnitKind::Sql { statement } => table.sql_sites(statement).first().copied(),
-    }?;
-    Some(table.sites[site].file)
+    unit_position(table, &winner.kind).map(|(file, _)| file)
 }
 
 /// The prior of plan `own`: the hinted files, and the files the other plans decided on in

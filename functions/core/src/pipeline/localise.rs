@@ -174,11 +174,6 @@ pub fn localise_plan(
         ranked.insert(0, unit);
     }
     let files = likely_files(&ranked, table);
-    let unlocalised = PlanLocalisation {
-        files: files.clone(),
-        application_files: prior.pulls(),
-        ..Default::default()
-    };
     let order_bonus = next_in_order.is_some();
     let Some(choice) = align_contenders(
         graph,
@@ -189,7 +184,11 @@ pub fn localise_plan(
         &ranked,
         order_bonus,
     ) else {
-        return unlocalised;
+        return PlanLocalisation {
+            files,
+            application_files: prior.pulls(),
+            ..Default::default()
+        };
     };
     let Contenders {
         best_fit,

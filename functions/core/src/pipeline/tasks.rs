@@ -42,7 +42,7 @@ use crate::code::cache::load_index_bytes;
 use crate::code::{LoadOptions, RepoSource, Secret, load_or_build_index};
 use crate::contracts::{EventType, JobStatus, MappingOutput, RepoConfig};
 use crate::error::ErrorName;
-use crate::plan::{self, Application};
+use crate::plan::{self, Application, PlanGraph};
 use crate::ports::{BlobStore, JobStore, StoreError};
 use crate::workflow::{TaskError, TaskRegistry};
 use serde::Serialize;
@@ -219,15 +219,21 @@ impl PipelineTasks {
             .get(key)
             .map_err(store_error)?
             .ok_or_else(|| invalid(format!("no plan at {key}")))?;
+        // Read as what the job stored first: an application's plans are tens of megabytes, read
+        // once. Only what reads as neither is looked at again.
+        let application = match serde_json::from_slice::<Application>(&bytes) {
+            Ok(app) => return Ok(app),
+            Err(e) => e,
+        };
+        let graph = match serde_json::from_slice::<PlanGraph>(&bytes) {
+            Ok(graph) => return Ok(Application::single(graph)),
+            Err(e) => e,
+        };
         // A serialised plan that does not read back is a bug, not plan text to re-parse.
         let corrupt = |e: serde_json::Error| invalid(format!("plan blob {key} is corrupt: {e}"));
         match serialised_shape(&bytes) {
-            Some(Shape::Application) => return serde_json::from_slice(&bytes).map_err(corrupt),
-            Some(Shape::Graph) => {
-                return serde_json::from_slice(&bytes)
-                    .map(Application::single)
-                    .map_err(corrupt);
-            }
+            Some(Shape::Application) => return Err(corrupt(application)),
+            Some(Shape::Graph) => return Err(corrupt(graph)),
             None => {}
         }
         let text = String::from_utf8(bytes)
