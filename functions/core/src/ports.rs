@@ -74,8 +74,10 @@ pub trait JobStore: Send + Sync {
     /// Ids of every job that is not terminal (`queued`, `running`, `paused`), ordered by id: what
     /// a restarted local server must take up again.
     fn unfinished_jobs(&self) -> Result<Vec<String>, StoreError>;
-    /// Replace the job item except its per-node counters (see the trait docs). `NotFound` for an
-    /// unknown id, `Conflict` when the stored job is terminal.
+    /// Replace the job item except its per-node counters (see the trait docs) and its status,
+    /// which only `set_job_status` changes: a pause that lands while a task holds an older copy
+    /// of the job survives the task's write. `NotFound` for an unknown id, `Conflict` when the
+    /// stored job is terminal.
     fn put_job(&self, job: &Job) -> Result<(), StoreError>;
     /// Change only the status (and the error message when `Some`): the job flags the workflow's
     /// CheckJobFlags reads. `NotFound` / `Conflict` as for `put_job`.

@@ -121,6 +121,32 @@ impl SqliteJobStore {
             Some(_) => Ok(()),
         }
     }
+
+    /// Read the live job, change it with `edit` and write it back in one transaction.
+    /// `NotFound` for an unknown id, `Conflict` when the job is terminal.
+    fn rewrite_job(&self, id: &str, edit: impl FnOnce(&mut Job)) -> Result<(), StoreError> {
+        let mut conn = self.conn();
+        let tx = conn
+            .transaction_with_behavior(TransactionBehavior::Immediate)
+            .map_err(backend)?;
+        Self::ensure_mutable(&tx, id)?;
+        let body: String = tx
+            .query_row(
+                "SELECT body FROM items WHERE pk = ?1 AND sk = 'META'",
+                [job_pk(id)],
+                |r| r.get(0),
+            )
+            .map_err(backend)?;
+        let mut job: Job = serde_json::from_str(&body).map_err(|e| corrupt("job", e))?;
+        edit(&mut job);
+        let body = serde_json::to_string(&job).map_err(|e| corrupt("job", e))?;
+        tx.execute(
+            "UPDATE items SET body = ?2, status = ?3 WHERE pk = ?1 AND sk = 'META'",
+            params![job_pk(id), body, status_str(job.status)?],
+        )
+        .map_err(backend)?;
+        tx.commit().map_err(backend)
+    }
 }
 
 impl JobStore for SqliteJobStore {
@@ -216,18 +242,13 @@ impl JobStore for SqliteJobStore {
     }
 
     fn put_job(&self, job: &Job) -> Result<(), StoreError> {
-        let body = serde_json::to_string(job).map_err(|e| corrupt("job", e))?;
-        let mut conn = self.conn();
-        let tx = conn
-            .transaction_with_behavior(TransactionBehavior::Immediate)
-            .map_err(backend)?;
-        Self::ensure_mutable(&tx, &job.id)?;
-        tx.execute(
-            "UPDATE items SET body = ?2, status = ?3 WHERE pk = ?1 AND sk = 'META'",
-            params![job_pk(&job.id), body, status_str(job.status)?],
-        )
-        .map_err(backend)?;
-        tx.commit().map_err(backend)
+        // The status belongs to the flags (set_job_status): a pause that lands while a task holds
+        // an older copy of the job must survive the task's write.
+        self.rewrite_job(&job.id, |stored| {
+            let status = stored.status;
+            *stored = job.clone();
+            stored.status = status;
+        })
     }
 
     fn set_job_status(
@@ -236,30 +257,12 @@ impl JobStore for SqliteJobStore {
         status: JobStatus,
         error: Option<&str>,
     ) -> Result<(), StoreError> {
-        let mut conn = self.conn();
-        let tx = conn
-            .transaction_with_behavior(TransactionBehavior::Immediate)
-            .map_err(backend)?;
-        Self::ensure_mutable(&tx, id)?;
-        let body: String = tx
-            .query_row(
-                "SELECT body FROM items WHERE pk = ?1 AND sk = 'META'",
-                [job_pk(id)],
-                |r| r.get(0),
-            )
-            .map_err(backend)?;
-        let mut job: Job = serde_json::from_str(&body).map_err(|e| corrupt("job", e))?;
-        job.status = status;
-        if let Some(error) = error {
-            job.error = Some(error.to_owned());
-        }
-        let body = serde_json::to_string(&job).map_err(|e| corrupt("job", e))?;
-        tx.execute(
-            "UPDATE items SET body = ?2, status = ?3 WHERE pk = ?1 AND sk = 'META'",
-            params![job_pk(id), body, status_str(status)?],
-        )
-        .map_err(backend)?;
-        tx.commit().map_err(backend)
+        self.rewrite_job(id, |job| {
+            job.status = status;
+            if let Some(error) = error {
+                job.error = Some(error.to_owned());
+            }
+        })
     }
 
     fn put_mapping(&self, job_id: &str, mapping: &MappingOutput) -> Result<bool, StoreError> {

@@ -269,50 +269,47 @@ impl DynamoJobStore {
         )
     }
 
-    /// Why a conditional write on `META` failed: the job is missing or terminal.
-    fn meta_condition_error(&self, id: &str) -> StoreError {
-        match self.get_item(key(job_pk(id), "META")) {
-            Ok(None) => StoreError::NotFound(format!("job {id}")),
-            Ok(Some(item)) => StoreError::Conflict(format!(
-                "job {id} is already {}",
-                get_s(&item, "status").unwrap_or("?")
-            )),
-            Err(e) => e,
-        }
-    }
-
-    /// Conditional update of a live job's META item.
-    fn update_live_job(
-        &self,
-        id: &str,
-        set: &str,
-        values: Vec<(&str, AttributeValue)>,
-    ) -> Result<(), StoreError> {
-        let mut request = self
-            .client
-            .update_item()
-            .table_name(&self.table)
-            .set_key(Some(key(job_pk(id), "META")))
-            .update_expression(set)
-            .condition_expression("attribute_exists(PK) AND NOT (#status IN (:t0, :t1, :t2))")
-            .expression_attribute_names("#status", "status");
-        for (i, t) in TERMINAL.iter().enumerate() {
-            request = request.expression_attribute_values(format!(":t{i}"), s(*t));
-        }
-        for (name, value) in values {
-            request = request.expression_attribute_values(name, value);
-        }
-        let outcome = self.bridge.run(async move { request.send().await })?;
-        match outcome {
-            Ok(_) => Ok(()),
-            Err(e)
-                if e.as_service_error()
-                    .is_some_and(|s| s.is_conditional_check_failed_exception()) =>
-            {
-                Err(self.meta_condition_error(id))
+    /// Read the live job, change it with `edit`, and write the document and its status back,
+    /// guarded on the status just read so a concurrent change is never overwritten with a stale
+    /// document. `Conflict` when the job is terminal.
+    fn rewrite_job(&self, id: &str, edit: impl Fn(&mut Job)) -> Result<(), StoreError> {
+        for _ in 0..EVENT_APPEND_ATTEMPTS {
+            let item = self
+                .get_item(key(job_pk(id), "META"))?
+                .ok_or_else(|| StoreError::NotFound(format!("job {id}")))?;
+            let current = get_s(&item, "status")?.to_owned();
+            if TERMINAL.contains(&current.as_str()) {
+                return Err(StoreError::Conflict(format!(
+                    "job {id} is already {current}"
+                )));
             }
-            Err(e) => Err(sdk_error("UpdateItem", e)),
+            let mut job: Job = doc(&item, "job")?;
+            edit(&mut job);
+            let request = self
+                .client
+                .update_item()
+                .table_name(&self.table)
+                .set_key(Some(key(job_pk(id), "META")))
+                .update_expression("SET doc = :doc, #status = :status")
+                .condition_expression("#status = :current")
+                .expression_attribute_names("#status", "status")
+                .expression_attribute_values(":doc", s(to_json(&job, "job")?))
+                .expression_attribute_values(":status", s(status_str(job.status)))
+                .expression_attribute_values(":current", s(current));
+            match self.bridge.run(async move { request.send().await })? {
+                Ok(_) => return Ok(()),
+                Err(e)
+                    if e.as_service_error()
+                        .is_some_and(|s| s.is_conditional_check_failed_exception()) =>
+                {
+                    continue;
+                }
+                Err(e) => return Err(sdk_error("UpdateItem", e)),
+            }
         }
+        Err(StoreError::Backend(format!(
+            "job {id}: status kept changing under contention"
+        )))
     }
 }
 
@@ -434,14 +431,13 @@ impl JobStore for DynamoJobStore {
     }
 
     fn put_job(&self, job: &Job) -> Result<(), StoreError> {
-        self.update_live_job(
-            &job.id,
-            "SET doc = :doc, #status = :status",
-            vec![
-                (":doc", s(to_json(job, "job")?)),
-                (":status", s(status_str(job.status))),
-            ],
-        )
+        // The status belongs to the flags (set_job_status): a pause that lands while a task holds
+        // an older copy of the job must survive the task's write.
+        self.rewrite_job(&job.id, |stored| {
+            let status = stored.status;
+            *stored = job.clone();
+            stored.status = status;
+        })
     }
 
     fn set_job_status(
@@ -450,48 +446,12 @@ impl JobStore for DynamoJobStore {
         status: JobStatus,
         error: Option<&str>,
     ) -> Result<(), StoreError> {
-        // The status lives in the document too; rewrite both, guarded on the status just read so
-        // a concurrent change is never overwritten with a stale document.
-        for _ in 0..EVENT_APPEND_ATTEMPTS {
-            let item = self
-                .get_item(key(job_pk(id), "META"))?
-                .ok_or_else(|| StoreError::NotFound(format!("job {id}")))?;
-            let current = get_s(&item, "status")?.to_owned();
-            if TERMINAL.contains(&current.as_str()) {
-                return Err(StoreError::Conflict(format!(
-                    "job {id} is already {current}"
-                )));
-            }
-            let mut job: Job = doc(&item, "job")?;
+        self.rewrite_job(id, |job| {
             job.status = status;
             if let Some(error) = error {
                 job.error = Some(error.to_owned());
             }
-            let request = self
-                .client
-                .update_item()
-                .table_name(&self.table)
-                .set_key(Some(key(job_pk(id), "META")))
-                .update_expression("SET doc = :doc, #status = :status")
-                .condition_expression("#status = :current")
-                .expression_attribute_names("#status", "status")
-                .expression_attribute_values(":doc", s(to_json(&job, "job")?))
-                .expression_attribute_values(":status", s(status_str(status)))
-                .expression_attribute_values(":current", s(current));
-            match self.bridge.run(async move { request.send().await })? {
-                Ok(_) => return Ok(()),
-                Err(e)
-                    if e.as_service_error()
-                        .is_some_and(|s| s.is_conditional_check_failed_exception()) =>
-                {
-                    continue;
-                }
-                Err(e) => return Err(sdk_error("UpdateItem", e)),
-            }
-        }
-        Err(StoreError::Backend(format!(
-            "job {id}: status kept changing under contention"
-        )))
+        })
     }
 
     fn put_mapping(&self, job_id: &str, mapping: &MappingOutput) -> Result<bool, StoreError> {

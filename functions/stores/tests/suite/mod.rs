@@ -72,16 +72,20 @@ pub fn job_create_get_put(store: &dyn JobStore) {
     let mut j = job(&id, 4);
     store.create_job(&j, "alice").unwrap();
     assert_eq!(store.get_job(&id).unwrap(), Some(j.clone()));
+    store.set_job_status(&id, JobStatus::Running, None).unwrap();
     j.status = JobStatus::Running;
+    // a pause lands while a task holds its copy of the running job ...
+    store.set_job_status(&id, JobStatus::Paused, None).unwrap();
     j.progress.current_phase = "mapping".into();
     store.put_job(&j).unwrap();
+    // ... and the task's write keeps it: put_job changes everything but the status
     let got = store.get_job(&id).unwrap().unwrap();
-    assert_eq!(got.status, JobStatus::Running);
+    assert_eq!(got.status, JobStatus::Paused);
     assert_eq!(got.progress.current_phase, "mapping");
-    store.set_job_status(&id, JobStatus::Paused, None).unwrap();
+    store.set_job_status(&id, JobStatus::Running, None).unwrap();
     assert_eq!(
         store.get_job(&id).unwrap().unwrap().status,
-        JobStatus::Paused
+        JobStatus::Running
     );
     assert!(matches!(
         store.set_job_status("no-such-job", JobStatus::Paused, None),
