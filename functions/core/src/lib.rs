@@ -15,6 +15,8 @@
 //! * [`ports`] — the storage traits (`BlobStore`, `JobStore`); implementations live in the
 //!   `plan2code-stores` crate, so nothing here knows whether it runs on AWS or a laptop.
 //! * [`error`] — the error names the state machine's Retry/Catch match on.
+//! * [`view`] — what the viewer and the HTML report show: plans laid out, operator costs from
+//!   the plan's metrics, hot lines, highlighted source.
 //! * [`allocator`] — mimalloc as the process allocator (default `mimalloc` feature).
 //!
 //! The seven pipeline nodes of `docs/ARCHITECTURE.md` are plain functions over these types.
@@ -28,4 +30,5 @@ pub mod pipeline;
 pub mod plan;
 pub mod ports;
 pub mod settings;
+pub mod view;
 pub mod workflow;

@@ -17,6 +17,7 @@ use super::lang::{FileExtract, LanguageAdapter, adapter_for, extract_file};
 use super::notebook;
 use super::sql::analyse_sql;
 use super::strings::DecodedString;
+use super::texts::FileTexts;
 use super::walk::{FileKind, WalkLimits, WalkedFile, walk_repo};
 use rayon::prelude::*;
 use std::collections::{HashMap, HashSet};
@@ -57,6 +58,17 @@ pub fn build_index(
     cache_key: String,
     options: &IndexOptions<'_>,
 ) -> Result<RepoIndex, RepoError> {
+    build_index_and_texts(root, commit, cache_key, options).map(|(index, _)| index)
+}
+
+/// [`build_index`], also handing back the text of every file the index holds (kept beside the
+/// index for the viewer, see [`super::texts`]).
+pub fn build_index_and_texts(
+    root: &Path,
+    commit: Option<String>,
+    cache_key: String,
+    options: &IndexOptions<'_>,
+) -> Result<(RepoIndex, FileTexts), RepoError> {
     let started = Instant::now();
     let deadline = options.timeout.map(|t| started + t);
     let walked = walk_repo(root, &options.limits).map_err(|e| match e {
@@ -103,7 +115,8 @@ pub fn build_index(
     };
     let mut edges: Vec<(Option<SymbolId>, String)> = Vec::new();
     let mut entry_points: Vec<bool> = Vec::new();
-    for (walked_file, result) in walked.files.iter().zip(results) {
+    let mut texts = FileTexts::default();
+    for (walked_file, result) in walked.files.into_iter().zip(results) {
         let Some(result) = result else { continue };
         if let Some(hazard) = &result.hazard {
             *stats
@@ -167,6 +180,7 @@ pub fn build_index(
                 .into_iter()
                 .map(|(caller, callee)| (caller.map(|c| c + symbol_offset), callee)),
         );
+        texts.insert(walked_file.rel_path, walked_file.text);
     }
     resolve_call_graph(&mut index, &edges, &entry_points);
     stats.files_scanned = index.files.len() as u64;
@@ -175,7 +189,7 @@ pub fn build_index(
     stats.sql_statements = index.sql.len() as u64;
     stats.elapsed_ms = started.elapsed().as_millis() as u64;
     index.stats = stats;
-    Ok(index)
+    Ok((index, texts))
 }
 
 struct IndexedFile {

@@ -9,6 +9,7 @@
 //! * `index.json` — the [`RepoIndex`] as camelCase JSON (empty argument lists omitted). Its
 //!   `version` field is the format version; an index with another version is never loaded
 //!   (it is rebuilt), so bump the constant on any incompatible model change.
+//! * `texts.json.zst` — the text of every indexed file ([`super::texts`]), for the viewer.
 //! * `record.json` — a [`RepoIndexRecord`] (`cacheKey`, `commit`, `indexKey`, `expiresAt`), the
 //!   same record the job store keeps under `REPO#cacheKey`; its `expiresAt` (unix seconds) is
 //!   `now + ttl` at build time and makes the cached index stale afterwards.
@@ -19,13 +20,14 @@
 //! fingerprint of its files' paths, sizes and modification times ([`fingerprint`]), so an
 //! unchanged directory is not re-indexed and any edit is.
 
-use super::build::{IndexOptions, build_index};
+use super::build::{IndexOptions, build_index_and_texts};
 use super::error::RepoError;
 use super::index::{INDEX_FORMAT_VERSION, RepoIndex};
 use super::source::{
     CloneLimits, Location, RepoSource, Secret, check_directory_ref, clone_and_materialise,
     local_head_commit, parse_location,
 };
+use super::texts::{FileTexts, texts_blob_key};
 use super::walk::fingerprint;
 use crate::ports::{BlobStore, RepoIndexRecord};
 use sha2::{Digest, Sha256};
@@ -153,8 +155,8 @@ pub fn load_or_build_index(
                     checkout: Some(canonical),
                 });
             }
-            let index = build_index(&canonical, commit, key, &options.index)?;
-            let record = store_index(store, &index, options)?;
+            let (index, texts) = build_index_and_texts(&canonical, commit, key, &options.index)?;
+            let record = store_index(store, &index, &texts, options)?;
             Ok(LoadedIndex {
                 index,
                 record,
@@ -213,8 +215,9 @@ pub fn load_or_build_index(
                     checkout: Some(dir),
                 });
             }
-            let index = build_index(&dir, Some(checkout.commit), key, &options.index)?;
-            let record = store_index(store, &index, options)?;
+            let (index, texts) =
+                build_index_and_texts(&dir, Some(checkout.commit), key, &options.index)?;
+            let record = store_index(store, &index, &texts, options)?;
             Ok(LoadedIndex {
                 index,
                 record,
@@ -229,15 +232,18 @@ fn is_full_commit(commit: &str) -> bool {
     commit.len() == 40 && commit.chars().all(|c| c.is_ascii_hexdigit())
 }
 
-/// Serialise the index and its record into the store.
+/// Serialise the index, its files' texts and its record into the store — the record last, so a
+/// record found means the rest is there.
 pub fn store_index(
     store: &dyn BlobStore,
     index: &RepoIndex,
+    texts: &FileTexts,
     options: &LoadOptions<'_>,
 ) -> Result<RepoIndexRecord, RepoError> {
     let bytes = serde_json::to_vec(index).map_err(|e| RepoError::CorruptIndex(e.to_string()))?;
     let index_key = index_blob_key(&index.cache_key);
     store.put(&index_key, &bytes)?;
+    store.put(&texts_blob_key(&index.cache_key), &texts.to_bytes()?)?;
     let record = RepoIndexRecord {
         cache_key: index.cache_key.clone(),
         commit: index.commit.clone(),

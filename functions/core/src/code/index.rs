@@ -26,8 +26,9 @@ use serde::{Deserialize, Serialize};
 /// (version 2: `usesSpark`, folded variable arguments, subquery clauses; version 3: SQL `IS [NOT]
 /// NULL` as `isnull` / `isnotnull`, a `schema=` keyword names columns; version 4: chains know the
 /// helper functions they start from or apply and whether their function returns them; version 5:
-/// Python SQL built with `+` of string literals).
-pub const INDEX_FORMAT_VERSION: u32 = 5;
+/// Python SQL built with `+` of string literals; version 6: the files' texts are kept beside the
+/// index, `texts.json.zst`).
+pub const INDEX_FORMAT_VERSION: u32 = 6;
 
 pub type FileId = u32;
 pub type SymbolId = u32;

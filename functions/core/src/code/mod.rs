@@ -13,6 +13,7 @@
 //! * [`notebook`] — Databricks notebook sources and Jupyter notebooks.
 //! * [`build`] — walks, extracts in parallel (rayon) and merges into a [`RepoIndex`].
 //! * [`source`] — https / file:// / local sources, gix shallow clone, safe materialisation.
+//! * [`texts`] — the indexed files' text, kept beside the index for the viewer.
 //! * [`cache`] — the blob-store cache and the entry point [`load_or_build_index`].
 //!
 //! See [`index`] for the model the rest of the pipeline searches.
@@ -28,6 +29,7 @@ pub mod source;
 pub mod sql;
 pub mod sql_expr;
 pub mod strings;
+pub mod texts;
 pub mod walk;
 
 pub use build::{IndexOptions, build_index};

@@ -11,7 +11,7 @@
 //!
 //! | task | reads | writes (blob) |
 //! |---|---|---|
-//! | LoadRepoContext | `planKey` (a serialised `Application` or `PlanGraph`, or plan text in any form) | the index (`index/<cacheKey>/…`), `jobs/<id>/semantics.json`, `jobs/<id>/localisation.json`, `jobs/<id>/dag-nodes.json`, `jobs/<id>/executions.json` |
+//! | LoadRepoContext | `planKey` (a serialised `Application` or `PlanGraph`, or plan text in any form) | the index (`index/<cacheKey>/…`), `jobs/<id>/texts-ref.json`, `jobs/<id>/semantics.json`, `jobs/<id>/localisation.json`, `jobs/<id>/dag-nodes.json`, `jobs/<id>/executions.json` |
 //! | PlanSemantics | the job's context | `jobs/<id>/nodes/<n>/semantics.json` (one `SemanticDescription`) |
 //! | EmbeddingRetrieval | `semantics.key` | `…/candidates.json` (top-K `Candidate`s) |
 //! | AstFilter | `semantics.key`, `candidates.key` | `…/filtered.json` (the top three by merit) |
@@ -39,6 +39,7 @@ use super::retrieve::Candidate;
 use super::semantics::SemanticDescription;
 use super::{PipelineConfig, PlanContext, finalize};
 use crate::code::cache::load_index_bytes;
+use crate::code::texts::record_job_texts;
 use crate::code::{LoadOptions, RepoSource, Secret, load_or_build_index};
 use crate::contracts::{EventType, JobStatus, MappingOutput, RepoConfig};
 use crate::error::ErrorName;
@@ -312,6 +313,9 @@ impl PipelineTasks {
         let commit = loaded.index.commit.clone();
         let cache_key = loaded.record.cache_key.clone();
         let index_key = loaded.record.index_key.clone();
+        // The viewer shows the job's code from the texts kept beside its index.
+        record_job_texts(&*self.blobs, job_id, &cache_key)
+            .map_err(|e| TaskError::from_named(&e))?;
         let ctx = Arc::new(PlanContext::build(
             &app.plans,
             &app.entry,

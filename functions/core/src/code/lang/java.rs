@@ -41,6 +41,10 @@ impl LanguageAdapter for Java {
         tree_sitter_java::LANGUAGE.into()
     }
 
+    fn highlights_query(&self) -> &'static str {
+        tree_sitter_java::HIGHLIGHTS_QUERY
+    }
+
     fn shape<'t>(&self, node: Node<'t>, src: &str) -> Shape<'t> {
         match kind_of(node) {
             "method_invocation" => match field_of(node, Field::Name) {

@@ -91,6 +91,9 @@ pub trait LanguageAdapter: Sync {
     /// File extensions of its sources, lower-case, without the dot.
     fn extensions(&self) -> &'static [&'static str];
     fn grammar(&self) -> tree_sitter::Language;
+    /// The grammar's `highlights.scm`, for showing its files in the viewer
+    /// ([`crate::view::highlight`]).
+    fn highlights_query(&self) -> &'static str;
     /// The node in the shared vocabulary.
     fn shape<'t>(&self, node: Node<'t>, src: &str) -> Shape<'t>;
     /// A statement that can host a call chain (expression statement, assignment, return, `val`).

@@ -45,6 +45,10 @@ impl LanguageAdapter for Python {
         tree_sitter_python::LANGUAGE.into()
     }
 
+    fn highlights_query(&self) -> &'static str {
+        tree_sitter_python::HIGHLIGHTS_QUERY
+    }
+
     fn shape<'t>(&self, node: Node<'t>, src: &str) -> Shape<'t> {
         match kind_of(node) {
             "call" => {

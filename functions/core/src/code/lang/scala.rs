@@ -68,6 +68,10 @@ impl LanguageAdapter for Scala {
         tree_sitter_scala::LANGUAGE.into()
     }
 
+    fn highlights_query(&self) -> &'static str {
+        tree_sitter_scala::HIGHLIGHTS_QUERY
+    }
+
     fn shape<'t>(&self, node: Node<'t>, src: &str) -> Shape<'t> {
         match kind_of(node) {
             "call_expression" => {
