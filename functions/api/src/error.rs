@@ -22,6 +22,9 @@ pub enum ApiError {
     Conflict(String),
     #[error("request body exceeds {0} bytes")]
     TooLarge(usize),
+    /// A file the viewer asked for is larger than it shows.
+    #[error("{0}")]
+    FileTooLarge(String),
     #[error("{0}")]
     Unprocessable(String),
     #[error("internal error: {0}")]
@@ -37,6 +40,7 @@ impl ApiError {
             ApiError::NotFound(_) => (StatusCode::NOT_FOUND, "NOT_FOUND"),
             ApiError::Conflict(_) => (StatusCode::CONFLICT, "CONFLICT"),
             ApiError::TooLarge(_) => (StatusCode::PAYLOAD_TOO_LARGE, "PAYLOAD_TOO_LARGE"),
+            ApiError::FileTooLarge(_) => (StatusCode::PAYLOAD_TOO_LARGE, "FILE_TOO_LARGE"),
             ApiError::Unprocessable(_) => (StatusCode::UNPROCESSABLE_ENTITY, "PARSE_ERROR"),
             ApiError::Internal(_) => (StatusCode::INTERNAL_SERVER_ERROR, "INTERNAL"),
         }

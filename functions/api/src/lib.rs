@@ -9,6 +9,10 @@
 //! | `POST /jobs/{id}/cancel`, `/pause`, `/resume` | job control → `200 {id, status}` |
 //! | `GET /jobs/{id}/events?after=seq&limit=n` | a page of the ordered event log |
 //! | `GET /jobs/{id}/stream` | the same events as Server-Sent Events, resumable by `Last-Event-ID` |
+//! | `GET /jobs/{id}/plan` | the job's plans as parsed, per execution |
+//! | `GET /jobs/{id}/view`, `/source?path=` | the viewer's data: plans laid out with costs and hot lines; a file's highlighted lines ([`viewer`]) |
+//!
+//! The same router serves the web viewer's page at `/` and `/jobs/{id}` ([`viewer`]).
 //!
 //! [`stream_router`] is the read-only subset (events and stream) the AWS streaming Function URL
 //! serves.
@@ -30,6 +34,7 @@ pub mod launcher;
 pub mod recovery;
 mod routes;
 mod stream;
+pub mod viewer;
 
 pub use access::RepoAccess;
 pub use auth::{Authenticator, StaticTokens};
@@ -37,6 +42,7 @@ pub use error::ApiError;
 pub use launcher::{JobLauncher, LaunchError, LocalLauncher};
 pub use recovery::{Recovery, resume_unfinished_jobs};
 pub use routes::{CreateJob, router, stream_router, submit_job};
+pub use viewer::report_html;
 
 use plan2code_core::ports::{BlobStore, JobStore};
 use std::sync::Arc;

@@ -1,8 +1,9 @@
-//! The JSON routes: create, read and control jobs, page through their events.
+//! The routes: the JSON API under `/api/v1/agent` (create, read and control jobs, page through
+//! their events, the viewer's overview and sources) and the viewer's page and assets.
 
 use crate::caller::{Caller, authorise, blocking};
 use crate::error::ApiError;
-use crate::{ApiState, stream};
+use crate::{ApiState, stream, viewer};
 use axum::Json;
 use axum::body::Bytes;
 use axum::extract::rejection::BytesRejection;
@@ -18,7 +19,7 @@ use serde::Deserialize;
 use serde_json::{Value, json};
 use std::sync::atomic::{AtomicU64, Ordering};
 
-/// The router of every `/api/v1/agent` route over `state`.
+/// The router of every route over `state`: the API under `/api/v1/agent`, the viewer beside it.
 pub fn router(state: ApiState) -> axum::Router {
     let limit = state.limits.max_body_bytes;
     let api = axum::Router::new()
@@ -29,9 +30,15 @@ pub fn router(state: ApiState) -> axum::Router {
         .route("/jobs/{id}/pause", post(pause_job))
         .route("/jobs/{id}/resume", post(resume_job))
         .route("/jobs/{id}/events", get(job_events))
-        .route("/jobs/{id}/stream", get(stream::job_stream));
+        .route("/jobs/{id}/stream", get(stream::job_stream))
+        .route("/jobs/{id}/view", get(viewer::job_overview))
+        .route("/jobs/{id}/source", get(viewer::job_source));
     axum::Router::new()
         .nest("/api/v1/agent", api)
+        .route("/", get(viewer::serve_page))
+        .route("/jobs/{id}", get(viewer::serve_page))
+        .route("/assets/viewer.js", get(viewer::serve_script))
+        .route("/assets/viewer.css", get(viewer::serve_style))
         .fallback(|| async { ApiError::NotFound("route".into()) })
         .layer(axum::extract::DefaultBodyLimit::max(limit))
         .with_state(state)
@@ -304,12 +311,7 @@ async fn job_plan(
 ) -> Result<Json<Value>, ApiError> {
     blocking(move || {
         authorise(&state, &caller, &id)?;
-        let bytes = state
-            .blobs
-            .get(&plan_key(&id))?
-            .ok_or_else(|| ApiError::NotFound(format!("{id}: its plan")))?;
-        let app: plan::Application = serde_json::from_slice(&bytes)
-            .map_err(|e| ApiError::Internal(format!("job {id}: stored plan: {e}")))?;
+        let app = viewer::stored_application(&state, &id)?;
         let executions: Vec<Value> = app
             .plans
             .iter()

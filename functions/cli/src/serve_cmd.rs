@@ -4,8 +4,9 @@
 //! uses (SQLite + a directory under the data dir) and the same state machine, run in-process on a
 //! background thread per job. Callers authenticate with bearer tokens from
 //! `PLAN2CODE_API_TOKENS` (`caller:token,…`); without it the server makes one token for the caller
-//! `local` and prints it once on standard error. The first line on standard output is
-//! `listening on http://127.0.0.1:PORT` (`--port 0` picks a free port). Logs are JSON (tracing) and
+//! `local` and prints it once on standard error, with the viewer's login link
+//! `http://127.0.0.1:PORT/?token=…`. The first line on standard output is
+//! `listening on http://127.0.0.1:PORT` (`--port 0` picks a free port); the web viewer is at `/`. Logs are JSON (tracing) and
 //! never contain tokens.
 //!
 //! `PLAN2CODE_NODE_DELAY_MS` slows every node down by that much — for demos of progress, pause
@@ -47,14 +48,18 @@ fn random_token() -> anyhow::Result<String> {
     Ok(bytes.iter().map(|b| format!("{b:02x}")).collect())
 }
 
-fn authenticator() -> anyhow::Result<StaticTokens> {
+/// The configured tokens, or one made for the caller `local` (returned, to print as a login link).
+fn authenticator() -> anyhow::Result<(StaticTokens, Option<String>)> {
     match std::env::var("PLAN2CODE_API_TOKENS") {
         Ok(spec) => StaticTokens::parse(&spec)
+            .map(|tokens| (tokens, None))
             .context("PLAN2CODE_API_TOKENS must be `caller:token[,caller:token…]`"),
         Err(_) => {
             let token = random_token()?;
-            eprintln!("plan2code serve: bearer token for caller `local`: {token}");
-            Ok(StaticTokens::new().with("local", token))
+            Ok((
+                StaticTokens::new().with("local", token.clone()),
+                Some(token),
+            ))
         }
     }
 }
@@ -68,7 +73,7 @@ pub fn run(args: ServeArgs) -> anyhow::Result<ExitCode> {
                 .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info")),
         )
         .try_init();
-    let auth = authenticator()?;
+    let (auth, local_token) = authenticator()?;
     let blobs: Arc<dyn BlobStore> = Arc::new(DirBlobStore::new(
         args.store
             .clone()
@@ -137,6 +142,14 @@ pub fn run(args: ServeArgs) -> anyhow::Result<ExitCode> {
         let addr = listener.local_addr()?;
         println!("listening on http://{addr}");
         std::io::stdout().flush()?;
+        if let Some(token) = &local_token {
+            // Jupyter's habit: a link that logs the browser in (the page then drops the token
+            // from its address bar and keeps it for the tab only).
+            eprintln!(
+                "plan2code serve: open the viewer at http://{addr}/?token={token}\n\
+                 plan2code serve: API bearer token for caller `local`: {token}"
+            );
+        }
         tracing::info!(%addr, "serving the plan2code API");
         axum::serve(listener, router(state))
             .with_graceful_shutdown(async {

@@ -770,3 +770,137 @@ fn an_event_log_in_plan_content_maps_every_execution_as_one_job() {
     assert_eq!(list(ALICE, "?limit=0").0, 400);
     assert!(list(BOB, "").1["jobs"].as_array().unwrap().is_empty());
 }
+
+fn get_text(url: &str) -> (u16, String, reqwest::header::HeaderMap) {
+    let response = client().get(url).send().unwrap();
+    let status = response.status().as_u16();
+    let headers = response.headers().clone();
+    (status, response.text().unwrap(), headers)
+}
+
+#[test]
+fn the_viewer_and_its_api_show_a_job_to_its_owner_only() {
+    let server = serve(0, 1 << 20);
+    let dir = tempfile::tempdir().unwrap();
+    let repo = example_repo(dir.path());
+    // A link out of the clone: the index never holds it, so the viewer can never show it.
+    let checkout = dir.path().join("example-project");
+    std::os::unix::fs::symlink("/etc/passwd", checkout.join("jobs/passwd.py")).unwrap();
+    git(&checkout, &["add", "."]);
+    git(&checkout, &["commit", "-q", "-m", "a link out"]);
+    let id = create(&server, ALICE, &repo);
+    let messages = read_stream(&server, &id, None);
+    assert_eq!(messages.last().unwrap().1, "job_completed");
+
+    // The page and its assets need no token and keep to the server.
+    for path in ["/".to_owned(), format!("/jobs/{id}")] {
+        let (status, html, headers) = get_text(&format!("{}{path}", server.base));
+        assert_eq!(status, 200, "{path}");
+        assert!(
+            html.contains(r#"<script src="/assets/viewer.js">"#),
+            "{html}"
+        );
+        let policy = headers["content-security-policy"].to_str().unwrap();
+        assert!(policy.contains("default-src 'none'") && policy.contains("script-src 'self'"));
+    }
+    let (status, script, headers) = get_text(&format!("{}/assets/viewer.js", server.base));
+    assert_eq!(status, 200);
+    assert!(
+        headers["content-type"]
+            .to_str()
+            .unwrap()
+            .starts_with("text/javascript")
+    );
+    assert!(script.contains("/api/v1/agent"));
+
+    // The overview: every node laid out once, edges between them, mapped locations on the nodes.
+    let (status, view) = call(
+        reqwest::Method::GET,
+        &job_url(&server, &id, "/view"),
+        Some(ALICE),
+        None,
+    );
+    assert_eq!(status, 200, "{view}");
+    let graph = &view["graphs"][0];
+    let nodes = graph["nodes"].as_array().unwrap();
+    assert_eq!(nodes.len(), 42);
+    assert!(!graph["edges"].as_array().unwrap().is_empty());
+    let mut corners: Vec<(i64, i64)> = nodes
+        .iter()
+        .map(|n| {
+            (
+                n["x"].as_f64().unwrap() as i64,
+                n["y"].as_f64().unwrap() as i64,
+            )
+        })
+        .collect();
+    corners.sort();
+    corners.dedup();
+    assert_eq!(corners.len(), 42, "two nodes drawn on the same spot");
+    assert!(nodes.iter().any(|n| {
+        n["location"]
+            .as_str()
+            .is_some_and(|l| l.starts_with("jobs/daily_revenue.py:"))
+    }));
+    assert_eq!(
+        graph["hasMetrics"], false,
+        "a formatted plan carries no metrics"
+    );
+
+    // A file of the job's repository, highlighted line by line.
+    let source = |token: &str, path: &str| {
+        call(
+            reqwest::Method::GET,
+            &job_url(&server, &id, &format!("/source?path={}", urlencode(path))),
+            Some(token),
+            None,
+        )
+    };
+    let (status, file) = source(ALICE, "jobs/daily_revenue.py");
+    assert_eq!(status, 200, "{file}");
+    let on_disk = std::fs::read_to_string(checkout.join("jobs/daily_revenue.py")).unwrap();
+    let lines = file["lines"].as_array().unwrap();
+    assert_eq!(lines.len(), on_disk.lines().count());
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.as_str().unwrap().contains("build_report"))
+    );
+
+    // Another caller sees nothing of it; paths outside what the index holds are not found.
+    assert_eq!(source(BOB, "jobs/daily_revenue.py").0, 404);
+    assert_eq!(
+        call(
+            reqwest::Method::GET,
+            &job_url(&server, &id, "/view"),
+            Some(BOB),
+            None
+        )
+        .0,
+        404
+    );
+    for path in [
+        "jobs/passwd.py",
+        "../../../../etc/passwd",
+        "jobs/../jobs/daily_revenue.py",
+        "/etc/passwd",
+        "jobs/nope.py",
+    ] {
+        let (status, body) = source(ALICE, path);
+        assert_eq!(status, 404, "{path}: {body}");
+        assert!(!body.to_string().contains("root:"), "{path}: {body}");
+    }
+}
+
+/// Percent-encodes a query value (the few characters these tests use).
+fn urlencode(value: &str) -> String {
+    value
+        .bytes()
+        .map(|b| match b {
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' => {
+                (b as char).to_string()
+            }
+            _ => format!("%{b:02X}"),
+        })
+        .collect()
+}
