@@ -14,12 +14,14 @@
 use anyhow::Context;
 use plan2code_core::code::redact_url;
 use plan2code_core::code::source::{Location, parse_location};
+use plan2code_core::code::texts::job_texts;
 use plan2code_core::contracts::RepoConfig;
 use plan2code_core::pipeline::job;
 use plan2code_core::pipeline::job::{execution_input, plan_key, queued_job};
 use plan2code_core::pipeline::tasks::PipelineTasks;
 use plan2code_core::ports::{BlobStore, JobStore};
 use plan2code_core::settings;
+use plan2code_core::view::Report;
 use plan2code_core::workflow::{TaskRegistry, WorkflowError, mapping_runner};
 use plan2code_stores::{DirBlobStore, MemoryBlobStore, SplitBlobStore, SqliteJobStore};
 use std::io::IsTerminal;
@@ -33,6 +35,9 @@ pub enum MapFormat {
     Json,
     /// SARIF 2.1.0: each mapped node as a result at its file and lines (editors, code scanning).
     Sarif,
+    /// One self-contained HTML file: the plan graph, each node's code and the hot lines (opens
+    /// from `file://`, for attaching to a ticket).
+    Html,
 }
 
 #[derive(clap::Args)]
@@ -158,7 +163,20 @@ pub fn run(args: MapArgs) -> anyhow::Result<ExitCode> {
     let rendered = match args.format {
         MapFormat::Json => serde_json::to_string_pretty(&job)? + "\n",
         MapFormat::Sarif => serde_json::to_string_pretty(&crate::sarif::to_sarif(&job))? + "\n",
-        MapFormat::Table => crate::table::render_table(&job, &app.plans, args.explain),
+        MapFormat::Table => {
+            use std::io::IsTerminal;
+            let style = crate::table::TableStyle {
+                explain: args.explain,
+                colour: args.out.is_none()
+                    && std::io::stdout().is_terminal()
+                    && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty()),
+            };
+            crate::table::render_table(&job, &app.plans, style)
+        }
+        MapFormat::Html => {
+            let texts = job_texts(&*blobs, &job_id)?.unwrap_or_default();
+            plan2code_api::report_html(&Report::new(job, &app.plans, &texts))?
+        }
     };
     match &args.out {
         Some(path) => std::fs::write(path, rendered)?,

@@ -1,12 +1,32 @@
 //! The terminal table of `plan2code map`: one row per node in the plan's own tree order,
 //! indented by depth as `explain` prints it, with AQE's final and initial plans (and subqueries)
 //! as labelled sections; per row what a scan reads or how an exchange partitions, where the node
-//! maps (file:lines, symbol, the snippet's first line), its confidence and band. A job of several
-//! executions gets one such table per execution under a heading.
+//! maps (file:lines, symbol, the snippet's first line), its confidence and band — coloured on a
+//! terminal, and spelt out, so the band never rests on colour alone. When the plan carries
+//! metrics (the Spark UI's JSON, an event log), a cost column shows each operator's measured
+//! cost and the costliest lines of code follow the table (`plan2code_core::view` attributes
+//! costs the same way the viewer does). A job of several executions gets one such table per
+//! execution under a heading.
 
-use plan2code_core::contracts::{ExecutionReport, Job, MappingOutput};
+use comfy_table::{Cell, CellAlignment, Color, ContentArrangement, Table, presets};
+use plan2code_core::contracts::{ConfidenceStatus, ExecutionReport, Job, MappingOutput};
 use plan2code_core::plan::{NodeIdx, PlanGraph, PlanNode, PlanSection};
+use plan2code_core::view::{Cost, hot_lines, operator_costs};
 use std::collections::{HashMap, HashSet};
+
+/// How many of the costliest lines follow the table.
+const HOT_LINES_SHOWN: usize = 10;
+/// How many of a hot line's nodes are named (costliest first).
+const NODES_PER_HOT_LINE: usize = 4;
+
+/// How the table is drawn.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct TableStyle {
+    /// Each node's explanation and alternatives after the table.
+    pub explain: bool,
+    /// Band colours (ANSI): for a terminal that has not asked for `NO_COLOR`.
+    pub colour: bool,
+}
 
 /// A readable table: one row per node with what it reads (scans) or how it shuffles
 /// (exchanges), where it maps (file:lines, symbol, the snippet's first line), its confidence and
@@ -14,12 +34,12 @@ use std::collections::{HashMap, HashSet};
 /// the content, so long paths never run into the next column. A job of several executions gets
 /// one table per execution under a heading (id, description, duration, node count), and the
 /// executions it skipped are listed with why.
-pub fn render_table(job: &Job, plans: &[PlanGraph], explain: bool) -> String {
+pub fn render_table(job: &Job, plans: &[PlanGraph], style: TableStyle) -> String {
     let mappings: Vec<&MappingOutput> = job.result.iter().flat_map(|r| &r.mappings).collect();
     let mut out = String::new();
     if plans.len() <= 1 {
         let graph = plans.first();
-        out.push_str(&node_table(&mappings, graph, explain));
+        out.push_str(&node_table(&mappings, graph, style));
     } else {
         for report in &job.executions {
             out.push_str(&execution_heading(report));
@@ -34,10 +54,12 @@ pub fn render_table(job: &Job, plans: &[PlanGraph], explain: bool) -> String {
                 .copied()
                 .filter(|m| m.execution_id == report.execution_id)
                 .collect();
-            out.push_str(&node_table(&own, graph, explain));
+            out.push_str(&node_table(&own, graph, style));
             out.push('\n');
         }
     }
+    let all: Vec<MappingOutput> = mappings.iter().map(|m| (*m).clone()).collect();
+    out.push_str(&hot_lines_table(plans, &all));
     let s = &job.statistics;
     let executions = if plans.len() > 1 {
         format!("{} executions, ", plans.len())
@@ -165,15 +187,25 @@ fn tree_rows<'m>(mappings: &[&'m MappingOutput], graph: Option<&PlanGraph>) -> V
 }
 
 /// The rows of one plan's nodes (and, with `explain`, their explanations).
-fn node_table(mappings: &[&MappingOutput], graph: Option<&PlanGraph>, explain: bool) -> String {
-    use comfy_table::{CellAlignment, ContentArrangement, Table, presets};
+fn node_table(mappings: &[&MappingOutput], graph: Option<&PlanGraph>, style: TableStyle) -> String {
+    let costs = graph.map(operator_costs).unwrap_or_default();
+    let measured = costs.iter().any(Cost::is_measured);
     let mut table = Table::new();
     table
         .load_preset(presets::NOTHING)
-        .set_content_arrangement(ContentArrangement::Disabled)
-        .set_header([
-            "id", "node", "kind", "code", "symbol", "conf", "status", "snippet",
-        ]);
+        .set_content_arrangement(ContentArrangement::Disabled);
+    if style.colour {
+        table.enforce_styling();
+    } else {
+        table.force_no_tty();
+    }
+    let mut header = vec![
+        "id", "node", "kind", "code", "symbol", "conf", "status", "snippet",
+    ];
+    if measured {
+        header.insert(7, "cost");
+    }
+    table.set_header(header);
     let rows = tree_rows(mappings, graph);
     for row in &rows {
         let (m, depth, idx) = match row {
@@ -184,10 +216,8 @@ fn node_table(mappings: &[&MappingOutput], graph: Option<&PlanGraph>, explain: b
             Row::Node(m, depth, idx) => (*m, *depth, *idx),
         };
         // the walk's index; a node it did not reach is looked up by id
-        let node = graph.and_then(|g| {
-            idx.or_else(|| g.node_by_id(&m.dag_node_id))
-                .map(|i| &g.nodes[i])
-        });
+        let idx = idx.or_else(|| graph.and_then(|g| g.node_by_id(&m.dag_node_id)));
+        let node = graph.zip(idx).map(|(g, i)| &g.nodes[i]);
         let name = match node.and_then(node_detail) {
             Some(detail) => format!("{} {detail}", m.node_name),
             None => m.node_name.clone(),
@@ -205,17 +235,27 @@ fn node_table(mappings: &[&MappingOutput], graph: Option<&PlanGraph>, explain: b
             plan2code_core::contracts::NodeKind::Code => "code",
             plan2code_core::contracts::NodeKind::Engine => "engine",
         };
-        let status = format!("{:?}", m.confidence_status).to_lowercase();
-        table.add_row([
-            m.dag_node_id.clone(),
-            node,
-            kind.into(),
-            code,
-            symbol,
-            format!("{:.2}", m.confidence),
+        let status = if m.mapped_code.is_some() {
+            format!("{:?}", m.confidence_status).to_lowercase()
+        } else {
+            "unmapped".to_string()
+        };
+        let status = Cell::new(status).fg(band_colour(m));
+        let mut cells = vec![
+            Cell::new(&m.dag_node_id),
+            Cell::new(node),
+            Cell::new(kind),
+            Cell::new(code),
+            Cell::new(symbol),
+            Cell::new(format!("{:.2}", m.confidence)),
             status,
-            snippet,
-        ]);
+            Cell::new(snippet),
+        ];
+        if measured {
+            let cost = idx.and_then(|i| costs.get(i)).copied().unwrap_or_default();
+            cells.insert(7, Cell::new(describe_cost(&cost)));
+        }
+        table.add_row(cells);
     }
     for column in [0, 5] {
         if let Some(column) = table.column_mut(column) {
@@ -224,7 +264,7 @@ fn node_table(mappings: &[&MappingOutput], graph: Option<&PlanGraph>, explain: b
     }
     let mut out = table.trim_fmt();
     out.push('\n');
-    if explain {
+    if style.explain {
         for row in &rows {
             let Row::Node(m, _, _) = row else { continue };
             out.push_str(&format!(
@@ -240,6 +280,106 @@ fn node_table(mappings: &[&MappingOutput], graph: Option<&PlanGraph>, explain: b
         }
     }
     out
+}
+
+/// A band's colour on a terminal; the status word beside it says the same.
+fn band_colour(m: &MappingOutput) -> Color {
+    if m.mapped_code.is_none() {
+        return Color::DarkGrey;
+    }
+    match m.confidence_status {
+        ConfidenceStatus::Confirmed => Color::Green,
+        ConfidenceStatus::Probable => Color::Yellow,
+        _ => Color::Red,
+    }
+}
+
+/// `324 ms · 7 rows · 32.0 MiB shuffled · 1.2 GiB spilled`: the measured parts of a cost.
+fn describe_cost(cost: &Cost) -> String {
+    let mut parts = Vec::new();
+    if cost.time_ms > 0.0 {
+        parts.push(format_ms(cost.time_ms));
+    }
+    if cost.rows > 0.0 {
+        parts.push(format!("{} rows", cost.rows.round()));
+    }
+    if cost.shuffle_bytes > 0.0 {
+        parts.push(format!("{} shuffled", format_bytes(cost.shuffle_bytes)));
+    }
+    if cost.spill_bytes > 0.0 {
+        parts.push(format!("{} spilled", format_bytes(cost.spill_bytes)));
+    }
+    parts.join(" · ")
+}
+
+fn format_ms(ms: f64) -> String {
+    match ms {
+        ms if ms >= 60_000.0 => format!("{:.1} min", ms / 60_000.0),
+        ms if ms >= 1_000.0 => format!("{:.1} s", ms / 1_000.0),
+        ms => format!("{ms:.0} ms"),
+    }
+}
+
+fn format_bytes(bytes: f64) -> String {
+    const UNITS: [&str; 5] = ["B", "KiB", "MiB", "GiB", "TiB"];
+    let mut value = bytes;
+    let mut unit = 0;
+    while value >= 1024.0 && unit < UNITS.len() - 1 {
+        value /= 1024.0;
+        unit += 1;
+    }
+    if unit == 0 {
+        format!("{value:.0} B")
+    } else {
+        format!("{value:.1} {}", UNITS[unit])
+    }
+}
+
+/// The costliest lines of code (when the plan carries metrics): each line's operators' summed
+/// time, rows, shuffle and spill, and which nodes they are.
+fn hot_lines_table(plans: &[PlanGraph], mappings: &[MappingOutput]) -> String {
+    let hot = hot_lines(plans, mappings);
+    if hot.is_empty() {
+        return String::new();
+    }
+    let mut table = Table::new();
+    table
+        .load_preset(presets::NOTHING)
+        .set_content_arrangement(ContentArrangement::Disabled)
+        .force_no_tty()
+        .set_header(["#", "code", "cost", "nodes", "line"]);
+    for (rank, line) in hot.iter().take(HOT_LINES_SHOWN).enumerate() {
+        // a single plan's nodes by their id as the table shows it; an application's with the
+        // execution too (`3:22`)
+        let mut nodes: Vec<String> = line
+            .nodes
+            .iter()
+            .take(NODES_PER_HOT_LINE)
+            .map(|n| match n.key.rsplit_once(':') {
+                Some((_, id)) if plans.len() <= 1 => format!("{} #{id}", n.name),
+                _ => format!("{} #{}", n.name, n.key),
+            })
+            .collect();
+        if line.nodes.len() > NODES_PER_HOT_LINE {
+            nodes.push(format!("{} more", line.nodes.len() - NODES_PER_HOT_LINE));
+        }
+        table.add_row([
+            (rank + 1).to_string(),
+            format!("{}:{}", line.file, line.lines),
+            describe_cost(&line.cost),
+            nodes.join(", "),
+            first_line(&line.code),
+        ]);
+    }
+    if let Some(column) = table.column_mut(0) {
+        column.set_cell_alignment(CellAlignment::Right);
+    }
+    format!(
+        "\nhot lines: the code whose operators cost the most ({} of {})\n{}\n",
+        hot.len().min(HOT_LINES_SHOWN),
+        hot.len(),
+        table.trim_fmt()
+    )
 }
 
 /// Deepest indentation shown: a plan nested deeper still lists, flush at this depth.

@@ -387,6 +387,9 @@ fn the_table_tells_scans_apart_and_shows_symbol_and_snippet_in_aligned_columns()
             "misaligned: {line}"
         );
     }
+    // a formatted plan has no metrics: no cost column, no hot lines
+    assert!(!header.contains("cost"), "{header}");
+    assert!(!table.contains("hot lines"), "{table}");
     let explained = table_of(true);
     assert!(explained.contains("\n1 Scan parquet: "), "{explained}");
     assert!(explained.contains("    or jobs/"), "{explained}");
@@ -483,6 +486,96 @@ fn sarif_puts_every_mapped_node_at_its_file_and_lines() {
                 .as_str()
                 .unwrap()
                 .starts_with(mapping["nodeName"].as_str().unwrap())
+        );
+    }
+}
+
+/// Milliseconds of a cost cell (`324 ms · 7 rows`, `1.2 s`); 0 when it has no time.
+fn cost_ms(cell: &str) -> f64 {
+    let first = cell.split(" · ").next().unwrap_or("").trim();
+    match first.split_once(' ') {
+        Some((n, "ms")) => n.parse().unwrap(),
+        Some((n, "s")) => n.parse::<f64>().unwrap() * 1000.0,
+        Some((n, "min")) => n.parse::<f64>().unwrap() * 60_000.0,
+        _ => 0.0,
+    }
+}
+
+/// A plan with metrics (the Spark UI's SQL JSON): each row shows its operator's measured cost,
+/// and the costliest lines follow, ranked by time, each the sum of the operators mapped there.
+#[test]
+fn the_table_shows_costs_and_hot_lines_when_the_plan_has_metrics() {
+    let data = tempfile::tempdir().unwrap();
+    let output = Command::new(env!("CARGO_BIN_EXE_plan2code"))
+        .current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."))
+        .args(["map", "-q", "--plan", "events/plans/daily-revenue.ui.json"])
+        .args(["--repo", "events/example-project"])
+        .env("PLAN2CODE_DATA_DIR", data.path())
+        .env("NO_COLOR", "1")
+        .output()
+        .unwrap();
+    assert!(output.status.success());
+    let table = String::from_utf8(output.stdout).unwrap();
+    assert!(!table.contains('\u{1b}'), "no colour off a terminal");
+    let lines: Vec<&str> = table.lines().collect();
+    let header = lines[0];
+    let (cost_at, snippet_at) = (
+        header.find("cost").unwrap(),
+        header.find("snippet").unwrap(),
+    );
+    let mut node_ms = std::collections::HashMap::new();
+    for line in lines[1..].iter().take_while(|l| !l.is_empty()) {
+        let id = line.split_whitespace().next().unwrap_or("");
+        if let Some(cell) = line.get(cost_at..snippet_at) {
+            node_ms.insert(id.to_owned(), cost_ms(cell));
+        }
+    }
+    assert!(node_ms.values().any(|&ms| ms > 0.0), "{table}");
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.contains("BroadcastExchange") && l.contains("shuffled")),
+        "an exchange shows what it moved: {table}"
+    );
+
+    let start = lines
+        .iter()
+        .position(|l| l.starts_with("hot lines"))
+        .expect("hot lines");
+    let hot_header = lines[start + 1];
+    let (cost_col, nodes_col, line_col) = (
+        hot_header.find("cost").unwrap(),
+        hot_header.find("nodes").unwrap(),
+        hot_header.find("line").unwrap(),
+    );
+    let hot: Vec<&str> = lines[start + 2..]
+        .iter()
+        .take_while(|l| !l.is_empty())
+        .copied()
+        .collect();
+    assert!(!hot.is_empty());
+    let times: Vec<f64> = hot
+        .iter()
+        .map(|l| cost_ms(&l[cost_col..nodes_col]))
+        .collect();
+    assert!(
+        times.windows(2).all(|w| w[0] >= w[1]),
+        "ranked by time: {times:?}"
+    );
+    for line in hot {
+        let nodes = line[nodes_col..line_col].trim();
+        if nodes.contains(" more") {
+            continue;
+        }
+        let ids: Vec<&str> = nodes
+            .split(", ")
+            .map(|n| n.rsplit_once('#').unwrap().1)
+            .collect();
+        let sum: f64 = ids.iter().map(|id| node_ms[*id]).sum();
+        let shown = cost_ms(&line[cost_col..nodes_col]);
+        assert!(
+            (sum - shown).abs() <= ids.len() as f64,
+            "{line}: nodes sum to {sum} ms"
         );
     }
 }
