@@ -166,6 +166,12 @@ pub struct WindowSpec {
     pub order_by: Vec<SortKey>,
 }
 
+/// The metric an event log's operators carry for the whole-stage codegen stage they were fused
+/// into: the stage's `duration`. A formatted plan has no node for the stage itself, so each of
+/// its operators holds the same value and `view::cost` shares it among them, as it shares a UI
+/// `WholeStageCodegen` node's `duration` among that node's members.
+pub const CODEGEN_STAGE_DURATION: &str = "duration of its whole-stage codegen stage";
+
 /// Everything parsed out of a node's header arguments and detail section. Fields a node does
 /// not have stay empty.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
@@ -202,7 +208,10 @@ pub struct NodeDetails {
     /// Sample fraction / seed, union arity, coalesce partitions … as key → value.
     #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
     pub arguments: std::collections::BTreeMap<String, String>,
-    /// Runtime metrics (Spark UI input) as name → value as displayed.
+    /// Runtime metrics (the Spark UI's JSON, an event log's accumulators) as name → value as
+    /// displayed (`1,024`, `26 ms`, `3.3 KiB`). From an event log, each operator of a
+    /// whole-stage codegen stage also carries the stage's duration as
+    /// [`CODEGEN_STAGE_DURATION`].
     #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
     pub metrics: std::collections::BTreeMap<String, String>,
 }

@@ -412,7 +412,7 @@ fn mark_subquery_sections(nodes: &mut [super::graph::PlanNode], roots: &[NodeIdx
 
 /// One step of a pre-order walk: a node, or a node already visited (a reused exchange).
 #[derive(Clone, Copy, PartialEq, Eq)]
-enum Step {
+pub(super) enum Step {
     Node(NodeIdx),
     Reused,
 }
@@ -434,7 +434,10 @@ fn walk_ui(nodes: &[PlanNode], roots: &[NodeIdx]) -> Vec<Step> {
     steps
 }
 
-fn walk_formatted(graph: &PlanGraph) -> Vec<Step> {
+/// A formatted plan's final plan in pre-order, as the other forms of the same plan (the UI's
+/// graph, an event log's `sparkPlanInfo`) list it: query stages and `InputAdapter` left out,
+/// a reused exchange as [`Step::Reused`], subqueries not entered.
+pub(super) fn walk_formatted(graph: &PlanGraph) -> Vec<Step> {
     let only_in_text = |op: &str| op.ends_with("QueryStage") || op == "InputAdapter";
     let mut steps = Vec::new();
     let mut stack: Vec<NodeIdx> = graph.roots.iter().rev().copied().collect();

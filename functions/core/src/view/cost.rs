@@ -1,5 +1,5 @@
 //! What each operator of a plan cost, read from the metrics the plan carries (the Spark UI's SQL
-//! JSON), and how that cost is shared among operators.
+//! JSON, an event log's accumulators), and how that cost is shared among operators.
 //!
 //! Spark shows a metric as text: `1,000` (a count), `3.3 KiB` (a size), `870 ms` / `1.1 s` (a
 //! time), or, when tasks reported it, `total (min, med, max (stageId: taskId))\n242 ms (85 ms,
@@ -14,13 +14,16 @@
 //!   which report no separable time of their own; it is **shared among its member operators** in
 //!   proportion to the time metrics the members do report (an aggregate's `time in aggregation
 //!   build`, say), and equally when none reports any. The cluster node itself keeps no time, so a
-//!   stage's duration is counted once.
+//!   stage's duration is counted once. A plan read from an event log has no stage nodes: its
+//!   operators each carry their stage's duration as [`CODEGEN_STAGE_DURATION`], and the
+//!   operators of one stage share it the same way.
 //!
-//! Plans without metrics (explain text, event logs) cost nothing, and every consumer treats an
-//! all-zero cost as "no measurement", never as "free".
+//! Plans without metrics (explain text) cost nothing, and every consumer treats an all-zero cost
+//! as "no measurement", never as "free".
 
-use crate::plan::{PlanGraph, PlanNode};
+use crate::plan::{CODEGEN_STAGE_DURATION, NodeIdx, PlanGraph, PlanNode};
 use serde::Serialize;
+use std::collections::BTreeMap;
 
 /// One metric's value as a number in its base unit.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -110,6 +113,7 @@ fn own_cost(node: &PlanNode) -> Cost {
             continue;
         };
         match (name.as_str(), value) {
+            (CODEGEN_STAGE_DURATION, _) => {} // the stage's, shared in `operator_costs`
             ("number of output rows", MetricValue::Count(n)) => cost.rows = n,
             ("shuffle bytes written", MetricValue::Bytes(b)) => cost.shuffle_bytes += b,
             ("data size", MetricValue::Bytes(b)) => data_size = b,
@@ -127,22 +131,7 @@ fn own_cost(node: &PlanNode) -> Cost {
 /// Every node's [`Cost`], indexed like `graph.nodes`.
 pub fn operator_costs(graph: &PlanGraph) -> Vec<Cost> {
     let mut costs: Vec<Cost> = graph.nodes.iter().map(own_cost).collect();
-    for (idx, cluster) in graph.nodes.iter().enumerate() {
-        if !is_codegen_cluster(cluster) {
-            continue;
-        }
-        let duration = std::mem::take(&mut costs[idx].time_ms);
-        let members: Vec<usize> = cluster
-            .members
-            .iter()
-            .copied()
-            .filter(|&m| m < costs.len() && m != idx)
-            .collect();
-        if members.is_empty() {
-            // A cluster whose members the plan does not list: its time stays where it was read.
-            costs[idx].time_ms = duration;
-            continue;
-        }
+    for (duration, members) in codegen_stages(graph, &mut costs) {
         let reported: f64 = members.iter().map(|&m| costs[m].time_ms).sum();
         for &m in &members {
             costs[m].time_ms = if reported > 0.0 {
@@ -153,6 +142,54 @@ pub fn operator_costs(graph: &PlanGraph) -> Vec<Cost> {
         }
     }
     costs
+}
+
+/// A codegen stage of an event log's plan: its number, its duration's bits, and — for an
+/// operator without a stage number — the operator itself.
+type StageKey = (Option<u32>, u64, NodeIdx);
+
+/// The whole-stage codegen stages of a plan, each as its duration and the operators fused into
+/// it: a UI `WholeStageCodegen` node (whose own time is taken out of `costs`) with its members,
+/// or the operators of an event log's plan carrying [`CODEGEN_STAGE_DURATION`], grouped by stage.
+fn codegen_stages(graph: &PlanGraph, costs: &mut [Cost]) -> Vec<(f64, Vec<NodeIdx>)> {
+    let mut stages = Vec::new();
+    for (idx, cluster) in graph.nodes.iter().enumerate() {
+        if !is_codegen_cluster(cluster) {
+            continue;
+        }
+        let members: Vec<NodeIdx> = cluster
+            .members
+            .iter()
+            .copied()
+            .filter(|&m| m < costs.len() && m != idx)
+            .collect();
+        // A cluster whose members the plan does not list: its time stays where it was read.
+        if !members.is_empty() {
+            stages.push((std::mem::take(&mut costs[idx].time_ms), members));
+        }
+    }
+    // keyed by stage number and duration: AQE plans each query stage apart, and the numbers of
+    // two stages can coincide
+    let mut by_stage: BTreeMap<StageKey, (f64, Vec<NodeIdx>)> = BTreeMap::new();
+    for (idx, node) in graph.nodes.iter().enumerate() {
+        let duration = node
+            .details
+            .metrics
+            .get(CODEGEN_STAGE_DURATION)
+            .and_then(|text| MetricValue::parse(text));
+        let Some(MetricValue::Millis(duration)) = duration else {
+            continue;
+        };
+        // an operator without its stage's number stands alone
+        let key = match node.codegen_stage {
+            Some(stage) => (Some(stage), duration.to_bits(), 0),
+            None => (None, duration.to_bits(), idx),
+        };
+        let entry = by_stage.entry(key).or_insert((duration, Vec::new()));
+        entry.1.push(idx);
+    }
+    stages.extend(by_stage.into_values());
+    stages
 }
 
 #[cfg(test)]

@@ -6,10 +6,11 @@
 //! A plan is the formatted form since Spark 3.0; older logs hold `explain(true)` text, read by
 //! the simple reader. Node ids are that text's `(N)` (pre-order positions for old logs). The
 //! start event's `description` and `details` go to [`ExecutionInfo`], `SparkListenerLogStart`
-//! gives the Spark version, and the log's warnings (skipped lines) are carried on every graph
-//! read from it.
+//! gives the Spark version, the operators' measured metrics come from the accumulators
+//! ([`metrics`]), and the log's warnings (skipped lines) are carried on every graph read from it.
 
 pub mod codec;
+mod metrics;
 mod reader;
 pub mod rolled;
 
@@ -179,6 +180,9 @@ impl ReadLog {
         graph.format = PlanFormat::Eventlog;
         for node in &mut graph.nodes {
             node.source_line = None;
+        }
+        if let Some(info) = &exec.plan_info {
+            metrics::attach_metrics(&mut graph, info, &self.0.accumulators);
         }
         graph.execution = ExecutionInfo {
             execution_id: Some(id),
