@@ -1,11 +1,15 @@
-"""Run the example project's daily revenue job and save the Spark UI's SQL JSON for it.
+"""Run the example project's daily revenue job and save the two plan forms that carry metrics.
 
-The UI JSON (`/api/v1/applications/{app}/sql/{id}?details=true&planDescription=true`) is the
-plan form that carries per-operator metrics; the viewer's heat overlay and hot lines, and the
-browser test of the HTML report, read events/plans/daily-revenue.ui.json written here.
-It lives outside events/example-project so that the example repository's index does not change.
+* events/plans/daily-revenue.ui.json — the Spark UI's SQL JSON
+  (`/api/v1/applications/{app}/sql/{id}?details=true&planDescription=true`);
+* events/plans/daily-revenue.eventlog — the run's event log (plans with `sparkPlanInfo`, stage
+  completions with the metrics' accumulators).
 
-usage: python events/tools/capture_ui_json.py   (needs pyspark==4.3.0 and Java 17)
+The viewer's heat overlay and hot lines, the table's cost column and their tests read them. The
+script lives outside events/example-project so that the example repository's index does not
+change.
+
+usage: python events/tools/capture_runtime_plans.py   (needs pyspark==4.3.0 and Java 17)
 """
 import json
 import os
@@ -18,6 +22,7 @@ import urllib.request
 EVENTS = pathlib.Path(__file__).resolve().parent.parent
 PROJECT = EVENTS / "example-project"
 OUT = EVENTS / "plans" / "daily-revenue.ui.json"
+EVENT_LOG = EVENTS / "plans" / "daily-revenue.eventlog"
 sys.path.insert(0, str(PROJECT))
 
 from pyspark.sql import SparkSession  # noqa: E402
@@ -51,8 +56,13 @@ def final_execution(spark, timeout=60.0):
 def main():
     with tempfile.TemporaryDirectory() as root:
         os.chdir(root)  # the job reads relative data/ paths, as in generate_plans.py
+        logs = pathlib.Path(root) / "event-logs"
+        logs.mkdir()
         spark = (SparkSession.builder.master("local[2]").appName("plan2code-example")
-                 .config("spark.ui.enabled", "true").config("spark.ui.port", "0").getOrCreate())
+                 .config("spark.ui.enabled", "true").config("spark.ui.port", "0")
+                 .config("spark.eventLog.enabled", "true").config("spark.eventLog.dir", logs.as_uri())
+                 .config("spark.eventLog.rolling.enabled", "false").config("spark.eventLog.compress", "false")
+                 .getOrCreate())
         spark.sparkContext.setLogLevel("ERROR")
         write_data(spark, root)
         spark.sparkContext.setJobDescription(DESCRIPTION)
@@ -63,6 +73,10 @@ def main():
                                    "sparkVersion": spark.version, "execution": execution}, indent=1) + "\n")
         print("wrote", OUT)
         spark.stop()
+        # the log of the whole run: writing the data, then the job
+        (written,) = [p for p in logs.iterdir() if p.is_file()]
+        EVENT_LOG.write_bytes(written.read_bytes())
+        print("wrote", EVENT_LOG)
 
 
 if __name__ == "__main__":

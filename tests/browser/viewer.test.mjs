@@ -21,6 +21,7 @@ const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
 const SHOTS = process.env.PLAN2CODE_SCREENSHOTS || join(tmpdir(), 'plan2code-screenshots');
 const PLAN = join(ROOT, 'events/plans/daily-revenue.formatted.txt');
 const UI_PLAN = join(ROOT, 'events/plans/daily-revenue.ui.json');
+const EVENT_LOG = join(ROOT, 'events/plans/daily-revenue.eventlog');
 
 let scratch; let repoDir; let repoUrl; let server; let base; let login; let browser;
 
@@ -198,5 +199,25 @@ test('the HTML report opens from file:// and shows the same mappings, and hot li
   await page.click('table.hot tbody tr');
   await page.waitForSelector('#code .line.hit');
   await shot(page, '6-report-hot-lines');
+
+  // The run's event log: the whole application, one graph per execution, costs from its
+  // accumulators; a hot line of another execution switches the graph to it.
+  const logReport = join(scratch, 'report-log.html');
+  execFileSync(BIN, ['map', '--plan', EVENT_LOG, '--repo', repoDir, '--format', 'html', '--out', logReport], { env, stdio: 'ignore' });
+  await page.goto('file://' + logReport);
+  await page.waitForSelector('table.hot tbody tr');
+  const executions = await page.$$eval('#execution option', (els) => els.length);
+  assert.ok(executions >= 2, `executions: ${executions}`);
+  const before = await page.inputValue('#execution');
+  const rows = await page.$$('table.hot tbody tr');
+  let switched = false;
+  for (const row of rows) {
+    const key = await row.getAttribute('data-key');
+    await row.click();
+    await page.waitForSelector(`#graph .node.selected[data-key="${key}"]`);
+    if ((await page.inputValue('#execution')) !== before) switched = true;
+  }
+  assert.ok(switched, 'the hot lines span executions and follow them');
+  await shot(page, '7-report-event-log');
   await page.close();
 });

@@ -501,81 +501,104 @@ fn cost_ms(cell: &str) -> f64 {
     }
 }
 
-/// A plan with metrics (the Spark UI's SQL JSON): each row shows its operator's measured cost,
-/// and the costliest lines follow, ranked by time, each the sum of the operators mapped there.
+/// A plan with metrics (the Spark UI's SQL JSON, an event log): each row shows its operator's
+/// measured cost, and the costliest lines follow, ranked by time, each the sum of the operators
+/// mapped there.
 #[test]
 fn the_table_shows_costs_and_hot_lines_when_the_plan_has_metrics() {
-    let data = tempfile::tempdir().unwrap();
-    let output = Command::new(env!("CARGO_BIN_EXE_plan2code"))
-        .current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."))
-        .args(["map", "-q", "--plan", "events/plans/daily-revenue.ui.json"])
-        .args(["--repo", "events/example-project"])
-        .env("PLAN2CODE_DATA_DIR", data.path())
-        .env("NO_COLOR", "1")
-        .output()
-        .unwrap();
-    assert!(output.status.success());
-    let table = String::from_utf8(output.stdout).unwrap();
-    assert!(!table.contains('\u{1b}'), "no colour off a terminal");
-    let lines: Vec<&str> = table.lines().collect();
-    let header = lines[0];
-    let (cost_at, snippet_at) = (
-        header.find("cost").unwrap(),
-        header.find("snippet").unwrap(),
-    );
-    let mut node_ms = std::collections::HashMap::new();
-    for line in lines[1..].iter().take_while(|l| !l.is_empty()) {
-        let id = line.split_whitespace().next().unwrap_or("");
-        if let Some(cell) = line.get(cost_at..snippet_at) {
-            node_ms.insert(id.to_owned(), cost_ms(cell));
-        }
-    }
-    assert!(node_ms.values().any(|&ms| ms > 0.0), "{table}");
-    assert!(
-        lines
-            .iter()
-            .any(|l| l.contains("BroadcastExchange") && l.contains("shuffled")),
-        "an exchange shows what it moved: {table}"
-    );
+    for plan in [
+        "events/plans/daily-revenue.ui.json",
+        "events/plans/daily-revenue.eventlog",
+    ] {
+        let data = tempfile::tempdir().unwrap();
+        let output = Command::new(env!("CARGO_BIN_EXE_plan2code"))
+            .current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."))
+            .args(["map", "-q", "--plan", plan])
+            .args(["--repo", "events/example-project"])
+            .env("PLAN2CODE_DATA_DIR", data.path())
+            .env("NO_COLOR", "1")
+            .output()
+            .unwrap();
+        assert!(output.status.success(), "{plan}");
+        let table = String::from_utf8(output.stdout).unwrap();
+        assert!(!table.contains('\u{1b}'), "no colour off a terminal");
+        let lines: Vec<&str> = table.lines().collect();
 
-    let start = lines
-        .iter()
-        .position(|l| l.starts_with("hot lines"))
-        .expect("hot lines");
-    let hot_header = lines[start + 1];
-    let (cost_col, nodes_col, line_col) = (
-        hot_header.find("cost").unwrap(),
-        hot_header.find("nodes").unwrap(),
-        hot_header.find("line").unwrap(),
-    );
-    let hot: Vec<&str> = lines[start + 2..]
-        .iter()
-        .take_while(|l| !l.is_empty())
-        .copied()
-        .collect();
-    assert!(!hot.is_empty());
-    let times: Vec<f64> = hot
-        .iter()
-        .map(|l| cost_ms(&l[cost_col..nodes_col]))
-        .collect();
-    assert!(
-        times.windows(2).all(|w| w[0] >= w[1]),
-        "ranked by time: {times:?}"
-    );
-    for line in hot {
-        let nodes = line[nodes_col..line_col].trim();
-        if nodes.contains(" more") {
-            continue;
+        // every node's time, keyed as the hot lines name nodes: `12`, or `3:12` in an application
+        let mut node_ms = std::collections::HashMap::new();
+        let mut execution: Option<String> = None;
+        let mut columns: Option<(usize, usize)> = None;
+        for line in &lines {
+            if let Some(heading) = line.strip_prefix("== execution ") {
+                execution = heading.split_whitespace().next().map(str::to_owned);
+                columns = None;
+            } else if line.starts_with(" id ") {
+                columns = Some((
+                    line.find("cost").expect(line),
+                    line.find("snippet").unwrap(),
+                ));
+            } else if line.starts_with("hot lines") {
+                break;
+            } else if let (Some((cost_at, snippet_at)), Some(id)) =
+                (columns, line.split_whitespace().next())
+            {
+                let key = match &execution {
+                    Some(exec) => format!("{exec}:{id}"),
+                    None => id.to_owned(),
+                };
+                node_ms.insert(key, cost_ms(line.get(cost_at..snippet_at).unwrap_or("")));
+            }
         }
-        let ids: Vec<&str> = nodes
-            .split(", ")
-            .map(|n| n.rsplit_once('#').unwrap().1)
-            .collect();
-        let sum: f64 = ids.iter().map(|id| node_ms[*id]).sum();
-        let shown = cost_ms(&line[cost_col..nodes_col]);
+        assert!(node_ms.values().any(|&ms| ms > 0.0), "{plan}: {table}");
         assert!(
-            (sum - shown).abs() <= ids.len() as f64,
-            "{line}: nodes sum to {sum} ms"
+            lines
+                .iter()
+                .any(|l| l.contains("BroadcastExchange") && l.contains("shuffled")),
+            "{plan}: an exchange shows what it moved: {table}"
         );
+
+        let start = lines
+            .iter()
+            .position(|l| l.starts_with("hot lines"))
+            .expect("hot lines");
+        let hot_header = lines[start + 1];
+        let (cost_col, nodes_col, line_col) = (
+            hot_header.find("cost").unwrap(),
+            hot_header.find("nodes").unwrap(),
+            hot_header.find("line").unwrap(),
+        );
+        let hot: Vec<&str> = lines[start + 2..]
+            .iter()
+            .take_while(|l| !l.is_empty())
+            .copied()
+            .collect();
+        assert!(
+            hot.iter().any(|l| l.contains("jobs/daily_revenue.py")),
+            "{plan}: {table}"
+        );
+        let times: Vec<f64> = hot
+            .iter()
+            .map(|l| cost_ms(&l[cost_col..nodes_col]))
+            .collect();
+        assert!(
+            times.windows(2).all(|w| w[0] >= w[1]),
+            "{plan}: ranked by time: {times:?}"
+        );
+        for line in hot {
+            let nodes = line[nodes_col..line_col].trim();
+            if nodes.contains(" more") {
+                continue;
+            }
+            let ids: Vec<&str> = nodes
+                .split(", ")
+                .map(|n| n.rsplit_once('#').unwrap().1)
+                .collect();
+            let sum: f64 = ids.iter().map(|id| node_ms[*id]).sum();
+            let shown = cost_ms(&line[cost_col..nodes_col]);
+            assert!(
+                (sum - shown).abs() <= ids.len() as f64,
+                "{plan}: {line}: nodes sum to {sum} ms"
+            );
+        }
     }
 }
