@@ -83,3 +83,13 @@ proptest! {
         read_all(bytes);
     }
 }
+
+/// Found by the property above: this change to the LZ4 log yields a plan whose nodes are linked
+/// so that a pre-order walk, not marking what it visited, revisits subtrees without end (the
+/// event-log metrics pairing walked it until memory ran out).
+#[test]
+fn a_damaged_log_whose_plan_links_a_node_twice_ends_cleanly() {
+    let mut bytes = real_log("aqeshuffle.eventlog.lz4");
+    bytes[3220] = 50;
+    read_all(bytes);
+}

@@ -440,10 +440,12 @@ fn walk_ui(nodes: &[PlanNode], roots: &[NodeIdx]) -> Vec<Step> {
 pub(super) fn walk_formatted(graph: &PlanGraph) -> Vec<Step> {
     let only_in_text = |op: &str| op.ends_with("QueryStage") || op == "InputAdapter";
     let mut steps = Vec::new();
+    // a node met again (a damaged plan can link one under its own subtree) is not entered twice
+    let mut seen = vec![false; graph.nodes.len()];
     let mut stack: Vec<NodeIdx> = graph.roots.iter().rev().copied().collect();
     while let Some(i) = stack.pop() {
         let node = &graph.nodes[i];
-        if node.operator == "ReusedExchange" {
+        if std::mem::replace(&mut seen[i], true) || node.operator == "ReusedExchange" {
             steps.push(Step::Reused);
             continue;
         }
