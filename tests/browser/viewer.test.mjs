@@ -127,7 +127,11 @@ test('log in through the printed link, map the example, pause, resume, click nod
   assert.equal(stillParked.status, 'paused');
   assert.ok(stillParked.statistics.mappedNodes <= parked + 1, 'a paused job stops mapping (one node may finish)');
   await shot(page, '2-paused');
+  // a redraw (resuming reloads the job) keeps the reader's place in the graph
+  await page.$eval('#graph', (el) => { el.scrollTop = 200; });
   await page.click('#resume');
+  await page.waitForSelector('#job-status:text("running"), #job-status:text("completed")');
+  assert.equal(await page.$eval('#graph', (el) => el.scrollTop), 200, 'the graph keeps its scroll position');
   await page.waitForSelector('#job-status:text("completed")', { timeout: 60000 });
   await page.waitForSelector('#graph svg .node');
   await shot(page, '3-completed');

@@ -264,7 +264,17 @@
         model.metric = previous.metric;
         model.selected = previous.selected;
       }
+      // a redraw while the job runs keeps what the reader was looking at: the graph's scroll
+      // position and whether the activity feed is open
+      const graph = holder.querySelector('#graph');
+      const scroll = graph ? [graph.scrollLeft, graph.scrollTop] : null;
+      const activity = holder.querySelector('details');
+      const activityOpen = activity ? activity.open : null;
       holder.replaceChildren(jobHeader(model, { id, feed: live.feed, stages: live.stages, reload: load }), jobWorkspace(model));
+      const redrawn = holder.querySelector('#graph');
+      if (scroll && redrawn) [redrawn.scrollLeft, redrawn.scrollTop] = scroll;
+      const details = holder.querySelector('details');
+      if (activityOpen !== null && details) details.open = activityOpen;
     }
     function redrawSoon() {
       if (redrawTimer) return;
