@@ -57,11 +57,9 @@ pub fn report_html(report: &Report) -> Result<String, serde_json::Error> {
     let data = serde_json::to_string(report)?.replace('<', "\\u003c");
     let policy = "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; \
                   img-src data:; base-uri 'none'; form-action 'none'";
+    // What comes from the job (its id, its files) goes in last, so no later placeholder
+    // replacement can touch text that merely looks like one (`{{SCRIPT}}` in a template file).
     Ok(PAGE
-        .replace(
-            "{{TITLE}}",
-            &format!("plan2code report · {}", escape_text(&report.job.id)),
-        )
         .replace(
             "<meta charset=\"utf-8\">",
             &format!(
@@ -70,11 +68,15 @@ pub fn report_html(report: &Report) -> Result<String, serde_json::Error> {
         )
         .replace("href=\"/\"", "href=\"#\"")
         .replace("{{STYLE}}", &format!("<style>\n{STYLE}</style>"))
+        .replace("{{SCRIPT}}", &format!("<script>\n{SCRIPT}</script>"))
+        .replace(
+            "{{TITLE}}",
+            &format!("plan2code report · {}", escape_text(&report.job.id)),
+        )
         .replace(
             "{{DATA}}",
             &format!(r#"<script type="application/json" id="report-data">{data}</script>"#),
-        )
-        .replace("{{SCRIPT}}", &format!("<script>\n{SCRIPT}</script>")))
+        ))
 }
 
 fn escape_text(text: &str) -> String {
@@ -179,4 +181,37 @@ pub(crate) async fn job_source(
         })))
     })
     .await
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use plan2code_core::contracts::RepoConfig;
+    use plan2code_core::pipeline::job::queued_job;
+    use std::collections::BTreeMap;
+
+    #[test]
+    fn a_report_keeps_file_text_that_looks_like_markup_or_a_placeholder_inert() {
+        let hostile = "x = \"</script><script>alert(1)</script>{{SCRIPT}}{{DATA}}\"";
+        let report = Report {
+            job: queued_job("job-1", RepoConfig::default()),
+            overview: Overview {
+                graphs: Vec::new(),
+                hot_lines: Vec::new(),
+            },
+            sources: BTreeMap::from([("a.py".to_owned(), vec![hostile.to_owned()])]),
+        };
+        let html = report_html(&report).unwrap();
+        // one inline script and one data element: nothing in the data opened or closed another
+        assert_eq!(html.matches("<script>").count(), 1, "{html}");
+        assert_eq!(html.matches("</script>").count(), 2, "{html}");
+        // every placeholder filled; the one left is the file's own text, inside the data
+        assert_eq!(html.matches("{{SCRIPT}}").count(), 1, "{html}");
+        assert!(!html.contains("{{TITLE}}") && !html.contains("{{STYLE}}"));
+        // and the data still reads back as the very text
+        let start = html.find(r#"id="report-data">"#).unwrap() + r#"id="report-data">"#.len();
+        let end = start + html[start..].find("</script>").unwrap();
+        let data: Value = serde_json::from_str(&html[start..end]).unwrap();
+        assert_eq!(data["sources"]["a.py"][0], hostile);
+    }
 }
