@@ -25,7 +25,7 @@ use axum::response::{IntoResponse, Response};
 use plan2code_core::code::texts::{MAX_SHOWN_FILE_BYTES, job_texts};
 use plan2code_core::pipeline::job::plan_key;
 use plan2code_core::plan::Application;
-use plan2code_core::view::{Overview, Report, highlight_lines};
+use plan2code_core::view::{Overview, Report, escape_html, highlight_lines};
 use serde::Deserialize;
 use serde_json::{Value, json};
 
@@ -71,16 +71,12 @@ pub fn report_html(report: &Report) -> Result<String, serde_json::Error> {
         .replace("{{SCRIPT}}", &format!("<script>\n{SCRIPT}</script>"))
         .replace(
             "{{TITLE}}",
-            &format!("plan2code report · {}", escape_text(&report.job.id)),
+            &format!("plan2code report · {}", escape_html(&report.job.id)),
         )
         .replace(
             "{{DATA}}",
             &format!(r#"<script type="application/json" id="report-data">{data}</script>"#),
         ))
-}
-
-fn escape_text(text: &str) -> String {
-    plan2code_core::view::escape_html(text)
 }
 
 fn with_type(content_type: &'static str, body: &'static str) -> Response {

@@ -58,8 +58,12 @@ pub fn render_table(job: &Job, plans: &[PlanGraph], style: TableStyle) -> String
             out.push('\n');
         }
     }
-    let all: Vec<MappingOutput> = mappings.iter().map(|m| (*m).clone()).collect();
-    out.push_str(&hot_lines_table(plans, &all));
+    let all = job
+        .result
+        .as_ref()
+        .map(|r| r.mappings.as_slice())
+        .unwrap_or_default();
+    out.push_str(&hot_lines_table(plans, all));
     let s = &job.statistics;
     let executions = if plans.len() > 1 {
         format!("{} executions, ", plans.len())

@@ -70,13 +70,18 @@ fn graph_view(plan: &PlanGraph, mappings: &HashMap<String, &MappingOutput>) -> G
     let costs = operator_costs(plan);
     let mut edges: Vec<(usize, usize)> = Vec::new();
     for (parent, node) in plan.nodes.iter().enumerate() {
+        // an edge ends at its parent, so only this node's own inputs can repeat one
+        let first = edges.len();
         let inputs = node
             .children
             .iter()
             .chain(node.subqueries.iter())
             .chain(node.reuses.iter());
         for &child in inputs {
-            if child < plan.nodes.len() && child != parent && !edges.contains(&(child, parent)) {
+            if child < plan.nodes.len()
+                && child != parent
+                && !edges[first..].contains(&(child, parent))
+            {
                 edges.push((child, parent));
             }
         }

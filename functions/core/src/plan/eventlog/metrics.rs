@@ -16,6 +16,7 @@
 use std::collections::HashMap;
 
 use super::reader::PlanInfo;
+use crate::plan::builder::is_subquery_wrapper;
 use crate::plan::graph::{CODEGEN_STAGE_DURATION, PlanGraph};
 use crate::plan::operators::classify;
 use crate::plan::ui::{Step, walk_formatted};
@@ -95,7 +96,7 @@ fn walk_info(root: &PlanInfo) -> (Vec<InfoStep<'_>>, Vec<&PlanInfo>) {
             stack.extend(children(None));
         } else if name == "ReusedExchange" {
             steps.push(InfoStep::Reused);
-        } else if is_subquery(name) {
+        } else if is_subquery_wrapper(name) {
             // subqueries hang off their host in the formatted plan, outside the walk
         } else {
             steps.push(InfoStep::Node(node, stage));
@@ -103,10 +104,6 @@ fn walk_info(root: &PlanInfo) -> (Vec<InfoStep<'_>>, Vec<&PlanInfo>) {
         }
     }
     (steps, stages)
-}
-
-fn is_subquery(name: &str) -> bool {
-    matches!(name, "Subquery" | "SubqueryBroadcast" | "ReusedSubquery")
 }
 
 /// A metric's total as the UI displays it, in a form `view::cost::MetricValue` reads; `None`
