@@ -139,16 +139,24 @@ const DEFAULT_DISTRIBUTED_THRESHOLD: u64 = 300;
 
 /// The pipeline tasks over the given stores, configured from the environment
 /// ([`plan2code_core::settings`]: a bad setting fails the cold start with its name).
+///
+/// Built on a thread of its own: the LLM reasoner's blocking HTTP client starts a runtime of its
+/// own, which tokio forbids inside the async `main` every function runs (a panic at cold start,
+/// found by `scripts/cloud-e2e` with `LLM_BASE_URL` set).
 pub fn pipeline_tasks(
     jobs: Arc<dyn JobStore>,
     blobs: Arc<dyn BlobStore>,
 ) -> Result<Arc<PipelineTasks>, SetupError> {
-    Ok(Arc::new(PipelineTasks::new(
-        jobs,
-        blobs,
-        settings::reasoner()?,
-        settings::pipeline_config()?,
-    )))
+    let build = move || -> Result<Arc<PipelineTasks>, SetupError> {
+        Ok(Arc::new(PipelineTasks::new(
+            jobs,
+            blobs,
+            settings::reasoner()?,
+            settings::pipeline_config()?,
+        )))
+    };
+    std::thread::scope(|scope| scope.spawn(build).join())
+        .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
 }
 
 /// Run one task function on one event: off the async workers (the core is synchronous), with
