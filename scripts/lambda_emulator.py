@@ -6,14 +6,17 @@ Used by `scripts/bench-lambda` (each function's start, invoke times and memory) 
 debug build of one binary of `functions/lambdas`, started as Lambda starts it: with
 `AWS_LAMBDA_RUNTIME_API` naming its own Runtime API, from which it takes one event at a time.
 """
+import http.client
 import http.server
 import json
 import pathlib
 import queue
+import socket
 import statistics
 import subprocess
 import threading
 import time
+import urllib.parse
 import uuid
 
 RUNTIME = "/2018-06-01/runtime"
@@ -109,10 +112,13 @@ def peak_rss_mib(pid):
 class LiveFunction:
     """One function process behind its own Runtime API, kept running between invokes."""
 
-    def __init__(self, name, env, binaries, log=None):
+    def __init__(self, name, env, binaries, log=None, meter=None):
         """Start `binaries/name` with `env`; its stdout and stderr go to the file `log` (appended)
-        or nowhere."""
+        or nowhere. With a `meter` (a `StoreMeter` the function's `AWS_ENDPOINT_URL` points
+        at), each invoke's time waiting on the stores is told apart from its own."""
         self.name = name
+        self.meter = meter
+        self.own_times = []
         self.api = RuntimeApi()
         threading.Thread(target=self.api.serve_forever, daemon=True).start()
         started = time.perf_counter()
@@ -130,9 +136,12 @@ class LiveFunction:
 
     def call(self, event):
         """Invoke with the raw `event`; the answer, as JSON. A failure is kept as the outcome."""
+        waited = self.meter.seconds if self.meter else 0.0
         self.api.events.put((str(uuid.uuid4()), event))
         seconds, failed, body = self.api.answers.get(timeout=120)
         self.times.append(seconds * 1000)
+        if self.meter:
+            self.own_times.append((seconds - (self.meter.seconds - waited)) * 1000)
         try:
             answer = json.loads(body or b"{}")
         except ValueError:  # a streamed response (api-stream): its prelude, then the events
@@ -151,8 +160,9 @@ class LiveFunction:
     def stop(self, unit="invokes"):
         """End the process; its row."""
         warm = statistics.median(self.times[1:]) if len(self.times) > 1 else float("nan")
+        own = statistics.median(self.own_times[1:]) if len(self.own_times) > 1 else float("nan")
         row = {"function": self.name, "init_ms": self.init_ms, "first_ms": self.times[0],
-               "warm_ms": warm, "rss_mib": peak_rss_mib(self.proc.pid),
+               "warm_ms": warm, "own_ms": own, "rss_mib": peak_rss_mib(self.proc.pid),
                "outcome": f"{self.outcome} ({len(self.times)} {unit})"}
         self.proc.terminate()
         self.proc.wait(10)
@@ -251,3 +261,59 @@ class InvokeHandler(http.server.BaseHTTPRequestHandler):
             self.wfile.write(body)
         except BrokenPipeError:
             pass
+
+
+class StoreMeter(http.server.ThreadingHTTPServer):
+    """A pass-through proxy in front of the AWS emulator that adds up the time its requests
+    take (`seconds`): point one function's `AWS_ENDPOINT_URL` at it to tell the function's own
+    time from the emulator's (moto answers one request at a time, slower than the services)."""
+
+    daemon_threads = True
+
+    def __init__(self, upstream):
+        super().__init__(("127.0.0.1", 0), MeterHandler)
+        self.upstream = urllib.parse.urlsplit(upstream)
+        self.seconds = 0.0
+        self.lock = threading.Lock()
+        threading.Thread(target=self.serve_forever, daemon=True).start()
+
+    @property
+    def url(self):
+        return f"http://127.0.0.1:{self.server_address[1]}"
+
+
+class MeterHandler(http.server.BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+
+    def setup(self):
+        super().setup()
+        # headers and body leave in separate writes: without this, Nagle's algorithm and the
+        # client's delayed ACK add ~40 ms to every answer
+        self.connection.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+
+    def log_message(self, *args):
+        pass
+
+    def forward(self):
+        body = RuntimeHandler.body(self) if self.command not in ("GET", "HEAD") else b""
+        headers = {k: v for k, v in self.headers.items() if k.lower() != "transfer-encoding"}
+        headers["Content-Length"] = str(len(body))
+        meter = self.server
+        started = time.perf_counter()
+        connection = http.client.HTTPConnection(meter.upstream.hostname, meter.upstream.port, timeout=120)
+        connection.request(self.command, self.path, body=body, headers=headers)
+        response = connection.getresponse()
+        data = response.read()
+        connection.close()
+        with meter.lock:
+            meter.seconds += time.perf_counter() - started
+        self.send_response(response.status)
+        for name, value in response.getheaders():
+            if name.lower() not in ("transfer-encoding", "content-length", "connection"):
+                self.send_header(name, value)
+        self.send_header("Content-Length", str(len(data)))
+        self.end_headers()
+        if self.command != "HEAD":
+            self.wfile.write(data)
+
+    do_GET = do_PUT = do_POST = do_DELETE = do_HEAD = forward

@@ -35,6 +35,12 @@ pub trait BlobStore: Send + Sync {
     fn put(&self, key: &str, bytes: &[u8]) -> Result<(), StoreError>;
     fn get(&self, key: &str) -> Result<Option<Vec<u8>>, StoreError>;
     fn delete(&self, key: &str) -> Result<(), StoreError>;
+
+    /// Delete every one of `keys` (absent ones are fine): one request where the store has a batch
+    /// call (S3 `DeleteObjects`), one `delete` each otherwise.
+    fn delete_all(&self, keys: &[String]) -> Result<(), StoreError> {
+        keys.iter().try_for_each(|key| self.delete(key))
+    }
 }
 
 /// Record of a cached repository index (`PK=REPO#cacheKey, SK=META`).

@@ -39,6 +39,13 @@ impl BlobStore for SplitBlobStore {
     fn delete(&self, key: &str) -> Result<(), StoreError> {
         self.store_for(key).delete(key)
     }
+
+    fn delete_all(&self, keys: &[String]) -> Result<(), StoreError> {
+        let (indexes, jobs): (Vec<String>, Vec<String>) =
+            keys.iter().cloned().partition(|k| k.starts_with("index/"));
+        self.indexes.delete_all(&indexes)?;
+        self.jobs.delete_all(&jobs)
+    }
 }
 
 #[cfg(test)]

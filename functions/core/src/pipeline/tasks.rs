@@ -451,11 +451,8 @@ impl PipelineTasks {
         // The node's intermediates are spent once its mapping is stored (a retry finds the
         // mapping written and writes nothing): an application's tens of thousands of nodes must
         // not hold theirs until the job ends.
-        for what in NODE_BLOBS {
-            let _ = self
-                .blobs
-                .delete(&node_key(job_id, &mapping.node_key(), what));
-        }
+        let spent = NODE_BLOBS.map(|what| node_key(job_id, &mapping.node_key(), what));
+        let _ = self.blobs.delete_all(&spent);
         Ok(json!({ "dagNodeId": mapping.dag_node_id, "written": written }))
     }
 }

@@ -3,6 +3,7 @@
 
 use super::{AwsBridge, sdk_error};
 use aws_sdk_s3::primitives::ByteStream;
+use aws_sdk_s3::types::{Delete, ObjectIdentifier};
 use plan2code_core::ports::{BlobStore, StoreError};
 use std::sync::Arc;
 
@@ -94,5 +95,41 @@ impl BlobStore for S3BlobStore {
                 .map(|_| ())
                 .map_err(|e| sdk_error(&format!("deleting {key}"), e))
         })?
+    }
+
+    /// `DeleteObjects`, up to 1,000 keys a request (S3's limit); a key S3 reports it could not
+    /// delete is an error naming it.
+    fn delete_all(&self, keys: &[String]) -> Result<(), StoreError> {
+        for batch in keys.chunks(1000) {
+            let objects = batch
+                .iter()
+                .map(|key| ObjectIdentifier::builder().key(key).build())
+                .collect::<Result<Vec<_>, _>>()
+                .map_err(|e| StoreError::Backend(format!("DeleteObjects: {e}")))?;
+            let delete = Delete::builder()
+                .set_objects(Some(objects))
+                .quiet(true)
+                .build()
+                .map_err(|e| StoreError::Backend(format!("DeleteObjects: {e}")))?;
+            let request = self
+                .client
+                .delete_objects()
+                .bucket(&self.bucket)
+                .delete(delete);
+            let out = self.bridge.run(async move {
+                request
+                    .send()
+                    .await
+                    .map_err(|e| sdk_error("DeleteObjects", e))
+            })??;
+            if let Some(failed) = out.errors().first() {
+                return Err(StoreError::Backend(format!(
+                    "DeleteObjects: {}: {}",
+                    failed.key().unwrap_or("?"),
+                    failed.message().unwrap_or("not deleted")
+                )));
+            }
+        }
+        Ok(())
     }
 }

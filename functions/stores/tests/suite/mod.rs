@@ -356,6 +356,20 @@ pub fn blobs_round_trip(blobs: &dyn BlobStore) {
     blobs.delete(&key).unwrap();
     blobs.delete(&key).unwrap();
     assert_eq!(blobs.get(&key).unwrap(), None);
+    // several at once, an absent one among them; a key not named stays
+    let node = fresh_id("node");
+    let keys: Vec<String> = ["semantics", "candidates", "absent"]
+        .iter()
+        .map(|what| format!("jobs/{node}/{what}.json"))
+        .collect();
+    blobs.put(&keys[0], b"1").unwrap();
+    blobs.put(&keys[1], b"2").unwrap();
+    let kept = format!("jobs/{node}/mapping.json");
+    blobs.put(&kept, b"3").unwrap();
+    blobs.delete_all(&keys).unwrap();
+    assert_eq!(blobs.get(&keys[0]).unwrap(), None);
+    assert_eq!(blobs.get(&keys[1]).unwrap(), None);
+    assert_eq!(blobs.get(&kept).unwrap().as_deref(), Some(&b"3"[..]));
 }
 
 /// One `#[test]` per check. `$jobs` / `$blobs` are expressions returning `Option<impl Deref<Target
