@@ -108,6 +108,24 @@ pub trait JobStore: Send + Sync {
     ) -> Result<Option<MappingOutput>, StoreError>;
     fn mappings(&self, job_id: &str) -> Result<Vec<MappingOutput>, StoreError>;
 
+    /// [`put_mapping`](Self::put_mapping), and when this call wrote the mapping, the event
+    /// announcing it ([`append_event`](Self::append_event)) — in one atomic write where the store
+    /// can, so a process that dies between the two can neither lose the announcement (a retry
+    /// finds the mapping written and announces nothing) nor make it twice. `None`: the mapping was
+    /// already there, and nothing was written.
+    fn put_mapping_announced(
+        &self,
+        job_id: &str,
+        mapping: &MappingOutput,
+        event_type: EventType,
+        data: serde_json::Value,
+    ) -> Result<Option<Event>, StoreError> {
+        if !self.put_mapping(job_id, mapping)? {
+            return Ok(None);
+        }
+        self.append_event(job_id, event_type, data).map(Some)
+    }
+
     /// Append an event, assigning the next sequence number; returns the stored event.
     fn append_event(
         &self,

@@ -149,6 +149,75 @@ impl SqliteJobStore {
     }
 }
 
+/// Inside `tx`: the node's mapping, once, counted in the job's statistics. `false`: it existed.
+fn insert_mapping(
+    tx: &rusqlite::Transaction<'_>,
+    job_id: &str,
+    mapping: &MappingOutput,
+) -> Result<bool, StoreError> {
+    let body = serde_json::to_string(mapping).map_err(|e| corrupt("mapping", e))?;
+    let tally = MappingTally::of(mapping);
+    let inserted = tx
+        .execute(
+            "INSERT OR IGNORE INTO items (pk, sk, body) VALUES (?1, ?2, ?3)",
+            params![job_pk(job_id), format!("NODE#{}", mapping.node_key()), body],
+        )
+        .map_err(backend)?;
+    if inserted == 0 {
+        return Ok(false);
+    }
+    let counted = tx
+        .execute(
+            "UPDATE items SET mapped = mapped + ?2, confirmed = confirmed + ?3, probable = probable + ?4,
+             unmapped = unmapped + ?5, stages_mapped = stages_mapped + 1 WHERE pk = ?1 AND sk = 'META'",
+            params![
+                job_pk(job_id),
+                int(tally.mapped),
+                int(tally.confirmed),
+                int(tally.probable),
+                int(tally.unmapped)
+            ],
+        )
+        .map_err(backend)?;
+    if counted == 0 {
+        return Err(StoreError::NotFound(format!("job {job_id}")));
+    }
+    Ok(true)
+}
+
+/// Inside `tx`: the job's next event.
+fn insert_event(
+    tx: &rusqlite::Transaction<'_>,
+    job_id: &str,
+    event_type: EventType,
+    data: serde_json::Value,
+) -> Result<Event, StoreError> {
+    let seq: Option<u64> = tx
+        .query_row(
+            "UPDATE items SET event_seq = event_seq + 1 WHERE pk = ?1 AND sk = 'META' RETURNING event_seq",
+            [job_pk(job_id)],
+            |r| uint(r, 0),
+        )
+        .optional()
+        .map_err(backend)?;
+    let Some(seq) = seq else {
+        return Err(StoreError::NotFound(format!("job {job_id}")));
+    };
+    let event = Event {
+        event_type,
+        timestamp: rfc3339_now(),
+        seq,
+        data,
+    };
+    let body = serde_json::to_string(&event).map_err(|e| corrupt("event", e))?;
+    tx.execute(
+        "INSERT INTO items (pk, sk, body) VALUES (?1, ?2, ?3)",
+        params![job_pk(job_id), event_sort_key(seq), body],
+    )
+    .map_err(backend)?;
+    Ok(event)
+}
+
 impl JobStore for SqliteJobStore {
     fn create_job(&self, job: &Job, owner: &str) -> Result<(), StoreError> {
         let body = serde_json::to_string(job).map_err(|e| corrupt("job", e))?;
@@ -266,39 +335,32 @@ impl JobStore for SqliteJobStore {
     }
 
     fn put_mapping(&self, job_id: &str, mapping: &MappingOutput) -> Result<bool, StoreError> {
-        let body = serde_json::to_string(mapping).map_err(|e| corrupt("mapping", e))?;
-        let tally = MappingTally::of(mapping);
         let mut conn = self.conn();
         let tx = conn
             .transaction_with_behavior(TransactionBehavior::Immediate)
             .map_err(backend)?;
-        let inserted = tx
-            .execute(
-                "INSERT OR IGNORE INTO items (pk, sk, body) VALUES (?1, ?2, ?3)",
-                params![job_pk(job_id), format!("NODE#{}", mapping.node_key()), body],
-            )
-            .map_err(backend)?;
-        if inserted == 0 {
-            return Ok(false);
-        }
-        let counted = tx
-            .execute(
-                "UPDATE items SET mapped = mapped + ?2, confirmed = confirmed + ?3, probable = probable + ?4,
-                 unmapped = unmapped + ?5, stages_mapped = stages_mapped + 1 WHERE pk = ?1 AND sk = 'META'",
-                params![
-                    job_pk(job_id),
-                    int(tally.mapped),
-                    int(tally.confirmed),
-                    int(tally.probable),
-                    int(tally.unmapped)
-                ],
-            )
-            .map_err(backend)?;
-        if counted == 0 {
-            return Err(StoreError::NotFound(format!("job {job_id}")));
-        }
+        let written = insert_mapping(&tx, job_id, mapping)?;
         tx.commit().map_err(backend)?;
-        Ok(true)
+        Ok(written)
+    }
+
+    fn put_mapping_announced(
+        &self,
+        job_id: &str,
+        mapping: &MappingOutput,
+        event_type: EventType,
+        data: serde_json::Value,
+    ) -> Result<Option<Event>, StoreError> {
+        let mut conn = self.conn();
+        let tx = conn
+            .transaction_with_behavior(TransactionBehavior::Immediate)
+            .map_err(backend)?;
+        if !insert_mapping(&tx, job_id, mapping)? {
+            return Ok(None);
+        }
+        let event = insert_event(&tx, job_id, event_type, data)?;
+        tx.commit().map_err(backend)?;
+        Ok(Some(event))
     }
 
     fn get_mapping(
@@ -345,29 +407,7 @@ impl JobStore for SqliteJobStore {
         let tx = conn
             .transaction_with_behavior(TransactionBehavior::Immediate)
             .map_err(backend)?;
-        let seq: Option<u64> = tx
-            .query_row(
-                "UPDATE items SET event_seq = event_seq + 1 WHERE pk = ?1 AND sk = 'META' RETURNING event_seq",
-                [job_pk(job_id)],
-                |r| uint(r, 0),
-            )
-            .optional()
-            .map_err(backend)?;
-        let Some(seq) = seq else {
-            return Err(StoreError::NotFound(format!("job {job_id}")));
-        };
-        let event = Event {
-            event_type,
-            timestamp: rfc3339_now(),
-            seq,
-            data,
-        };
-        let body = serde_json::to_string(&event).map_err(|e| corrupt("event", e))?;
-        tx.execute(
-            "INSERT INTO items (pk, sk, body) VALUES (?1, ?2, ?3)",
-            params![job_pk(job_id), event_sort_key(seq), body],
-        )
-        .map_err(backend)?;
+        let event = insert_event(&tx, job_id, event_type, data)?;
         tx.commit().map_err(backend)?;
         Ok(event)
     }

@@ -126,20 +126,18 @@ pub fn final_mapping(
     job_id: &str,
     mapping: &MappingOutput,
 ) -> Result<bool, StoreError> {
-    let written = store.put_mapping(job_id, mapping)?;
-    if written {
-        store.append_event(
-            job_id,
-            EventType::MappingFinalized,
-            serde_json::json!({
-                "dagNodeId": mapping.dag_node_id,
-                "nodeName": mapping.node_name,
-                "nodeKind": mapping.node_kind,
-                "confidence": mapping.confidence,
-                "confidenceStatus": mapping.confidence_status,
-                "lines": mapping.mapped_code.as_ref().map(|m| format!("{}:{}", m.file, m.lines)),
-            }),
-        )?;
-    }
-    Ok(written)
+    let announced = store.put_mapping_announced(
+        job_id,
+        mapping,
+        EventType::MappingFinalized,
+        serde_json::json!({
+            "dagNodeId": mapping.dag_node_id,
+            "nodeName": mapping.node_name,
+            "nodeKind": mapping.node_kind,
+            "confidence": mapping.confidence,
+            "confidenceStatus": mapping.confidence_status,
+            "lines": mapping.mapped_code.as_ref().map(|m| format!("{}:{}", m.file, m.lines)),
+        }),
+    )?;
+    Ok(announced.is_some())
 }

@@ -152,13 +152,11 @@ pub fn record_unmapped(store: &dyn JobStore, input: &Value) -> Result<Value, Tas
         alternatives: vec![],
         error: Some(format!("{error}: {cause}")),
     };
-    let written = store.put_mapping(job_id, &mapping).map_err(store_error)?;
-    if written {
-        let data = json!({ "dagNodeId": node, "mapped": false, "error": error, "cause": cause });
-        store
-            .append_event(job_id, EventType::Error, data)
-            .map_err(store_error)?;
-    }
+    let data = json!({ "dagNodeId": node, "mapped": false, "error": error, "cause": cause });
+    let written = store
+        .put_mapping_announced(job_id, &mapping, EventType::Error, data)
+        .map_err(store_error)?
+        .is_some();
     Ok(json!({ "dagNodeId": node, "written": written }))
 }
 

@@ -311,6 +311,66 @@ impl DynamoJobStore {
             "job {id}: status kept changing under contention"
         )))
     }
+
+    /// The job's last event seq (`NotFound` without the job).
+    fn event_seq(&self, job_id: &str) -> Result<u64, StoreError> {
+        let meta = self
+            .get_item(key(job_pk(job_id), "META"))?
+            .ok_or_else(|| StoreError::NotFound(format!("job {job_id}")))?;
+        Ok(get_n(&meta, "eventSeq"))
+    }
+
+    /// The node's mapping item, written only if absent.
+    fn mapping_put(&self, job_id: &str, mapping: &MappingOutput) -> Result<Put, StoreError> {
+        let mut node = key(job_pk(job_id), format!("NODE#{}", mapping.node_key()));
+        node.insert("doc".into(), s(to_json(mapping, "mapping")?));
+        Put::builder()
+            .table_name(&self.table)
+            .set_item(Some(node))
+            .condition_expression("attribute_not_exists(PK)")
+            .build()
+            .map_err(|e| sdk_error("mapping put", e))
+    }
+
+    /// The mapping's counts on META; with `event_after`, also the event seq moved past it (on
+    /// the condition that nobody moved it since it was read).
+    fn mapping_count(
+        &self,
+        job_id: &str,
+        mapping: &MappingOutput,
+        event_after: Option<u64>,
+    ) -> aws_sdk_dynamodb::types::builders::UpdateBuilder {
+        let tally = MappingTally::of(mapping);
+        let counts = "ADD mapped :m, confirmed :c, probable :p, unmapped :u, stagesMapped :one";
+        let update = Update::builder()
+            .table_name(&self.table)
+            .set_key(Some(key(job_pk(job_id), "META")))
+            .expression_attribute_values(":m", n(tally.mapped))
+            .expression_attribute_values(":c", n(tally.confirmed))
+            .expression_attribute_values(":p", n(tally.probable))
+            .expression_attribute_values(":u", n(tally.unmapped))
+            .expression_attribute_values(":one", n(1));
+        match event_after {
+            None => update.update_expression(counts),
+            Some(current) => update
+                .update_expression(format!("{counts} SET eventSeq = :next"))
+                .condition_expression("eventSeq = :current")
+                .expression_attribute_values(":next", n(current + 1))
+                .expression_attribute_values(":current", n(current)),
+        }
+    }
+
+    /// The event's item, never overwriting one (even if a seq condition were ever bypassed).
+    fn event_put(&self, job_id: &str, event: &Event) -> Result<Put, StoreError> {
+        let mut item = key(job_pk(job_id), event_sort_key(event.seq));
+        item.insert("doc".into(), s(to_json(event, "event")?));
+        Put::builder()
+            .table_name(&self.table)
+            .set_item(Some(item))
+            .condition_expression("attribute_not_exists(PK)")
+            .build()
+            .map_err(|e| sdk_error("event put", e))
+    }
 }
 
 impl JobStore for DynamoJobStore {
@@ -455,27 +515,10 @@ impl JobStore for DynamoJobStore {
     }
 
     fn put_mapping(&self, job_id: &str, mapping: &MappingOutput) -> Result<bool, StoreError> {
-        let tally = MappingTally::of(mapping);
-        let mut node = key(job_pk(job_id), format!("NODE#{}", mapping.node_key()));
-        node.insert("doc".into(), s(to_json(mapping, "mapping")?));
-        let put = Put::builder()
-            .table_name(&self.table)
-            .set_item(Some(node))
-            .condition_expression("attribute_not_exists(PK)")
-            .build()
-            .map_err(|e| sdk_error("mapping put", e))?;
-        let count = Update::builder()
-            .table_name(&self.table)
-            .set_key(Some(key(job_pk(job_id), "META")))
-            .update_expression(
-                "ADD mapped :m, confirmed :c, probable :p, unmapped :u, stagesMapped :one",
-            )
+        let put = self.mapping_put(job_id, mapping)?;
+        let count = self
+            .mapping_count(job_id, mapping, None)
             .condition_expression("attribute_exists(PK)")
-            .expression_attribute_values(":m", n(tally.mapped))
-            .expression_attribute_values(":c", n(tally.confirmed))
-            .expression_attribute_values(":p", n(tally.probable))
-            .expression_attribute_values(":u", n(tally.unmapped))
-            .expression_attribute_values(":one", n(1))
             .build()
             .map_err(|e| sdk_error("mapping count", e))?;
         let request = self
@@ -489,6 +532,57 @@ impl JobStore for DynamoJobStore {
             Err(e) if condition_failed(&e, 1) => Err(StoreError::NotFound(format!("job {job_id}"))),
             Err(e) => Err(sdk_error("TransactWriteItems (mapping)", e)),
         }
+    }
+
+    /// One transaction: the mapping (if new), its counts and the event's seq on META, the event.
+    fn put_mapping_announced(
+        &self,
+        job_id: &str,
+        mapping: &MappingOutput,
+        event_type: EventType,
+        data: serde_json::Value,
+    ) -> Result<Option<Event>, StoreError> {
+        for attempt in 0..EVENT_APPEND_ATTEMPTS {
+            let current = self.event_seq(job_id)?;
+            let event = Event {
+                event_type,
+                timestamp: rfc3339_now(),
+                seq: current + 1,
+                data: data.clone(),
+            };
+            let put = self.mapping_put(job_id, mapping)?;
+            let count = self
+                .mapping_count(job_id, mapping, Some(current))
+                .build()
+                .map_err(|e| sdk_error("mapping count", e))?;
+            let request = self
+                .client
+                .transact_write_items()
+                .transact_items(TransactWriteItem::builder().put(put).build())
+                .transact_items(TransactWriteItem::builder().update(count).build())
+                .transact_items(
+                    TransactWriteItem::builder()
+                        .put(self.event_put(job_id, &event)?)
+                        .build(),
+                );
+            match self.bridge.run(async move { request.send().await })? {
+                Ok(_) => return Ok(Some(event)),
+                Err(e) if condition_failed(&e, 0) => return Ok(None),
+                // Another writer took this seq: back off a little and read again.
+                Err(e)
+                    if e.as_service_error()
+                        .is_some_and(|s| s.is_transaction_canceled_exception()) =>
+                {
+                    std::thread::sleep(std::time::Duration::from_millis(
+                        u64::from(attempt % 8) * 5,
+                    ));
+                }
+                Err(e) => return Err(sdk_error("TransactWriteItems (mapping, event)", e)),
+            }
+        }
+        Err(StoreError::Backend(format!(
+            "job {job_id}: event append kept losing to other writers"
+        )))
     }
 
     fn get_mapping(
@@ -515,10 +609,7 @@ impl JobStore for DynamoJobStore {
         data: serde_json::Value,
     ) -> Result<Event, StoreError> {
         for attempt in 0..EVENT_APPEND_ATTEMPTS {
-            let meta = self
-                .get_item(key(job_pk(job_id), "META"))?
-                .ok_or_else(|| StoreError::NotFound(format!("job {job_id}")))?;
-            let current = get_n(&meta, "eventSeq");
+            let current = self.event_seq(job_id)?;
             let event = Event {
                 event_type,
                 timestamp: rfc3339_now(),
@@ -534,20 +625,15 @@ impl JobStore for DynamoJobStore {
                 .expression_attribute_values(":current", n(current))
                 .build()
                 .map_err(|e| sdk_error("event seq", e))?;
-            let mut item = key(job_pk(job_id), event_sort_key(event.seq));
-            item.insert("doc".into(), s(to_json(&event, "event")?));
-            // Never overwrite an event, even if the seq condition above were ever bypassed.
-            let put = Put::builder()
-                .table_name(&self.table)
-                .set_item(Some(item))
-                .condition_expression("attribute_not_exists(PK)")
-                .build()
-                .map_err(|e| sdk_error("event put", e))?;
             let request = self
                 .client
                 .transact_write_items()
                 .transact_items(TransactWriteItem::builder().update(bump).build())
-                .transact_items(TransactWriteItem::builder().put(put).build());
+                .transact_items(
+                    TransactWriteItem::builder()
+                        .put(self.event_put(job_id, &event)?)
+                        .build(),
+                );
             match self.bridge.run(async move { request.send().await })? {
                 Ok(_) => return Ok(event),
                 // A failed `eventSeq` condition or a conflicting concurrent transaction.

@@ -218,6 +218,44 @@ pub fn put_mapping_is_idempotent_and_counts_once(store: &dyn JobStore) {
     assert_eq!(ids, ["1", "2", "3"]);
 }
 
+pub fn an_announced_mapping_is_written_and_announced_once(store: &dyn JobStore) {
+    let id = fresh_id("announced");
+    store.create_job(&job(&id, 2), "alice").unwrap();
+    let started = store
+        .append_event(&id, EventType::JobStarted, json!({}))
+        .unwrap();
+    let first = mapping("1", ConfidenceStatus::Confirmed, true);
+    let announced = store
+        .put_mapping_announced(&id, &first, EventType::MappingFinalized, json!({"n": 1}))
+        .unwrap()
+        .expect("a new mapping is announced");
+    assert_eq!(announced.seq, started.seq + 1);
+    // a retry: nothing written, nothing announced, nothing counted
+    let mut retried = first.clone();
+    retried.explanation = "a retry must not overwrite".into();
+    assert_eq!(
+        store
+            .put_mapping_announced(&id, &retried, EventType::MappingFinalized, json!({"n": 2}))
+            .unwrap(),
+        None
+    );
+    let events = store.events_after(&id, 0, 100).unwrap();
+    assert_eq!(
+        events.iter().map(|e| e.event_type).collect::<Vec<_>>(),
+        [EventType::JobStarted, EventType::MappingFinalized]
+    );
+    assert_eq!(events[1].data, json!({"n": 1}));
+    let got = store.get_job(&id).unwrap().unwrap();
+    assert_eq!(got.statistics.mapped_nodes, 1);
+    assert_eq!(got.progress.stages_mapped, 1);
+    assert_eq!(store.get_mapping(&id, "1").unwrap(), Some(first));
+    // the next plain event follows the announcement
+    let next = store
+        .append_event(&id, EventType::JobCompleted, json!({}))
+        .unwrap();
+    assert_eq!(next.seq, announced.seq + 1);
+}
+
 pub fn events_are_ordered_and_replayable(store: &dyn JobStore) {
     let id = fresh_id("events");
     store.create_job(&job(&id, 1), "alice").unwrap();
@@ -411,6 +449,12 @@ macro_rules! store_suite {
         fn put_mapping_is_idempotent_and_counts_once() {
             if let Some(s) = $jobs {
                 suite::put_mapping_is_idempotent_and_counts_once(&*s)
+            }
+        }
+        #[test]
+        fn an_announced_mapping_is_written_and_announced_once() {
+            if let Some(s) = $jobs {
+                suite::an_announced_mapping_is_written_and_announced_once(&*s)
             }
         }
         #[test]
