@@ -12,6 +12,10 @@
 //!   (`count` for a `first`-only aggregate), or computes any (`agg(sum(x))`) where the Aggregate
 //!   only removes duplicates (`distinct()`, `dropDuplicates()`: keys and no functions) — unless the
 //!   site's own aggregate is a distinct one (`countDistinct` plans such a step first);
+//! * **de-duplicated columns** — the site de-duplicates named columns (`select(a, b).distinct()`)
+//!   and the node de-duplicates whole rows over columns beyond them (`dropDuplicates()` of a wider
+//!   frame): a de-duplication's keys are exactly the columns it sees; or the site keeps columns
+//!   beside its keys (`dropDuplicates("a")` plans `first(b)`) where the node has keys only;
 //! * **aliases** — the site names its results and the node's results carry none of those names
 //!   (Spark keeps user aliases, so `percentile_approx(x, 0.25, …)` as a result name means the
 //!   code wrote no alias).
@@ -73,13 +77,33 @@ pub fn conflicts(family: OperatorFamily, node: &Evidence, site: &Evidence) -> bo
                 && node_aggregates.iter().all(|f| *f == "first");
             let site_computes = site_aggregates.iter().any(|f| *f != "first")
                 && !site.has(TokenKind::Function, DISTINCT);
+            // Keys and nothing else: a whole-row de-duplication (`distinct()`).
+            let node_only_keys = node.has(TokenKind::Function, DISTINCT)
+                && values(node, TokenKind::Function, |f| f != DISTINCT).is_empty();
+            let site_keeps_columns = site_aggregates.iter().eq(["first"].iter());
             only_deduplicates && site_computes
+                || node_only_keys && site_keeps_columns
+                || node_only_keys && narrower_deduplication(node, site, &site_aggregates)
                 || disjoint_named(node_aggregates, site_aggregates)
                 || aliases_conflict(node, site)
         }
         OperatorFamily::Project | OperatorFamily::Window => aliases_conflict(node, site),
         _ => false,
     }
+}
+
+/// A site that only de-duplicates, over named columns, while the node (keys only) keys on a column
+/// the site does not name: the node de-duplicates over more than the site sees.
+fn narrower_deduplication(
+    node: &Evidence,
+    site: &Evidence,
+    site_aggregates: &BTreeSet<&str>,
+) -> bool {
+    if !site.has(TokenKind::Function, DISTINCT) || !site_aggregates.is_empty() {
+        return false;
+    }
+    let site_columns = values(site, TokenKind::Column, |_| true);
+    !site_columns.is_empty() && !values(node, TokenKind::Column, |_| true).is_subset(&site_columns)
 }
 
 /// Both sides name something of a kind and share none of it.
@@ -153,6 +177,51 @@ mod tests {
         // an aggregate that computes a sum is not a de-duplication
         let summing = bag(&[(TokenKind::Function, "sum"), (TokenKind::Column, "x")]);
         assert!(!conflicts(OperatorFamily::Aggregate, &summing, &sums));
+    }
+
+    #[test]
+    fn a_whole_row_deduplication_is_not_a_narrower_one() {
+        // `dropDuplicates()` of a wider frame keys on columns `select(a, b).distinct()` never sees.
+        let whole_rows = bag(&[
+            (TokenKind::Column, "a"),
+            (TokenKind::Column, "b"),
+            (TokenKind::Column, "c"),
+            (TokenKind::Function, DISTINCT),
+        ]);
+        let selected = bag(&[
+            (TokenKind::Column, "a"),
+            (TokenKind::Column, "b"),
+            (TokenKind::Function, DISTINCT),
+        ]);
+        assert!(conflicts(OperatorFamily::Aggregate, &whole_rows, &selected));
+        assert!(!conflicts(
+            OperatorFamily::Aggregate,
+            &selected,
+            &whole_rows
+        ));
+        // A site naming no columns (`df.distinct()`) fits any keys.
+        let bare = bag(&[(TokenKind::Function, DISTINCT)]);
+        assert!(!conflicts(OperatorFamily::Aggregate, &whole_rows, &bare));
+        // `dropDuplicates("a")` plans `first(b) AS b, first(c) AS c`: its columns are not all
+        // keys, and a whole-row de-duplication is not it.
+        let subset = bag(&[
+            (TokenKind::Column, "a"),
+            (TokenKind::Column, "b"),
+            (TokenKind::Column, "c"),
+            (TokenKind::Function, DISTINCT),
+            (TokenKind::Function, "first"),
+        ]);
+        let subset_site = bag(&[
+            (TokenKind::Column, "a"),
+            (TokenKind::Function, DISTINCT),
+            (TokenKind::Function, "first"),
+        ]);
+        assert!(!conflicts(OperatorFamily::Aggregate, &subset, &subset_site));
+        assert!(conflicts(
+            OperatorFamily::Aggregate,
+            &whole_rows,
+            &subset_site
+        ));
     }
 
     #[test]

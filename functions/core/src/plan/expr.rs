@@ -508,6 +508,16 @@ fn is_keyword(word: &str) -> bool {
     KEYWORDS.iter().any(|k| k.eq_ignore_ascii_case(word))
 }
 
+/// A word called like a function (`word(`) names one unless it is a keyword of the expression
+/// syntax (`x IN (…)`, `FILTER (WHERE …)`); `first(x)` and `last(x)` are the aggregates, not the
+/// `NULLS FIRST` keywords.
+fn names_function(word: &str) -> bool {
+    !is_keyword(word)
+        || ["first", "last"]
+            .iter()
+            .any(|f| f.eq_ignore_ascii_case(word))
+}
+
 /// Parse one expression. Never fails.
 pub fn parse_expr(raw: &str) -> Expr {
     let raw = raw.trim();
@@ -544,7 +554,7 @@ pub fn parse_expr(raw: &str) -> Expr {
                     skip_type = false;
                 } else if word.eq_ignore_ascii_case("as") && id.is_none() {
                     skip_type = true;
-                } else if is_call && !is_keyword(word) {
+                } else if is_call && names_function(word) {
                     functions.push(spark_function_name(word));
                 } else if id.is_some() || in_attribute_name[i] && !is_keyword(word) {
                     // `sum((l_extendedprice * l_discount))#44` names columns without ids

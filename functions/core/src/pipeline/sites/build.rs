@@ -2,6 +2,7 @@
 //! becomes a site with its evidence, families and flags; then the flow between them is linked.
 
 use super::*;
+use crate::pipeline::operations::AGGREGATE_FUNCTIONS;
 
 impl SiteTable {
     pub fn build(index: &RepoIndex) -> Self {
@@ -145,6 +146,46 @@ fn call_evidence(
     {
         evidence.add(TokenKind::Function, DISTINCT);
     }
+    // `dropDuplicates("a", "b")` keeps every other column as `first(x)`, as the plan shows.
+    if is_deduplicating_method(&call.method)
+        && !(call.args.columns.is_empty() && call.args.literals.is_empty())
+    {
+        evidence.add(TokenKind::Function, "first");
+    }
+    let previous_call = position.checked_sub(1).map(|p| &chain.calls[p]);
+    // A de-duplication without columns (`distinct()`, `dropDuplicates()`) de-duplicates whole
+    // rows of its input: right after a `select("a", "b")` those are the selected columns — the
+    // keys of the aggregate it plans.
+    if is_deduplicating_method(&call.method)
+        && call.args.columns.is_empty()
+        && let Some(select) = previous_call.filter(|c| c.method.eq_ignore_ascii_case("select"))
+    {
+        evidence.add_all(TokenKind::Column, &select.args.columns);
+    }
+    // A grouping is planned as one Aggregate of what the calls after it name: the pivot's column
+    // and values (`groupBy(k).pivot("g", ["v"])`) and the aggregating call's functions
+    // (`.agg(sum(x))`, `.count()`). The grouping call carries them, so the statement is matched
+    // whole and is never mistaken for a mere de-duplication.
+    if is_grouping_method(&call.method) {
+        let mut following = chain.calls[position + 1..].iter();
+        for next in following.by_ref() {
+            if !next.method.eq_ignore_ascii_case("pivot") {
+                let computed = next
+                    .args
+                    .functions
+                    .iter()
+                    .map(|f| normalise_function(f))
+                    .chain(std::iter::once(normalise_function(&next.method)))
+                    .filter(|f| AGGREGATE_FUNCTIONS.contains(&f.as_str()));
+                for f in computed {
+                    evidence.add(TokenKind::Function, &f);
+                }
+                break;
+            }
+            evidence.add_all(TokenKind::Column, &next.args.columns);
+            evidence.add_all(TokenKind::Literal, &next.args.literals);
+        }
+    }
     let mut families = call_families(&call.method, &functions);
     if after_write && families.contains(OperatorFamily::Scan) {
         families.remove(OperatorFamily::Scan);
@@ -152,8 +193,8 @@ fn call_evidence(
     }
     // `dropna()` / `na.drop()` plan a Filter of `atleastnnonnulls(n, cols…)`.
     // `frame.na.drop()` with `frame` unknown keeps `na` in the receiver.
-    let previous = match position.checked_sub(1) {
-        Some(p) => Some(chain.calls[p].method.as_str()),
+    let previous = match previous_call {
+        Some(c) => Some(c.method.as_str()),
         None => chain.receiver.rsplit('.').next(),
     };
     if is_null_dropping_call(&call.method, previous) {
@@ -334,6 +375,13 @@ pub(super) fn is_null_dropping_call(method: &str, previous_method: Option<&str>)
     method.eq_ignore_ascii_case("dropna")
         || (method.eq_ignore_ascii_case("drop")
             && previous_method.is_some_and(|m| m.eq_ignore_ascii_case("na")))
+}
+
+/// `groupBy` and its spellings: a call whose aggregate the next call computes.
+fn is_grouping_method(method: &str) -> bool {
+    ["groupby", "group_by", "groupbykey", "rollup", "cube"]
+        .iter()
+        .any(|m| m.eq_ignore_ascii_case(method))
 }
 
 pub(super) fn is_deduplicating_method(method: &str) -> bool {

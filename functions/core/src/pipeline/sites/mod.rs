@@ -387,6 +387,48 @@ mod tests {
     }
 
     #[test]
+    fn a_grouping_carries_what_it_computes_and_a_bare_distinct_its_columns() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(
+            dir.path().join("job.py"),
+            "from pyspark.sql.functions import sum\n\
+             totals = df.groupBy(\"state\").pivot(\"country\", [\"USA\"]).agg(sum(\"amount\"))\n\
+             counts = df.groupBy(\"state\").count()\n\
+             pairs = df.select(\"state\", \"city\").distinct()\n\
+             rows = df.distinct()\n",
+        )
+        .unwrap();
+        let index = crate::code::build_index(
+            dir.path(),
+            None,
+            "test".into(),
+            &crate::code::IndexOptions::default(),
+        )
+        .unwrap();
+        let table = SiteTable::build(&index);
+        let calls = |name: &str| -> Vec<&Site> {
+            table
+                .sites
+                .iter()
+                .filter(|s| matches!(&s.kind, SiteKind::Call { method, .. } if method == name))
+                .collect()
+        };
+        let groupings = calls("groupBy");
+        assert_eq!(groupings.len(), 2);
+        let pivoted = &groupings[0].evidence;
+        assert!(pivoted.has(TokenKind::Function, "sum"));
+        assert!(pivoted.has(TokenKind::Column, "country"));
+        assert!(pivoted.has(TokenKind::Literal, "usa"));
+        assert!(groupings[1].evidence.has(TokenKind::Function, "count"));
+        assert!(!groupings[1].evidence.has(TokenKind::Function, "sum"));
+        let distincts = calls("distinct");
+        assert_eq!(distincts.len(), 2);
+        assert!(distincts[0].evidence.has(TokenKind::Column, "city"));
+        // Whole rows of an unknown frame: no columns to claim.
+        assert!(!distincts[1].evidence.has(TokenKind::Column, "city"));
+    }
+
+    #[test]
     fn reader_variables_hint_at_their_data_set() {
         assert_eq!(
             reader_path_hints("parquet", "(orders_path)"),

@@ -57,6 +57,14 @@ fn expressions_expose_columns_functions_literals_and_alias() {
     );
     let e = parse_expr("(c_mktsegment#181 = BUILDING)");
     assert_eq!(e.literals, vec!["BUILDING"]);
+    // `first` and `last` are aggregates when called, keywords in `NULLS FIRST`.
+    let e = parse_expr("first(employee_name#2970, false)");
+    assert_eq!(e.functions, vec!["first"]);
+    assert_eq!(e.columns, vec!["employee_name"]);
+    let e = parse_expr("last(salary#3)() AS salary#9");
+    assert_eq!(e.functions, vec!["last"]);
+    let e = parse_expr("(state#1 IN (NY,CA) AND count(x#2) > 1)");
+    assert_eq!(e.functions, vec!["count"]);
 }
 
 #[test]
