@@ -195,6 +195,18 @@ impl Evidence {
         }
     }
 
+    /// The bag without its tokens of `kind`.
+    pub fn without(&self, kind: TokenKind) -> Evidence {
+        Evidence {
+            tokens: self
+                .tokens
+                .iter()
+                .filter(|(k, _)| *k != kind)
+                .cloned()
+                .collect(),
+        }
+    }
+
     pub fn extend(&mut self, other: &Evidence) {
         self.tokens.extend(other.tokens.iter().cloned());
     }

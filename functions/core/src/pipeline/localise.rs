@@ -13,7 +13,7 @@
 //! to the filter feeding that groupBy, not to some other filter in the file.
 
 use super::conflicts::{CONFLICT_PENALTY, conflicts};
-use super::evidence::{Overlap, overlap};
+use super::evidence::{DISTINCT, Evidence, Overlap, TokenKind, overlap};
 use super::semantics::SemanticDescription;
 use super::sites::{FlowRole, SiteId, SiteKind, SiteTable};
 use crate::contracts::NodeKind;
@@ -26,14 +26,14 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 /// the node's evidence found there, damped for tests, helpers and dead code.
 pub fn site_score(
     family: OperatorFamily,
-    target: &super::evidence::Evidence,
+    target: &Evidence,
     site: &super::sites::Site,
     table: &SiteTable,
 ) -> (f64, Overlap) {
     if !site.families.contains(family) {
         return (0.0, Overlap::default());
     }
-    let ov = overlap(target, &site.evidence, &table.weights);
+    let ov = evidence_overlap(family, target, site, table);
     let mut score = if target.is_empty() {
         0.45
     } else {
@@ -52,6 +52,46 @@ pub fn site_score(
         score *= 0.9;
     }
     (score, ov)
+}
+
+/// How much of the node's evidence the site holds ([`overlap`]), with the columns a bare
+/// de-duplication implies counted as held (see [`bare_deduplication_of_rows`]). Units are still
+/// ranked on written evidence alone, so this decides between sites, not between queries.
+fn evidence_overlap(
+    family: OperatorFamily,
+    target: &Evidence,
+    site: &super::sites::Site,
+    table: &SiteTable,
+) -> Overlap {
+    if family == OperatorFamily::Aggregate && bare_deduplication_of_rows(target, site) {
+        overlap(
+            &target.without(TokenKind::Column),
+            &site.evidence,
+            &table.weights,
+        )
+    } else {
+        overlap(target, &site.evidence, &table.weights)
+    }
+}
+
+/// The node de-duplicates whole rows (keys and nothing else) and the site is a bare `distinct()` /
+/// `dropDuplicates()` naming no column: the site's keys are every column of a frame it does not
+/// name (a function's parameter, a frame read with an inferred schema), so the node's columns are
+/// implied, not missing.
+fn bare_deduplication_of_rows(target: &Evidence, site: &super::sites::Site) -> bool {
+    let only_distinct = |e: &Evidence| {
+        e.has(TokenKind::Function, DISTINCT)
+            && e.tokens
+                .iter()
+                .all(|(k, v)| *k != TokenKind::Function || v == DISTINCT)
+    };
+    only_distinct(target)
+        && only_distinct(&site.evidence)
+        && !site
+            .evidence
+            .tokens
+            .iter()
+            .any(|(k, _)| *k == TokenKind::Column)
 }
 
 /// A candidate query unit.

@@ -334,7 +334,13 @@ fn projection_evidence(e: &mut Evidence, d: &crate::plan::NodeDetails) {
 /// An aggregate: grouping keys, functions (`distinct` for a deduplication) and aliases.
 fn aggregate_evidence(e: &mut Evidence, d: &crate::plan::NodeDetails) {
     for k in &d.grouping_keys {
-        add_expr(e, k, true);
+        // Spark normalises floating-point keys and names the result after the column
+        // (`knownfloatingpointnormalized(normalizenanandzero(x)) AS x`): no alias of the user's.
+        if !k.functions.is_empty() && k.functions.iter().all(|f| is_key_normalisation(f)) {
+            e.add_all(TokenKind::Column, &k.columns);
+        } else {
+            add_expr(e, k, true);
+        }
     }
     if is_deduplication(d) {
         e.add(TokenKind::Function, DISTINCT);
@@ -386,6 +392,12 @@ fn sample_evidence(e: &mut Evidence, d: &crate::plan::NodeDetails) {
 
 /// An aggregate that only removes duplicates: `distinct()` groups by every input column and
 /// computes nothing; `dropDuplicates(subset)` groups by the subset and keeps `first(…)` of the rest.
+fn is_key_normalisation(function: &str) -> bool {
+    ["knownfloatingpointnormalized", "normalizenanandzero"]
+        .iter()
+        .any(|f| f.eq_ignore_ascii_case(function))
+}
+
 fn is_deduplication(d: &crate::plan::NodeDetails) -> bool {
     if d.grouping_keys.is_empty() {
         return false;

@@ -187,6 +187,11 @@ fn call_evidence(
         }
     }
     let mut families = call_families(&call.method, &functions);
+    if families.contains(OperatorFamily::Aggregate) {
+        for name in names_folded_into_aggregate(&chain.calls[position + 1..]) {
+            evidence.add(TokenKind::Alias, name);
+        }
+    }
     if after_write && families.contains(OperatorFamily::Scan) {
         families.remove(OperatorFamily::Scan);
         families.insert(OperatorFamily::Write);
@@ -375,6 +380,34 @@ pub(super) fn is_null_dropping_call(method: &str, previous_method: Option<&str>)
     method.eq_ignore_ascii_case("dropna")
         || (method.eq_ignore_ascii_case("drop")
             && previous_method.is_some_and(|m| m.eq_ignore_ascii_case("na")))
+}
+
+/// The names the projections right after an aggregating call give their columns: Spark folds
+/// such projections into the Aggregate's results (`dropDuplicates().withColumnRenamed("amount",
+/// "txn_amount")` plans `amount AS txn_amount` there). Filters in between are pushed below the
+/// Aggregate and skipped; any other operation ends the run.
+fn names_folded_into_aggregate(following: &[crate::code::SparkCall]) -> Vec<&str> {
+    let mut names = Vec::new();
+    for call in following {
+        let families = call_families(&call.method, &[]);
+        if families.contains(OperatorFamily::Project)
+            && !families.contains(OperatorFamily::Aggregate)
+        {
+            let literals = &call.args.literals;
+            let named = if call.method.eq_ignore_ascii_case("withColumnRenamed") {
+                literals.last()
+            } else if call.method.eq_ignore_ascii_case("withColumn") {
+                literals.first()
+            } else {
+                None
+            };
+            names.extend(named.map(String::as_str));
+            names.extend(call.args.aliases.iter().map(String::as_str));
+        } else if !families.contains(OperatorFamily::Filter) {
+            break;
+        }
+    }
+    names
 }
 
 /// `groupBy` and its spellings: a call whose aggregate the next call computes.

@@ -395,7 +395,8 @@ mod tests {
              totals = df.groupBy(\"state\").pivot(\"country\", [\"USA\"]).agg(sum(\"amount\"))\n\
              counts = df.groupBy(\"state\").count()\n\
              pairs = df.select(\"state\", \"city\").distinct()\n\
-             rows = df.distinct()\n",
+             rows = df.distinct()\n\
+             clean = df.dropDuplicates().dropna().withColumnRenamed(\"amount\", \"paid\").join(x, \"id\")\n",
         )
         .unwrap();
         let index = crate::code::build_index(
@@ -426,6 +427,10 @@ mod tests {
         assert!(distincts[0].evidence.has(TokenKind::Column, "city"));
         // Whole rows of an unknown frame: no columns to claim.
         assert!(!distincts[1].evidence.has(TokenKind::Column, "city"));
+        // Spark folds the rename after an aggregate into its results; the join ends the run.
+        let dedup = &calls("dropDuplicates")[0].evidence;
+        assert!(dedup.has(TokenKind::Alias, "paid"));
+        assert!(!dedup.has(TokenKind::Alias, "id"));
     }
 
     #[test]
