@@ -28,11 +28,13 @@ const MAIN: &str = "\
 from pyspark.sql import SparkSession
 from jobs.clean import clean
 from jobs.model import customers
+from jobs.report import top_customers
 
 spark = SparkSession.builder.getOrCreate()
 raw = spark.read.csv(\"data/payments.csv\", header=True, inferSchema=True)
 cleaned = clean(raw, \"out/silver\")
 customers(cleaned).show()
+top_customers(cleaned).show()
 ";
 
 const PLAN: &str = "\
@@ -73,15 +75,93 @@ Aggregate Attributes: []
 Results [8]: [id#0, customer#1, kind#2, shop#3, category#4, amount#5 AS paid#29, day#6, city#7]
 ";
 
-#[test]
-fn a_whole_row_deduplication_maps_to_the_bare_drop_duplicates_not_a_narrower_distinct() {
+const REPORT: &str = "\
+from pyspark.sql.functions import sum, desc
+
+def top_customers(df):
+    return df.groupBy(\"customer\").agg(sum(\"paid\").alias(\"total\")).orderBy(desc(\"total\"))
+";
+
+/// `top_customers(clean(raw, …)).show()`: the report's groupBy over the cleaned frame.
+const REPORT_PLAN: &str = "\
+== Physical Plan ==
+* Sort (10)
++- Exchange (9)
+   +- * HashAggregate (8)
+      +- Exchange (7)
+         +- * HashAggregate (6)
+            +- * HashAggregate (5)
+               +- Exchange (4)
+                  +- * HashAggregate (3)
+                     +- * Filter (2)
+                        +- Scan csv  (1)
+
+
+(1) Scan csv 
+Output [8]: [id#0, customer#1, kind#2, shop#3, category#4, amount#5, day#6, city#7]
+Batched: false
+Location: InMemoryFileIndex [file:/data/payments.csv]
+ReadSchema: struct<id:int,customer:string,kind:string,shop:string,category:string,amount:double,day:string,city:string>
+
+(2) Filter [codegen id : 1]
+Input [8]: [id#0, customer#1, kind#2, shop#3, category#4, amount#5, day#6, city#7]
+Condition : atleastnnonnulls(8, id#0, customer#1, kind#2, shop#3, category#4, amount#5, day#6, city#7)
+
+(3) HashAggregate [codegen id : 1]
+Input [8]: [id#0, customer#1, kind#2, shop#3, category#4, amount#5, day#6, city#7]
+Keys [8]: [id#0, customer#1, kind#2, shop#3, category#4, knownfloatingpointnormalized(normalizenanandzero(amount#5)) AS amount#5, day#6, city#7]
+Functions: []
+Aggregate Attributes: []
+Results [8]: [id#0, customer#1, kind#2, shop#3, category#4, amount#5, day#6, city#7]
+
+(4) Exchange
+Input [8]: [id#0, customer#1, kind#2, shop#3, category#4, amount#5, day#6, city#7]
+Arguments: hashpartitioning(id#0, customer#1, kind#2, shop#3, category#4, amount#5, day#6, city#7, 200), ENSURE_REQUIREMENTS, [plan_id=42]
+
+(5) HashAggregate [codegen id : 2]
+Input [8]: [id#0, customer#1, kind#2, shop#3, category#4, amount#5, day#6, city#7]
+Keys [8]: [id#0, customer#1, kind#2, shop#3, category#4, amount#5, day#6, city#7]
+Functions: []
+Aggregate Attributes: []
+Results [2]: [customer#1, amount#5 AS paid#29]
+
+(6) HashAggregate [codegen id : 2]
+Input [2]: [customer#1, paid#29]
+Keys [1]: [customer#1]
+Functions [1]: [partial_sum(paid#29)]
+Aggregate Attributes [1]: [sum#133]
+Results [2]: [customer#1, sum#134]
+
+(7) Exchange
+Input [2]: [customer#1, sum#134]
+Arguments: hashpartitioning(customer#1, 200), ENSURE_REQUIREMENTS, [plan_id=43]
+
+(8) HashAggregate [codegen id : 3]
+Input [2]: [customer#1, sum#134]
+Keys [1]: [customer#1]
+Functions [1]: [sum(paid#29)]
+Aggregate Attributes [1]: [sum(paid#29)#132]
+Results [2]: [customer#1, sum(paid#29)#132 AS total#121]
+
+(9) Exchange
+Input [2]: [customer#1, total#121]
+Arguments: rangepartitioning(total#121 DESC NULLS LAST, 200), ENSURE_REQUIREMENTS, [plan_id=44]
+
+(10) Sort [codegen id : 4]
+Input [2]: [customer#1, total#121]
+Arguments: [total#121 DESC NULLS LAST], true, 0
+";
+
+/// The pipeline's repository, mapped against `plan`: each mapping's file and lines by node id.
+fn mapped(plan: &str) -> Vec<(String, String, String)> {
     let dir = tempfile::tempdir().unwrap();
     std::fs::create_dir(dir.path().join("jobs")).unwrap();
     std::fs::write(dir.path().join("jobs/clean.py"), CLEAN).unwrap();
     std::fs::write(dir.path().join("jobs/model.py"), MODEL).unwrap();
+    std::fs::write(dir.path().join("jobs/report.py"), REPORT).unwrap();
     std::fs::write(dir.path().join("main.py"), MAIN).unwrap();
     let index = build_index(dir.path(), None, "test".into(), &IndexOptions::default()).unwrap();
-    let graph = parse_plan(PLAN, &ParseOptions::default()).unwrap();
+    let graph = parse_plan(plan, &ParseOptions::default()).unwrap();
     let (mappings, _) = map_plan(
         &graph,
         Arc::new(index),
@@ -89,15 +169,49 @@ fn a_whole_row_deduplication_maps_to_the_bare_drop_duplicates_not_a_narrower_dis
         &PipelineConfig::default(),
     )
     .unwrap();
+    mappings
+        .into_iter()
+        .map(|m| {
+            let code = m.mapped_code.expect("every node is mapped");
+            (m.dag_node_id, code.file, code.lines)
+        })
+        .collect()
+}
+
+fn location_of<'a>(mappings: &'a [(String, String, String)], id: &str) -> (&'a str, &'a str) {
+    let (_, file, lines) = mappings.iter().find(|(n, _, _)| n == id).unwrap();
+    (file.as_str(), lines.as_str())
+}
+
+#[test]
+fn a_whole_row_deduplication_maps_to_the_bare_drop_duplicates_not_a_narrower_distinct() {
+    let mappings = mapped(PLAN);
     for id in ["3", "5"] {
-        let mapping = mappings.iter().find(|m| m.dag_node_id == id).unwrap();
-        let code = mapping.mapped_code.as_ref().unwrap();
         assert_eq!(
-            (code.file.as_str(), code.lines.as_str()),
+            location_of(&mappings, id),
             ("jobs/clean.py", "2-4"),
-            "HashAggregate ({id}): {} {:?}",
-            mapping.explanation,
-            mapping.alternatives
+            "node {id}"
+        );
+    }
+}
+
+#[test]
+fn a_deduplication_below_a_report_maps_to_the_step_that_cleaned_the_reports_input() {
+    // The report's function receives the cleaned frame as a parameter: its own groupBy computes a
+    // sum and is no anchor for the de-duplication below it.
+    let mappings = mapped(REPORT_PLAN);
+    for id in ["3", "5"] {
+        assert_eq!(
+            location_of(&mappings, id),
+            ("jobs/clean.py", "2-4"),
+            "node {id}"
+        );
+    }
+    for id in ["6", "8", "10"] {
+        assert_eq!(
+            location_of(&mappings, id),
+            ("jobs/report.py", "4-4"),
+            "node {id}"
         );
     }
 }

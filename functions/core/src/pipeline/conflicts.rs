@@ -92,6 +92,19 @@ pub fn conflicts(family: OperatorFamily, node: &Evidence, site: &Evidence) -> bo
     }
 }
 
+/// A conflict the node's columns do not explain away: the site contradicts the node and does not
+/// name every column the node uses. An optimiser's rewrite keeps the columns (an aggregate whose
+/// result nobody reads is pruned, `groupBy(k).count().groupBy(j)` plans `k` alone), so a site
+/// naming them all may still be the code; one that also misses columns is other code.
+pub fn conflicts_beyond_rewrite(family: OperatorFamily, node: &Evidence, site: &Evidence) -> bool {
+    conflicts(family, node, site)
+        && !values(node, TokenKind::Column, |_| true).is_subset(&values(
+            site,
+            TokenKind::Column,
+            |_| true,
+        ))
+}
+
 /// A site that only de-duplicates, over named columns, while the node (keys only) keys on a column
 /// the site does not name: the node de-duplicates over more than the site sees.
 fn narrower_deduplication(
@@ -221,6 +234,37 @@ mod tests {
             OperatorFamily::Aggregate,
             &whole_rows,
             &subset_site
+        ));
+    }
+
+    #[test]
+    fn a_rewrite_keeps_the_columns_other_code_misses_them() {
+        // `groupBy(k, j).count().groupBy(k)`: the first count is pruned, its keys are kept.
+        let pruned = bag(&[
+            (TokenKind::Column, "k"),
+            (TokenKind::Column, "j"),
+            (TokenKind::Function, DISTINCT),
+        ]);
+        let counts_by_both = bag(&[
+            (TokenKind::Column, "k"),
+            (TokenKind::Column, "j"),
+            (TokenKind::Function, "count"),
+        ]);
+        let sums_by_one = bag(&[(TokenKind::Column, "k"), (TokenKind::Function, "sum")]);
+        assert!(conflicts(
+            OperatorFamily::Aggregate,
+            &pruned,
+            &counts_by_both
+        ));
+        assert!(!conflicts_beyond_rewrite(
+            OperatorFamily::Aggregate,
+            &pruned,
+            &counts_by_both
+        ));
+        assert!(conflicts_beyond_rewrite(
+            OperatorFamily::Aggregate,
+            &pruned,
+            &sums_by_one
         ));
     }
 

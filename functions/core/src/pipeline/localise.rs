@@ -12,7 +12,7 @@
 //! through the join's receiver and its argument respectively. So a Filter under an Aggregate maps
 //! to the filter feeding that groupBy, not to some other filter in the file.
 
-use super::conflicts::{CONFLICT_PENALTY, conflicts};
+use super::conflicts::{CONFLICT_PENALTY, conflicts, conflicts_beyond_rewrite};
 use super::evidence::{DISTINCT, Evidence, Overlap, TokenKind, overlap};
 use super::semantics::SemanticDescription;
 use super::sites::{FlowRole, SiteId, SiteKind, SiteTable};
@@ -682,6 +682,12 @@ fn align(
                 a.1.total_cmp(&b.1)
                     .then(downstream_order(table, a.0.site, b.0.site))
             });
+        // A site the node's evidence contradicts is no anchor: the node may come from code
+        // outside the unit (a helper upstream of a function's parameter), which the ranking of
+        // all sites finds on evidence.
+        let best = best.filter(|(chosen, _)| {
+            !conflicts_beyond_rewrite(*family, evidence, &table.sites[chosen.site].evidence)
+        });
         if let Some((chosen, _)) = best {
             assigned[idx] = Some(chosen);
             child_allowed = Some(table.upstream(chosen.site, None));

@@ -2,6 +2,7 @@
 //! becomes a site with its evidence, families and flags; then the flow between them is linked.
 
 use super::*;
+use crate::pipeline::evidence::is_noise_function;
 use crate::pipeline::operations::AGGREGATE_FUNCTIONS;
 
 impl SiteTable {
@@ -154,11 +155,19 @@ fn call_evidence(
     }
     let previous_call = position.checked_sub(1).map(|p| &chain.calls[p]);
     // A de-duplication without columns (`distinct()`, `dropDuplicates()`) de-duplicates whole
-    // rows of its input: right after a `select("a", "b")` those are the selected columns — the
-    // keys of the aggregate it plans.
+    // rows of its input: right after a `select("a", "b")` of bare columns those are the selected
+    // columns — the keys of the aggregate it plans. (A computed selection names its inputs, not
+    // its outputs: `select(explode(m))` yields `col`.)
     if is_deduplicating_method(&call.method)
         && call.args.columns.is_empty()
-        && let Some(select) = previous_call.filter(|c| c.method.eq_ignore_ascii_case("select"))
+        && let Some(select) = previous_call.filter(|c| {
+            c.method.eq_ignore_ascii_case("select")
+                && c.args
+                    .functions
+                    .iter()
+                    .all(|f| is_noise_function(&normalise_function(f)))
+                && c.args.aliases.is_empty()
+        })
     {
         evidence.add_all(TokenKind::Column, &select.args.columns);
     }

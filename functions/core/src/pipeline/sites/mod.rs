@@ -396,6 +396,7 @@ mod tests {
              counts = df.groupBy(\"state\").count()\n\
              pairs = df.select(\"state\", \"city\").distinct()\n\
              rows = df.distinct()\n\
+             keys = df.select(explode(map_keys(\"props\"))).distinct()\n\
              clean = df.dropDuplicates().dropna().withColumnRenamed(\"amount\", \"paid\").join(x, \"id\")\n",
         )
         .unwrap();
@@ -423,7 +424,9 @@ mod tests {
         assert!(groupings[1].evidence.has(TokenKind::Function, "count"));
         assert!(!groupings[1].evidence.has(TokenKind::Function, "sum"));
         let distincts = calls("distinct");
-        assert_eq!(distincts.len(), 2);
+        assert_eq!(distincts.len(), 3);
+        // A computed selection names its inputs, not the columns it yields.
+        assert!(!distincts[2].evidence.has(TokenKind::Column, "props"));
         assert!(distincts[0].evidence.has(TokenKind::Column, "city"));
         // Whole rows of an unknown frame: no columns to claim.
         assert!(!distincts[1].evidence.has(TokenKind::Column, "city"));
