@@ -123,11 +123,11 @@ pub struct PlanLocalisation {
     pub unit_sites: BTreeSet<SiteId>,
     /// `dagNodeId` → aligned site.
     pub aligned: BTreeMap<String, SiteId>,
-    /// `dagNodeId` → the site a *twin* unit aligns it with, where that differs: a unit in
-    /// another file that fits the plan exactly as well as the winner (look-alike scripts). The
-    /// plan cannot tell them apart, so retrieval credits both and neither is confirmed.
+    /// `dagNodeId` → the sites *twin* units align it with, where those differ: units in other
+    /// files that fit the plan exactly as well as the winner (look-alike scripts, copied files).
+    /// The plan cannot tell them apart, so retrieval credits them all and none is confirmed.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
-    pub twins: BTreeMap<String, SiteId>,
+    pub twins: BTreeMap<String, Vec<SiteId>>,
     /// Files most likely to hold the plan's code, with scores.
     pub files: Vec<(u32, f64)>,
     /// The files the rest of the application runs from (or a hint names), with how strongly
@@ -446,14 +446,11 @@ fn align_contenders(
     order_bonus: bool,
 ) -> Option<Contenders> {
     let top = ranked.first()?.0.score;
-    let contenders = ranked
-        .iter()
-        .take(ALIGNED_CANDIDATES)
-        .take_while(|(unit, _)| unit.score >= top * 0.8);
     let mut best: Option<(f64, usize, Vec<Option<Aligned>>)> = None;
     let mut best_weighted = f64::NEG_INFINITY;
     let mut fits: Vec<(f64, usize, Vec<Option<Aligned>>)> = Vec::new();
-    for (rank, (unit, sites)) in contenders.enumerate() {
+    for rank in contender_ranks(ranked, table, top) {
+        let (unit, sites) = &ranked[rank];
         let mut assigned = align_plan(graph, semantics, &evidence.targets, table, sites);
         let borrow = open_flow_borrowing(table, &unit.kind, sites);
         let mut fitted = 0.0;
@@ -491,7 +488,36 @@ fn align_contenders(
     })
 }
 
-/// The first contender in another file that fits the plan as well as the winner (within
+/// The units worth aligning: the leading [`ALIGNED_CANDIDATES`] within 80 % of the top score, and
+/// the best unit of every other file that ties the top exactly — several flows of one file tie
+/// (each later one holds the earlier), and a look-alike file's must not be crowded out, or its
+/// twin goes unseen.
+fn contender_ranks(
+    ranked: &[(RankedUnit, BTreeSet<SiteId>)],
+    table: &SiteTable,
+    top: f64,
+) -> Vec<usize> {
+    let file_of = |sites: &BTreeSet<SiteId>| sites.iter().next().map(|s| table.sites[*s].file);
+    let mut ranks: Vec<usize> = ranked
+        .iter()
+        .take(ALIGNED_CANDIDATES)
+        .take_while(|(unit, _)| unit.score >= top * 0.8)
+        .enumerate()
+        .map(|(rank, _)| rank)
+        .collect();
+    let mut files: BTreeSet<Option<u32>> = ranks.iter().map(|r| file_of(&ranked[*r].1)).collect();
+    for (rank, (unit, sites)) in ranked.iter().enumerate().skip(ranks.len()) {
+        if unit.score < top * (1.0 - TWIN_TOLERANCE) || ranks.len() >= 2 * ALIGNED_CANDIDATES {
+            break;
+        }
+        if files.insert(file_of(sites)) {
+            ranks.push(rank);
+        }
+    }
+    ranks
+}
+
+/// The contender in another file that fits the plan as well as the winner (within
 /// [`TWIN_TOLERANCE`]), as `dagNodeId` → its aligned site, for the nodes whose sites differ but
 /// are the same construct and score alike (the same evidence in a look-alike statement).
 #[allow(clippy::too_many_arguments)]
@@ -504,33 +530,50 @@ fn twin_alignment(
     fits: &[(f64, usize, Vec<Option<Aligned>>)],
     scores: &[HashMap<SiteId, f64>],
     graph: &PlanGraph,
-) -> BTreeMap<String, SiteId> {
+) -> BTreeMap<String, Vec<SiteId>> {
     let file_of = |rank: usize| ranked[rank].1.iter().next().map(|s| table.sites[*s].file);
     let winner_file = file_of(winner);
-    let Some((_, _, twin)) = fits.iter().find(|(fit, rank, _)| {
-        *rank != winner
-            && best_fit > 0.0
-            && (best_fit - fit) <= TWIN_TOLERANCE * best_fit
-            && file_of(*rank) != winner_file
-    }) else {
-        return BTreeMap::new();
+    let alike_nodes = |twin: &[Option<Aligned>]| -> BTreeMap<String, SiteId> {
+        twin.iter()
+            .zip(assigned)
+            .enumerate()
+            .filter_map(|(idx, (t, a))| {
+                let (t, a) = ((*t)?, (*a)?);
+                let score = |site: SiteId| scores[idx].get(&site).copied().unwrap_or(0.0);
+                let same_construct = match (&table.sites[t.site].kind, &table.sites[a.site].kind) {
+                    (SiteKind::Call { method: m, .. }, SiteKind::Call { method: n, .. }) => m == n,
+                    (SiteKind::Sql { kind: k, .. }, SiteKind::Sql { kind: l, .. }) => k == l,
+                    _ => false,
+                };
+                let alike =
+                    same_construct && (score(t.site) - score(a.site)).abs() <= TWIN_TOLERANCE;
+                (a.site != t.site && alike).then(|| (graph.nodes[idx].id.clone(), t.site))
+            })
+            .collect()
     };
-    twin.iter()
-        .zip(assigned)
-        .enumerate()
-        .filter_map(|(idx, (t, a))| {
-            let (t, a) = ((*t)?, (*a)?);
-            let score = |site: SiteId| scores[idx].get(&site).copied().unwrap_or(0.0);
-            let same_construct = match (&table.sites[t.site].kind, &table.sites[a.site].kind) {
-                (SiteKind::Call { method: m, .. }, SiteKind::Call { method: n, .. }) => m == n,
-                (SiteKind::Sql { kind: k, .. }, SiteKind::Sql { kind: l, .. }) => k == l,
-                _ => false,
-            };
-            let alike = same_construct && (score(t.site) - score(a.site)).abs() <= TWIN_TOLERANCE;
-            (a.site != t.site && alike).then(|| (graph.nodes[idx].id.clone(), t.site))
-        })
-        .collect()
+    // Every contender in another file that fits as well, those alike on the most nodes first (a
+    // copied file before a file that merely fits as well overall); one per file, at most
+    // [`TWINS_KEPT`], so that each is among a node's alternatives.
+    let mut twins: Vec<(Option<u32>, BTreeMap<String, SiteId>)> = Vec::new();
+    for (fit, rank, twin) in fits {
+        let file = file_of(*rank);
+        let ties = best_fit > 0.0 && (best_fit - fit) <= TWIN_TOLERANCE * best_fit;
+        if *rank != winner && ties && file != winner_file && twins.iter().all(|(f, _)| *f != file) {
+            twins.push((file, alike_nodes(twin)));
+        }
+    }
+    twins.sort_by_key(|(_, nodes)| std::cmp::Reverse(nodes.len()));
+    let mut by_node: BTreeMap<String, Vec<SiteId>> = BTreeMap::new();
+    for (_, nodes) in twins.into_iter().take(TWINS_KEPT) {
+        for (node, site) in nodes {
+            by_node.entry(node).or_default().push(site);
+        }
+    }
+    by_node
 }
+
+/// How many look-alike files a node's twins name: with the chosen site, a top three.
+const TWINS_KEPT: usize = 2;
 
 /// Where a unit's own code starts (file, line): its last chain's or its statement's first site,
 /// not the statements feeding it (every query on one DataFrame shares where that was built).

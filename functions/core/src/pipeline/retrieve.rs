@@ -4,8 +4,8 @@
 //! * **structural** — operator ↔ method/clause compatibility plus rarity-weighted overlap of
 //!   columns, functions, literals, aliases, tables and paths ([`super::localise::site_score`]);
 //! * **lexical** — BM25 over code-aware terms (identifiers split on case and underscores);
-//! * **flow** — 1 for the site the plan-level alignment chose (a hair less for the site a twin
-//!   unit in another file chose, see [`PlanLocalisation::twins`]), 0.5 for other sites of the
+//! * **flow** — 1 for the site the plan-level alignment chose (a hair less for the sites twin
+//!   units in other files chose, see [`PlanLocalisation::twins`]), 0.5 for other sites of the
 //!   query unit the plan was localised to, 0 elsewhere;
 //! * **dense** — cosine similarity from an `Embedder`, when one is configured (not in the
 //!   default offline build: the blend then uses the three channels above).
@@ -95,7 +95,7 @@ impl Bm25 {
     }
 }
 
-/// Flow credit of a twin unit's site (see [`PlanLocalisation::twins`]).
+/// Flow credit of a twin unit's sites (see [`PlanLocalisation::twins`]).
 const TWIN_FLOW: f64 = 0.99;
 
 /// Flow credit of a site in the file the rest of the application runs from (at full pull),
@@ -146,13 +146,17 @@ pub fn embedding_retrieval(
 ) -> Vec<Candidate> {
     let (family, target) = sem.target();
     let aligned = ctx.localisation.aligned.get(&sem.dag_node_id).copied();
-    let twin = ctx.localisation.twins.get(&sem.dag_node_id).copied();
+    let twins: &[SiteId] = ctx
+        .localisation
+        .twins
+        .get(&sem.dag_node_id)
+        .map_or(&[], Vec::as_slice);
     // The pool: sites sharing evidence with the node, the query unit the plan was localised to,
     // and the aligned site. Any other site could only match on compatibility alone.
     let mut pool_ids = ctx.table.candidates(family, &target);
     pool_ids.extend(ctx.localisation.unit_sites.iter().copied());
     pool_ids.extend(aligned);
-    pool_ids.extend(twin);
+    pool_ids.extend(twins.iter().copied());
     let mut pool: Vec<(SiteId, f64, super::evidence::Overlap)> = pool_ids
         .into_iter()
         .filter_map(|id| {
@@ -167,14 +171,23 @@ pub fn embedding_retrieval(
         .iter()
         .map(|(s, _, _)| ctx.bm25.score(&sem.query_terms, &ctx.table.sites[*s].terms))
         .collect();
-    let max_lexical = lexical.iter().copied().fold(0.0, f64::max);
-    // A twin's site is credited just below the aligned one, and only while its wording is no
-    // closer to the node: it ties with the aligned site, it never overtakes it.
+    // A twin's site is credited just below the aligned one, its wording counted no closer to the
+    // node than the aligned site's (a copy in a package named like the operator, `…window`, reads
+    // closer by its path alone): it ties with the aligned site, it never overtakes it.
     let aligned_lexical = pool
         .iter()
         .zip(&lexical)
         .find(|((s, _, _), _)| Some(*s) == aligned)
         .map(|(_, l)| *l);
+    let lexical: Vec<f64> = pool
+        .iter()
+        .zip(lexical)
+        .map(|((s, _, _), l)| match aligned_lexical {
+            Some(a) if twins.contains(s) => l.min(a),
+            _ => l,
+        })
+        .collect();
+    let max_lexical = lexical.iter().copied().fold(0.0, f64::max);
     // Rank on numbers first; build the user-facing candidate only for the top K.
     let mut ranked: Vec<(SiteId, f64, f64, f64, f64, super::evidence::Overlap)> = pool
         .drain(..)
@@ -185,8 +198,7 @@ pub fn embedding_retrieval(
             } else {
                 0.0
             };
-            let twin_credit =
-                Some(site_id) == twin && aligned_lexical.is_some_and(|a| lex <= a + 1e-9);
+            let twin_credit = twins.contains(&site_id) && aligned_lexical.is_some();
             let flow = if Some(site_id) == aligned {
                 1.0
             } else if twin_credit {
