@@ -206,6 +206,15 @@ pub(super) fn flow_edges(
         };
         same_scope.or_else(module_level).copied()
     };
+    // Chains of one statement: a chain written inside another's arguments
+    // (`a.join(b.withColumnRenamed("id", "key"), "key")`) comes after it in the index.
+    let mut by_statement: HashMap<(FileId, LineRange), Vec<usize>> = HashMap::new();
+    for (idx, chain) in chains.iter().enumerate() {
+        by_statement
+            .entry((chain.file, chain.statement))
+            .or_default()
+            .push(idx);
+    }
     chains
         .iter()
         .zip(helpers)
@@ -224,10 +233,20 @@ pub(super) fn flow_edges(
                 }
             }
             for input in &chain.inputs {
-                if let Some(def) = definition(chain, root_variable(input))
-                    && !feeds.iter().any(|(_, d)| *d == def)
-                {
-                    feeds.push((FlowRole::Argument, def));
+                let variable = root_variable(input);
+                // The inline chain on that input, when the argument is one: it is what enters.
+                let inline = by_statement[&(chain.file, chain.statement)]
+                    .iter()
+                    .copied()
+                    .filter(|&other| other > idx)
+                    .find(|&other| {
+                        let inner = &chains[other];
+                        inner.assigned_to.is_none() && root_variable(&inner.receiver) == variable
+                    });
+                for def in inline.into_iter().chain(definition(chain, variable)) {
+                    if !feeds.iter().any(|(_, d)| *d == def) {
+                        feeds.push((FlowRole::Argument, def));
+                    }
                 }
             }
             feeds

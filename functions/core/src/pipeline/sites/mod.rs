@@ -437,6 +437,44 @@ mod tests {
     }
 
     #[test]
+    fn a_chain_written_inside_a_join_feeds_the_join_as_its_argument() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(
+            dir.path().join("job.py"),
+            "a = spark.createDataFrame(rows, [\"id\", \"dept_id\"])\n\
+             b = spark.createDataFrame(depts, [\"id\", \"name\"])\n\
+             a.join(b.withColumnRenamed(\"id\", \"dept_id\"), \"dept_id\", \"right\").show()\n",
+        )
+        .unwrap();
+        let index = crate::code::build_index(
+            dir.path(),
+            None,
+            "test".into(),
+            &crate::code::IndexOptions::default(),
+        )
+        .unwrap();
+        let table = SiteTable::build(&index);
+        let site = |name: &str, line: u32| {
+            table
+                .sites
+                .iter()
+                .find(|s| {
+                    s.lines.start == line
+                        && matches!(&s.kind, SiteKind::Call { method, .. } if method == name)
+                })
+                .unwrap()
+                .id
+        };
+        let join = site("join", 3);
+        let argument = table.upstream(join, Some(FlowRole::Argument));
+        assert!(argument.contains(&site("withColumnRenamed", 3)));
+        assert!(argument.contains(&site("createDataFrame", 2)));
+        let receiver = table.upstream(join, Some(FlowRole::Receiver));
+        assert!(receiver.contains(&site("createDataFrame", 1)));
+        assert!(!receiver.contains(&site("withColumnRenamed", 3)));
+    }
+
+    #[test]
     fn reader_variables_hint_at_their_data_set() {
         assert_eq!(
             reader_path_hints("parquet", "(orders_path)"),
