@@ -105,14 +105,16 @@ pub fn conflicts_beyond_rewrite(family: OperatorFamily, node: &Evidence, site: &
         ))
 }
 
-/// A site that only de-duplicates, over named columns, while the node (keys only) keys on a column
-/// the site does not name: the node de-duplicates over more than the site sees.
+/// A site that de-duplicates over named columns — by itself, or as the keys-only step a distinct
+/// aggregate plans (`countDistinct("a", "b")`) — while the node (keys only) keys on a column the
+/// site does not name: the node de-duplicates over more than the site sees.
 fn narrower_deduplication(
     node: &Evidence,
     site: &Evidence,
     site_aggregates: &BTreeSet<&str>,
 ) -> bool {
-    if !site.has(TokenKind::Function, DISTINCT) || !site_aggregates.is_empty() {
+    let only_distinct_aggregates = site_aggregates.iter().all(|f| f.ends_with(DISTINCT));
+    if !site.has(TokenKind::Function, DISTINCT) || !only_distinct_aggregates {
         return false;
     }
     let site_columns = values(site, TokenKind::Column, |_| true);
@@ -215,6 +217,23 @@ mod tests {
         // A site naming no columns (`df.distinct()`) fits any keys.
         let bare = bag(&[(TokenKind::Function, DISTINCT)]);
         assert!(!conflicts(OperatorFamily::Aggregate, &whole_rows, &bare));
+        // `countDistinct("a", "b")` first de-duplicates over `a, b` only.
+        let count_distinct = bag(&[
+            (TokenKind::Column, "a"),
+            (TokenKind::Column, "b"),
+            (TokenKind::Function, DISTINCT),
+            (TokenKind::Function, "countdistinct"),
+        ]);
+        assert!(conflicts(
+            OperatorFamily::Aggregate,
+            &whole_rows,
+            &count_distinct
+        ));
+        assert!(!conflicts(
+            OperatorFamily::Aggregate,
+            &selected,
+            &count_distinct
+        ));
         // `dropDuplicates("a")` plans `first(b) AS b, first(c) AS c`: its columns are not all
         // keys, and a whole-row de-duplication is not it.
         let subset = bag(&[

@@ -173,7 +173,7 @@ fn call_evidence(
     }
     // A grouping is planned as one Aggregate of what the calls after it name: the pivot's column
     // and values (`groupBy(k).pivot("g", ["v"])`) and the aggregating call's functions
-    // (`.agg(sum(x))`, `.count()`). The grouping call carries them, so the statement is matched
+    // (`.agg(sum(x))`, `.count()`; a distinct one's columns too). The grouping call carries them, so the statement is matched
     // whole and is never mistaken for a mere de-duplication.
     if is_grouping_method(&call.method) {
         let mut following = chain.calls[position + 1..].iter();
@@ -185,9 +185,15 @@ fn call_evidence(
                     .iter()
                     .map(|f| normalise_function(f))
                     .chain(std::iter::once(normalise_function(&next.method)))
-                    .filter(|f| AGGREGATE_FUNCTIONS.contains(&f.as_str()));
-                for f in computed {
-                    evidence.add(TokenKind::Function, &f);
+                    .filter(|f| AGGREGATE_FUNCTIONS.contains(&f.as_str()))
+                    .collect::<Vec<_>>();
+                for f in &computed {
+                    evidence.add(TokenKind::Function, f);
+                }
+                // `countDistinct(x)` first de-duplicates over the keys and `x`.
+                if computed.iter().any(|f| f.ends_with(DISTINCT)) {
+                    evidence.add(TokenKind::Function, DISTINCT);
+                    evidence.add_all(TokenKind::Column, &next.args.columns);
                 }
                 break;
             }

@@ -394,6 +394,7 @@ mod tests {
             "from pyspark.sql.functions import sum\n\
              totals = df.groupBy(\"state\").pivot(\"country\", [\"USA\"]).agg(sum(\"amount\"))\n\
              counts = df.groupBy(\"state\").count()\n\
+             cities = df.groupBy(\"state\").agg(count_distinct(\"city\"))\n\
              pairs = df.select(\"state\", \"city\").distinct()\n\
              rows = df.distinct()\n\
              keys = df.select(explode(map_keys(\"props\"))).distinct()\n\
@@ -416,7 +417,12 @@ mod tests {
                 .collect()
         };
         let groupings = calls("groupBy");
-        assert_eq!(groupings.len(), 2);
+        assert_eq!(groupings.len(), 3);
+        // A distinct aggregate first de-duplicates over the keys and its columns.
+        let distinct_count = &groupings[2].evidence;
+        assert!(distinct_count.has(TokenKind::Function, DISTINCT));
+        assert!(distinct_count.has(TokenKind::Column, "city"));
+        assert!(!groupings[1].evidence.has(TokenKind::Function, DISTINCT));
         let pivoted = &groupings[0].evidence;
         assert!(pivoted.has(TokenKind::Function, "sum"));
         assert!(pivoted.has(TokenKind::Column, "country"));
