@@ -1,13 +1,10 @@
 //! Copies of one script (the same code in several folders): the plan cannot tell them apart, so no
 //! answer is confirmed and every other copy is among each node's alternatives.
 
-use plan2code_core::code::{IndexOptions, build_index};
+mod support;
+
 use plan2code_core::contracts::ConfidenceStatus;
-use plan2code_core::pipeline::reason::EvidenceReasoner;
-use plan2code_core::pipeline::{PipelineConfig, map_plan};
-use plan2code_core::plan::{ParseOptions, parse_plan};
 use std::collections::BTreeSet;
-use std::sync::Arc;
 
 const SCRIPT: &str = "\
 from pyspark.sql import SparkSession
@@ -59,23 +56,10 @@ Results [2]: [shop#0, count(1)#7L AS count#5L]
 
 #[test]
 fn three_copies_of_a_script_are_each_answer_or_alternative_and_none_is_confirmed() {
-    let dir = tempfile::tempdir().unwrap();
     let copies = ["a/shops.py", "b/shops.py", "c/window/shops.py"];
-    for copy in copies {
-        let path = dir.path().join(copy);
-        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-        std::fs::write(path, SCRIPT).unwrap();
-    }
-    std::fs::write(dir.path().join("0_report.py"), REPORT).unwrap();
-    let index = build_index(dir.path(), None, "test".into(), &IndexOptions::default()).unwrap();
-    let graph = parse_plan(PLAN, &ParseOptions::default()).unwrap();
-    let (mappings, _) = map_plan(
-        &graph,
-        Arc::new(index),
-        &EvidenceReasoner,
-        &PipelineConfig::default(),
-    )
-    .unwrap();
+    let mut files: Vec<(&str, &str)> = copies.iter().map(|c| (*c, SCRIPT)).collect();
+    files.push(("0_report.py", REPORT));
+    let mappings = support::map_against(&files, PLAN);
     for id in ["1", "2", "4"] {
         let m = mappings.iter().find(|m| m.dag_node_id == id).unwrap();
         assert_ne!(

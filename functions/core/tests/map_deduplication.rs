@@ -3,11 +3,7 @@
 //! (`select("id", "customer", …).distinct()`). The plan's whole-row Aggregate, with the rename after it
 //! folded into its results, belongs to the cleaning step.
 
-use plan2code_core::code::{IndexOptions, build_index};
-use plan2code_core::pipeline::reason::EvidenceReasoner;
-use plan2code_core::pipeline::{PipelineConfig, map_plan};
-use plan2code_core::plan::{ParseOptions, parse_plan};
-use std::sync::Arc;
+mod support;
 
 const CLEAN: &str = "\
 def clean(df, out):
@@ -37,16 +33,10 @@ customers(cleaned).show()
 top_customers(cleaned).show()
 ";
 
-const PLAN: &str = "\
-== Physical Plan ==
-* HashAggregate (5)
-+- Exchange (4)
-   +- * HashAggregate (3)
-      +- * Filter (2)
-         +- Scan csv  (1)
-
-
-(1) Scan csv 
+macro_rules! cleaned_nodes {
+    // Nodes (1)–(4) of both plans: the read, `dropna()` and the partial de-duplication.
+    () => {
+        "(1) Scan csv 
 Output [8]: [id#0, customer#1, kind#2, shop#3, category#4, amount#5, day#6, city#7]
 Batched: false
 Location: InMemoryFileIndex [file:/data/payments.csv]
@@ -67,13 +57,30 @@ Results [8]: [id#0, customer#1, kind#2, shop#3, category#4, amount#5, day#6, cit
 Input [8]: [id#0, customer#1, kind#2, shop#3, category#4, amount#5, day#6, city#7]
 Arguments: hashpartitioning(id#0, customer#1, kind#2, shop#3, category#4, amount#5, day#6, city#7, 200), ENSURE_REQUIREMENTS, [plan_id=42]
 
-(5) HashAggregate [codegen id : 2]
+"
+    };
+}
+
+const PLAN: &str = concat!(
+    "\
+== Physical Plan ==
+* HashAggregate (5)
++- Exchange (4)
+   +- * HashAggregate (3)
+      +- * Filter (2)
+         +- Scan csv  (1)
+
+
+",
+    cleaned_nodes!(),
+    "(5) HashAggregate [codegen id : 2]
 Input [8]: [id#0, customer#1, kind#2, shop#3, category#4, amount#5, day#6, city#7]
 Keys [8]: [id#0, customer#1, kind#2, shop#3, category#4, amount#5, day#6, city#7]
 Functions: []
 Aggregate Attributes: []
 Results [8]: [id#0, customer#1, kind#2, shop#3, category#4, amount#5 AS paid#29, day#6, city#7]
-";
+"
+);
 
 const REPORT: &str = "\
 from pyspark.sql.functions import sum, desc
@@ -83,7 +90,8 @@ def top_customers(df):
 ";
 
 /// `top_customers(clean(raw, …)).show()`: the report's groupBy over the cleaned frame.
-const REPORT_PLAN: &str = "\
+const REPORT_PLAN: &str = concat!(
+    "\
 == Physical Plan ==
 * Sort (10)
 +- Exchange (9)
@@ -97,28 +105,9 @@ const REPORT_PLAN: &str = "\
                         +- Scan csv  (1)
 
 
-(1) Scan csv 
-Output [8]: [id#0, customer#1, kind#2, shop#3, category#4, amount#5, day#6, city#7]
-Batched: false
-Location: InMemoryFileIndex [file:/data/payments.csv]
-ReadSchema: struct<id:int,customer:string,kind:string,shop:string,category:string,amount:double,day:string,city:string>
-
-(2) Filter [codegen id : 1]
-Input [8]: [id#0, customer#1, kind#2, shop#3, category#4, amount#5, day#6, city#7]
-Condition : atleastnnonnulls(8, id#0, customer#1, kind#2, shop#3, category#4, amount#5, day#6, city#7)
-
-(3) HashAggregate [codegen id : 1]
-Input [8]: [id#0, customer#1, kind#2, shop#3, category#4, amount#5, day#6, city#7]
-Keys [8]: [id#0, customer#1, kind#2, shop#3, category#4, knownfloatingpointnormalized(normalizenanandzero(amount#5)) AS amount#5, day#6, city#7]
-Functions: []
-Aggregate Attributes: []
-Results [8]: [id#0, customer#1, kind#2, shop#3, category#4, amount#5, day#6, city#7]
-
-(4) Exchange
-Input [8]: [id#0, customer#1, kind#2, shop#3, category#4, amount#5, day#6, city#7]
-Arguments: hashpartitioning(id#0, customer#1, kind#2, shop#3, category#4, amount#5, day#6, city#7, 200), ENSURE_REQUIREMENTS, [plan_id=42]
-
-(5) HashAggregate [codegen id : 2]
+",
+    cleaned_nodes!(),
+    "(5) HashAggregate [codegen id : 2]
 Input [8]: [id#0, customer#1, kind#2, shop#3, category#4, amount#5, day#6, city#7]
 Keys [8]: [id#0, customer#1, kind#2, shop#3, category#4, amount#5, day#6, city#7]
 Functions: []
@@ -150,26 +139,18 @@ Arguments: rangepartitioning(total#121 DESC NULLS LAST, 200), ENSURE_REQUIREMENT
 (10) Sort [codegen id : 4]
 Input [2]: [customer#1, total#121]
 Arguments: [total#121 DESC NULLS LAST], true, 0
-";
+"
+);
 
 /// The pipeline's repository, mapped against `plan`: each mapping's file and lines by node id.
 fn mapped(plan: &str) -> Vec<(String, String, String)> {
-    let dir = tempfile::tempdir().unwrap();
-    std::fs::create_dir(dir.path().join("jobs")).unwrap();
-    std::fs::write(dir.path().join("jobs/clean.py"), CLEAN).unwrap();
-    std::fs::write(dir.path().join("jobs/model.py"), MODEL).unwrap();
-    std::fs::write(dir.path().join("jobs/report.py"), REPORT).unwrap();
-    std::fs::write(dir.path().join("main.py"), MAIN).unwrap();
-    let index = build_index(dir.path(), None, "test".into(), &IndexOptions::default()).unwrap();
-    let graph = parse_plan(plan, &ParseOptions::default()).unwrap();
-    let (mappings, _) = map_plan(
-        &graph,
-        Arc::new(index),
-        &EvidenceReasoner,
-        &PipelineConfig::default(),
-    )
-    .unwrap();
-    mappings
+    let files = [
+        ("jobs/clean.py", CLEAN),
+        ("jobs/model.py", MODEL),
+        ("jobs/report.py", REPORT),
+        ("main.py", MAIN),
+    ];
+    support::map_against(&files, plan)
         .into_iter()
         .map(|m| {
             let code = m.mapped_code.expect("every node is mapped");

@@ -356,16 +356,10 @@ pub(super) fn reader_path_hints(method: &str, args_text: &str) -> Vec<String> {
 mod tests {
     use super::*;
 
-    #[test]
-    fn a_sql_unit_holds_the_flow_registering_its_view() {
+    /// The site table of a repository holding one file.
+    fn site_table(file: &str, source: &str) -> SiteTable {
         let dir = tempfile::tempdir().unwrap();
-        std::fs::write(
-            dir.path().join("Job.scala"),
-            "object Job extends App {\n  val df = spark.createDataFrame(rows, schema)\n  \
-             df.createOrReplaceTempView(\"PERSON\")\n  \
-             spark.sql(\"SELECT salary * 100 AS salary FROM PERSON\").show()\n}\n",
-        )
-        .unwrap();
+        std::fs::write(dir.path().join(file), source).unwrap();
         let index = crate::code::build_index(
             dir.path(),
             None,
@@ -373,7 +367,17 @@ mod tests {
             &crate::code::IndexOptions::default(),
         )
         .unwrap();
-        let table = SiteTable::build(&index);
+        SiteTable::build(&index)
+    }
+
+    #[test]
+    fn a_sql_unit_holds_the_flow_registering_its_view() {
+        let table = site_table(
+            "Job.scala",
+            "object Job extends App {\n  val df = spark.createDataFrame(rows, schema)\n  \
+             df.createOrReplaceTempView(\"PERSON\")\n  \
+             spark.sql(\"SELECT salary * 100 AS salary FROM PERSON\").show()\n}\n",
+        );
         let create = table
             .sites
             .iter()
@@ -388,9 +392,8 @@ mod tests {
 
     #[test]
     fn a_grouping_carries_what_it_computes_and_a_bare_distinct_its_columns() {
-        let dir = tempfile::tempdir().unwrap();
-        std::fs::write(
-            dir.path().join("job.py"),
+        let table = site_table(
+            "job.py",
             "from pyspark.sql.functions import sum\n\
              totals = df.groupBy(\"state\").pivot(\"country\", [\"USA\"]).agg(sum(\"amount\"))\n\
              counts = df.groupBy(\"state\").count()\n\
@@ -399,16 +402,7 @@ mod tests {
              rows = df.distinct()\n\
              keys = df.select(explode(map_keys(\"props\"))).distinct()\n\
              clean = df.dropDuplicates().dropna().withColumnRenamed(\"amount\", \"paid\").join(x, \"id\")\n",
-        )
-        .unwrap();
-        let index = crate::code::build_index(
-            dir.path(),
-            None,
-            "test".into(),
-            &crate::code::IndexOptions::default(),
-        )
-        .unwrap();
-        let table = SiteTable::build(&index);
+        );
         let calls = |name: &str| -> Vec<&Site> {
             table
                 .sites
@@ -444,22 +438,12 @@ mod tests {
 
     #[test]
     fn a_chain_written_inside_a_join_feeds_the_join_as_its_argument() {
-        let dir = tempfile::tempdir().unwrap();
-        std::fs::write(
-            dir.path().join("job.py"),
+        let table = site_table(
+            "job.py",
             "a = spark.createDataFrame(rows, [\"id\", \"dept_id\"])\n\
              b = spark.createDataFrame(depts, [\"id\", \"name\"])\n\
              a.join(b.withColumnRenamed(\"id\", \"dept_id\"), \"dept_id\", \"right\").show()\n",
-        )
-        .unwrap();
-        let index = crate::code::build_index(
-            dir.path(),
-            None,
-            "test".into(),
-            &crate::code::IndexOptions::default(),
-        )
-        .unwrap();
-        let table = SiteTable::build(&index);
+        );
         let site = |name: &str, line: u32| {
             table
                 .sites

@@ -1,0 +1,29 @@
+//! Shared by the end-to-end mapping tests: a repository written from strings, a plan mapped
+//! against it in-process with the deterministic reasoner.
+
+use plan2code_core::code::{IndexOptions, build_index};
+use plan2code_core::contracts::MappingOutput;
+use plan2code_core::pipeline::reason::EvidenceReasoner;
+use plan2code_core::pipeline::{PipelineConfig, map_plan};
+use plan2code_core::plan::{ParseOptions, parse_plan};
+use std::sync::Arc;
+
+/// Map `plan` against a repository holding `files` (path, source).
+pub fn map_against(files: &[(&str, &str)], plan: &str) -> Vec<MappingOutput> {
+    let dir = tempfile::tempdir().unwrap();
+    for (path, source) in files {
+        let path = dir.path().join(path);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, source).unwrap();
+    }
+    let index = build_index(dir.path(), None, "test".into(), &IndexOptions::default()).unwrap();
+    let graph = parse_plan(plan, &ParseOptions::default()).unwrap();
+    let (mappings, _) = map_plan(
+        &graph,
+        Arc::new(index),
+        &EvidenceReasoner,
+        &PipelineConfig::default(),
+    )
+    .unwrap();
+    mappings
+}
