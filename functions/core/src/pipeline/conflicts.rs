@@ -6,6 +6,7 @@
 //! node can:
 //!
 //! * **join type** — the site names a join type (`how="left"`) and the node's join is another;
+//!   or the node joins on column names (a Project over it keeps one `k`) and the site compares;
 //! * **sort direction** — the site sorts descending and the Sort is ascending, or the reverse;
 //! * **null test** — the site tests `isNotNull` and the Filter tests `isnull`, or the reverse;
 //! * **aggregate functions** — the site aggregates with functions the Aggregate never computes
@@ -23,7 +24,7 @@
 //! A conflict does not exclude a site — the plan may be an optimised rewrite — it multiplies its
 //! score by [`CONFLICT_PENALTY`].
 
-use super::evidence::{DISTINCT, Evidence, TokenKind};
+use super::evidence::{DISTINCT, Evidence, JOINED_ON_NAMES, TokenKind};
 use super::operations::AGGREGATE_FUNCTIONS;
 use super::semantics::is_join_type_word;
 use crate::plan::OperatorFamily;
@@ -38,6 +39,11 @@ pub fn conflicts(family: OperatorFamily, node: &Evidence, site: &Evidence) -> bo
         OperatorFamily::Join => {
             let node_types = values(node, TokenKind::Literal, is_join_type_word);
             let site_types = values(site, TokenKind::Literal, is_join_type_word);
+            // A join on names keeps one key; a join on a condition compares two.
+            let on_names = |e: &Evidence| e.has(TokenKind::Literal, JOINED_ON_NAMES);
+            if on_names(node) && !on_names(site) {
+                return true;
+            }
             if node_types.is_empty() {
                 // An inner join carries no type word: only `how="inner"` agrees with it.
                 site_types.iter().any(|t| *t != "inner")
@@ -302,6 +308,14 @@ mod tests {
         assert!(conflicts(OperatorFamily::Join, &inner_node, &says_left));
         assert!(!conflicts(OperatorFamily::Join, &inner_node, &says_inner));
         assert!(!conflicts(OperatorFamily::Join, &inner_node, &says_nothing));
+        // A join on names (one key kept) is not a join comparing two keys.
+        let on_names = bag(&[
+            (TokenKind::Column, "id"),
+            (TokenKind::Literal, JOINED_ON_NAMES),
+        ]);
+        assert!(conflicts(OperatorFamily::Join, &on_names, &says_nothing));
+        assert!(!conflicts(OperatorFamily::Join, &on_names, &on_names));
+        assert!(!conflicts(OperatorFamily::Join, &inner_node, &on_names));
         assert!(conflicts(OperatorFamily::Join, &left_node, &says_inner));
         assert!(!conflicts(OperatorFamily::Join, &left_node, &says_left));
         assert!(!conflicts(OperatorFamily::Join, &left_node, &says_nothing));

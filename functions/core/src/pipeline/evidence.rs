@@ -302,6 +302,11 @@ pub fn overlap(node: &Evidence, site: &Evidence, weights: &TokenWeights) -> Over
 /// The token that ties a de-duplicating aggregate to `distinct()` / `dropDuplicates()`.
 pub const DISTINCT: &str = "distinct";
 
+/// The token of a join on column *names* (`join(other, "k")`, `Seq("k")`, SQL `USING (k)`), whose
+/// plan keeps one `k` (a Project over the join), not a join on a condition (`a.k == b.k`), whose
+/// output holds both.
+pub const JOINED_ON_NAMES: &str = "using";
+
 /// Split source text into code-aware terms: identifiers split on case changes and underscores,
 /// lower-cased, followed by the whole identifier when it had several parts; digits kept as their
 /// own terms.

@@ -13,7 +13,7 @@
 //!   UDF projection. They are mapped to the statement of their *consumer*, the nearest ancestor
 //!   that was written by the user, and say so.
 
-use super::evidence::{DISTINCT, Evidence, TokenKind};
+use super::evidence::{DISTINCT, Evidence, JOINED_ON_NAMES, TokenKind};
 use crate::contracts::NodeKind;
 use crate::plan::{Expr, NodeIdx, OperatorFamily, PlanGraph, PlanNode};
 use serde::{Deserialize, Serialize};
@@ -504,7 +504,13 @@ fn derived_reason(
 /// so the state machine can run them one per Map iteration.
 pub fn plan_semantics(graph: &PlanGraph) -> Vec<SemanticDescription> {
     let parents = graph.parents();
-    let own: Vec<Evidence> = graph.nodes.iter().map(own_signature).collect();
+    let mut own: Vec<Evidence> = graph.nodes.iter().map(own_signature).collect();
+    for (idx, node) in graph.nodes.iter().enumerate() {
+        let keeps_one_key = parents[idx].is_some_and(|p| keeps_one_of_each_name(&graph.nodes[p]));
+        if node.family == OperatorFamily::Join && keeps_one_key {
+            own[idx].add(TokenKind::Literal, JOINED_ON_NAMES);
+        }
+    }
     let derived: Vec<Option<String>> = (0..graph.nodes.len())
         .map(|i| {
             if graph.nodes[i].node_kind == NodeKind::Engine {
@@ -573,6 +579,48 @@ pub fn plan_semantics(graph: &PlanGraph) -> Vec<SemanticDescription> {
             }
         })
         .collect()
+}
+
+/// A Project over a join that keeps every column of its input but the second of each name it
+/// holds twice, those names first: the plan of a join on column names (`join(other, "k")` plans
+/// `k, left columns…, right columns…`). A `SELECT` after a join on a condition that happens to
+/// keep one key and every other column rarely leads with it.
+fn keeps_one_of_each_name(project: &crate::plan::PlanNode) -> bool {
+    if project.family != OperatorFamily::Project {
+        return false;
+    }
+    let d = &project.details;
+    let mut seen = std::collections::BTreeSet::new();
+    let twice: Vec<&str> = d
+        .input
+        .iter()
+        .filter(|a| !seen.insert(a.name.as_str()))
+        .map(|a| a.name.as_str())
+        .collect();
+    let output_name = |e: &Expr| e.alias.clone().or_else(|| e.columns.first().cloned());
+    let outputs: Vec<Option<String>> = d.projections.iter().map(output_name).collect();
+    // Every column kept but the second of each pair: a `select` of some columns is no such join.
+    let keeps_the_rest = d.projections.len() + twice.len() == d.input.len()
+        && d.input.iter().all(|a| {
+            outputs
+                .iter()
+                .any(|o| o.as_deref() == Some(a.name.as_str()))
+        });
+    // The keys lead, as Spark orders a join on names (`k, left columns…, right columns…`).
+    let keys_lead = outputs
+        .iter()
+        .take(twice.len())
+        .all(|o| o.as_deref().is_some_and(|o| twice.contains(&o)));
+    !twice.is_empty()
+        && keeps_the_rest
+        && keys_lead
+        && twice.iter().all(|name| {
+            outputs
+                .iter()
+                .filter(|o| o.as_deref() == Some(*name))
+                .count()
+                == 1
+        })
 }
 
 /// Whether some ancestor of `idx` belongs to a family accepted by `wanted`.

@@ -4,6 +4,7 @@
 use super::*;
 use crate::pipeline::evidence::is_noise_function;
 use crate::pipeline::operations::AGGREGATE_FUNCTIONS;
+use crate::pipeline::semantics::is_join_type_word;
 
 impl SiteTable {
     pub fn build(index: &RepoIndex) -> Self {
@@ -202,6 +203,9 @@ fn call_evidence(
         }
     }
     let mut families = call_families(&call.method, &functions);
+    if families.contains(OperatorFamily::Join) && joins_on_names(call) {
+        evidence.add(TokenKind::Literal, JOINED_ON_NAMES);
+    }
     if families.contains(OperatorFamily::Aggregate) {
         for name in names_folded_into_aggregate(&chain.calls[position + 1..]) {
             evidence.add(TokenKind::Alias, name);
@@ -425,6 +429,22 @@ fn names_folded_into_aggregate(following: &[crate::code::SparkCall]) -> Vec<&str
     names
 }
 
+/// A join call naming its keys (`join(other, "k")`, `join(other, ["k"], "left")`, `Seq("k")`)
+/// rather than comparing them (`a.k == b.k`, `col("a") === col("b")`, `equalTo`).
+fn joins_on_names(call: &crate::code::SparkCall) -> bool {
+    let text = call.args.text.to_ascii_lowercase();
+    let compares = ["==", "equalto", "eqnullsafe", "<=>"]
+        .iter()
+        .any(|op| text.contains(op));
+    let names_a_key = !call.args.columns.is_empty()
+        || call
+            .args
+            .literals
+            .iter()
+            .any(|l| !is_join_type_word(&l.to_lowercase()));
+    call.method.eq_ignore_ascii_case("join") && !compares && names_a_key
+}
+
 /// `groupBy` and its spellings: a call whose aggregate the next call computes.
 fn is_grouping_method(method: &str) -> bool {
     ["groupby", "group_by", "groupbykey", "rollup", "cube"]
@@ -507,6 +527,9 @@ pub(super) fn clause_evidence(stmt: &SqlStatement, clause: &SqlClause) -> Eviden
         // `SELECT DISTINCT …`, `COUNT(DISTINCT x)`: both plan a de-duplicating aggregate.
         if c.text.to_ascii_uppercase().contains("DISTINCT") {
             evidence.add(TokenKind::Function, DISTINCT);
+        }
+        if c.kind == SqlClauseKind::Join && c.text.to_ascii_uppercase().contains(" USING") {
+            evidence.add(TokenKind::Literal, JOINED_ON_NAMES);
         }
     }
     evidence

@@ -11,7 +11,8 @@
 //! `flow` the edges between chains, SQL statements and the views they register.
 
 use super::evidence::{
-    DISTINCT, Evidence, TokenKind, TokenWeights, code_terms, identifier_parts, normalise_function,
+    DISTINCT, Evidence, JOINED_ON_NAMES, TokenKind, TokenWeights, code_terms, identifier_parts,
+    normalise_function,
 };
 use super::operations::{FamilySet, call_families, clause_families};
 use crate::code::{
@@ -442,7 +443,8 @@ mod tests {
             "job.py",
             "a = spark.createDataFrame(rows, [\"id\", \"dept_id\"])\n\
              b = spark.createDataFrame(depts, [\"id\", \"name\"])\n\
-             a.join(b.withColumnRenamed(\"id\", \"dept_id\"), \"dept_id\", \"right\").show()\n",
+             a.join(b.withColumnRenamed(\"id\", \"dept_id\"), \"dept_id\", \"right\").show()\n\
+             a.join(b, a[\"dept_id\"] == b[\"id\"], \"right\").show()\n",
         );
         let site = |name: &str, line: u32| {
             table
@@ -456,6 +458,14 @@ mod tests {
                 .id
         };
         let join = site("join", 3);
+        // It names its key: a join on names; the next one compares keys.
+        let on_names = |s: SiteId| {
+            table.sites[s]
+                .evidence
+                .has(TokenKind::Literal, JOINED_ON_NAMES)
+        };
+        assert!(on_names(join));
+        assert!(!on_names(site("join", 4)));
         let argument = table.upstream(join, Some(FlowRole::Argument));
         assert!(argument.contains(&site("withColumnRenamed", 3)));
         assert!(argument.contains(&site("createDataFrame", 2)));

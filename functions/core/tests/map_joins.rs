@@ -1,0 +1,111 @@
+//! Joins on column names and on a condition, side by side in one script: the plan of a join on
+//! names keeps one key column (a Project over the join), which the condition's join never does.
+
+mod support;
+
+use plan2code_core::pipeline::semantics::plan_semantics;
+use plan2code_core::plan::{ParseOptions, parse_plan};
+
+const SCRIPT: &str = "\
+emp = spark.createDataFrame(emps, [\"emp_id\", \"name\"])
+addr = spark.createDataFrame(addrs, [\"emp_id\", \"city\"])
+emp.join(addr, [\"emp_id\"]).show()
+emp.join(addr, emp[\"emp_id\"] == addr[\"emp_id\"]).show()
+";
+
+const PLAN: &str = "\
+== Physical Plan ==
+* Project (10)
++- * SortMergeJoin Inner (9)
+   :- * Sort (4)
+   :  +- Exchange (3)
+   :     +- * Filter (2)
+   :        +- * Scan ExistingRDD (1)
+   +- * Sort (8)
+      +- Exchange (7)
+         +- * Filter (6)
+            +- * Scan ExistingRDD (5)
+
+
+(1) Scan ExistingRDD [codegen id : 1]
+Output [2]: [emp_id#1L, name#2]
+Arguments: [emp_id#1L, name#2], MapPartitionsRDD[1] at applySchemaToPythonRDD at <unknown>:0, ExistingRDD, UnknownPartitioning(0)
+
+(2) Filter [codegen id : 1]
+Input [2]: [emp_id#1L, name#2]
+Condition : isnotnull(emp_id#1L)
+
+(3) Exchange
+Input [2]: [emp_id#1L, name#2]
+Arguments: hashpartitioning(emp_id#1L, 200), ENSURE_REQUIREMENTS, [plan_id=1]
+
+(4) Sort [codegen id : 2]
+Input [2]: [emp_id#1L, name#2]
+Arguments: [emp_id#1L ASC NULLS FIRST], false, 0
+
+(5) Scan ExistingRDD [codegen id : 3]
+Output [2]: [emp_id#5L, city#6]
+Arguments: [emp_id#5L, city#6], MapPartitionsRDD[2] at applySchemaToPythonRDD at <unknown>:0, ExistingRDD, UnknownPartitioning(0)
+
+(6) Filter [codegen id : 3]
+Input [2]: [emp_id#5L, city#6]
+Condition : isnotnull(emp_id#5L)
+
+(7) Exchange
+Input [2]: [emp_id#5L, city#6]
+Arguments: hashpartitioning(emp_id#5L, 200), ENSURE_REQUIREMENTS, [plan_id=2]
+
+(8) Sort [codegen id : 4]
+Input [2]: [emp_id#5L, city#6]
+Arguments: [emp_id#5L ASC NULLS FIRST], false, 0
+
+(9) SortMergeJoin [codegen id : 5]
+Left keys [1]: [emp_id#1L]
+Right keys [1]: [emp_id#5L]
+Join type: Inner
+Join condition: None
+
+(10) Project [codegen id : 5]
+Output [3]: [emp_id#1L, name#2, city#6]
+Input [4]: [emp_id#1L, name#2, emp_id#5L, city#6]
+";
+
+fn joined_on_names(signature: &[(String, String)]) -> bool {
+    signature
+        .iter()
+        .any(|(k, v)| k == "literal" && v == "using")
+}
+
+#[test]
+fn a_project_keeping_one_key_marks_its_join_as_one_on_names() {
+    let graph = parse_plan(PLAN, &ParseOptions::default()).unwrap();
+    let semantics = plan_semantics(&graph);
+    let of = |id: &str| {
+        &semantics
+            .iter()
+            .find(|s| s.dag_node_id == id)
+            .unwrap()
+            .signature
+    };
+    assert!(joined_on_names(of("9")), "{:?}", of("9"));
+    // Without the Project the plan keeps both keys: a join on a condition.
+    let bare = PLAN
+        .replace("* Project (10)\n+- ", "")
+        .replace("\n   :- ", "\n:- ")
+        .replace("\n   :  ", "\n:  ")
+        .replace("\n   +- ", "\n+- ")
+        .replace("\n      ", "\n   ");
+    let bare = &bare[..bare.find("(10) Project").unwrap()];
+    let graph = parse_plan(bare, &ParseOptions::default()).unwrap();
+    let semantics = plan_semantics(&graph);
+    let join = semantics.iter().find(|s| s.dag_node_id == "9").unwrap();
+    assert!(!joined_on_names(&join.signature), "{:?}", join.signature);
+}
+
+#[test]
+fn the_join_keeping_one_key_maps_to_the_join_on_names() {
+    let mappings = support::map_against(&[("joins.py", SCRIPT)], PLAN);
+    let join = mappings.iter().find(|m| m.dag_node_id == "9").unwrap();
+    let code = join.mapped_code.as_ref().unwrap();
+    assert_eq!(code.lines, "3-3", "{}", join.explanation);
+}
