@@ -506,6 +506,22 @@ pub fn plan_semantics(graph: &PlanGraph) -> Vec<SemanticDescription> {
     let parents = graph.parents();
     let mut own: Vec<Evidence> = graph.nodes.iter().map(own_signature).collect();
     for (idx, node) in graph.nodes.iter().enumerate() {
+        // `pythonUDF0` in a Project or Filter is the result of the UDF its Python-evaluation child
+        // runs: the operator the user wrote calls that UDF by name.
+        if own[idx]
+            .tokens
+            .iter()
+            .any(|(k, v)| *k == TokenKind::Column && v.starts_with("pythonudf"))
+        {
+            let udfs: Vec<String> = node
+                .children
+                .iter()
+                .copied()
+                .filter(|&c| graph.nodes[c].family == OperatorFamily::PythonEval)
+                .flat_map(|c| graph.nodes[c].details.python_udfs.iter().cloned())
+                .collect();
+            own[idx].add_all(TokenKind::Function, &udfs);
+        }
         let keeps_one_key = parents[idx].is_some_and(|p| keeps_one_of_each_name(&graph.nodes[p]));
         if node.family == OperatorFamily::Join && keeps_one_key {
             own[idx].add(TokenKind::Literal, JOINED_ON_NAMES);
@@ -700,7 +716,49 @@ fn first_user_descendant(
 
 #[cfg(test)]
 mod tests {
-    use super::range_literals;
+    use super::{plan_semantics, range_literals};
+    use crate::plan::{ParseOptions, parse_plan};
+
+    #[test]
+    fn an_operator_reading_a_udf_result_names_the_udf() {
+        let plan = "\
+== Physical Plan ==
+* Project (4)
++- BatchEvalPython (3)
+   +- * Filter (2)
+      +- * Scan ExistingRDD (1)
+
+
+(1) Scan ExistingRDD [codegen id : 1]
+Output [2]: [Seqno#822, Name#823]
+Arguments: [Seqno#822, Name#823], MapPartitionsRDD[489] at applySchemaToPythonRDD at <unknown>:0, ExistingRDD, UnknownPartitioning(0)
+
+(2) Filter [codegen id : 1]
+Input [2]: [Seqno#822, Name#823]
+Condition : isnotnull(Name#823)
+
+(3) BatchEvalPython
+Input [2]: [Seqno#822, Name#823]
+Arguments: [_nullsafeUDF(Name#823)#841], [pythonUDF0#843]
+
+(4) Project [codegen id : 3]
+Output [2]: [Seqno#822, pythonUDF0#843 AS Name#839]
+Input [3]: [Seqno#822, Name#823, pythonUDF0#843]
+";
+        let graph = parse_plan(plan, &ParseOptions::default()).unwrap();
+        let semantics = plan_semantics(&graph);
+        let calls_udf = |id: &str| {
+            semantics
+                .iter()
+                .find(|s| s.dag_node_id == id)
+                .unwrap()
+                .signature
+                .iter()
+                .any(|(k, v)| k == "function" && v == "nullsafeudf")
+        };
+        assert!(calls_udf("4"), "the Project reads pythonUDF0");
+        assert!(!calls_udf("2"), "the Filter below reads no UDF result");
+    }
 
     #[test]
     fn range_bounds_come_from_both_plan_forms() {
