@@ -471,9 +471,15 @@
 
   // The location's file with its lines marked (`hit` for the mapping, `alt` for an
   // alternative) and CONTEXT_LINES around them; the snippet alone when the file is not at hand.
+  // The box shows the latest request: an earlier one whose file arrives later is dropped (a
+  // node's own code must not replace the alternative the reader clicked meanwhile).
+  let codeRequests = 0;
   async function showCode(model, location, box, mark) {
+    const request = String(++codeRequests);
+    box.dataset.request = request;
     const { start, end } = lineRange(location.lines);
     const lines = await model.sourceOf(location.file);
+    if (box.dataset.request !== request) return;
     const rows = [];
     if (lines) {
       const first = Math.max(1, start - CONTEXT_LINES);
