@@ -84,8 +84,7 @@ pub fn conflicts(family: OperatorFamily, node: &Evidence, site: &Evidence) -> bo
             let site_computes = site_aggregates.iter().any(|f| *f != "first")
                 && !site.has(TokenKind::Function, DISTINCT);
             // Keys and nothing else: a whole-row de-duplication (`distinct()`).
-            let node_only_keys = node.has(TokenKind::Function, DISTINCT)
-                && values(node, TokenKind::Function, |f| f != DISTINCT).is_empty();
+            let node_only_keys = node.deduplicates_only();
             let site_keeps_columns = site_aggregates.iter().eq(["first"].iter());
             only_deduplicates && site_computes
                 || node_only_keys && site_keeps_columns

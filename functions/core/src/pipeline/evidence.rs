@@ -195,6 +195,16 @@ impl Evidence {
         }
     }
 
+    /// Whether the only function is [`DISTINCT`]: a de-duplication of whole rows (`distinct()`,
+    /// an Aggregate of keys that computes nothing).
+    pub fn deduplicates_only(&self) -> bool {
+        self.has(TokenKind::Function, DISTINCT)
+            && self
+                .tokens
+                .iter()
+                .all(|(k, v)| *k != TokenKind::Function || v == DISTINCT)
+    }
+
     /// The bag without its tokens of `kind`.
     pub fn without(&self, kind: TokenKind) -> Evidence {
         Evidence {

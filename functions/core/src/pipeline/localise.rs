@@ -13,7 +13,7 @@
 //! to the filter feeding that groupBy, not to some other filter in the file.
 
 use super::conflicts::{CONFLICT_PENALTY, conflicts, conflicts_beyond_rewrite};
-use super::evidence::{DISTINCT, Evidence, Overlap, TokenKind, overlap};
+use super::evidence::{Evidence, Overlap, TokenKind, overlap};
 use super::semantics::SemanticDescription;
 use super::sites::{FlowRole, SiteId, SiteKind, SiteTable};
 use crate::contracts::NodeKind;
@@ -79,19 +79,18 @@ fn evidence_overlap(
 /// name (a function's parameter, a frame read with an inferred schema), so the node's columns are
 /// implied, not missing.
 fn bare_deduplication_of_rows(target: &Evidence, site: &super::sites::Site) -> bool {
-    let only_distinct = |e: &Evidence| {
-        e.has(TokenKind::Function, DISTINCT)
-            && e.tokens
-                .iter()
-                .all(|(k, v)| *k != TokenKind::Function || v == DISTINCT)
-    };
-    only_distinct(target)
-        && only_distinct(&site.evidence)
+    target.deduplicates_only()
+        && site.evidence.deduplicates_only()
         && !site
             .evidence
             .tokens
             .iter()
             .any(|(k, _)| *k == TokenKind::Column)
+}
+
+/// The file a unit's code is in (a unit's sites share one file).
+fn unit_file(table: &SiteTable, sites: &BTreeSet<SiteId>) -> Option<u32> {
+    sites.iter().next().map(|s| table.sites[*s].file)
 }
 
 /// A candidate query unit.
@@ -179,7 +178,7 @@ impl FilePrior {
 
     /// The factor of a unit: its file's, and more when it spans a hinted line.
     fn of_unit(&self, table: &SiteTable, sites: &BTreeSet<SiteId>) -> f64 {
-        let file = sites.iter().next().map(|s| table.sites[*s].file);
+        let file = unit_file(table, sites);
         let factor = self.of(file);
         let Some(lines) = file.and_then(|f| self.lines.get(&f)) else {
             return factor;
@@ -408,8 +407,8 @@ fn rank_units(
 fn likely_files(ranked: &[(RankedUnit, BTreeSet<SiteId>)], table: &SiteTable) -> Vec<(u32, f64)> {
     let mut file_scores: BTreeMap<u32, f64> = BTreeMap::new();
     for (unit, sites) in ranked.iter().take(20) {
-        if let Some(s) = sites.iter().next() {
-            let e = file_scores.entry(table.sites[*s].file).or_default();
+        if let Some(file) = unit_file(table, sites) {
+            let e = file_scores.entry(file).or_default();
             *e = e.max(unit.score);
         }
     }
@@ -497,7 +496,6 @@ fn contender_ranks(
     table: &SiteTable,
     top: f64,
 ) -> Vec<usize> {
-    let file_of = |sites: &BTreeSet<SiteId>| sites.iter().next().map(|s| table.sites[*s].file);
     let mut ranks: Vec<usize> = ranked
         .iter()
         .take(ALIGNED_CANDIDATES)
@@ -505,21 +503,25 @@ fn contender_ranks(
         .enumerate()
         .map(|(rank, _)| rank)
         .collect();
-    let mut files: BTreeSet<Option<u32>> = ranks.iter().map(|r| file_of(&ranked[*r].1)).collect();
+    let mut files: BTreeSet<Option<u32>> = ranks
+        .iter()
+        .map(|r| unit_file(table, &ranked[*r].1))
+        .collect();
     for (rank, (unit, sites)) in ranked.iter().enumerate().skip(ranks.len()) {
         if unit.score < top * (1.0 - TWIN_TOLERANCE) || ranks.len() >= 2 * ALIGNED_CANDIDATES {
             break;
         }
-        if files.insert(file_of(sites)) {
+        if files.insert(unit_file(table, sites)) {
             ranks.push(rank);
         }
     }
     ranks
 }
 
-/// The contender in another file that fits the plan as well as the winner (within
-/// [`TWIN_TOLERANCE`]), as `dagNodeId` → its aligned site, for the nodes whose sites differ but
-/// are the same construct and score alike (the same evidence in a look-alike statement).
+/// The contenders in other files that fit the plan as well as the winner (within
+/// [`TWIN_TOLERANCE`]; at most [`TWINS_KEPT`]), as `dagNodeId` → their aligned sites, for the
+/// nodes whose sites differ but are the same construct and score alike (the same evidence in a
+/// look-alike statement).
 #[allow(clippy::too_many_arguments)]
 fn twin_alignment(
     table: &SiteTable,
@@ -531,7 +533,7 @@ fn twin_alignment(
     scores: &[HashMap<SiteId, f64>],
     graph: &PlanGraph,
 ) -> BTreeMap<String, Vec<SiteId>> {
-    let file_of = |rank: usize| ranked[rank].1.iter().next().map(|s| table.sites[*s].file);
+    let file_of = |rank: usize| unit_file(table, &ranked[rank].1);
     let winner_file = file_of(winner);
     let alike_nodes = |twin: &[Option<Aligned>]| -> BTreeMap<String, SiteId> {
         twin.iter()

@@ -390,14 +390,16 @@ fn sample_evidence(e: &mut Evidence, d: &crate::plan::NodeDetails) {
     }
 }
 
-/// An aggregate that only removes duplicates: `distinct()` groups by every input column and
-/// computes nothing; `dropDuplicates(subset)` groups by the subset and keeps `first(…)` of the rest.
+/// Spark's wrapping of a floating-point grouping key (`knownfloatingpointnormalized(
+/// normalizenanandzero(x)) AS x`), not a function the user wrote.
 fn is_key_normalisation(function: &str) -> bool {
     ["knownfloatingpointnormalized", "normalizenanandzero"]
         .iter()
         .any(|f| f.eq_ignore_ascii_case(function))
 }
 
+/// An aggregate that only removes duplicates: `distinct()` groups by every input column and
+/// computes nothing; `dropDuplicates(subset)` groups by the subset and keeps `first(…)` of the rest.
 fn is_deduplication(d: &crate::plan::NodeDetails) -> bool {
     if d.grouping_keys.is_empty() {
         return false;
@@ -627,16 +629,8 @@ fn keeps_one_of_each_name(project: &crate::plan::PlanNode) -> bool {
         .iter()
         .take(twice.len())
         .all(|o| o.as_deref().is_some_and(|o| twice.contains(&o)));
-    !twice.is_empty()
-        && keeps_the_rest
-        && keys_lead
-        && twice.iter().all(|name| {
-            outputs
-                .iter()
-                .filter(|o| o.as_deref() == Some(*name))
-                .count()
-                == 1
-        })
+    // (With one output per distinct input name, each pair is kept once.)
+    !twice.is_empty() && keeps_the_rest && keys_lead
 }
 
 /// Whether some ancestor of `idx` belongs to a family accepted by `wanted`.

@@ -174,11 +174,10 @@ fn call_evidence(
     }
     // A grouping is planned as one Aggregate of what the calls after it name: the pivot's column
     // and values (`groupBy(k).pivot("g", ["v"])`) and the aggregating call's functions
-    // (`.agg(sum(x))`, `.count()`; a distinct one's columns too). The grouping call carries them, so the statement is matched
-    // whole and is never mistaken for a mere de-duplication.
+    // (`.agg(sum(x))`, `.count()`; a distinct one's columns too). The grouping call carries them,
+    // so the statement is matched whole and is never mistaken for a mere de-duplication.
     if is_grouping_method(&call.method) {
-        let mut following = chain.calls[position + 1..].iter();
-        for next in following.by_ref() {
+        for next in &chain.calls[position + 1..] {
             if !next.method.eq_ignore_ascii_case("pivot") {
                 let computed = next
                     .args
