@@ -558,6 +558,71 @@ fixture!(
 );
 
 fixture!(
+    an_adaptive_subquery_owns_its_initial_plan,
+    "subquery-scalar/formatted.txt",
+    |g| {
+        let nested = g.in_subquery();
+        let filter = op(&g, "Filter");
+        let mut below = vec![filter.subqueries[0]];
+        let mut seen = Vec::new();
+        while let Some(i) = below.pop() {
+            seen.push(i);
+            below.extend(g.nodes[i].children.iter().copied());
+        }
+        assert!(
+            seen.iter()
+                .any(|&i| g.nodes[i].section == PlanSection::Initial),
+            "the subquery lists an AQE Initial Plan of its own"
+        );
+        for &i in &seen {
+            assert!(nested[i], "node {} is the subquery's", g.nodes[i].id);
+        }
+        assert!(!nested[g.roots[0]] && !nested[g.node_by_id(&filter.id).unwrap()]);
+        let outer_initial = g
+            .nodes
+            .iter()
+            .position(|n| {
+                n.section == PlanSection::Initial && !seen.contains(&g.node_by_id(&n.id).unwrap())
+            })
+            .expect("the outer query's Initial Plan");
+        assert!(
+            !nested[outer_initial],
+            "the outer Initial Plan is not a subquery's"
+        );
+    }
+);
+
+#[test]
+fn an_exchange_a_subquery_reuses_stays_the_outer_querys() {
+    // The UI's graph links a reused exchange to every reader: here the subquery's join reads the
+    // broadcast of the outer plan (2).
+    let ui = r#"{"id": 0, "nodes": [
+        {"nodeId": 0, "nodeName": "Filter", "desc": "Filter (a#1 > Subquery subquery#9, [id=#3])", "metrics": []},
+        {"nodeId": 1, "nodeName": "BroadcastHashJoin", "desc": "BroadcastHashJoin [a#1], [b#2], Inner, BuildRight, false", "metrics": []},
+        {"nodeId": 2, "nodeName": "BroadcastExchange", "desc": "BroadcastExchange HashedRelationBroadcastMode(List(input[0, int, false]),false), [plan_id=5]", "metrics": []},
+        {"nodeId": 3, "nodeName": "LocalTableScan", "desc": "LocalTableScan [b#2]", "metrics": []},
+        {"nodeId": 4, "nodeName": "LocalTableScan", "desc": "LocalTableScan [a#1]", "metrics": []},
+        {"nodeId": 5, "nodeName": "Subquery", "desc": "Subquery subquery#9, [id=#3]", "metrics": []},
+        {"nodeId": 6, "nodeName": "HashAggregate", "desc": "HashAggregate(keys=[], functions=[max(a#7)])", "metrics": []},
+        {"nodeId": 7, "nodeName": "BroadcastHashJoin", "desc": "BroadcastHashJoin [a#7], [b#2], Inner, BuildRight, false", "metrics": []},
+        {"nodeId": 8, "nodeName": "LocalTableScan", "desc": "LocalTableScan [a#7]", "metrics": []}
+    ], "edges": [
+        {"fromId": 1, "toId": 0}, {"fromId": 4, "toId": 1}, {"fromId": 2, "toId": 1},
+        {"fromId": 3, "toId": 2}, {"fromId": 5, "toId": 0}, {"fromId": 6, "toId": 5},
+        {"fromId": 7, "toId": 6}, {"fromId": 8, "toId": 7}, {"fromId": 2, "toId": 7}
+    ]}"#;
+    let g = parse_plan(ui, &ParseOptions::default()).expect("ui json");
+    let nested = g.in_subquery();
+    let of = |id: &str| nested[g.node_by_id(id).expect(id)];
+    for id in ["6", "7", "8"] {
+        assert!(of(id), "node {id} is the subquery's");
+    }
+    for id in ["0", "1", "2", "3", "4"] {
+        assert!(!of(id), "node {id} is the outer query's");
+    }
+}
+
+fixture!(
     aqe_initial_plan_is_kept_and_shares_the_scan,
     "aggregate-hash/formatted.txt",
     |g| {

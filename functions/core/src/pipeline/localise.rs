@@ -17,7 +17,7 @@ use super::evidence::{Evidence, Overlap, TokenKind, overlap};
 use super::semantics::SemanticDescription;
 use super::sites::{FlowRole, SiteId, SiteKind, SiteTable};
 use crate::contracts::NodeKind;
-use crate::plan::{NodeIdx, OperatorFamily, PlanGraph, PlanSection};
+use crate::plan::{NodeIdx, OperatorFamily, PlanGraph};
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
@@ -269,6 +269,8 @@ struct PlanEvidence {
     writers: Vec<NodeIdx>,
     /// Per node: the family and evidence to look for.
     targets: Vec<(OperatorFamily, super::evidence::Evidence)>,
+    /// Per node: whether it belongs to a subquery's plan ([`PlanGraph::in_subquery`]).
+    nested: Vec<bool>,
     /// Sparse node × site evidence score for every compatible site.
     scores: Vec<HashMap<SiteId, f64>>,
     /// The best site anywhere for each node: what an open flow borrows for the scans its
@@ -314,6 +316,7 @@ impl PlanEvidence {
         Self {
             writers,
             targets,
+            nested: graph.in_subquery(),
             scores,
             best_anywhere,
         }
@@ -450,7 +453,7 @@ fn align_contenders(
     let mut fits: Vec<(f64, usize, Vec<Option<Aligned>>)> = Vec::new();
     for rank in contender_ranks(ranked, table, top) {
         let (unit, sites) = &ranked[rank];
-        let mut assigned = align_plan(graph, semantics, &evidence.targets, table, sites);
+        let mut assigned = align_plan(graph, semantics, evidence, table, sites);
         let borrow = open_flow_borrowing(table, &unit.kind, sites);
         let mut fitted = 0.0;
         for &n in &evidence.writers {
@@ -652,7 +655,7 @@ struct Aligned {
 fn align_plan(
     graph: &PlanGraph,
     semantics: &[SemanticDescription],
-    targets: &[(OperatorFamily, super::evidence::Evidence)],
+    evidence: &PlanEvidence,
     table: &SiteTable,
     unit: &BTreeSet<SiteId>,
 ) -> Vec<Option<Aligned>> {
@@ -661,7 +664,7 @@ fn align_plan(
         align(
             graph,
             semantics,
-            targets,
+            evidence,
             table,
             unit,
             root,
@@ -676,7 +679,7 @@ fn align_plan(
             align(
                 graph,
                 semantics,
-                targets,
+                evidence,
                 table,
                 unit,
                 idx,
@@ -694,7 +697,7 @@ fn align_plan(
 fn align(
     graph: &PlanGraph,
     semantics: &[SemanticDescription],
-    targets: &[(OperatorFamily, super::evidence::Evidence)],
+    plan: &PlanEvidence,
     table: &SiteTable,
     unit: &BTreeSet<SiteId>,
     idx: NodeIdx,
@@ -709,7 +712,7 @@ fn align(
     let mut child_allowed: Option<BTreeSet<SiteId>> = allowed.cloned();
     let mut join_site: Option<SiteId> = None;
     if writes_code {
-        let (family, evidence) = &targets[idx];
+        let (family, evidence) = &plan.targets[idx];
         let best = unit
             .iter()
             .map(|&s| {
@@ -718,7 +721,7 @@ fn align(
                 let score = if in_flow { score } else { score * OUT_OF_FLOW };
                 (
                     Aligned { site: s, in_flow },
-                    score - depth_mismatch(graph.nodes[idx].section, table.sites[s].depth),
+                    score - depth_mismatch(plan.nested[idx], table.sites[s].depth),
                 )
             })
             .filter(|(_, v)| *v > 0.0)
@@ -759,7 +762,7 @@ fn align(
         align(
             graph,
             semantics,
-            targets,
+            plan,
             table,
             unit,
             child,
@@ -778,8 +781,7 @@ fn align(
 
 /// A subquery's plan comes from nested SQL and the outer plan from the outer query: when both
 /// look alike (a HAVING subquery repeating the outer joins), the nesting level breaks the tie.
-fn depth_mismatch(section: PlanSection, depth: u32) -> f64 {
-    let nested_node = section == PlanSection::Subquery;
+fn depth_mismatch(nested_node: bool, depth: u32) -> f64 {
     if nested_node == (depth > 0) {
         0.0
     } else {

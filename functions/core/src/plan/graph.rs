@@ -302,6 +302,28 @@ impl PlanGraph {
         self.nodes.iter().position(|n| n.id == id)
     }
 
+    /// Whether each node belongs to a subquery's plan: a node of the [`PlanSection::Subquery`]
+    /// section or an AQE Initial Plan node below one — a subquery planned adaptively lists an
+    /// Initial Plan of its own, marked [`PlanSection::Initial`] and the subquery's all the same.
+    /// A node of the executed plan stays the outer query's even when a subquery reaches it (the
+    /// UI's graph links a reused exchange to every reader).
+    pub fn in_subquery(&self) -> Vec<bool> {
+        let mut nested = vec![false; self.nodes.len()];
+        let mut stack: Vec<NodeIdx> = (0..self.nodes.len())
+            .filter(|&i| self.nodes[i].section == PlanSection::Subquery)
+            .collect();
+        while let Some(idx) = stack.pop() {
+            if self.nodes[idx].section == PlanSection::Final
+                || std::mem::replace(&mut nested[idx], true)
+            {
+                continue;
+            }
+            let node = &self.nodes[idx];
+            stack.extend(node.children.iter().chain(&node.members).copied());
+        }
+        nested
+    }
+
     /// Parent of each node (first parent found; shared nodes keep the final-plan parent).
     pub fn parents(&self) -> Vec<Option<NodeIdx>> {
         let mut parents = vec![None; self.nodes.len()];
