@@ -27,8 +27,9 @@ use serde::{Deserialize, Serialize};
 /// NULL` as `isnull` / `isnotnull`, a `schema=` keyword names columns; version 4: chains know the
 /// helper functions they start from or apply and whether their function returns them; version 5:
 /// Python SQL built with `+` of string literals; version 6: the files' texts are kept beside the
-/// index, `texts.json.zst`).
-pub const INDEX_FORMAT_VERSION: u32 = 6;
+/// index, `texts.json.zst`; version 7: an `IN`/`EXISTS` predicate names its semi or anti join
+/// and the key its subquery selects).
+pub const INDEX_FORMAT_VERSION: u32 = 7;
 
 pub type FileId = u32;
 pub type SymbolId = u32;

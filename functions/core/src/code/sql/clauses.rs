@@ -285,7 +285,8 @@ impl ClauseBuilder<'_> {
             self.push_expr(SqlClauseKind::Where, where_lines, selection, depth);
             for (conjunct, span) in parts {
                 let c_lines = self.lines(span, where_lines);
-                self.push_expr(SqlClauseKind::WherePredicate, c_lines, conjunct, depth);
+                let p = self.push_expr(SqlClauseKind::WherePredicate, c_lines, conjunct, depth);
+                self.mark_semi_join(p, conjunct);
             }
             collect_subqueries(selection, where_lines, self, &mut subqueries);
         }
@@ -321,6 +322,55 @@ impl ClauseBuilder<'_> {
             let i = self.push(SqlClauseKind::Subquery, q_lines, String::new(), depth + 1);
             self.clauses[i].text = capped(&query.to_string(), CLAUSE_TEXT_CAP);
             self.query(query, depth + 1, q_lines);
+        }
+    }
+
+    /// `x IN (SELECT y …)` and `EXISTS (…)` are planned as a left semi join of the outer query
+    /// with the subquery (with `NOT`, a left anti join): the predicate names the join's type
+    /// as `join(…, how=…)` would, and an `IN` also the key the subquery selects.
+    fn mark_semi_join(&mut self, clause: usize, predicate: &Expr) {
+        let mut negated = false;
+        let mut inner = predicate;
+        loop {
+            match inner {
+                Expr::Nested(e) => inner = e,
+                Expr::UnaryOp {
+                    op: sqlparser::ast::UnaryOperator::Not,
+                    expr,
+                } => {
+                    negated = !negated;
+                    inner = expr;
+                }
+                _ => break,
+            }
+        }
+        let key = match inner {
+            Expr::InSubquery {
+                subquery,
+                negated: n,
+                ..
+            } => {
+                negated ^= *n;
+                first_selected(subquery)
+            }
+            Expr::Exists { negated: n, .. } => {
+                negated ^= *n;
+                None
+            }
+            _ => return,
+        };
+        let clause = &mut self.clauses[clause];
+        clause
+            .literals
+            .push(if negated { "anti" } else { "semi" }.to_string());
+        if let Some(key) = key {
+            let mut tokens = CallArgs::default();
+            sql_expression_tokens(&key, &mut tokens);
+            for column in tokens.columns {
+                if !clause.columns.contains(&column) {
+                    clause.columns.push(column);
+                }
+            }
         }
     }
 
@@ -428,4 +478,17 @@ pub(super) fn conjuncts(expr: &Expr) -> Vec<&Expr> {
         }
     }
     out
+}
+
+/// The first item a query selects (`l_orderkey` of `SELECT l_orderkey FROM …`), as written.
+fn first_selected(query: &Query) -> Option<String> {
+    let sqlparser::ast::SetExpr::Select(select) = query.body.as_ref() else {
+        return None;
+    };
+    match select.projection.first()? {
+        SelectItem::UnnamedExpr(expr) | SelectItem::ExprWithAlias { expr, .. } => {
+            Some(expr.to_string())
+        }
+        _ => None,
+    }
 }

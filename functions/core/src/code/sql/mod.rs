@@ -390,6 +390,28 @@ mod tests {
     }
 
     #[test]
+    fn in_and_exists_predicates_name_their_semi_or_anti_join() {
+        let sql = "SELECT a FROM t\nWHERE a IN (SELECT k FROM u GROUP BY k)\n  AND NOT EXISTS (SELECT * FROM v WHERE v.b = t.b)\n  AND a NOT IN (SELECT j AS key FROM w)\n  AND a > 1";
+        let a = &analyse_sql(&at_line(sql, 1))[0];
+        let predicates: Vec<_> = a
+            .clauses
+            .iter()
+            .filter(|c| c.kind == SqlClauseKind::WherePredicate && c.depth == 0)
+            .map(|c| (c.lines.start, c.columns.clone(), c.literals.clone()))
+            .collect();
+        let strings = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        assert_eq!(
+            predicates,
+            vec![
+                (2, strings(&["a", "k"]), strings(&["semi"])),
+                (3, vec![], strings(&["anti"])),
+                (4, strings(&["a", "j"]), strings(&["anti"])),
+                (5, strings(&["a"]), strings(&["1"])),
+            ]
+        );
+    }
+
+    #[test]
     fn subqueries_in_function_arguments_and_case_are_found() {
         let sql = "SELECT coalesce((SELECT max(a) FROM t), 0) AS m,\n  CASE WHEN b IN (SELECT c FROM u\n    WHERE d > 1) THEN 1 END AS f\nFROM v";
         let a = &analyse_sql(&at_line(sql, 5))[0];
