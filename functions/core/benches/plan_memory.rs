@@ -8,7 +8,7 @@
 //! (issue 18) is at most 20 bytes per input byte; the event log line shows a streamed log is
 //! read in memory that does not grow with the log. Lists past 1,000 elements keep their first
 //! and last ones, as Spark's own `maxToStringFields` abbreviates them; forms of many operators
-//! cost about a kilobyte per operator and are bounded by the limit of 100,000 operators a plan.
+//! cost about 450 bytes per operator and are bounded by the limit of 100,000 operators a plan.
 
 use std::io::Write;
 use std::process::Command;

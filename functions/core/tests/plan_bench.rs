@@ -114,7 +114,7 @@ fn check_gold(case: &Case, graph: &PlanGraph, id_key: &str) -> Vec<String> {
             ));
         }
     }
-    let graph_ids: BTreeSet<String> = graph.nodes.iter().map(|n| n.id.clone()).collect();
+    let graph_ids: BTreeSet<String> = graph.nodes.iter().map(|n| n.id.to_string()).collect();
     if id_key == "formattedId" && graph_ids != gold_ids {
         failures.push(format!(
             "{}: ids differ: only in graph {:?}, only in gold {:?}",
@@ -248,7 +248,7 @@ bench_form!(
                 .nodes
                 .iter()
                 .filter(|n| n.section == PlanSection::Final)
-                .map(|n| n.operator.clone())
+                .map(|n| n.operator.to_string())
                 .collect();
             ops.sort();
             ops

@@ -70,7 +70,7 @@ fn mapping(graph: &PlanGraph, id: &str, file: &str, lines: &str) -> MappingOutpu
     MappingOutput {
         execution_id: graph.execution.execution_id,
         dag_node_id: id.into(),
-        node_name: graph.nodes[idx].name.clone(),
+        node_name: graph.nodes[idx].name.to_string(),
         node_kind: NodeKind::Code,
         mapped_code: Some(CodeLocation {
             file: file.into(),

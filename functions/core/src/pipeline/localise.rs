@@ -251,7 +251,7 @@ pub fn localise_plan(
     let aligned = assigned
         .iter()
         .enumerate()
-        .filter_map(|(idx, a)| a.map(|a| (graph.nodes[idx].id.clone(), a.site)))
+        .filter_map(|(idx, a)| a.map(|a| (graph.nodes[idx].id.to_string(), a.site)))
         .collect();
     PlanLocalisation {
         units: ranked.into_iter().take(5).map(|(u, _)| u).collect(),
@@ -552,7 +552,7 @@ fn twin_alignment(
                 };
                 let alike =
                     same_construct && (score(t.site) - score(a.site)).abs() <= TWIN_TOLERANCE;
-                (a.site != t.site && alike).then(|| (graph.nodes[idx].id.clone(), t.site))
+                (a.site != t.site && alike).then(|| (graph.nodes[idx].id.to_string(), t.site))
             })
             .collect()
     };

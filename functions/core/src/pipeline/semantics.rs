@@ -557,8 +557,8 @@ pub fn plan_semantics(graph: &PlanGraph) -> Vec<SemanticDescription> {
                 })?;
                 let c = &graph.nodes[consumer];
                 Some(Consumer {
-                    dag_node_id: c.id.clone(),
-                    node_name: c.name.clone(),
+                    dag_node_id: c.id.to_string(),
+                    node_name: c.name.to_string(),
                     family: c.family,
                     signature: to_pairs(&own[consumer]),
                     reason: format!("{reason} {} ({})", c.name, c.id),
@@ -585,9 +585,9 @@ pub fn plan_semantics(graph: &PlanGraph) -> Vec<SemanticDescription> {
             );
             SemanticDescription {
                 execution_id: graph.execution.execution_id,
-                dag_node_id: node.id.clone(),
-                node_name: node.name.clone(),
-                operator: node.operator.clone(),
+                dag_node_id: node.id.to_string(),
+                node_name: node.name.to_string(),
+                operator: node.operator.to_string(),
                 family: node.family,
                 node_kind: node.node_kind,
                 behaviour: behaviour(node.family, node),

@@ -33,9 +33,9 @@ pub(crate) fn new_node(
 ) -> PlanNode {
     let info = classify(name);
     PlanNode {
-        id,
-        name: name.to_string(),
-        operator: info.canonical,
+        id: id.into(),
+        name: name.into(),
+        operator: info.canonical.into(),
         family: info.family,
         node_kind: info.kind,
         section,

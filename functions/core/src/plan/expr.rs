@@ -401,13 +401,13 @@ pub fn parse_attribute(s: &str) -> Attribute {
         let rest = &s[hash + 1 + digits.len()..];
         if !digits.is_empty() && (rest.is_empty() || rest == "L") {
             return Attribute {
-                name: strip_ids(&s[..hash]),
+                name: strip_ids(&s[..hash]).into(),
                 id: digits.parse().ok(),
             };
         }
     }
     Attribute {
-        name: strip_ids(s),
+        name: strip_ids(s).into(),
         id: None,
     }
 }

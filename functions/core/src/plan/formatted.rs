@@ -76,7 +76,7 @@ struct Reader<'a> {
 // sharing the reader's state; each part already calls out to its own readers.
 pub(crate) fn parse_formatted(text: &str, format: PlanFormat) -> Result<PlanGraph, PlanError> {
     let mut r = Reader {
-        lines: text.lines().collect(),
+        lines: super::tree::lines_of(text),
         pos: 0,
         nodes: Vec::new(),
         by_id: HashMap::new(),
@@ -395,8 +395,8 @@ impl<'a> Reader<'a> {
             if !section.name.is_empty() && section.name != node.name {
                 // the detail header names the operator without the tree's extra words
                 let info = classify(&section.name);
-                node.name = section.name.clone();
-                node.operator = info.canonical.clone();
+                node.name = section.name.as_str().into();
+                node.operator = info.canonical.as_str().into();
                 node.family = info.family;
                 node.node_kind = info.kind;
             }

@@ -14,7 +14,7 @@ use super::graph::{NodeIdx, NodeKind, PlanGraph, PlanNode, PlanSection};
 
 /// The JSON document of `plan2code plan --format json`.
 pub fn to_json(graph: &PlanGraph) -> Value {
-    let id_of = |idx: &NodeIdx| Value::String(graph.nodes[*idx].id.clone());
+    let id_of = |idx: &NodeIdx| Value::String(graph.nodes[*idx].id.to_string());
     let nodes: Vec<Value> = graph
         .nodes
         .iter()
@@ -171,7 +171,7 @@ fn summarize(graph: &PlanGraph, node: &PlanNode) -> String {
             .table
             .clone()
             .or_else(|| scan.paths.first().cloned())
-            .or_else(|| scan.relation.clone())
+            .or_else(|| scan.relation.as_ref().map(|r| r.to_string()))
             .unwrap_or_default();
         parts.push(format!("{} {}", scan.format, source).trim().to_string());
     }

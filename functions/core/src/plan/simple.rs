@@ -34,7 +34,7 @@ const LOGICAL_HEADERS: &[&str] = &[
 
 /// Parse simple or extended text; `extended` when logical sections precede the physical one.
 pub(crate) fn parse_simple(text: &str) -> Result<PlanGraph, PlanError> {
-    let lines: Vec<&str> = text.lines().collect();
+    let lines = super::tree::lines_of(text);
     let mut logical_plans = BTreeMap::new();
     let mut physical_start = None;
     let mut current: Option<(&str, Vec<&str>)> = None;
@@ -89,8 +89,8 @@ fn parse_tree(lines: &[&str], start: usize) -> Result<PlanGraph, PlanError> {
     // its size) on a plan of a hundred thousand operators.
     let mut nodes: Vec<PlanNode> =
         Vec::with_capacity(lines.len().saturating_sub(start).min(MAX_PLAN_OPERATORS));
-    // each node's text as written, borrowed from the input, for linking reuses at the end
-    let mut bodies: Vec<&str> = Vec::new();
+    // the text, borrowed from the input, of each node linking reuses needs at the end
+    let mut reuse_texts: Vec<(NodeIdx, &str)> = Vec::new();
     let mut roots = Vec::new();
     let mut pos = start;
     while pos < lines.len() && lines[pos].trim().is_empty() {
@@ -136,8 +136,10 @@ fn parse_tree(lines: &[&str], start: usize) -> Result<PlanGraph, PlanError> {
         let info = classify(name);
         *node.details = from_node_text(&info, name, body);
         node.codegen_stage = codegen;
+        if takes_part_in_reuse(&node.operator, body) {
+            reuse_texts.push((idx, body));
+        }
         nodes.push(node);
-        bodies.push(body);
         match placement.parent {
             Some(parent) if wrapper => link_subquery(&mut nodes, parent, idx),
             Some(parent) => link_new_child(&mut nodes, parent, idx),
@@ -167,7 +169,7 @@ fn parse_tree(lines: &[&str], start: usize) -> Result<PlanGraph, PlanError> {
             ));
         }
     }
-    link_reuses(&mut nodes, &bodies);
+    link_reuses(&mut nodes, &reuse_texts);
     promote_lone_initial_plan(&mut nodes);
     Ok(PlanGraph {
         format: PlanFormat::Simple,
@@ -225,12 +227,21 @@ pub(crate) fn node_name(text: &str) -> &str {
 
 /// `ReusedExchange …, [plan_id=N]` → the exchange with `[plan_id=N]`;
 /// `ReusedSubquery Subquery subquery#K, …` → the first `Subquery subquery#K, …`.
-fn link_reuses(nodes: &mut [PlanNode], texts: &[&str]) {
+/// Whether linking reuses needs the node's text: it names a `plan_id`, or is a subquery or a
+/// reuse of one. (Keeping every node's text would cost 16 bytes an operator.)
+fn takes_part_in_reuse(operator: &str, text: &str) -> bool {
+    matches!(operator, "Subquery" | "ReusedSubquery" | "ReusedExchange")
+        || text.contains("[plan_id=")
+}
+
+/// `texts`: in node order, the text of every node [`takes_part_in_reuse`].
+fn link_reuses(nodes: &mut [PlanNode], texts: &[(NodeIdx, &str)]) {
     // The first node of each `plan_id` and of each subquery text, found in one pass: a plan of
     // many reused exchanges must not compare every pair of nodes.
     let mut by_plan_id: HashMap<&str, NodeIdx> = HashMap::new();
     let mut subqueries: HashMap<&str, NodeIdx> = HashMap::new();
-    for (j, (node, text)) in nodes.iter().zip(texts).enumerate() {
+    for &(j, text) in texts {
+        let node = &nodes[j];
         if node.operator != "ReusedExchange"
             && let Some(pid) = plan_id(text)
         {
@@ -240,8 +251,7 @@ fn link_reuses(nodes: &mut [PlanNode], texts: &[&str]) {
             subqueries.entry(text).or_insert(j);
         }
     }
-    for idx in 0..nodes.len() {
-        let text = texts[idx];
+    for &(idx, text) in texts {
         let target = if nodes[idx].operator == "ReusedExchange" {
             plan_id(text).and_then(|pid| by_plan_id.get(pid).copied())
         } else if nodes[idx].operator == "ReusedSubquery" {

@@ -188,6 +188,14 @@ impl TreeBuilder {
     }
 }
 
+/// The text's lines, in a list sized once: a plan of a hundred thousand one-line operators does
+/// not briefly hold its line list twice over while it grows.
+pub(crate) fn lines_of(text: &str) -> Vec<&str> {
+    let mut lines = Vec::with_capacity(text.bytes().filter(|&b| b == b'\n').count() + 1);
+    lines.extend(text.lines());
+    lines
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -96,8 +96,8 @@ fn graph_view(plan: &PlanGraph, mappings: &HashMap<String, &MappingOutput>) -> G
             let mapping = mappings.get(&key);
             let (x, y) = positions[idx];
             NodeView {
-                dag_node_id: node.id.clone(),
-                name: node.name.clone(),
+                dag_node_id: node.id.to_string(),
+                name: node.name.to_string(),
                 section: node.section,
                 node_kind: mapping.map(|m| m.node_kind).unwrap_or(node.node_kind),
                 location: mapping
