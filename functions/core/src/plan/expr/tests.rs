@@ -11,6 +11,30 @@ fn spark_rapids_function_names_lose_their_gpu_prefix() {
 }
 
 #[test]
+fn an_evaluator_call_reads_as_the_function_it_evaluates() {
+    let written = "invoke(StructsToJsonEvaluator(Map(),MapType(StringType,StringType,true),Some(Etc/UTC)).evaluate(name#549)) AS str_name#574";
+    let e = parse_expr(written);
+    assert_eq!(e.functions, ["to_json"]);
+    assert_eq!(e.columns, ["name"]);
+    assert!(e.literals.is_empty(), "{:?}", e.literals);
+    assert_eq!(e.alias.as_deref(), Some("str_name"));
+    assert_eq!(e.text, "to_json(name) AS str_name");
+    assert_eq!(e.raw, written, "the plan's own text is kept");
+    // nested, beside other calls, and a call of an evaluator Spark does not print so
+    let e = parse_expr(
+        "concat(upper(invoke(StructsToJsonEvaluator(Map(a -> ')'),x).evaluate(s#1))), invoke(x#2.toString()))",
+    );
+    assert_eq!(
+        e.functions,
+        ["concat", "upper", "to_json", "invoke", "tostring"]
+    );
+    assert_eq!(
+        parse_expr("invoke(OtherEvaluator(1).evaluate(a#1))").functions,
+        ["invoke", "otherevaluator", "evaluate"]
+    );
+}
+
+#[test]
 fn conjuncts_split_through_spark_parentheses() {
     let c = "((isnotnull(c_mktsegment#181) AND (c_mktsegment#181 = BUILDING)) AND isnotnull(c_custkey#175L))";
     assert_eq!(
