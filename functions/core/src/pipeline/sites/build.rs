@@ -524,8 +524,19 @@ pub(super) fn clause_evidence(stmt: &SqlStatement, clause: &SqlClause) -> Eviden
         evidence.add_all(TokenKind::Alias, &c.aliases);
         evidence.add_all(TokenKind::Table, &c.tables);
         // `SELECT DISTINCT …`, `COUNT(DISTINCT x)`: both plan a de-duplicating aggregate.
-        if c.text.to_ascii_uppercase().contains("DISTINCT") {
+        let upper = c.text.to_ascii_uppercase();
+        if upper.contains("DISTINCT") {
             evidence.add(TokenKind::Function, DISTINCT);
+        }
+        // `COUNT(DISTINCT x)` is the plan's `count(distinct x)`, read as `countdistinct` — as
+        // `countDistinct(x)` is written in DataFrame code.
+        if upper.contains("(DISTINCT ") {
+            for f in &c.functions {
+                evidence.add(
+                    TokenKind::Function,
+                    &format!("{}{DISTINCT}", normalise_function(f)),
+                );
+            }
         }
         if c.kind == SqlClauseKind::Join && c.text.to_ascii_uppercase().contains(" USING") {
             evidence.add(TokenKind::Literal, JOINED_ON_NAMES);

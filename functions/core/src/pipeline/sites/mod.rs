@@ -438,6 +438,37 @@ mod tests {
     }
 
     #[test]
+    fn a_sql_distinct_aggregate_reads_as_the_plan_names_it() {
+        let table = site_table(
+            "job.py",
+            "spark.sql(\"\"\"\n  SELECT company, COUNT(DISTINCT state) AS n, SUM(pay) AS total\n  \
+             FROM t GROUP BY company\n\"\"\")\n",
+        );
+        let item = |alias: &str| {
+            table
+                .sites
+                .iter()
+                .find(|s| {
+                    matches!(
+                        &s.kind,
+                        SiteKind::Sql {
+                            kind: SqlClauseKind::SelectItem,
+                            ..
+                        }
+                    ) && s.evidence.has(TokenKind::Alias, alias)
+                })
+                .unwrap_or_else(|| panic!("no select item {alias}"))
+        };
+        // the plan's `count(distinct state)`, as `countDistinct("state")` is written
+        assert!(item("n").evidence.has(TokenKind::Function, "countdistinct"));
+        assert!(
+            !item("total")
+                .evidence
+                .has(TokenKind::Function, "sumdistinct")
+        );
+    }
+
+    #[test]
     fn a_chain_written_inside_a_join_feeds_the_join_as_its_argument() {
         let table = site_table(
             "job.py",
