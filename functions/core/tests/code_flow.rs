@@ -381,3 +381,20 @@ fn uses_spark_survives_a_json_round_trip_and_defaults_to_false() {
     let loaded: plan2code_core::code::SourceFile = serde_json::from_value(old).unwrap();
     assert!(!loaded.uses_spark);
 }
+
+#[test]
+fn condition_variables_fold_into_the_join_that_uses_them() {
+    let index = flow();
+    let join = call(chain_at(&index, PY_VARS, 190), "join");
+    assert_eq!(
+        join.args.columns,
+        strings(&["city_id", "id", "zone", "zone_code"])
+    );
+    // the comparison is part of the arguments: a join on a condition, not on names
+    assert!(join.args.text.contains("=="), "{}", join.args.text);
+    let join = call(chain_at(&index, SCALA_VARS, 25), "join");
+    let mut columns = join.args.columns.clone();
+    columns.sort();
+    assert_eq!(columns, strings(&["city_id", "id", "zone", "zone_code"]));
+    assert!(join.args.text.contains("==="), "{}", join.args.text);
+}

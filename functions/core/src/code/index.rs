@@ -28,8 +28,9 @@ use serde::{Deserialize, Serialize};
 /// helper functions they start from or apply and whether their function returns them; version 5:
 /// Python SQL built with `+` of string literals; version 6: the files' texts are kept beside the
 /// index, `texts.json.zst`; version 7: an `IN`/`EXISTS` predicate names its semi or anti join
-/// and the key its subquery selects).
-pub const INDEX_FORMAT_VERSION: u32 = 7;
+/// and the key its subquery selects; version 8: a variable holding a column condition is folded
+/// into the calls that use it).
+pub const INDEX_FORMAT_VERSION: u32 = 8;
 
 pub type FileId = u32;
 pub type SymbolId = u32;

@@ -158,6 +158,9 @@ enum FoldValue<'t> {
     Struct(Vec<String>),
     /// A window spec (`Window.partitionBy(…).orderBy(…)`): broken down like an inline spec.
     Window(Node<'t>),
+    /// A column condition (`cond = (a.k == b.k) & (a.s == b.s)`), passed to `join`, `filter`,
+    /// `where`, `when`: broken down like an inline one.
+    Condition(Node<'t>),
 }
 
 struct SqlLiteral {

@@ -1,5 +1,5 @@
-//! Folding: a variable assigned a string, a literal collection, a `StructType` or a window spec
-//! is read into the calls that use it as if written inline, bounded so data lists cannot bloat
+//! Folding: a variable assigned a string, a literal collection, a `StructType`, a window spec or
+//! a column condition is read into the calls that use it as if written inline, bounded so data lists cannot bloat
 //! the index (see the parent module's caps).
 
 use super::*;
@@ -15,6 +15,9 @@ impl<'a> Extractor<'a> {
         }
         if self.collection_items(value).is_some() {
             return Some(FoldValue::Collection(value));
+        }
+        if self.is_condition(value) {
+            return Some(FoldValue::Condition(value));
         }
         let flat = self.flatten(value)?;
         let first = flat.links.first().map(|l| match l {
@@ -182,6 +185,29 @@ impl<'a> Extractor<'a> {
             }
             FoldValue::Struct(names) => out.columns.extend(names.iter().cloned()),
             FoldValue::Window(node) => stack.push((*node, ArgRole::Column)),
+            FoldValue::Condition(node) => {
+                // Its text joins the arguments' too: a join on a folded condition compares keys
+                // (it is no join on names), as one written inline does.
+                let condition = collapse_whitespace(text(*node, self.src));
+                out.text = capped(&format!("{} {condition}", out.text), ARG_TEXT_CAP);
+                stack.push((*node, ArgRole::Column));
+            }
         }
+    }
+
+    /// A comparison or a boolean combination of them, written as an operator expression (not a
+    /// call): `df.a == other.b`, `(x > 1) & (y < 2)`, Scala `$"a" === $"b"`.
+    fn is_condition(&self, value: Node<'a>) -> bool {
+        const OPERATORS: &[&str] = &["==", "!=", "<", ">", "&", "|"];
+        matches!(self.adapter.shape(value, self.src), Shape::Other)
+            && value.named_child_count() >= 2
+            && (0..value.child_count())
+                .filter_map(|i| value.child(i))
+                // Python and Java operators are anonymous tokens; Scala's are identifiers
+                .filter(|c| !c.is_named() || c.kind() == "operator_identifier")
+                .any(|c| {
+                    let op = text(c, self.src);
+                    OPERATORS.iter().any(|o| op.contains(o))
+                })
     }
 }
