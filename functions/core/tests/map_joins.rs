@@ -108,4 +108,13 @@ fn the_join_keeping_one_key_maps_to_the_join_on_names() {
     let join = mappings.iter().find(|m| m.dag_node_id == "9").unwrap();
     let code = join.mapped_code.as_ref().unwrap();
     assert_eq!(code.lines, "3-3", "{}", join.explanation);
+    // The Project keeping one key is the join's own: it maps with it and says so.
+    let project = mappings.iter().find(|m| m.dag_node_id == "10").unwrap();
+    let code = project.mapped_code.as_ref().unwrap();
+    assert_eq!(code.lines, "3-3", "{}", project.explanation);
+    assert!(
+        project.explanation.contains("join on names"),
+        "{}",
+        project.explanation
+    );
 }

@@ -479,6 +479,10 @@ fn derived_reason(
             let local = d.arguments.get("global").is_some_and(|g| g == "false");
             (serves || local).then(|| "sort required by".to_owned())
         }
+        // A join on names plans the Project above it (each key once, keys first).
+        OperatorFamily::Project if keeps_one_of_each_name(node) => {
+            Some(JOIN_ON_NAMES_PROJECT.to_owned())
+        }
         OperatorFamily::Project => {
             let pruning = !d.projections.is_empty() && d.projections.iter().all(is_passthrough);
             (pruning && parent.is_some()).then(|| "column pruning for".to_owned())
@@ -501,6 +505,9 @@ fn derived_reason(
         _ => None,
     }
 }
+
+/// Why a join on names' own Project is derived: it keeps each key once, and serves the join.
+const JOIN_ON_NAMES_PROJECT: &str = "the columns kept by the join on names of";
 
 /// Describe every node of `graph` (node 2 over a whole plan). Each description is independent,
 /// so the state machine can run them one per Map iteration.
@@ -550,8 +557,16 @@ pub fn plan_semantics(graph: &PlanGraph) -> Vec<SemanticDescription> {
         .enumerate()
         .map(|(idx, node)| {
             let induced_by = derived[idx].as_ref().and_then(|reason| {
-                let consumer = consumer_of(graph, &parents, &derived, idx).or_else(|| {
-                    (node.node_kind == NodeKind::Engine)
+                // The Project of a join on names serves the join below it, not its consumer.
+                let serves_below =
+                    node.node_kind == NodeKind::Engine || reason == JOIN_ON_NAMES_PROJECT;
+                let consumer = if reason == JOIN_ON_NAMES_PROJECT {
+                    first_user_descendant(graph, &derived, idx)
+                } else {
+                    consumer_of(graph, &parents, &derived, idx)
+                }
+                .or_else(|| {
+                    serves_below
                         .then(|| first_user_descendant(graph, &derived, idx))
                         .flatten()
                 })?;
