@@ -38,6 +38,10 @@ impl TokenKind {
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Evidence {
     pub tokens: BTreeSet<(TokenKind, String)>,
+    /// Column and alias names spelled with capitals, as written (`STATE`, `firstName`): Spark
+    /// prints a column as the query spelled it, so the same spelling breaks a tie between sites
+    /// that name it alike (`WHERE STATE IS NULL` beside `filter("state is NULL")`).
+    pub spellings: BTreeSet<String>,
 }
 
 /// Functions that say nothing about which statement produced a node: column accessors,
@@ -185,6 +189,12 @@ impl Evidence {
             TokenKind::Path => normalise_path(raw),
         };
         if let Some(v) = value.filter(|v| !v.is_empty()) {
+            if matches!(kind, TokenKind::Column | TokenKind::Alias) {
+                let spelled = raw.trim().trim_matches('`');
+                if spelled.chars().any(char::is_uppercase) {
+                    self.spellings.insert(spelled.to_owned());
+                }
+            }
             self.tokens.insert((kind, v));
         }
     }
@@ -214,11 +224,17 @@ impl Evidence {
                 .filter(|(k, _)| *k != kind)
                 .cloned()
                 .collect(),
+            spellings: if matches!(kind, TokenKind::Column | TokenKind::Alias) {
+                BTreeSet::new()
+            } else {
+                self.spellings.clone()
+            },
         }
     }
 
     pub fn extend(&mut self, other: &Evidence) {
         self.tokens.extend(other.tokens.iter().cloned());
+        self.spellings.extend(other.spellings.iter().cloned());
     }
 
     /// Whether this bag holds `value` in any role where a plan token of `kind` could appear:
@@ -302,11 +318,25 @@ pub fn overlap(node: &Evidence, site: &Evidence, weights: &TokenWeights) -> Over
             matched.push((*kind, value.clone()));
         }
     }
+    let coverage = if total > 0.0 { mass / total } else { 0.0 };
     Overlap {
-        coverage: if total > 0.0 { mass / total } else { 0.0 },
+        coverage: coverage + SPELLING_TIE_BREAK * shared_spellings(node, site),
         mass,
         matched,
     }
+}
+
+/// What the same spelling of the node's capitalised names adds to a coverage: enough to break a
+/// tie, never to outweigh a token.
+const SPELLING_TIE_BREAK: f64 = 0.01;
+
+/// The share of the node's capitalised names the site spells the same way.
+fn shared_spellings(node: &Evidence, site: &Evidence) -> f64 {
+    if node.spellings.is_empty() {
+        return 0.0;
+    }
+    let same = node.spellings.intersection(&site.spellings).count();
+    same as f64 / node.spellings.len() as f64
 }
 
 /// The token that ties a de-duplicating aggregate to `distinct()` / `dropDuplicates()`.
@@ -393,6 +423,29 @@ mod tests {
             normalise_path("resources/zipcodes.csv/").as_deref(),
             Some("zipcodes")
         );
+    }
+
+    #[test]
+    fn the_same_spelling_breaks_a_tie_and_nothing_more() {
+        let bag = |column: &str, function: &str| {
+            let mut e = Evidence::default();
+            e.add(TokenKind::Column, column);
+            e.add(TokenKind::Function, function);
+            e
+        };
+        let node = bag("STATE", "isnull");
+        let (sql, dataframe) = (bag("STATE", "isnull"), bag("state", "isnull"));
+        let weights = TokenWeights::default();
+        let coverage = |site: &Evidence| overlap(&node, site, &weights).coverage;
+        assert!(coverage(&sql) > coverage(&dataframe));
+        assert_eq!(coverage(&dataframe), 1.0, "the names still meet");
+        // a token more outweighs a spelling
+        let other = bag("STATE", "isnotnull");
+        assert!(coverage(&dataframe) > coverage(&other));
+        // a node spelled in lower case prefers neither
+        let lower = bag("state", "isnull");
+        let plain = |site: &Evidence| overlap(&lower, site, &weights).coverage;
+        assert_eq!(plain(&sql), plain(&dataframe));
     }
 
     #[test]

@@ -96,11 +96,20 @@ fn kind_from_name(name: &str) -> Option<TokenKind> {
     })
 }
 
+/// The kind name under which a bag's spellings travel ([`Evidence::spellings`]).
+const SPELLING: &str = "spelling";
+
 fn to_pairs(evidence: &Evidence) -> Vec<(String, String)> {
     evidence
         .tokens
         .iter()
         .map(|(k, v)| (kind_name(*k).to_owned(), v.clone()))
+        .chain(
+            evidence
+                .spellings
+                .iter()
+                .map(|s| (SPELLING.to_owned(), s.clone())),
+        )
         .collect()
 }
 
@@ -110,6 +119,8 @@ pub fn evidence_of(pairs: &[(String, String)]) -> Evidence {
     for (k, v) in pairs {
         if let Some(kind) = kind_from_name(k) {
             e.tokens.insert((kind, v.clone()));
+        } else if k == SPELLING {
+            e.spellings.insert(v.clone());
         }
     }
     e
