@@ -118,3 +118,29 @@ fn the_join_keeping_one_key_maps_to_the_join_on_names() {
         project.explanation
     );
 }
+
+/// Two frames of the same columns, unioned (and de-duplicated): only the order of the union's
+/// inputs tells their scans apart (`a.union(b)`: `a` first). The plan is Spark's
+/// (`tests/fixtures/plans`).
+const UNION_SCRIPT: &str = "\
+first_rows = spark.createDataFrame([(\"Ann\", \"IT\"), (\"Bo\", \"HR\")], [\"name\", \"dept\"])
+more_rows = spark.createDataFrame([(\"Cy\", \"IT\"), (\"Di\", \"Ops\")], [\"name\", \"dept\"])
+first_rows.union(more_rows).distinct().show()
+";
+
+#[test]
+fn a_unions_inputs_map_in_order() {
+    let plan = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../../tests/fixtures/plans/union-of-look-alike-frames/formatted.txt"),
+    )
+    .unwrap();
+    let mappings = support::map_against(&[("union.py", UNION_SCRIPT)], &plan);
+    let lines = |id: &str| {
+        let m = mappings.iter().find(|m| m.dag_node_id == id).unwrap();
+        m.mapped_code.as_ref().unwrap().lines.clone()
+    };
+    assert_eq!(lines("3"), "3-3", "the union");
+    assert_eq!(lines("1"), "1-1", "its first input is the receiver's");
+    assert_eq!(lines("2"), "2-2", "its second the argument's");
+}

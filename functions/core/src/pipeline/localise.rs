@@ -739,7 +739,9 @@ fn align(
         if let Some((chosen, _)) = best {
             assigned[idx] = Some(chosen);
             child_allowed = Some(table.upstream(chosen.site, None));
-            if sem.family == OperatorFamily::Join {
+            // A join's and a union's first input is the receiver's flow, the others the
+            // arguments' (`a.union(b)`: `a` first).
+            if matches!(sem.family, OperatorFamily::Join | OperatorFamily::Union) {
                 join_site = Some(chosen.site);
             }
         }
