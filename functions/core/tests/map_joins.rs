@@ -144,3 +144,55 @@ fn a_unions_inputs_map_in_order() {
     assert_eq!(lines("1"), "1-1", "its first input is the receiver's");
     assert_eq!(lines("2"), "2-2", "its second the argument's");
 }
+
+fn fixture_plan(case: &str) -> String {
+    std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../../tests/fixtures/plans")
+            .join(case)
+            .join("formatted.txt"),
+    )
+    .unwrap()
+}
+
+#[test]
+fn a_bare_union_is_found_through_its_inputs() {
+    // Nothing above the union names anything: it is found as the chain its inputs feed.
+    let script = UNION_SCRIPT.replace(".distinct()", "");
+    let mappings = support::map_against(
+        &[("union.py", &script)],
+        &fixture_plan("union-of-look-alike-frames-bare"),
+    );
+    let lines = |id: &str| {
+        let m = mappings.iter().find(|m| m.dag_node_id == id).unwrap();
+        m.mapped_code.as_ref().unwrap().lines.clone()
+    };
+    assert_eq!(lines("3"), "3-3", "the union");
+    assert_eq!(lines("1"), "1-1");
+    assert_eq!(lines("2"), "2-2");
+}
+
+#[test]
+fn union_by_name_pads_its_inputs_with_nulls_of_its_own() {
+    let script = "\
+first_rows = spark.createDataFrame([(\"Ann\", \"IT\"), (\"Bo\", \"HR\")], [\"name\", \"dept\"])
+floors = spark.createDataFrame([(\"Ed\", 3)], [\"name\", \"floor\"])
+first_rows.unionByName(floors, allowMissingColumns=True).show()
+";
+    let mappings = support::map_against(
+        &[("union.py", script)],
+        &fixture_plan("union-by-name-missing-columns"),
+    );
+    let m = |id: &str| mappings.iter().find(|m| m.dag_node_id == id).unwrap();
+    // (2) and (4) add `null AS floor` / `null AS dept`: the union's doing, mapped with it.
+    for id in ["2", "4", "5"] {
+        let code = m(id).mapped_code.as_ref().unwrap();
+        assert_eq!(code.lines, "3-3", "node {id}: {}", m(id).explanation);
+    }
+    assert!(
+        m("2").explanation.contains("filled with nulls"),
+        "{}",
+        m("2").explanation
+    );
+    assert_eq!(m("3").mapped_code.as_ref().unwrap().lines, "2-2");
+}

@@ -338,16 +338,38 @@ fn rank_units(
     prior: &FilePrior,
 ) -> Vec<(RankedUnit, BTreeSet<SiteId>)> {
     let PlanEvidence {
-        writers, scores, ..
+        writers,
+        scores,
+        targets,
+        ..
     } = evidence;
+    let relevant: Vec<bool> = (0..table.chain_count())
+        .map(|chain| {
+            table.chain_sites(chain).iter().any(|s| {
+                writers
+                    .iter()
+                    .any(|n| scores[*n].get(s).is_some_and(|v| *v > 0.25))
+            })
+        })
+        .collect();
+    // A node with nothing to match (a bare `union`) cannot make its chain relevant: a chain
+    // that could produce it and is fed by relevant ones is a candidate too, or the flow of one
+    // input alone would stand for the whole plan.
+    let bare_writers: Vec<NodeIdx> = writers
+        .iter()
+        .copied()
+        .filter(|&n| targets[n].1.is_empty())
+        .collect();
+    let joins_relevant = |chain: usize| {
+        table
+            .chain_sites(chain)
+            .iter()
+            .any(|s| bare_writers.iter().any(|&n| scores[n].contains_key(s)))
+            && table.feeds(chain).iter().any(|(_, fed)| relevant[*fed])
+    };
     let mut units: Vec<(UnitKind, BTreeSet<SiteId>)> = Vec::new();
-    for chain in 0..table.chain_count() {
-        let relevant = table.chain_sites(chain).iter().any(|s| {
-            writers
-                .iter()
-                .any(|n| scores[*n].get(s).is_some_and(|v| *v > 0.25))
-        });
-        if relevant {
+    for (chain, &own_evidence) in relevant.iter().enumerate() {
+        if own_evidence || !bare_writers.is_empty() && joins_relevant(chain) {
             units.push((UnitKind::Flow { chain }, table.flow_of_chain(chain)));
         }
     }

@@ -494,6 +494,13 @@ fn derived_reason(
         OperatorFamily::Project if keeps_one_of_each_name(node) => {
             Some(JOIN_ON_NAMES_PROJECT.to_owned())
         }
+        // `unionByName(other, allowMissingColumns=True)` pads each input with the columns only
+        // the other has: `null AS Salary` under the Union.
+        OperatorFamily::Project
+            if parent_family == Some(OperatorFamily::Union) && pads_with_nulls(d) =>
+        {
+            Some("columns missing from one input, filled with nulls for".to_owned())
+        }
         OperatorFamily::Project => {
             let pruning = !d.projections.is_empty() && d.projections.iter().all(is_passthrough);
             (pruning && parent.is_some()).then(|| "column pruning for".to_owned())
@@ -515,6 +522,20 @@ fn derived_reason(
         }
         _ => None,
     }
+}
+
+/// Whether a projection passes its columns through and adds null columns, and nothing else.
+fn pads_with_nulls(d: &crate::plan::NodeDetails) -> bool {
+    let is_null = |e: &Expr| {
+        e.alias.is_some()
+            && e.columns.is_empty()
+            && e.functions.is_empty()
+            && e.text.to_ascii_lowercase().starts_with("null as ")
+    };
+    d.projections.iter().any(is_null)
+        && d.projections
+            .iter()
+            .all(|e| is_passthrough(e) || is_null(e))
 }
 
 /// Why a join on names' own Project is derived: it keeps each key once, and serves the join.
