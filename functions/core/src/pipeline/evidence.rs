@@ -38,8 +38,8 @@ impl TokenKind {
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Evidence {
     pub tokens: BTreeSet<(TokenKind, String)>,
-    /// Column and alias names spelled with capitals, as written (`STATE`, `firstName`): Spark
-    /// prints a column as the query spelled it, so the same spelling breaks a tie between sites
+    /// Column and alias names (and strings that may be names) spelled with capitals, as
+    /// written (`STATE`, `firstName`): Spark prints a column as the query spelled it, so the same spelling breaks a tie between sites
     /// that name it alike (`WHERE STATE IS NULL` beside `filter("state is NULL")`).
     pub spellings: BTreeSet<String>,
 }
@@ -189,10 +189,16 @@ impl Evidence {
             TokenKind::Path => normalise_path(raw),
         };
         if let Some(v) = value.filter(|v| !v.is_empty()) {
-            if matches!(kind, TokenKind::Column | TokenKind::Alias) {
-                let spelled = raw.trim().trim_matches('`');
-                if spelled.chars().any(char::is_uppercase) {
-                    self.spellings.insert(spelled.to_owned());
+            // (a name passed as a plain string may be recorded as a literal)
+            if matches!(
+                kind,
+                TokenKind::Column | TokenKind::Alias | TokenKind::Literal
+            ) {
+                let spelled = raw.trim().trim_matches(['`', '"', '\'']);
+                // the name itself, as `normalise_column` keeps it: `Properties.eye` is `eye`
+                let name = spelled.rsplit('.').next().unwrap_or(spelled);
+                if name.chars().any(char::is_uppercase) {
+                    self.spellings.insert(name.to_owned());
                 }
             }
             self.tokens.insert((kind, v));
@@ -243,6 +249,15 @@ impl Evidence {
     /// Whether the bag holds exactly this token (no cross-kind matching, see `holds`).
     pub fn has(&self, kind: TokenKind, value: &str) -> bool {
         self.tokens.iter().any(|(k, v)| *k == kind && v == value)
+    }
+
+    /// How the bag spells the column or alias `value` (normalised) when it spells it with
+    /// capitals; `None` when it is written in lower case (or not at all).
+    fn spelling(&self, value: &str) -> Option<&str> {
+        self.spellings
+            .iter()
+            .find(|s| normalise_column(s) == value)
+            .map(String::as_str)
     }
 
     fn holds(&self, kind: TokenKind, value: &str) -> bool {
@@ -313,7 +328,9 @@ pub fn overlap(node: &Evidence, site: &Evidence, weights: &TokenWeights) -> Over
     for (kind, value) in &node.tokens {
         let w = kind.weight() * weights.idf(value);
         total += w;
-        if site.holds(*kind, value) {
+        // Spark prints an alias exactly as written: `as("FirstName")` is no `AS firstname`.
+        let same_name = *kind != TokenKind::Alias || node.spelling(value) == site.spelling(value);
+        if same_name && site.holds(*kind, value) {
             mass += w;
             matched.push((*kind, value.clone()));
         }
@@ -446,6 +463,30 @@ mod tests {
         let lower = bag("state", "isnull");
         let plain = |site: &Evidence| overlap(&lower, site, &weights).coverage;
         assert_eq!(plain(&sql), plain(&dataframe));
+    }
+
+    #[test]
+    fn an_alias_meets_only_its_own_spelling() {
+        let bag = |kind: TokenKind, name: &str| {
+            let mut e = Evidence::default();
+            e.add(kind, name);
+            e
+        };
+        let weights = TokenWeights::default();
+        let coverage = |node: &Evidence, site: &Evidence| overlap(node, site, &weights).coverage;
+        // the plan's `AS firstname` is not `as("FirstName")`, and the other way round
+        let plan = bag(TokenKind::Alias, "firstname");
+        assert_eq!(coverage(&plan, &bag(TokenKind::Alias, "FirstName")), 0.0);
+        assert!(coverage(&plan, &bag(TokenKind::Alias, "firstname")) > 0.0);
+        let plan = bag(TokenKind::Alias, "Salary-Amount");
+        assert_eq!(
+            coverage(&plan, &bag(TokenKind::Alias, "salary-amount")),
+            0.0
+        );
+        // a name passed as a plain string (a literal), or qualified, keeps its spelling
+        assert!(coverage(&plan, &bag(TokenKind::Literal, "Salary-Amount")) > 0.0);
+        let plan = bag(TokenKind::Alias, "eye");
+        assert!(coverage(&plan, &bag(TokenKind::Column, "Properties.eye")) > 0.0);
     }
 
     #[test]
