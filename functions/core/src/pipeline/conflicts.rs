@@ -91,6 +91,8 @@ pub fn conflicts(family: OperatorFamily, node: &Evidence, site: &Evidence) -> bo
                 || node_only_keys && narrower_deduplication(node, site, &site_aggregates)
                 || disjoint_named(node_aggregates, site_aggregates)
                 || aliases_conflict(node, site)
+                // grouped by keys or over every row: each plans only its own kind
+                || matches!((node.grouping, site.grouping), (Some(n), Some(s)) if n != s)
         }
         OperatorFamily::Project | OperatorFamily::Window => aliases_conflict(node, site),
         _ => false,
@@ -164,6 +166,27 @@ mod tests {
             e.add(*k, v);
         }
         e
+    }
+
+    #[test]
+    fn a_keyed_aggregate_and_one_over_every_row_rule_each_other_out() {
+        use crate::pipeline::evidence::Grouping;
+        let with = |grouping: Option<Grouping>| {
+            let mut e = bag(&[
+                (TokenKind::Column, "country"),
+                (TokenKind::Function, "count"),
+            ]);
+            e.grouping = grouping;
+            e
+        };
+        let agg = OperatorFamily::Aggregate;
+        let (keyed, global) = (Some(Grouping::Keyed), Some(Grouping::Global));
+        // `groupBy("country").count()` is no `select(count("country"))`, nor the other way round
+        assert!(conflicts(agg, &with(keyed), &with(global)));
+        assert!(conflicts(agg, &with(global), &with(keyed)));
+        assert!(!conflicts(agg, &with(keyed), &with(keyed)));
+        // a site that cannot tell (a correlated subquery's aggregate) rules nothing out
+        assert!(!conflicts(agg, &with(keyed), &with(None)));
     }
 
     #[test]

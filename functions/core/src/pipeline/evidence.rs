@@ -42,6 +42,33 @@ pub struct Evidence {
     /// written (`STATE`, `firstName`): Spark prints a column as the query spelled it, so the same spelling breaks a tie between sites
     /// that name it alike (`WHERE STATE IS NULL` beside `filter("state is NULL")`).
     pub spellings: BTreeSet<String>,
+    /// For an aggregate computing something: whether it groups by keys or aggregates every row.
+    pub grouping: Option<Grouping>,
+}
+
+/// How an aggregate gathers its rows: `groupBy(k).agg(…)` / `GROUP BY k` plan aggregates keyed
+/// by `k`; `select(count(x))`, `agg(…)` and a SQL aggregate without `GROUP BY`, one over all rows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Grouping {
+    Keyed,
+    Global,
+}
+
+impl Grouping {
+    pub fn name(self) -> &'static str {
+        match self {
+            Grouping::Keyed => "keyed",
+            Grouping::Global => "global",
+        }
+    }
+
+    pub fn from_name(name: &str) -> Option<Grouping> {
+        match name {
+            "keyed" => Some(Grouping::Keyed),
+            "global" => Some(Grouping::Global),
+            _ => None,
+        }
+    }
 }
 
 /// Functions that say nothing about which statement produced a node: column accessors,
@@ -235,12 +262,14 @@ impl Evidence {
             } else {
                 self.spellings.clone()
             },
+            grouping: self.grouping,
         }
     }
 
     pub fn extend(&mut self, other: &Evidence) {
         self.tokens.extend(other.tokens.iter().cloned());
         self.spellings.extend(other.spellings.iter().cloned());
+        self.grouping = self.grouping.or(other.grouping);
     }
 
     /// Whether this bag holds `value` in any role where a plan token of `kind` could appear:

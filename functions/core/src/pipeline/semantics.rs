@@ -13,7 +13,7 @@
 //!   UDF projection. They are mapped to the statement of their *consumer*, the nearest ancestor
 //!   that was written by the user, and say so.
 
-use super::evidence::{DISTINCT, Evidence, JOINED_ON_NAMES, TokenKind};
+use super::evidence::{DISTINCT, Evidence, Grouping, JOINED_ON_NAMES, TokenKind};
 use crate::contracts::NodeKind;
 use crate::plan::{Expr, NodeIdx, OperatorFamily, PlanGraph, PlanNode};
 use serde::{Deserialize, Serialize};
@@ -98,6 +98,8 @@ fn kind_from_name(name: &str) -> Option<TokenKind> {
 
 /// The kind name under which a bag's spellings travel ([`Evidence::spellings`]).
 const SPELLING: &str = "spelling";
+/// … and its grouping ([`Evidence::grouping`]).
+const GROUPING: &str = "grouping";
 
 fn to_pairs(evidence: &Evidence) -> Vec<(String, String)> {
     evidence
@@ -110,6 +112,11 @@ fn to_pairs(evidence: &Evidence) -> Vec<(String, String)> {
                 .iter()
                 .map(|s| (SPELLING.to_owned(), s.clone())),
         )
+        .chain(
+            evidence
+                .grouping
+                .map(|g| (GROUPING.to_owned(), g.name().to_owned())),
+        )
         .collect()
 }
 
@@ -121,6 +128,8 @@ pub fn evidence_of(pairs: &[(String, String)]) -> Evidence {
             e.tokens.insert((kind, v.clone()));
         } else if k == SPELLING {
             e.spellings.insert(v.clone());
+        } else if k == GROUPING {
+            e.grouping = Grouping::from_name(v);
         }
     }
     e
@@ -355,6 +364,14 @@ fn aggregate_evidence(e: &mut Evidence, d: &crate::plan::NodeDetails) {
     }
     if is_deduplication(d) {
         e.add(TokenKind::Function, DISTINCT);
+    }
+    // (A de-duplication's keys may be a distinct aggregate's column, grouped or not.)
+    if !d.aggregate_functions.is_empty() {
+        e.grouping = Some(if d.grouping_keys.is_empty() {
+            Grouping::Global
+        } else {
+            Grouping::Keyed
+        });
     }
     for f in &d.aggregate_functions {
         add_expr(e, f, true);
@@ -759,6 +776,29 @@ fn first_user_descendant(
 mod tests {
     use super::{plan_semantics, range_literals};
     use crate::plan::{ParseOptions, parse_plan};
+
+    #[test]
+    fn an_aggregate_says_whether_it_groups_by_keys() {
+        let plan = "\
+HashAggregate(keys=[country#1], functions=[count(id#2)])
++- HashAggregate(keys=[], functions=[max(id#2)])
+   +- HashAggregate(keys=[id#2], functions=[])
+      +- LocalTableScan [id#2, country#1]
+";
+        let graph = parse_plan(plan, &ParseOptions::default()).unwrap();
+        let semantics = plan_semantics(&graph);
+        let grouping = |id: &str| {
+            let s = semantics.iter().find(|s| s.dag_node_id == id).unwrap();
+            s.signature
+                .iter()
+                .find(|(k, _)| k == "grouping")
+                .map(|(_, v)| v.clone())
+        };
+        assert_eq!(grouping("0").as_deref(), Some("keyed"));
+        assert_eq!(grouping("1").as_deref(), Some("global"));
+        // keys and nothing computed: a de-duplication, which either kind of code may plan
+        assert_eq!(grouping("2"), None);
+    }
 
     #[test]
     fn an_operator_reading_a_udf_result_names_the_udf() {

@@ -2,7 +2,7 @@
 //! becomes a site with its evidence, families and flags; then the flow between them is linked.
 
 use super::*;
-use crate::pipeline::evidence::is_noise_function;
+use crate::pipeline::evidence::{Grouping, is_noise_function};
 use crate::pipeline::operations::AGGREGATE_FUNCTIONS;
 use crate::pipeline::semantics::is_join_type_word;
 
@@ -202,6 +202,9 @@ fn call_evidence(
         }
     }
     let mut families = call_families(&call.method, &functions);
+    if families.contains(OperatorFamily::Aggregate) && !is_deduplicating_method(&call.method) {
+        evidence.grouping = Some(call_grouping(chain, position));
+    }
     if families.contains(OperatorFamily::Join) && joins_on_names(call) {
         evidence.add(TokenKind::Literal, JOINED_ON_NAMES);
     }
@@ -444,6 +447,33 @@ fn joins_on_names(call: &crate::code::SparkCall) -> bool {
     call.method.eq_ignore_ascii_case("join") && !compares && names_a_key
 }
 
+/// Whether the aggregate call `position` plans groups by keys: a grouping call naming keys, or a
+/// call right after one (`groupBy(k).agg(…)`, past a `pivot`); anything else (`select(count(x))`,
+/// `agg(…)`, `groupBy()` without keys) aggregates every row.
+fn call_grouping(chain: &CallChain, position: usize) -> Grouping {
+    let keyed = |c: &crate::code::SparkCall| {
+        is_grouping_method(&c.method) && !(c.args.columns.is_empty() && c.args.literals.is_empty())
+    };
+    let call = &chain.calls[position];
+    if is_grouping_method(&call.method) {
+        return if keyed(call) {
+            Grouping::Keyed
+        } else {
+            Grouping::Global
+        };
+    }
+    let grouping = chain.calls[..position]
+        .iter()
+        .rev()
+        .find(|c| !c.method.eq_ignore_ascii_case("pivot"))
+        .filter(|c| is_grouping_method(&c.method));
+    if grouping.is_some_and(keyed) {
+        Grouping::Keyed
+    } else {
+        Grouping::Global
+    }
+}
+
 /// `groupBy` and its spellings: a call whose aggregate the next call computes.
 fn is_grouping_method(method: &str) -> bool {
     ["groupby", "group_by", "groupbykey", "rollup", "cube"]
@@ -517,6 +547,32 @@ pub(super) fn nested_in<'a>(
 
 pub(super) fn clause_evidence(stmt: &SqlStatement, clause: &SqlClause) -> Evidence {
     let mut evidence = Evidence::default();
+    // An aggregate in a query with `GROUP BY` is keyed; without, it aggregates every row.
+    let aggregates = clause
+        .functions
+        .iter()
+        .any(|f| AGGREGATE_FUNCTIONS.contains(&normalise_function(f).as_str()));
+    if clause.kind == SqlClauseKind::GroupBy
+        || aggregates
+            && matches!(
+                clause.kind,
+                SqlClauseKind::Select | SqlClauseKind::SelectItem | SqlClauseKind::Having
+            )
+    {
+        let grouped = stmt
+            .clauses
+            .iter()
+            .any(|c| c.kind == SqlClauseKind::GroupBy && c.depth == clause.depth);
+        // A subquery without `GROUP BY` may be correlated, and a correlated one is planned as
+        // an aggregate keyed by its correlation (TPC-H q2's `min(ps_supplycost)`).
+        evidence.grouping = if grouped {
+            Some(Grouping::Keyed)
+        } else if clause.depth == 0 {
+            Some(Grouping::Global)
+        } else {
+            None
+        };
+    }
     for c in nested_in(stmt, clause) {
         evidence.add_all(TokenKind::Column, &c.columns);
         evidence.add_all(TokenKind::Function, &c.functions);

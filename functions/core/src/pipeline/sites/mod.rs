@@ -438,6 +438,41 @@ mod tests {
     }
 
     #[test]
+    fn aggregates_know_whether_they_group_by_keys() {
+        use crate::pipeline::evidence::Grouping;
+        let table = site_table(
+            "job.py",
+            "from pyspark.sql.functions import count\n\
+             df.groupBy(\"country\").agg(count(\"id\")).show()\n\
+             df.select(count(\"id\")).show()\n\
+             df.groupBy().agg(count(\"id\")).show()\n\
+             spark.sql(\"SELECT country, COUNT(id) FROM t GROUP BY country\").show()\n\
+             spark.sql(\"SELECT COUNT(id) FROM t\").show()\n\
+             spark.sql(\"SELECT a FROM t WHERE b > (SELECT max(c) FROM u WHERE u.k = t.k)\").show()\n",
+        );
+        let grouping_at = |line: u32| -> Vec<Option<Grouping>> {
+            table
+                .sites
+                .iter()
+                .filter(|s| s.lines.start == line && s.families.contains(OperatorFamily::Aggregate))
+                .map(|s| s.evidence.grouping)
+                .collect()
+        };
+        assert!(grouping_at(2).iter().all(|g| *g == Some(Grouping::Keyed)));
+        assert!(grouping_at(3).iter().all(|g| *g == Some(Grouping::Global)));
+        assert!(grouping_at(4).iter().all(|g| *g == Some(Grouping::Global)));
+        assert!(grouping_at(5).contains(&Some(Grouping::Keyed)));
+        assert!(grouping_at(6).contains(&Some(Grouping::Global)));
+        // a subquery's aggregate may be correlated (planned keyed): it says nothing
+        assert!(
+            grouping_at(7).iter().all(Option::is_none),
+            "{:?}",
+            grouping_at(7)
+        );
+        assert!(!grouping_at(2).is_empty() && !grouping_at(7).is_empty());
+    }
+
+    #[test]
     fn a_sql_distinct_aggregate_reads_as_the_plan_names_it() {
         let table = site_table(
             "job.py",
