@@ -38,9 +38,10 @@ impl TokenKind {
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Evidence {
     pub tokens: BTreeSet<(TokenKind, String)>,
-    /// Column and alias names (and strings that may be names) spelled with capitals, as
-    /// written (`STATE`, `firstName`): Spark prints a column as the query spelled it, so the same spelling breaks a tie between sites
-    /// that name it alike (`WHERE STATE IS NULL` beside `filter("state is NULL")`).
+    /// Column and alias names (and strings that may be names) spelled with capitals, as written
+    /// (`STATE`, `firstName`): Spark prints a column as the query spelled it, so the same
+    /// spelling breaks a tie between sites that name it alike (`WHERE STATE IS NULL` beside
+    /// `filter("state is NULL")`).
     pub spellings: BTreeSet<String>,
     /// For an aggregate computing something: whether it groups by keys or aggregates every row.
     pub grouping: Option<Grouping>,
@@ -141,14 +142,18 @@ pub fn is_noise_function(normalised: &str) -> bool {
 
 /// Column names compare case-insensitively (Spark's default resolution).
 pub fn normalise_column(name: &str) -> String {
+    column_name(name).to_lowercase()
+}
+
+/// A column's own name as written, without quotes and qualifier: `df.x`, `t.x` and `x` are the
+/// same column for matching purposes.
+fn column_name(name: &str) -> &str {
     let trimmed = name
         .trim()
         .trim_matches('`')
         .trim_matches('"')
         .trim_matches('\'');
-    // `df.x`, `t.x` and `x` are the same column for matching purposes.
-    let last = trimmed.rsplit('.').next().unwrap_or(trimmed);
-    last.to_lowercase()
+    trimmed.rsplit('.').next().unwrap_or(trimmed)
 }
 
 /// Literals lose quotes, numeric suffixes (`10L`, `2.0D`) and trailing `.0`.
@@ -221,9 +226,8 @@ impl Evidence {
                 kind,
                 TokenKind::Column | TokenKind::Alias | TokenKind::Literal
             ) {
-                let spelled = raw.trim().trim_matches(['`', '"', '\'']);
-                // the name itself, as `normalise_column` keeps it: `Properties.eye` is `eye`
-                let name = spelled.rsplit('.').next().unwrap_or(spelled);
+                // the name itself: `Properties.eye` spells `eye`
+                let name = column_name(raw);
                 if name.chars().any(char::is_uppercase) {
                     self.spellings.insert(name.to_owned());
                 }

@@ -607,18 +607,15 @@ pub fn plan_semantics(graph: &PlanGraph) -> Vec<SemanticDescription> {
         .map(|(idx, node)| {
             let induced_by = derived[idx].as_ref().and_then(|reason| {
                 // The Project of a join on names serves the join below it, not its consumer.
-                let serves_below =
-                    node.node_kind == NodeKind::Engine || reason == JOIN_ON_NAMES_PROJECT;
                 let consumer = if reason == JOIN_ON_NAMES_PROJECT {
                     first_user_descendant(graph, &derived, idx)
                 } else {
-                    consumer_of(graph, &parents, &derived, idx)
-                }
-                .or_else(|| {
-                    serves_below
-                        .then(|| first_user_descendant(graph, &derived, idx))
-                        .flatten()
-                })?;
+                    consumer_of(graph, &parents, &derived, idx).or_else(|| {
+                        (node.node_kind == NodeKind::Engine)
+                            .then(|| first_user_descendant(graph, &derived, idx))
+                            .flatten()
+                    })
+                }?;
                 let c = &graph.nodes[consumer];
                 Some(Consumer {
                     dag_node_id: c.id.to_string(),

@@ -11,8 +11,8 @@
 //! line is, for most operators, the same text the one-line form prints after the name.
 
 use super::expr::{
-    Nesting, TokKind, parse_attribute_list, parse_expr, parse_expr_list, parse_sort_list,
-    split_conjuncts, split_top_level, strip_brackets, strip_ids, tokens,
+    matching_close, parse_attribute_list, parse_expr, parse_expr_list, parse_sort_list,
+    split_conjuncts, split_top_level, strip_brackets, strip_ids,
 };
 use super::graph::OperatorFamily;
 use super::graph::{Expr, JoinInfo, NodeDetails, Partitioning, ScanInfo, WindowSpec};
@@ -282,18 +282,6 @@ fn read_scan_line(args: &str, d: &mut NodeDetails, scan: &mut Option<ScanInfo>) 
             }
         }
     }
-}
-
-/// Byte offset just past the bracket that closes the one `s` starts with.
-fn matching_close(s: &str) -> Option<usize> {
-    let mut nesting = Nesting::default();
-    for tok in tokens(s) {
-        nesting.feed(&tok);
-        if nesting.depth() == 0 && matches!(tok.kind, TokKind::Close | TokKind::Ellipsis) {
-            return Some(tok.end);
-        }
-    }
-    None
 }
 
 /// Operator arguments shared by the formatted `Arguments:` line and the one-line form. Where the

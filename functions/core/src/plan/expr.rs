@@ -658,12 +658,11 @@ fn unwrap_evaluators(expr: &str) -> std::borrow::Cow<'_, str> {
     while let Some(at) = rest.find("invoke(") {
         let after = &rest[at + "invoke(".len()..];
         let rewritten = EVALUATOR_FUNCTIONS.iter().find_map(|(class, function)| {
-            let options = after.strip_prefix(class)?.strip_prefix('(')?;
-            let options_end = closing_paren(options)?;
-            let args = options[options_end + 1..].strip_prefix(".evaluate(")?;
-            let args_end = closing_paren(args)?;
-            let tail = args[args_end + 1..].strip_prefix(')')?;
-            Some((format!("{function}({})", &args[..args_end]), tail))
+            let options = after.strip_prefix(class)?; // `(<options>).evaluate(<args>))…`
+            let call = options[matching_close(options)?..].strip_prefix(".evaluate")?;
+            let args_end = matching_close(call)?;
+            let tail = call[args_end..].strip_prefix(')')?;
+            Some((format!("{function}{}", &call[..args_end]), tail))
         });
         match rewritten {
             Some((call, tail)) => {
@@ -681,19 +680,13 @@ fn unwrap_evaluators(expr: &str) -> std::borrow::Cow<'_, str> {
     std::borrow::Cow::Owned(out)
 }
 
-/// The byte offset of the `)` closing a parenthesis opened just before `text` (quotes skipped).
-fn closing_paren(text: &str) -> Option<usize> {
-    let mut depth = 0usize;
-    let mut quote: Option<u8> = None;
-    for (i, b) in text.bytes().enumerate() {
-        match (quote, b) {
-            (Some(q), _) if b == q => quote = None,
-            (Some(_), _) => {}
-            (None, b'\'' | b'"') => quote = Some(b),
-            (None, b'(') => depth += 1,
-            (None, b')') if depth == 0 => return Some(i),
-            (None, b')') => depth -= 1,
-            _ => {}
+/// Byte offset just past the bracket that closes the one `s` starts with.
+pub(crate) fn matching_close(s: &str) -> Option<usize> {
+    let mut nesting = Nesting::default();
+    for tok in tokens(s) {
+        nesting.feed(&tok);
+        if nesting.depth() == 0 && matches!(tok.kind, TokKind::Close | TokKind::Ellipsis) {
+            return Some(tok.end);
         }
     }
     None

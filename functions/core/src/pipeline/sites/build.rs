@@ -451,23 +451,19 @@ fn joins_on_names(call: &crate::code::SparkCall) -> bool {
 /// call right after one (`groupBy(k).agg(…)`, past a `pivot`); anything else (`select(count(x))`,
 /// `agg(…)`, `groupBy()` without keys) aggregates every row.
 fn call_grouping(chain: &CallChain, position: usize) -> Grouping {
-    let keyed = |c: &crate::code::SparkCall| {
-        is_grouping_method(&c.method) && !(c.args.columns.is_empty() && c.args.literals.is_empty())
-    };
     let call = &chain.calls[position];
-    if is_grouping_method(&call.method) {
-        return if keyed(call) {
-            Grouping::Keyed
-        } else {
-            Grouping::Global
-        };
-    }
-    let grouping = chain.calls[..position]
-        .iter()
-        .rev()
-        .find(|c| !c.method.eq_ignore_ascii_case("pivot"))
-        .filter(|c| is_grouping_method(&c.method));
-    if grouping.is_some_and(keyed) {
+    let grouping = if is_grouping_method(&call.method) {
+        Some(call)
+    } else {
+        chain.calls[..position]
+            .iter()
+            .rev()
+            .find(|c| !c.method.eq_ignore_ascii_case("pivot"))
+            .filter(|c| is_grouping_method(&c.method))
+    };
+    let names_keys =
+        |c: &crate::code::SparkCall| !(c.args.columns.is_empty() && c.args.literals.is_empty());
+    if grouping.is_some_and(names_keys) {
         Grouping::Keyed
     } else {
         Grouping::Global

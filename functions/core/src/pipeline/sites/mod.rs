@@ -451,12 +451,14 @@ mod tests {
              spark.sql(\"SELECT a FROM t WHERE b > (SELECT max(c) FROM u WHERE u.k = t.k)\").show()\n",
         );
         let grouping_at = |line: u32| -> Vec<Option<Grouping>> {
-            table
+            let found: Vec<_> = table
                 .sites
                 .iter()
                 .filter(|s| s.lines.start == line && s.families.contains(OperatorFamily::Aggregate))
                 .map(|s| s.evidence.grouping)
-                .collect()
+                .collect();
+            assert!(!found.is_empty(), "no aggregate site on line {line}");
+            found
         };
         assert!(grouping_at(2).iter().all(|g| *g == Some(Grouping::Keyed)));
         assert!(grouping_at(3).iter().all(|g| *g == Some(Grouping::Global)));
@@ -469,7 +471,6 @@ mod tests {
             "{:?}",
             grouping_at(7)
         );
-        assert!(!grouping_at(2).is_empty() && !grouping_at(7).is_empty());
     }
 
     #[test]

@@ -1,6 +1,6 @@
 //! Folding: a variable assigned a string, a literal collection, a `StructType`, a window spec or
-//! a column condition is read into the calls that use it as if written inline, bounded so data lists cannot bloat
-//! the index (see the parent module's caps).
+//! a column condition is read into the calls that use it as if written inline, bounded so data
+//! lists cannot bloat the index (see the parent module's caps).
 
 use super::*;
 
