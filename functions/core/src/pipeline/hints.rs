@@ -10,7 +10,11 @@
 //! * the submitted program, in the environment's `sun.java.command`: a script path, or
 //!   `--class com.shop.Main app.jar`;
 //! * a Databricks notebook path (`/Repos/me/repo/notebooks/etl`, no extension);
-//! * the user's own `--entry FILE`.
+//! * the user's own `--entry FILE`;
+//! * the plan itself: a typed Dataset operator (`MapElements`, `MapPartitions`, a typed
+//!   `Filter`) prints the closure it runs, `com.shop.Revenue$$$Lambda$41/0x…@1f`, whose class is
+//!   the one the lambda was written in; a `Scan ExistingRDD` prints where its RDD was made,
+//!   `MapPartitionsRDD[158] at createDataFrame at Revenue.scala:31` (PySpark's say `<unknown>:0`).
 //!
 //! A hint is resolved to the repository's files by the longest tail of path folders it shares
 //! with one (`/home/me/repo/jobs/daily.py` → `jobs/daily.py`); a name shared by several files with
@@ -18,6 +22,7 @@
 //! repository (Spark's own classes, a path elsewhere) is ignored.
 
 use crate::code::RepoIndex;
+use crate::plan::PlanGraph;
 use regex::Regex;
 use std::collections::{BTreeMap, HashMap};
 use std::sync::LazyLock;
@@ -42,6 +47,19 @@ static PATH: LazyLock<Regex> = LazyLock::new(|| {
 /// `--class com.shop.Main` of a `spark-submit` command.
 static CLASS: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"--class\s+([\w$.]+)").expect("class pattern"));
+/// A JVM closure's class as a plan prints it: `com.shop.Revenue$$$Lambda$41/0x…` (Scala),
+/// `com.shop.Orders$$Lambda/0x…` (Java), `com.shop.Revenue$$anonfun$1` (older Scala). The
+/// capture is the outermost class, whose file holds the lambda.
+static CLOSURE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"\b([A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+)\$[\w$]*?(?:Lambda|anonfun)")
+        .expect("closure pattern")
+});
+/// Where the RDD a scan reads was made, as Spark prints it in `Scan ExistingRDD`:
+/// `MapPartitionsRDD[158] at createDataFrame at WithColumn.scala:31`.
+static RDD_ORIGIN: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"RDD\[\d+\] at \w+ at ([\w$.-]+\.(?:scala|java|kt|py):\d+)")
+        .expect("RDD origin pattern")
+});
 /// An absolute path without an extension (a Databricks notebook).
 static NOTEBOOK: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"^\s*(/[\w .@+-]+(?:/[\w .@+-]+)+)\s*$").expect("notebook"));
@@ -117,15 +135,9 @@ impl<'a> HintResolver<'a> {
             let line = frame[3].parse().ok();
             out.extend(self.files_for(&path).into_iter().map(|f| (f, line)));
         }
-        if let Some(class) = CLASS.captures(hint) {
-            let qualified = &class[1];
-            if !ENGINE_PACKAGES.iter().any(|p| qualified.starts_with(p)) {
-                let folders = qualified.replace('.', "/");
-                for ext in ["scala", "java", "kt"] {
-                    let path = format!("{}.{ext}", folders.trim_end_matches('$'));
-                    out.extend(self.files_for(&path).into_iter().map(|f| (f, None)));
-                }
-            }
+        let classes = CLASS.captures_iter(hint).chain(CLOSURE.captures_iter(hint));
+        for class in classes {
+            out.extend(self.class_files(&class[1]).into_iter().map(|f| (f, None)));
         }
         for path in PATH.captures_iter(hint) {
             let text = path[1].replace('\\', "/");
@@ -144,6 +156,19 @@ impl<'a> HintResolver<'a> {
             );
         }
         out
+    }
+
+    /// The source files of a JVM class (`com.shop.Main` → `…/com/shop/Main.scala`, `.java`,
+    /// `.kt`); none for the engine's own classes.
+    fn class_files(&self, qualified: &str) -> Vec<u32> {
+        if ENGINE_PACKAGES.iter().any(|p| qualified.starts_with(p)) {
+            return Vec::new();
+        }
+        let folders = qualified.replace('.', "/");
+        ["scala", "java", "kt"]
+            .iter()
+            .flat_map(|ext| self.files_for(&format!("{}.{ext}", folders.trim_end_matches('$'))))
+            .collect()
     }
 
     /// The files whose path shares the longest tail of folders with `path` (at least its name);
@@ -189,6 +214,32 @@ impl<'a> HintResolver<'a> {
         winners.dedup();
         winners
     }
+}
+
+/// What a plan itself says of the user's code, each once: the closures its typed operators run
+/// ([`CLOSURE`]) and the file and line that made the RDDs it scans ([`RDD_ORIGIN`]).
+pub fn plan_hints(graph: &PlanGraph) -> Vec<String> {
+    let mut texts: Vec<String> = Vec::new();
+    for node in &graph.nodes {
+        let relation = node
+            .details
+            .scan
+            .as_ref()
+            .and_then(|s| s.relation.as_deref());
+        for text in node
+            .details
+            .arguments
+            .values()
+            .map(String::as_str)
+            .chain(relation)
+        {
+            texts.extend(CLOSURE.find_iter(text).map(|m| m.as_str().to_owned()));
+            texts.extend(RDD_ORIGIN.captures_iter(text).map(|c| c[1].to_owned()));
+        }
+    }
+    texts.sort_unstable();
+    texts.dedup();
+    texts
 }
 
 #[cfg(test)]
@@ -239,6 +290,70 @@ mod tests {
             resolve("org.apache.spark.deploy.SparkSubmit /home/me/repo/jobs/daily.py --day 1"),
             [("jobs/daily.py", None)]
         );
+    }
+
+    #[test]
+    fn a_closure_printed_in_the_plan_names_the_class_it_was_written_in() {
+        assert_eq!(
+            resolve(
+                "com.shop.Revenue$$$Lambda$3641/0x00007fecdd2013b0@4437af21, obj#85: scala.Tuple4"
+            ),
+            [("src/main/scala/com/shop/Revenue.scala", None)]
+        );
+        assert_eq!(
+            resolve(
+                "com.shop.Orders$$Lambda/0x000071cc2c4d2a48@6b1e7ad3, obj#12: java.lang.String"
+            ),
+            [("src/main/java/com/shop/Orders.java", None)]
+        );
+        assert_eq!(
+            resolve("com.shop.copy.Revenue$Inner$$anonfun$1@5e2c"),
+            [("src/main/scala/com/shop/copy/Revenue.scala", None)]
+        );
+        // the engine's closures and classes the repository lacks name nothing
+        assert!(resolve("org.apache.spark.sql.Dataset$$Lambda$12/0x1@2").is_empty());
+        assert!(resolve("com.other.Job$$Lambda/0x1@2").is_empty());
+    }
+
+    #[test]
+    fn a_plan_names_its_closures_and_where_its_rdds_were_made() {
+        let plan = "== Physical Plan ==\n\
+            * SerializeFromObject (4)\n\
+            +- * MapElements (3)\n   \
+               +- * DeserializeToObject (2)\n      \
+                  +- * Scan ExistingRDD (1)\n\n\n\
+            (1) Scan ExistingRDD [codegen id : 1]\n\
+            Output [1]: [name#1]\n\
+            Arguments: [name#1], MapPartitionsRDD[158] at createDataFrame at Orders.java:31, \
+            ExistingRDD, UnknownPartitioning(0)\n\n\
+            (2) DeserializeToObject [codegen id : 1]\n\
+            Input [1]: [name#1]\n\
+            Arguments: invoke(name#1.toString()), obj#7: java.lang.String\n\n\
+            (3) MapElements [codegen id : 1]\n\
+            Input [1]: [obj#7]\n\
+            Arguments: com.shop.copy.Revenue$$$Lambda$2035/0x00007f61f0ccc5e8@7c07deff, obj#9: int\n\n\
+            (4) SerializeFromObject [codegen id : 1]\n\
+            Input [1]: [obj#9]\n\
+            Arguments: [input[0, int, false] AS value#11]\n";
+        let graph = crate::plan::parse_plan(plan, &Default::default()).unwrap();
+        let hints = plan_hints(&graph);
+        assert_eq!(hints, ["Orders.java:31", "com.shop.copy.Revenue$$$Lambda"]);
+        let resolved: Vec<_> = HintResolver::over(PATHS.to_vec())
+            .resolve(&hints)
+            .into_iter()
+            .map(|h| (PATHS[h.file as usize], h.line))
+            .collect();
+        assert_eq!(
+            resolved,
+            [
+                ("src/main/scala/com/shop/copy/Revenue.scala", None),
+                ("src/main/java/com/shop/Orders.java", Some(31)),
+            ]
+        );
+        // PySpark's RDDs are made by the JVM side of the bridge: nothing to resolve
+        let python = plan.replace("Orders.java:31", "<unknown>:0");
+        let graph = crate::plan::parse_plan(&python, &Default::default()).unwrap();
+        assert_eq!(plan_hints(&graph), ["com.shop.copy.Revenue$$$Lambda"]);
     }
 
     #[test]

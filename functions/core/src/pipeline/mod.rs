@@ -116,6 +116,7 @@ impl PlanContext {
                 let execution = &p.execution;
                 let named = entry
                     .iter()
+                    .chain(&hints::plan_hints(p))
                     .chain(&execution.hints)
                     .chain(&execution.call_site)
                     .chain(&execution.description)
