@@ -157,6 +157,8 @@ const METHOD_FAMILIES: &[(&[&str], &[OperatorFamily])] = &[
             "load",
             "table",
             "createdataframe",
+            "createdataset",
+            "tods",
             "range",
             "parallelize",
             "sql",
@@ -188,6 +190,31 @@ const METHOD_FAMILIES: &[(&[&str], &[OperatorFamily])] = &[
         &[F::Write],
     ),
 ];
+
+/// Dataset methods taking a closure and the typed operator each plans (`ds.map(f)` →
+/// `MapElements`). The closure leaves no column or function in the plan, so the operator's name
+/// is the evidence the node and the call share ([`typed_operator_of`]).
+const TYPED_OPERATORS: &[(&[&str], &str)] = &[
+    (&["map"], "MapElements"),
+    (&["flatmap", "mappartitions"], "MapPartitions"),
+    (&["groupbykey"], "AppendColumns"),
+    (&["mapgroups", "flatmapgroups"], "MapGroups"),
+];
+
+/// The typed operator a Dataset method with a closure plans, if it is one.
+pub fn typed_operator_of(method: &str) -> Option<&'static str> {
+    TYPED_OPERATORS
+        .iter()
+        .find(|(methods, _)| methods.iter().any(|m| m.eq_ignore_ascii_case(method)))
+        .map(|(_, operator)| *operator)
+}
+
+/// Whether the plan operator runs a user's closure over objects (`MapElements`, `MapPartitions`…).
+pub fn is_typed_operator(operator: &str) -> bool {
+    TYPED_OPERATORS
+        .iter()
+        .any(|(_, op)| op.eq_ignore_ascii_case(operator))
+}
 
 /// Aggregate functions (normalised, see [`super::evidence::normalise_function`]).
 pub const AGGREGATE_FUNCTIONS: &[&str] = &[

@@ -14,6 +14,7 @@
 //!   that was written by the user, and say so.
 
 use super::evidence::{DISTINCT, Evidence, Grouping, JOINED_ON_NAMES, TokenKind};
+use super::operations::is_typed_operator;
 use crate::contracts::NodeKind;
 use crate::plan::{Expr, NodeIdx, OperatorFamily, PlanGraph, PlanNode};
 use serde::{Deserialize, Serialize};
@@ -293,6 +294,9 @@ fn own_signature(node: &PlanNode) -> Evidence {
             }
         }
     }
+    if is_typed_operator(&node.operator) {
+        e.add(TokenKind::Function, &node.operator);
+    }
     e
 }
 
@@ -518,6 +522,14 @@ fn derived_reason(
         {
             Some("columns missing from one input, filled with nulls for".to_owned())
         }
+        // A typed operator's rows become objects below it and rows again above it.
+        OperatorFamily::Project if converts_objects_for_typed_operator(graph, parents, idx) => {
+            Some(if node.operator == "DeserializeToObject" {
+                ROWS_TO_OBJECTS.to_owned()
+            } else {
+                OBJECTS_TO_ROWS.to_owned()
+            })
+        }
         OperatorFamily::Project => {
             let pruning = !d.projections.is_empty() && d.projections.iter().all(is_passthrough);
             (pruning && parent.is_some()).then(|| "column pruning for".to_owned())
@@ -554,6 +566,27 @@ fn pads_with_nulls(d: &crate::plan::NodeDetails) -> bool {
             .iter()
             .all(|e| is_passthrough(e) || is_null(e))
 }
+
+/// Whether the node is the (de)serialisation Spark wraps a typed operator in: a
+/// `DeserializeToObject` right under one, a `SerializeFromObject` right over one.
+fn converts_objects_for_typed_operator(
+    graph: &PlanGraph,
+    parents: &[Option<NodeIdx>],
+    idx: NodeIdx,
+) -> bool {
+    let node = &graph.nodes[idx];
+    let typed = |i: &NodeIdx| is_typed_operator(&graph.nodes[*i].operator);
+    match node.operator.as_str() {
+        "DeserializeToObject" => parents[idx].as_ref().is_some_and(typed),
+        "SerializeFromObject" => node.children.iter().any(typed),
+        _ => false,
+    }
+}
+
+/// Why a `DeserializeToObject` is derived: it serves the typed operator above it.
+const ROWS_TO_OBJECTS: &str = "rows turned into objects for";
+/// Why a `SerializeFromObject` is derived: it serves the typed operator below it.
+const OBJECTS_TO_ROWS: &str = "objects turned back into rows by";
 
 /// Why a join on names' own Project is derived: it keeps each key once, and serves the join.
 const JOIN_ON_NAMES_PROJECT: &str = "the columns kept by the join on names of";
@@ -606,8 +639,9 @@ pub fn plan_semantics(graph: &PlanGraph) -> Vec<SemanticDescription> {
         .enumerate()
         .map(|(idx, node)| {
             let induced_by = derived[idx].as_ref().and_then(|reason| {
-                // The Project of a join on names serves the join below it, not its consumer.
-                let consumer = if reason == JOIN_ON_NAMES_PROJECT {
+                // The Project of a join on names serves the join below it, not its consumer; so
+                // does the serialisation over a typed operator.
+                let consumer = if reason == JOIN_ON_NAMES_PROJECT || reason == OBJECTS_TO_ROWS {
                     first_user_descendant(graph, &derived, idx)
                 } else {
                     consumer_of(graph, &parents, &derived, idx).or_else(|| {

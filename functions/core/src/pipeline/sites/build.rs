@@ -3,7 +3,7 @@
 
 use super::*;
 use crate::pipeline::evidence::{Grouping, is_noise_function};
-use crate::pipeline::operations::AGGREGATE_FUNCTIONS;
+use crate::pipeline::operations::{AGGREGATE_FUNCTIONS, typed_operator_of};
 use crate::pipeline::semantics::is_join_type_word;
 
 impl SiteTable {
@@ -140,6 +140,9 @@ fn call_evidence(
     }
     for f in statistics_computed_by(&call.method) {
         evidence.add(TokenKind::Function, f);
+    }
+    if let Some(operator) = typed_operator_of(&call.method) {
+        evidence.add(TokenKind::Function, operator);
     }
     if is_deduplicating_method(&call.method)
         || functions
