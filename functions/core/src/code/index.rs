@@ -29,8 +29,9 @@ use serde::{Deserialize, Serialize};
 /// Python SQL built with `+` of string literals; version 6: the files' texts are kept beside the
 /// index, `texts.json.zst`; version 7: an `IN`/`EXISTS` predicate names its semi or anti join
 /// and the key its subquery selects; version 8: a variable holding a column condition is folded
-/// into the calls that use it).
-pub const INDEX_FORMAT_VERSION: u32 = 8;
+/// into the calls that use it; version 9: a SELECT's whole-list clause carries its items'
+/// literals, as a `select(…)` call does).
+pub const INDEX_FORMAT_VERSION: u32 = 9;
 
 pub type FileId = u32;
 pub type SymbolId = u32;

@@ -100,10 +100,32 @@ pub fn sql_expression_tokens(expr: &str, out: &mut CallArgs) {
             while i < chars.len() && (chars[i].is_ascii_digit() || chars[i] == '.') {
                 i += 1;
             }
-            out.literals.push(chars[start..i].iter().collect());
+            let digits: String = chars[start..i].iter().collect();
+            // `x * -1`: the plan prints the literal `-1`
+            out.literals.push(if is_negated(&chars, start) {
+                format!("-{digits}")
+            } else {
+                digits
+            });
         } else {
             i += 1;
         }
+    }
+}
+
+/// Whether the number starting at `start` follows a unary minus: a `-` after an operator, an
+/// opening parenthesis, a comma or nothing (not the `-` of `a - 1`).
+fn is_negated(chars: &[char], start: usize) -> bool {
+    let mut before = chars[..start]
+        .iter()
+        .rev()
+        .skip_while(|c| c.is_whitespace());
+    if before.next() != Some(&'-') {
+        return false;
+    }
+    match before.find(|c| !c.is_whitespace()) {
+        None => true,
+        Some(c) => "*/+-%(,=<>".contains(*c),
     }
 }
 

@@ -258,13 +258,22 @@ impl ClauseBuilder<'_> {
             .filter(|c| c.kind == SqlClauseKind::SelectItem)
             .flat_map(|c| c.functions.clone())
             .collect();
+        let projection_literals: Vec<String> = self
+            .clauses
+            .iter()
+            .skip(head + 1)
+            .filter(|c| c.kind == SqlClauseKind::SelectItem && c.depth == depth)
+            .flat_map(|c| c.literals.clone())
+            .collect();
         {
             let clause = &mut self.clauses[head];
             clause.text = capped(&item_texts.join(", "), CLAUSE_TEXT_CAP);
             clause.columns = projection_columns;
             clause.functions = projection_functions;
+            clause.literals = projection_literals;
             dedup(&mut clause.columns);
             dedup(&mut clause.functions);
+            dedup(&mut clause.literals);
         }
         for table in &select.from {
             self.table_with_joins(table, depth, lines, &mut subqueries);

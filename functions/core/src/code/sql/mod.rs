@@ -322,6 +322,19 @@ mod tests {
     }
 
     #[test]
+    fn the_select_list_holds_its_items_literals_as_a_select_call_does() {
+        let sql = "SELECT salary * 100 AS salary, salary * -1 AS flipped, 'USA' AS country,\n  (SELECT max(b) + 7 FROM y) AS top\nFROM people";
+        let out = analyse_sql(&at_line(sql, 1));
+        let select = out[0]
+            .clauses
+            .iter()
+            .find(|c| c.kind == SqlClauseKind::Select && c.depth == 0)
+            .unwrap();
+        // the subquery's own literal stays with the subquery
+        assert_eq!(select.literals, vec!["100", "-1", "USA"]);
+    }
+
+    #[test]
     fn ctes_and_subqueries_are_deeper() {
         let sql = "WITH t AS (\n  SELECT a FROM x\n)\nSELECT * FROM t WHERE a IN (SELECT b FROM y)";
         let out = analyse_sql(&at_line(sql, 1));

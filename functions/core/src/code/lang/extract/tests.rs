@@ -37,3 +37,13 @@ fn null_tests_read_as_spark_functions() {
     assert!(t.functions.is_empty());
     assert_eq!(t.literals, vec!["true"]);
 }
+
+#[test]
+fn a_negated_number_is_a_negative_literal_and_a_subtraction_is_not() {
+    // the plan prints `(salary * -1)` and `(salary - 1)`
+    assert_eq!(tokens("salary * -1 AS flipped").literals, vec!["-1"]);
+    assert_eq!(tokens("abs(-2.5), (-3)").literals, vec!["-2.5", "-3"]);
+    assert_eq!(tokens("-7").literals, vec!["-7"]);
+    assert_eq!(tokens("salary - 1").literals, vec!["1"]);
+    assert_eq!(tokens("f(x) -1").literals, vec!["1"]);
+}
