@@ -186,6 +186,14 @@ fn add_expr(e: &mut Evidence, expr: &Expr, with_columns: bool) {
     e.add_all(TokenKind::Literal, &expr.literals);
     if let Some(alias) = &expr.alias {
         e.add(TokenKind::Alias, alias);
+        // An unaliased result is named after its expression as written (`current_date()`,
+        // `upper(name)`): the name keeps the functions the optimiser folded into a literal.
+        if alias.contains('(') {
+            e.add_all(
+                TokenKind::Function,
+                &crate::plan::expr::parse_expr(alias).functions,
+            );
+        }
     }
 }
 
@@ -829,6 +837,24 @@ HashAggregate(keys=[country#1], functions=[count(id#2)])
         assert_eq!(grouping("1").as_deref(), Some("global"));
         // keys and nothing computed: a de-duplication, which either kind of code may plan
         assert_eq!(grouping("2"), None);
+    }
+
+    #[test]
+    fn a_result_named_after_its_expression_keeps_the_functions_folded_away() {
+        // `select current_date(), upper(name)`: the optimiser folds the date into a literal
+        let plan = "\
+Project [2026-11-22 AS current_date()#3308, upper(name#1) AS upper(name)#3309, 7 AS seven#3310]
++- LocalTableScan [name#1]
+";
+        let graph = parse_plan(plan, &ParseOptions::default()).unwrap();
+        let semantics = plan_semantics(&graph);
+        let functions: Vec<&str> = semantics[0]
+            .signature
+            .iter()
+            .filter(|(k, _)| k == "function")
+            .map(|(_, v)| v.as_str())
+            .collect();
+        assert_eq!(functions, ["currentdate", "upper"]); // normalised as the code's are
     }
 
     #[test]

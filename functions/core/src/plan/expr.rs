@@ -568,11 +568,14 @@ pub fn parse_expr(raw: &str) -> Expr {
                     // struct field access on a column: `a#1.field`; plan-internal `[id=#6]`
                 } else if word == "true"
                     || word == "false"
-                    || !is_keyword(word) && word != "null" && nesting.depth() > 0
+                    || !is_keyword(word)
+                        && word != "null"
+                        && (nesting.depth() > 0 || alias_at.is_some())
                     || is_comparand(body, i)
                 {
-                    // booleans; bare words inside calls or compared with something are
-                    // Spark's unquoted string literals
+                    // booleans; bare words inside calls, compared with something or computing
+                    // a named result (`USA AS country`, `CASE … THEN high …`: a column would
+                    // carry its id) are Spark's unquoted string literals
                     literals.push(word);
                 }
             }

@@ -89,6 +89,14 @@ fn expressions_expose_columns_functions_literals_and_alias() {
     assert_eq!(e.functions, vec!["last"]);
     let e = parse_expr("(state#1 IN (NY,CA) AND count(x#2) > 1)");
     assert_eq!(e.functions, vec!["count"]);
+    // a named result computed from bare words: Spark's unquoted string literals
+    let e = parse_expr("USA AS country#3556");
+    assert_eq!((e.columns.len(), e.literals), (0, vec!["USA".to_string()]));
+    let e = parse_expr("CASE WHEN (salary#1 > 3000) THEN High ELSE Low END AS grade#5");
+    assert_eq!(e.literals, vec!["3000", "High", "Low"]);
+    assert_eq!(e.columns, vec!["salary"]);
+    // unnamed, a bare word is no literal (a plan-internal word beside the expression)
+    assert!(parse_expr("USA").literals.is_empty());
 }
 
 #[test]
