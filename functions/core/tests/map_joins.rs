@@ -196,3 +196,40 @@ first_rows.unionByName(floors, allowMissingColumns=True).show()
     );
     assert_eq!(m("3").mapped_code.as_ref().unwrap().lines, "2-2");
 }
+
+/// The same two-key join written twice: both conditions in the join, and one in the join with
+/// the other in a filter after it (the plan of the second: Spark pushes the filter's equality
+/// into the join, ahead of the join's own key: `Left keys [section, dept_id]`).
+const PUSHED_SCRIPT: &str = r#"from pyspark.sql import SparkSession
+
+spark = SparkSession.builder.getOrCreate()
+students = spark.createDataFrame([(1, 1, "A"), (2, 2, "B")], ["id", "dept_id", "section"])
+depts = spark.createDataFrame([(1, "A", "Maths"), (2, "B", "Arts")], ["dept_id", "section", "dept_name"])
+
+both = (students.dept_id == depts.dept_id) & (students.section == depts.section)
+students.join(depts, both, "inner").show()
+
+first = students.dept_id == depts.dept_id
+second = students.section == depts.section
+joined = students.join(depts, first, "inner")
+joined = joined.where(second)
+joined.show()
+"#;
+
+#[test]
+fn a_filter_pushed_into_a_join_puts_its_keys_first() {
+    let mappings = support::map_against(
+        &[("joins.py", PUSHED_SCRIPT)],
+        &fixture_plan("join-then-filter-on-both-sides"),
+    );
+    let join = mappings.iter().find(|m| m.dag_node_id == "13").unwrap();
+    assert_eq!(join.node_name, "SortMergeJoin");
+    let code = join.mapped_code.as_ref().unwrap();
+    assert_eq!(code.lines, "12-12", "{}", join.explanation);
+    // the join naming both conditions itself is the runner-up, not the answer
+    assert!(
+        join.alternatives.iter().any(|a| a.location.lines == "8-8"),
+        "{:?}",
+        join.alternatives
+    );
+}

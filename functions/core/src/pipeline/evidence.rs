@@ -45,6 +45,11 @@ pub struct Evidence {
     pub spellings: BTreeSet<String>,
     /// For an aggregate computing something: whether it groups by keys or aggregates every row.
     pub grouping: Option<Grouping>,
+    /// For a join: its key columns in order (normalised) — the plan's left keys; the columns a
+    /// join call names, first seen first. Spark keys a join in its condition's order and puts a
+    /// condition pushed in from a filter after the join first, so the order tells
+    /// `join(a & b)` from `join(b).where(a)` ([`same_key_order`]).
+    pub key_order: Vec<String>,
 }
 
 /// How an aggregate gathers its rows: `groupBy(k).agg(…)` / `GROUP BY k` plan aggregates keyed
@@ -267,6 +272,19 @@ impl Evidence {
                 self.spellings.clone()
             },
             grouping: self.grouping,
+            key_order: if kind == TokenKind::Column {
+                Vec::new()
+            } else {
+                self.key_order.clone()
+            },
+        }
+    }
+
+    /// Record a join's key column, once, after those recorded.
+    pub fn add_key(&mut self, column: &str) {
+        let column = normalise_column(column);
+        if !column.is_empty() && !self.key_order.contains(&column) {
+            self.key_order.push(column);
         }
     }
 
@@ -369,11 +387,64 @@ pub fn overlap(node: &Evidence, site: &Evidence, weights: &TokenWeights) -> Over
         }
     }
     let coverage = if total > 0.0 { mass / total } else { 0.0 };
+    let tie_break = if mass > 0.0 {
+        SPELLING_TIE_BREAK * shared_spellings(node, site) - EXCESS_TIE_BREAK * excess(node, site)
+            + if same_key_order(node, site) {
+                KEY_ORDER_TIE_BREAK
+            } else {
+                0.0
+            }
+    } else {
+        0.0
+    };
     Overlap {
-        coverage: coverage + SPELLING_TIE_BREAK * shared_spellings(node, site),
+        coverage: coverage + tie_break,
         mass,
         matched,
     }
+}
+
+/// What a join site naming the plan's keys in the plan's order adds to a coverage: a tie-break.
+const KEY_ORDER_TIE_BREAK: f64 = 0.01;
+
+/// Whether the site names the node's join keys (two or more) in the node's order.
+fn same_key_order(node: &Evidence, site: &Evidence) -> bool {
+    node.key_order.len() >= 2
+        && site
+            .key_order
+            .iter()
+            .filter(|c| node.key_order.contains(c))
+            .eq(node.key_order.iter())
+}
+
+/// What naming columns or values the node lacks takes from a coverage: as little as the spelling
+/// adds, so that of two sites holding the node's evidence the one saying no more wins.
+const EXCESS_TIE_BREAK: f64 = 0.01;
+
+/// The share of the names the site gives (columns and aliases; literals too when the node has
+/// any: in-memory rows are no literals of their scan) the node does not hold under any kind, as
+/// a string may be a name or a path: `toDF(["id", "ts"])` says more than a scan of `ts` alone;
+/// `to_timestamp(ts, "MM-dd-yyyy")` more than `cast(ts as timestamp) AS ts`.
+fn excess(node: &Evidence, site: &Evidence) -> f64 {
+    let node_literals = node.tokens.iter().any(|(k, _)| *k == TokenKind::Literal);
+    let named: Vec<&String> = site
+        .tokens
+        .iter()
+        .filter(|(k, _)| {
+            matches!(k, TokenKind::Column | TokenKind::Alias)
+                || node_literals && *k == TokenKind::Literal
+        })
+        .map(|(_, v)| v)
+        .collect();
+    if named.is_empty() {
+        return 0.0;
+    }
+    let held = |v: &String| {
+        node.tokens
+            .iter()
+            .any(|(k, n)| *k != TokenKind::Function && n == v)
+    };
+    named.iter().filter(|v| !held(v)).count() as f64 / named.len() as f64
 }
 
 /// What the same spelling of the node's capitalised names adds to a coverage: enough to break a

@@ -101,6 +101,8 @@ fn kind_from_name(name: &str) -> Option<TokenKind> {
 const SPELLING: &str = "spelling";
 /// … and its grouping ([`Evidence::grouping`]).
 const GROUPING: &str = "grouping";
+/// … and its join keys, in order ([`Evidence::key_order`]).
+const KEY: &str = "key";
 
 fn to_pairs(evidence: &Evidence) -> Vec<(String, String)> {
     evidence
@@ -118,6 +120,12 @@ fn to_pairs(evidence: &Evidence) -> Vec<(String, String)> {
                 .grouping
                 .map(|g| (GROUPING.to_owned(), g.name().to_owned())),
         )
+        .chain(
+            evidence
+                .key_order
+                .iter()
+                .map(|k| (KEY.to_owned(), k.clone())),
+        )
         .collect()
 }
 
@@ -131,6 +139,8 @@ pub fn evidence_of(pairs: &[(String, String)]) -> Evidence {
             e.spellings.insert(v.clone());
         } else if k == GROUPING {
             e.grouping = Grouping::from_name(v);
+        } else if k == KEY {
+            e.add_key(v);
         }
     }
     e
@@ -246,6 +256,9 @@ fn own_signature(node: &PlanNode) -> Evidence {
             if let Some(j) = &d.join {
                 for k in j.left_keys.iter().chain(&j.right_keys).chain(&j.condition) {
                     add_expr(&mut e, k, true);
+                }
+                for column in j.left_keys.iter().filter_map(|k| k.columns.first()) {
+                    e.add_key(column);
                 }
                 for lit in join_type_literals(&j.join_type) {
                     e.add(TokenKind::Literal, lit);

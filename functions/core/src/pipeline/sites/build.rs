@@ -16,6 +16,7 @@ impl SiteTable {
         add_caller_paths(index, &helpers, &chain_sites, &mut sites);
         let weights = TokenWeights::from_bags(sites.iter().map(|s| &s.evidence));
         let chain_feeds = flow_edges(&index.chains, &helpers);
+        absorb_pushed_join_conditions(index, &chain_sites, &chain_feeds, &mut sites);
         let chain_open = open_chains(index, &chain_feeds, &chain_sites, &helpers, &sites);
         Self {
             weights,
@@ -70,6 +71,55 @@ impl<'a> Origin<'a> {
         }
         flags
     }
+}
+
+/// A filter comparing columns right after a join (`a.join(b, k).where(a.x == b.x)`, in the
+/// same chain or the next statement) is planned as part of that join: the optimiser pushes its
+/// condition into the join's, ahead of the join's own keys. So the join's site holds the filter's
+/// columns too, first in its key order, and a plan of the join alone is not better explained by a
+/// join naming every condition itself.
+fn absorb_pushed_join_conditions(
+    index: &RepoIndex,
+    chain_sites: &[Vec<SiteId>],
+    chain_feeds: &[Vec<(FlowRole, usize)>],
+    sites: &mut [Site],
+) {
+    for (chain_idx, chain) in index.chains.iter().enumerate() {
+        for (position, call) in chain.calls.iter().enumerate() {
+            if !["where", "filter"].contains(&call.method.as_str()) || !compares_columns(call) {
+                continue;
+            }
+            let join = if position > 0 {
+                chain_sites[chain_idx].get(position - 1).copied()
+            } else {
+                chain_feeds[chain_idx]
+                    .iter()
+                    .find(|(role, _)| *role == FlowRole::Receiver)
+                    .and_then(|(_, fed)| chain_sites[*fed].last().copied())
+            };
+            let Some(join) =
+                join.filter(|site| sites[*site].families.contains(OperatorFamily::Join))
+            else {
+                continue;
+            };
+            let joined = &mut sites[join].evidence;
+            joined.add_all(TokenKind::Column, &call.args.columns);
+            let own_keys = std::mem::take(&mut joined.key_order);
+            for column in call.args.columns.iter().chain(&own_keys) {
+                joined.add_key(column);
+            }
+        }
+    }
+}
+
+/// Whether a filter's condition compares columns for equality and nothing else (`a.x == b.x`,
+/// Scala's `===`, Java's `equalTo`; no literal), as a join condition does.
+fn compares_columns(call: &crate::code::SparkCall) -> bool {
+    !call.args.columns.is_empty()
+        && call.args.literals.is_empty()
+        && ["==", "===", "equalTo("]
+            .iter()
+            .any(|op| call.args.text.contains(op))
 }
 
 /// A site for every call of every chain; the ids of each chain's sites, in call order.
@@ -208,8 +258,13 @@ fn call_evidence(
     if families.contains(OperatorFamily::Aggregate) && !is_deduplicating_method(&call.method) {
         evidence.grouping = Some(call_grouping(chain, position));
     }
-    if families.contains(OperatorFamily::Join) && joins_on_names(call) {
-        evidence.add(TokenKind::Literal, JOINED_ON_NAMES);
+    if families.contains(OperatorFamily::Join) {
+        if joins_on_names(call) {
+            evidence.add(TokenKind::Literal, JOINED_ON_NAMES);
+        }
+        for column in &call.args.columns {
+            evidence.add_key(column);
+        }
     }
     if families.contains(OperatorFamily::Aggregate) {
         for name in names_folded_into_aggregate(&chain.calls[position + 1..]) {
