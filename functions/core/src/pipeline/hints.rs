@@ -216,23 +216,21 @@ impl<'a> HintResolver<'a> {
     }
 }
 
-/// What a plan itself says of the user's code, each once: the closures its typed operators run
-/// ([`CLOSURE`]) and the file and line that made the RDDs it scans ([`RDD_ORIGIN`]).
+/// What a plan itself says of the user's code, each once: the closures its typed operators and
+/// filters run ([`CLOSURE`]) and the file and line that made the RDDs it scans ([`RDD_ORIGIN`]).
 pub fn plan_hints(graph: &PlanGraph) -> Vec<String> {
     let mut texts: Vec<String> = Vec::new();
     for node in &graph.nodes {
-        let relation = node
-            .details
-            .scan
-            .as_ref()
-            .and_then(|s| s.relation.as_deref());
-        for text in node
-            .details
-            .arguments
-            .values()
-            .map(String::as_str)
-            .chain(relation)
-        {
+        let d = &node.details;
+        let relation = d.scan.as_ref().and_then(|s| s.relation.as_deref());
+        // a typed `filter(lambda)` prints its closure in its condition
+        let expressions = d
+            .conditions
+            .iter()
+            .chain(&d.projections)
+            .map(|e| e.raw.as_str());
+        let arguments = d.arguments.values().map(String::as_str);
+        for text in arguments.chain(relation).chain(expressions) {
             texts.extend(CLOSURE.find_iter(text).map(|m| m.as_str().to_owned()));
             texts.extend(RDD_ORIGIN.captures_iter(text).map(|c| c[1].to_owned()));
         }
@@ -350,6 +348,13 @@ mod tests {
                 ("src/main/java/com/shop/Orders.java", Some(31)),
             ]
         );
+        // a typed filter prints its closure in its condition
+        let filter = plan.replace(
+            "(2) DeserializeToObject [codegen id : 1]\n",
+            "(2) DeserializeToObject [codegen id : 1]\nCondition : invoke(com.shop.Orders$$Lambda$3802/0x00007f@64.call(obj#7))\n",
+        );
+        let graph = crate::plan::parse_plan(&filter, &Default::default()).unwrap();
+        assert!(plan_hints(&graph).contains(&"com.shop.Orders$$Lambda".to_owned()));
         // PySpark's RDDs are made by the JVM side of the bridge: nothing to resolve
         let python = plan.replace("Orders.java:31", "<unknown>:0");
         let graph = crate::plan::parse_plan(&python, &Default::default()).unwrap();

@@ -209,6 +209,21 @@ pub fn typed_operator_of(method: &str) -> Option<&'static str> {
         .map(|(_, operator)| *operator)
 }
 
+/// The token of a filter by a closure (`ds.filter(r -> r.getAge() > 30)`): the plan's `Filter`
+/// prints only `invoke(pkg.Job$$Lambda$12/….call(<the row as an object>))`.
+pub const TYPED_FILTER: &str = "typedfilter";
+
+/// Whether a plan expression calls a JVM closure (see `hints::CLOSURE` for the forms).
+pub fn calls_closure(expression: &str) -> bool {
+    expression.contains("$$Lambda") || expression.contains("$anonfun")
+}
+
+/// Whether a call's arguments are a closure: a Java (`->`) or Scala (`=>`) lambda, or a method
+/// reference (`Job::keep`).
+pub fn passes_closure(arguments: &str) -> bool {
+    ["->", "=>", "::"].iter().any(|op| arguments.contains(op))
+}
+
 /// Whether the plan operator runs a user's closure over objects (`MapElements`, `MapPartitions`…).
 pub fn is_typed_operator(operator: &str) -> bool {
     TYPED_OPERATORS

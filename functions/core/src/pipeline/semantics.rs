@@ -14,7 +14,7 @@
 //!   that was written by the user, and say so.
 
 use super::evidence::{DISTINCT, Evidence, Grouping, JOINED_ON_NAMES, TokenKind};
-use super::operations::is_typed_operator;
+use super::operations::{TYPED_FILTER, calls_closure, is_typed_operator};
 use crate::contracts::NodeKind;
 use crate::plan::{Expr, NodeIdx, OperatorFamily, PlanGraph, PlanNode};
 use serde::{Deserialize, Serialize};
@@ -343,8 +343,13 @@ fn scan_evidence(e: &mut Evidence, d: &crate::plan::NodeDetails) {
     }
 }
 
-/// A filter: the conjuncts the user wrote (inferred ones only when nothing else is left).
+/// A filter: the conjuncts the user wrote (inferred ones only when nothing else is left); a
+/// filter by a closure is only that: its condition's words are the object it builds, not code.
 fn filter_evidence(e: &mut Evidence, d: &crate::plan::NodeDetails) {
+    if d.conditions.iter().any(|c| calls_closure(&c.raw)) {
+        e.add(TokenKind::Function, TYPED_FILTER);
+        return;
+    }
     // Inferred conjuncts (`isnotnull(x)` beside `x > 5`) repeat what the user wrote; they
     // are evidence only when nothing else is left.
     let written: Vec<&Expr> = d
@@ -868,6 +873,21 @@ Project [2026-11-22 AS current_date()#3308, upper(name#1) AS upper(name)#3309, 7
             .map(|(_, v)| v.as_str())
             .collect();
         assert_eq!(functions, ["currentdate", "upper"]); // normalised as the code's are
+    }
+
+    #[test]
+    fn a_filter_by_a_closure_is_known_by_that_alone() {
+        // Spark 4.3's plan of a Java `filter((FilterFunction<Response>) r -> …)`
+        let plan = "\
+Filter invoke(com.shop.Survey$$Lambda$3802/0x00007f196d16afa8@642aa8ea.call(initializejavabean(newInstance(class com.shop.Response), (setCountry,invoke(country#19.toString())))))
++- LocalTableScan [country#19]
+";
+        let graph = parse_plan(plan, &ParseOptions::default()).unwrap();
+        let semantics = plan_semantics(&graph);
+        assert_eq!(
+            semantics[0].signature,
+            [("function".to_owned(), "typedfilter".to_owned())]
+        );
     }
 
     #[test]

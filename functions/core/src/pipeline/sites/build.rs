@@ -3,7 +3,9 @@
 
 use super::*;
 use crate::pipeline::evidence::{Grouping, is_noise_function};
-use crate::pipeline::operations::{AGGREGATE_FUNCTIONS, typed_operator_of};
+use crate::pipeline::operations::{
+    AGGREGATE_FUNCTIONS, TYPED_FILTER, passes_closure, typed_operator_of,
+};
 use crate::pipeline::semantics::is_join_type_word;
 
 impl SiteTable {
@@ -193,6 +195,9 @@ fn call_evidence(
     }
     if let Some(operator) = typed_operator_of(&call.method) {
         evidence.add(TokenKind::Function, operator);
+    }
+    if ["filter", "where"].contains(&call.method.as_str()) && passes_closure(&call.args.text) {
+        evidence.add(TokenKind::Function, TYPED_FILTER);
     }
     if is_deduplicating_method(&call.method)
         || functions

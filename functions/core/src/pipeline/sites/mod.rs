@@ -438,6 +438,43 @@ mod tests {
     }
 
     #[test]
+    fn closures_name_the_typed_operators_they_plan() {
+        let table = site_table(
+            "Job.java",
+            "public class Job {\n  static void run(SparkSession spark) {\n    \
+             spark.read().json(\"people\").as(Encoders.bean(Response.class)).filter((FilterFunction<Response>) r -> r.getAge() > 30).show();\n    \
+             spark.read().json(\"people\").filter(col(\"age\").gt(30)).show();\n    \
+             spark.read().json(\"people\").as(Encoders.bean(Response.class)).map((MapFunction<Response, String>) r -> r.getName(), Encoders.STRING()).show();\n  \
+             }\n}\n",
+        );
+        let on_line = |line: u32, method: &str| {
+            table
+                .sites
+                .iter()
+                .find(|s| {
+                    s.precise.start == line
+                        && matches!(&s.kind, SiteKind::Call { method: m, .. } if m == method)
+                })
+                .unwrap()
+        };
+        assert!(
+            on_line(3, "filter")
+                .evidence
+                .has(TokenKind::Function, "typedfilter")
+        );
+        assert!(
+            !on_line(4, "filter")
+                .evidence
+                .has(TokenKind::Function, "typedfilter")
+        );
+        assert!(
+            on_line(5, "map")
+                .evidence
+                .has(TokenKind::Function, "mapelements")
+        );
+    }
+
+    #[test]
     fn aggregates_know_whether_they_group_by_keys() {
         use crate::pipeline::evidence::Grouping;
         let table = site_table(
