@@ -570,6 +570,10 @@ fn derived_reason(
                 });
             inferred.then(|| "constraints inferred from".to_owned())
         }
+        // `SELECT current_date()` (no FROM) reads the one empty row Spark supplies.
+        OperatorFamily::Scan if node.name.ends_with("OneRowRelation") => {
+            Some("the single row of a query without FROM, read by".to_owned())
+        }
         OperatorFamily::PythonEval => Some("Python UDF evaluation for".to_owned()),
         OperatorFamily::Expand => Some("row expansion for".to_owned()),
         _ if node.operator.eq_ignore_ascii_case("WindowGroupLimit") => {
@@ -873,6 +877,33 @@ Project [2026-11-22 AS current_date()#3308, upper(name#1) AS upper(name)#3309, 7
             .map(|(_, v)| v.as_str())
             .collect();
         assert_eq!(functions, ["currentdate", "upper"]); // normalised as the code's are
+    }
+
+    #[test]
+    fn the_one_row_of_a_query_without_from_is_its_select_lists() {
+        let plan = "\
+== Physical Plan ==
+* Project (2)
++- * Scan OneRowRelation (1)
+
+
+(1) Scan OneRowRelation [codegen id : 1]
+Output: []
+
+(2) Project [codegen id : 1]
+Output [1]: [2026-11-22 AS current_date()#3308]
+Input: []
+";
+        let graph = parse_plan(plan, &ParseOptions::default()).unwrap();
+        let semantics = plan_semantics(&graph);
+        let scan = semantics.iter().find(|s| s.dag_node_id == "1").unwrap();
+        let consumer = scan.induced_by.as_ref().unwrap();
+        assert_eq!(consumer.dag_node_id, "2");
+        let project = semantics.iter().find(|s| s.dag_node_id == "2").unwrap();
+        assert!(
+            project.induced_by.is_none(),
+            "the SELECT list is the user's"
+        );
     }
 
     #[test]
