@@ -2,7 +2,8 @@
 //! `"""…""".stripMargin`, `object X extends App` entry points, parenless calls (`df.count`).
 
 use super::{
-    Definition, Field, Grammar, KindSet, LanguageAdapter, Shape, named_children, start_line, text,
+    Definition, Field, Grammar, KindSet, LanguageAdapter, Shape, decode_concatenation,
+    is_string_concatenation, named_children, start_line, text,
 };
 use crate::code::index::{Language, SymbolKind};
 use crate::code::strings::{DecodedString, Interpolation, LiteralBody, decode};
@@ -127,6 +128,14 @@ impl LanguageAdapter for Scala {
             },
             "identifier" => Shape::Ident,
             "string" => Shape::Str,
+            // `"select a, " + "b from t"`: SQL built over several lines
+            "infix_expression"
+                if is_string_concatenation(&GRAMMAR, node, src, "infix_expression", |k| {
+                    k == "string" || k == "interpolated_string_expression"
+                }) =>
+            {
+                Shape::Str
+            }
             "interpolated_string_expression" => {
                 let interpolator = field_of(node, Field::Interpolator)
                     .map(|i| text(i, src))
@@ -291,6 +300,12 @@ impl LanguageAdapter for Scala {
                     decoded = decode_scala_raw(text(body, src), start_line(body))?;
                 }
                 Some(decoded)
+            }
+            "infix_expression" => {
+                decode_concatenation(&GRAMMAR, node, "infix_expression", |leaf| {
+                    matches!(kind_of(leaf), "string" | "interpolated_string_expression")
+                        .then(|| self.decode_string(leaf, src))
+                })
             }
             _ => None,
         }

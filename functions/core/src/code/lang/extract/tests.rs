@@ -47,3 +47,16 @@ fn a_negated_number_is_a_negative_literal_and_a_subtraction_is_not() {
     assert_eq!(tokens("salary - 1").literals, vec!["1"]);
     assert_eq!(tokens("f(x) -1").literals, vec!["1"]);
 }
+
+#[test]
+fn scala_sql_built_with_plus_is_one_statement_on_its_lines() {
+    let src = "object AddTime extends App {\n  spark.sql(\"select current_timestamp, \" +\n    \"current_timestamp + INTERVAL 2 hours as added_hours\"\n  ).show(false)\n}\n";
+    let out = extract_file(&super::super::scala::Scala, src, "", CodeFlags::default());
+    assert_eq!(out.sql.len(), 1, "{:#?}", out.sql);
+    let select = out.sql[0]
+        .clauses
+        .iter()
+        .find(|c| c.kind == crate::code::SqlClauseKind::SelectItem && c.aliases == ["added_hours"])
+        .unwrap();
+    assert_eq!((select.lines.start, select.lines.end), (3, 3));
+}
