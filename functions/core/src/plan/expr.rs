@@ -156,6 +156,18 @@ fn scan_token<'a>(s: &'a str, at: &mut usize, prev: Option<TokKind>) -> Token<'a
             while i < b.len() && is_ident_char(b[i]) {
                 i += 1;
             }
+            // `Depatment-ID#1241L`: Spark prints a name as written, dashes included, and an
+            // operator with spaces around it, so dashed words ending in an id are one name.
+            let mut j = i;
+            while b.get(j) == Some(&b'-') && b.get(j + 1).is_some_and(|x| is_ident_char(*x)) {
+                j += 1;
+                while j < b.len() && is_ident_char(b[j]) {
+                    j += 1;
+                }
+            }
+            if j > i && b.get(j) == Some(&b'#') && b.get(j + 1).is_some_and(u8::is_ascii_digit) {
+                i = j;
+            }
             let text_end = i;
             let id = read_id(b, &mut i);
             *at = i;

@@ -95,6 +95,11 @@ fn expressions_expose_columns_functions_literals_and_alias() {
     let e = parse_expr("CASE WHEN (salary#1 > 3000) THEN High ELSE Low END AS grade#5");
     assert_eq!(e.literals, vec!["3000", "High", "Low"]);
     assert_eq!(e.columns, vec!["salary"]);
+    // a name with dashes is one name; a subtraction has spaces around it
+    let e = parse_expr("(Depatment-ID#1241L = Depatment-ID#1242L)");
+    assert_eq!(e.columns, vec!["Depatment-ID"]);
+    let e = parse_expr("(a#1 - b#2)");
+    assert_eq!(e.columns, vec!["a", "b"]);
     // unnamed, a bare word is no literal (a plan-internal word beside the expression)
     assert!(parse_expr("USA").literals.is_empty());
 }
