@@ -156,10 +156,13 @@ fn scan_token<'a>(s: &'a str, at: &mut usize, prev: Option<TokKind>) -> Token<'a
             while i < b.len() && is_ident_char(b[i]) {
                 i += 1;
             }
-            // `Depatment-ID#1241L`: Spark prints a name as written, dashes included, and an
-            // operator with spaces around it, so dashed words ending in an id are one name.
+            // `Depatment-ID#1241L`, `first.name#7`: Spark prints a name as written, dashes and
+            // dots included, an operator with spaces around it and a struct field after the
+            // struct's id (`name#3.first`), so words joined so and ending in an id are one name.
             let mut j = i;
-            while b.get(j) == Some(&b'-') && b.get(j + 1).is_some_and(|x| is_ident_char(*x)) {
+            while matches!(b.get(j), Some(b'-' | b'.'))
+                && b.get(j + 1).is_some_and(|x| is_ident_char(*x))
+            {
                 j += 1;
                 while j < b.len() && is_ident_char(b[j]) {
                     j += 1;

@@ -100,6 +100,11 @@ fn expressions_expose_columns_functions_literals_and_alias() {
     assert_eq!(e.columns, vec!["Depatment-ID"]);
     let e = parse_expr("(a#1 - b#2)");
     assert_eq!(e.columns, vec!["a", "b"]);
+    let e = parse_expr("upper(first.name#7) AS shout#9");
+    assert_eq!(e.columns, vec!["first.name"]);
+    // a struct's field follows the struct's id
+    let e = parse_expr("name#3444.firstname AS firstname#3475");
+    assert_eq!(e.columns, vec!["name"]);
     // unnamed, a bare word is no literal (a plan-internal word beside the expression)
     assert!(parse_expr("USA").literals.is_empty());
 }
