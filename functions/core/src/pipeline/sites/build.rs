@@ -19,6 +19,7 @@ impl SiteTable {
         let weights = TokenWeights::from_bags(sites.iter().map(|s| &s.evidence));
         let chain_feeds = flow_edges(&index.chains, &helpers);
         absorb_pushed_join_conditions(index, &chain_sites, &chain_feeds, &mut sites);
+        join_split_groupings(index, &chain_sites, &chain_feeds, &mut sites);
         let chain_open = open_chains(index, &chain_feeds, &chain_sites, &helpers, &sites);
         Self {
             weights,
@@ -237,22 +238,7 @@ fn call_evidence(
     if is_grouping_method(&call.method) {
         for next in &chain.calls[position + 1..] {
             if !next.method.eq_ignore_ascii_case("pivot") {
-                let computed = next
-                    .args
-                    .functions
-                    .iter()
-                    .map(|f| normalise_function(f))
-                    .chain(std::iter::once(normalise_function(&next.method)))
-                    .filter(|f| AGGREGATE_FUNCTIONS.contains(&f.as_str()))
-                    .collect::<Vec<_>>();
-                for f in &computed {
-                    evidence.add(TokenKind::Function, f);
-                }
-                // `countDistinct(x)` first de-duplicates over the keys and `x`.
-                if computed.iter().any(|f| f.ends_with(DISTINCT)) {
-                    evidence.add(TokenKind::Function, DISTINCT);
-                    evidence.add_all(TokenKind::Column, &next.args.columns);
-                }
+                add_aggregation(&mut evidence, next);
                 break;
             }
             evidence.add_all(TokenKind::Column, &next.args.columns);
@@ -508,6 +494,74 @@ fn joins_on_names(call: &crate::code::SparkCall) -> bool {
             .iter()
             .any(|l| !is_join_type_word(&l.to_lowercase()));
     call.method.eq_ignore_ascii_case("join") && !compares && names_a_key
+}
+
+/// What the call aggregating a grouping computes (`.agg(sum(x))`, `.count()`), added to the
+/// grouping call's evidence; `countDistinct(x)` first de-duplicates over the keys and `x`.
+fn add_aggregation(evidence: &mut Evidence, aggregating: &crate::code::SparkCall) {
+    let computed = aggregating
+        .args
+        .functions
+        .iter()
+        .map(|f| normalise_function(f))
+        .chain(std::iter::once(normalise_function(&aggregating.method)))
+        .filter(|f| AGGREGATE_FUNCTIONS.contains(&f.as_str()))
+        .collect::<Vec<_>>();
+    for f in &computed {
+        evidence.add(TokenKind::Function, f);
+    }
+    if computed.iter().any(|f| f.ends_with(DISTINCT)) {
+        evidence.add(TokenKind::Function, DISTINCT);
+        evidence.add_all(TokenKind::Column, &aggregating.args.columns);
+    }
+}
+
+/// A grouping held in a variable and aggregated by a later statement
+/// (`grouped = df.groupBy("k")`, then `grouped.agg(sum("x"))`) is one Aggregate as much as the
+/// chained form, made by the aggregating call (where Spark records it): that call holds the
+/// grouping's keys, what it computes (as the chained form's grouping call does) and groups by
+/// the keys.
+fn join_split_groupings(
+    index: &RepoIndex,
+    chain_sites: &[Vec<SiteId>],
+    chain_feeds: &[Vec<(FlowRole, usize)>],
+    sites: &mut [Site],
+) {
+    for chain_idx in 0..index.chains.len() {
+        let Some(grouping) = chain_feeds[chain_idx]
+            .iter()
+            .find(|(role, _)| *role == FlowRole::Receiver)
+            .map(|(_, fed)| *fed)
+            .filter(|fed| {
+                index.chains[*fed]
+                    .calls
+                    .last()
+                    .is_some_and(|c| is_grouping_method(&c.method))
+            })
+        else {
+            continue;
+        };
+        let (Some(grouping_call), Some(aggregating_call), Some(&aggregating_site)) = (
+            index.chains[grouping].calls.last(),
+            index.chains[chain_idx].calls.first(),
+            chain_sites[chain_idx].first(),
+        ) else {
+            continue;
+        };
+        let aggregating = &mut sites[aggregating_site];
+        if !aggregating.families.contains(OperatorFamily::Aggregate) {
+            continue;
+        }
+        let keys = &grouping_call.args;
+        let evidence = &mut aggregating.evidence;
+        add_aggregation(evidence, aggregating_call);
+        evidence.add_all(TokenKind::Column, &keys.columns);
+        evidence.add_all(TokenKind::Literal, &keys.literals);
+        let keyed = !(keys.columns.is_empty() && keys.literals.is_empty());
+        if keyed && evidence.grouping.is_some() {
+            evidence.grouping = Some(Grouping::Keyed);
+        }
+    }
 }
 
 /// Whether the aggregate call `position` plans groups by keys: a grouping call naming keys, or a

@@ -438,6 +438,34 @@ mod tests {
     }
 
     #[test]
+    fn a_grouping_held_in_a_variable_is_aggregated_by_the_next_statement() {
+        use crate::pipeline::evidence::Grouping;
+        let table = site_table(
+            "job.py",
+            "df = spark.read.parquet(\"emp\")\n\
+             grouped = df.groupBy(\"dept\")\n\
+             grouped.count().show()\n\
+             df.count()\n",
+        );
+        let count_on = |line: u32| {
+            table
+                .sites
+                .iter()
+                .find(|s| {
+                    s.precise.start == line
+                        && matches!(&s.kind, SiteKind::Call { method, .. } if method == "count")
+                })
+                .unwrap()
+        };
+        let grouped = count_on(3);
+        assert!(grouped.evidence.has(TokenKind::Column, "dept"));
+        assert!(grouped.evidence.has(TokenKind::Function, "count"));
+        assert_eq!(grouped.evidence.grouping, Some(Grouping::Keyed));
+        // a count of a frame, not of a grouping, stays one over every row
+        assert_eq!(count_on(4).evidence.grouping, Some(Grouping::Global));
+    }
+
+    #[test]
     fn closures_name_the_typed_operators_they_plan() {
         let table = site_table(
             "Job.java",
