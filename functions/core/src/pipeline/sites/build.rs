@@ -95,10 +95,8 @@ fn absorb_pushed_join_conditions(
             let join = if position > 0 {
                 chain_sites[chain_idx].get(position - 1).copied()
             } else {
-                chain_feeds[chain_idx]
-                    .iter()
-                    .find(|(role, _)| *role == FlowRole::Receiver)
-                    .and_then(|(_, fed)| chain_sites[*fed].last().copied())
+                receiver_feed(chain_feeds, chain_idx)
+                    .and_then(|fed| chain_sites[fed].last().copied())
             };
             let Some(join) =
                 join.filter(|site| sites[*site].families.contains(OperatorFamily::Join))
@@ -113,6 +111,14 @@ fn absorb_pushed_join_conditions(
             }
         }
     }
+}
+
+/// The chain whose frame `chain` starts from (`grouped` in `grouped.count()`), if one defines it.
+fn receiver_feed(chain_feeds: &[Vec<(FlowRole, usize)>], chain: usize) -> Option<usize> {
+    chain_feeds[chain]
+        .iter()
+        .find(|(role, _)| *role == FlowRole::Receiver)
+        .map(|(_, fed)| *fed)
 }
 
 /// Whether a filter's condition compares columns for equality and nothing else (`a.x == b.x`,
@@ -208,9 +214,7 @@ fn call_evidence(
         evidence.add(TokenKind::Function, DISTINCT);
     }
     // `dropDuplicates("a", "b")` keeps every other column as `first(x)`, as the plan shows.
-    if is_deduplicating_method(&call.method)
-        && !(call.args.columns.is_empty() && call.args.literals.is_empty())
-    {
+    if is_deduplicating_method(&call.method) && names_keys(call) {
         evidence.add(TokenKind::Function, "first");
     }
     let previous_call = position.checked_sub(1).map(|p| &chain.calls[p]);
@@ -527,23 +531,18 @@ fn join_split_groupings(
     chain_feeds: &[Vec<(FlowRole, usize)>],
     sites: &mut [Site],
 ) {
-    for chain_idx in 0..index.chains.len() {
-        let Some(grouping) = chain_feeds[chain_idx]
-            .iter()
-            .find(|(role, _)| *role == FlowRole::Receiver)
-            .map(|(_, fed)| *fed)
-            .filter(|fed| {
-                index.chains[*fed]
-                    .calls
-                    .last()
-                    .is_some_and(|c| is_grouping_method(&c.method))
-            })
-        else {
+    for (chain_idx, chain) in index.chains.iter().enumerate() {
+        let Some(grouping) = receiver_feed(chain_feeds, chain_idx).filter(|fed| {
+            index.chains[*fed]
+                .calls
+                .last()
+                .is_some_and(|c| is_grouping_method(&c.method))
+        }) else {
             continue;
         };
         let (Some(grouping_call), Some(aggregating_call), Some(&aggregating_site)) = (
             index.chains[grouping].calls.last(),
-            index.chains[chain_idx].calls.first(),
+            chain.calls.first(),
             chain_sites[chain_idx].first(),
         ) else {
             continue;
@@ -557,8 +556,7 @@ fn join_split_groupings(
         add_aggregation(evidence, aggregating_call);
         evidence.add_all(TokenKind::Column, &keys.columns);
         evidence.add_all(TokenKind::Literal, &keys.literals);
-        let keyed = !(keys.columns.is_empty() && keys.literals.is_empty());
-        if keyed && evidence.grouping.is_some() {
+        if names_keys(grouping_call) && evidence.grouping.is_some() {
             evidence.grouping = Some(Grouping::Keyed);
         }
     }
@@ -578,13 +576,16 @@ fn call_grouping(chain: &CallChain, position: usize) -> Grouping {
             .find(|c| !c.method.eq_ignore_ascii_case("pivot"))
             .filter(|c| is_grouping_method(&c.method))
     };
-    let names_keys =
-        |c: &crate::code::SparkCall| !(c.args.columns.is_empty() && c.args.literals.is_empty());
     if grouping.is_some_and(names_keys) {
         Grouping::Keyed
     } else {
         Grouping::Global
     }
+}
+
+/// Whether a grouping or de-duplicating call names its keys (`groupBy("k")`, not `groupBy()`).
+fn names_keys(call: &crate::code::SparkCall) -> bool {
+    !(call.args.columns.is_empty() && call.args.literals.is_empty())
 }
 
 /// `groupBy` and its spellings: a call whose aggregate the next call computes.
