@@ -1,13 +1,27 @@
 #!/usr/bin/env python3
-"""Reliability of plan2code's confidence, and whether a calibration map fitted elsewhere helps.
+"""Fit plan2code's confidence calibration map and show, per repository, what it does where it was
+not fitted.
 
-usage: calibration.py OUT [KIND]
+usage: calibration.py OUT [--rust]
 
-OUT is a `scripts/bench-accuracy` output folder (DEV results under OUT/KIND, each own set under
-OUT/<set>/KIND); KIND defaults to formatted. Prints the pooled reliability table (confidence bins:
-count, mean confidence, share correct by evaluate.py's span@1) and, per repository, the ECE of the
-raw confidence beside the ECE after an isotonic map fitted on every *other* repository
-(leave-one-repository-out): a map is only worth shipping if it helps repositories it never saw.
+OUT is a `scripts/bench-accuracy` output folder produced with the map switched off
+(`CONFIDENCE_CALIBRATION=off scripts/bench-accuracy`), so that every confidence is the raw formula of DESIGN's
+node 6. DEV results are read from OUT/KIND, each own set's from OUT/<set>/KIND, for both plan kinds
+(formatted, ui) that are present.
+
+What is fitted: a monotone (isotonic, pool-adjacent-violators) map from the raw confidence to the
+share of answers that were right (evaluate.py's span@1) at that confidence, over every code node of
+every repository, both plan kinds, except coin tosses — nodes whose chosen site has a twin in
+another file explaining the node equally well, which the gate caps at 0.5 after the map instead.
+The map is piecewise linear through each block's (mean raw confidence, share right).
+
+What is printed:
+* the pooled reliability table of the raw confidence (bins of 0.1: nodes, mean, share right);
+* per repository and plan kind, ECE and confirmed precision (confidence >= 0.75) of the raw
+  confidence beside the same after a map fitted on every *other* repository
+  (leave-one-repository-out): the honest estimate of what the map does on code it never saw;
+* with --rust, the map fitted on everything, as the Rust table in
+  functions/core/src/pipeline/calibration.rs.
 """
 import json
 import os
@@ -19,6 +33,11 @@ sys.path.insert(0, SHARED_TOOLS)
 from evaluate import location, overlaps  # noqa: E402  (the benchmark's own scoring)
 
 ROOT = os.path.join(HERE, "..", "..")
+KINDS = ("formatted", "ui")
+CONFIRMED = 0.75
+TWIN_CAP = 0.5
+# The reasoner's words when a site in another file explains the node equally well (reason.rs).
+TWIN_WORDS = "explains it equally well"
 
 
 def sets(out, kind):
@@ -31,7 +50,7 @@ def sets(out, kind):
 
 
 def points(out, kind):
-    """(repository, confidence, correct) of every mapped code node."""
+    """(repository, confidence, correct, coin toss) of every mapped code node."""
     id_field = "uiNodeId" if kind == "ui" else "formattedId"
     for bench, results in sets(out, kind):
         for case in json.load(open(os.path.join(bench, "manifest.json")))["cases"]:
@@ -52,7 +71,8 @@ def points(out, kind):
                     continue
                 p = location(m.get("mappedCode"))
                 ok = p is not None and any(overlaps(p, g) for g in node["gold"])
-                yield case["repo"], float(m.get("confidence") or 0.0), ok
+                twin = TWIN_WORDS in (m.get("explanation") or "")
+                yield case["repo"], float(m.get("confidence") or 0.0), ok, twin
 
 
 def bins_of(pairs):
@@ -71,40 +91,70 @@ def ece(pairs):
     return sum(abs(b[2] - b[1]) for b in bins if b[0]) / max(n, 1)
 
 
-def isotonic(pairs):
-    """Pool-adjacent-violators over (confidence, correct) sorted by confidence: [(upper, value)]."""
-    blocks = []
+def confirmed_precision(pairs):
+    right = [ok for conf, ok in pairs if conf >= CONFIRMED]
+    return (sum(right) / len(right) if right else float("nan")), len(right)
+
+
+def fit(pairs):
+    """Pool-adjacent-violators over (confidence, correct): knots [(mean confidence, share right)]."""
+    blocks = []  # [sum of confidence, sum of correct, count]
     for conf, ok in sorted(pairs):
         blocks.append([conf, float(ok), 1])
         while len(blocks) > 1 and blocks[-2][1] / blocks[-2][2] >= blocks[-1][1] / blocks[-1][2]:
-            upper, total, n = blocks.pop()
-            blocks[-1] = [upper, blocks[-1][1] + total, blocks[-1][2] + n]
-    return [(upper, total / n) for upper, total, n in blocks]
+            conf_sum, ok_sum, n = blocks.pop()
+            blocks[-1] = [blocks[-1][0] + conf_sum, blocks[-1][1] + ok_sum, blocks[-1][2] + n]
+    return [(conf_sum / n, ok_sum / n) for conf_sum, ok_sum, n in blocks]
 
 
-def calibrated(blocks, conf):
-    return next((value for upper, value in blocks if conf <= upper), blocks[-1][1])
+def apply(knots, conf, twin):
+    """The map as the gate applies it: linear between knots, flat beyond, a coin toss capped."""
+    if conf <= knots[0][0]:
+        value = knots[0][1]
+    elif conf >= knots[-1][0]:
+        value = knots[-1][1]
+    else:
+        for (x0, y0), (x1, y1) in zip(knots, knots[1:]):
+            if x0 <= conf <= x1:
+                value = y0 if x1 == x0 else y0 + (y1 - y0) * (conf - x0) / (x1 - x0)
+                break
+    return min(value, TWIN_CAP) if twin else value
 
 
 def main():
-    if len(sys.argv) < 2:
+    args = [a for a in sys.argv[1:] if not a.startswith("--")]
+    if not args:
         sys.exit(__doc__)
-    out, kind = sys.argv[1], (sys.argv[2] if len(sys.argv) > 2 else "formatted")
-    pts = list(points(out, kind))
-    print(f"reliability, {kind}, {len(pts)} code nodes")
-    print("| confidence | nodes | mean confidence | correct |")
-    print("|---|---|---|---|")
-    for i, (n, total, ok) in enumerate(bins_of((c, ok) for _, c, ok in pts)):
-        if n:
-            print(f"| {i / 10:.1f}–{(i + 1) / 10:.1f} | {n} | {total / n:.3f} | {ok / n:.3f} |")
-    print()
-    print("| repository | nodes | ECE raw | ECE, isotonic map fitted on the other repositories |")
-    print("|---|---|---|---|")
-    for repo in sorted({r for r, _, _ in pts}):
-        blocks = isotonic([(c, ok) for r, c, ok in pts if r != repo])
-        own = [(c, ok) for r, c, ok in pts if r == repo]
-        mapped = [(calibrated(blocks, c), ok) for c, ok in own]
-        print(f"| {repo} | {len(own)} | {ece(own):.3f} | {ece(mapped):.3f} |")
+    out = args[0]
+    pts = {kind: list(points(out, kind)) for kind in KINDS if os.path.isdir(os.path.join(out, kind))}
+    everything = [(r, c, ok, t) for kind_pts in pts.values() for r, c, ok, t in kind_pts]
+    for kind, kind_pts in pts.items():
+        print(f"raw reliability, {kind}, {len(kind_pts)} code nodes")
+        print("| confidence | nodes | mean confidence | correct |")
+        print("|---|---|---|---|")
+        for i, (n, total, ok) in enumerate(bins_of((c, ok) for _, c, ok, _ in kind_pts)):
+            if n:
+                print(f"| {i / 10:.1f}–{(i + 1) / 10:.1f} | {n} | {total / n:.3f} | {ok / n:.3f} |")
+        print()
+        print(f"leave-one-repository-out, {kind}")
+        print("| repository | nodes | ECE raw | ECE mapped | confirmed raw | confirmed mapped |")
+        print("|---|---|---|---|---|---|")
+        for repo in sorted({r for r, _, _, _ in kind_pts}):
+            knots = fit([(c, ok) for r, c, ok, t in everything if r != repo and not t])
+            own = [(c, ok, t) for r, c, ok, t in kind_pts if r == repo]
+            raw = [(c, ok) for c, ok, _ in own]
+            mapped = [(apply(knots, c, t), ok) for c, ok, t in own]
+            (cr, nr), (cm, nm) = confirmed_precision(raw), confirmed_precision(mapped)
+            print(f"| {repo} | {len(own)} | {ece(raw):.3f} | {ece(mapped):.3f} "
+                  f"| {cr:.3f} ({nr}) | {cm:.3f} ({nm}) |")
+        print()
+    if "--rust" in sys.argv:
+        knots = fit([(c, ok) for _, c, ok, t in everything if not t])
+        print(f"/// Fitted by `bench/tools/calibration.py OUT --rust` on {len(everything)} code nodes.")
+        print("const KNOTS: &[(f64, f64)] = &[")
+        for x, y in knots:
+            print(f"    ({x:.4f}, {y:.4f}),")
+        print("];")
 
 
 if __name__ == "__main__":

@@ -10,7 +10,8 @@
 //! | variable | default | what |
 //! |---|---|---|
 //! | `RETRIEVAL_TOP_K` | 10 | candidates per node |
-//! | `CONFIDENCE_THRESHOLD_HIGH` / `_LOW` | 0.75 / 0.50 | band thresholds |
+//! | `CONFIDENCE_THRESHOLD_HIGH` / `_LOW` | 0.90 / 0.50 | band thresholds |
+//! | `CONFIDENCE_CALIBRATION` | `on` | `off` reports DESIGN's raw formula (to refit the map) |
 //! | `MAX_PARALLEL_NODES` | 5 | the Map state's concurrency (at least 1) |
 //! | `PLAN2CODE_MAX_RUNNING_JOBS` | 4 | jobs `serve` runs at once; the rest wait as `queued` |
 //! | `LLM_BASE_URL`, `LLM_MODEL`, `LLM_API_KEY` | unset | the optional LLM reasoner |
@@ -70,7 +71,8 @@ pub fn number<T: FromStr>(
     }
 }
 
-/// `RETRIEVAL_TOP_K`, `CONFIDENCE_THRESHOLD_HIGH`, `CONFIDENCE_THRESHOLD_LOW`.
+/// `RETRIEVAL_TOP_K`, `CONFIDENCE_THRESHOLD_HIGH`, `CONFIDENCE_THRESHOLD_LOW`,
+/// `CONFIDENCE_CALIBRATION`.
 pub fn pipeline_config() -> Result<PipelineConfig, SettingsError> {
     let mut config = PipelineConfig::default();
     config.top_k = number("RETRIEVAL_TOP_K", config.top_k, "a whole number")?;
@@ -81,6 +83,20 @@ pub fn pipeline_config() -> Result<PipelineConfig, SettingsError> {
     )?;
     config.confidence.threshold_low =
         threshold("CONFIDENCE_THRESHOLD_LOW", config.confidence.threshold_low)?;
+    config.confidence.calibrate = match text("CONFIDENCE_CALIBRATION") {
+        None => config.confidence.calibrate,
+        Some(value) => match value.trim() {
+            "on" => true,
+            "off" => false,
+            _ => {
+                return Err(SettingsError::Unreadable {
+                    name: "CONFIDENCE_CALIBRATION",
+                    value,
+                    expected: "on or off",
+                });
+            }
+        },
+    };
     Ok(config)
 }
 
@@ -125,6 +141,22 @@ mod tests {
         );
         assert_eq!(err.error_name(), ErrorName::InvalidInput);
         unsafe { std::env::remove_var("PLAN2CODE_TEST_SETTING_A") };
+    }
+
+    #[test]
+    fn calibration_is_on_by_default_and_only_on_or_off_are_read() {
+        // SAFETY: nextest runs each test in its own process; no other test reads this.
+        unsafe { std::env::remove_var("CONFIDENCE_CALIBRATION") };
+        assert!(pipeline_config().unwrap().confidence.calibrate);
+        unsafe { std::env::set_var("CONFIDENCE_CALIBRATION", "off") };
+        assert!(!pipeline_config().unwrap().confidence.calibrate);
+        unsafe { std::env::set_var("CONFIDENCE_CALIBRATION", "no") };
+        let err = pipeline_config().unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "CONFIDENCE_CALIBRATION=\"no\" is not on or off"
+        );
+        unsafe { std::env::remove_var("CONFIDENCE_CALIBRATION") };
     }
 
     #[test]

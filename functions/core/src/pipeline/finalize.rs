@@ -4,8 +4,8 @@
 //! duplicates the mapping nor counts it twice in the job's statistics; only the write that created
 //! the item appends the `mapping_finalized` event.
 
-use super::confidence::{ConfidenceConfig, confidence_gate};
-use super::reason::{Decision, merit};
+use super::confidence::{ConfidenceConfig, Rivals, confidence_gate};
+use super::reason::{Decision, merit, twin_of};
 use super::retrieve::Candidate;
 use super::semantics::SemanticDescription;
 use crate::contracts::{
@@ -67,11 +67,13 @@ pub fn assemble_mapping(
         llm_confidence: round3(decision.confidence),
         keyword_match: round3(chosen.keyword_match),
     };
-    let close = top
-        .iter()
-        .enumerate()
-        .any(|(i, c)| i != decision.best && merit(chosen) - merit(c) < config.close_alternative);
-    let (confidence, status) = confidence_gate(&factors, close, config);
+    let rivals = Rivals {
+        close: top.iter().enumerate().any(|(i, c)| {
+            i != decision.best && merit(chosen) - merit(c) < config.close_alternative
+        }),
+        twin: twin_of(top, decision.best).is_some(),
+    };
+    let (confidence, status) = confidence_gate(&factors, rivals, config);
     let alternatives = top
         .iter()
         .enumerate()

@@ -20,6 +20,7 @@
 
 pub mod application;
 pub mod ast_filter;
+pub mod calibration;
 pub mod confidence;
 pub mod conflicts;
 pub mod evidence;

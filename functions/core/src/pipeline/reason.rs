@@ -71,6 +71,15 @@ pub fn merit(c: &Candidate) -> f64 {
     0.7 * c.retrieval_score + 0.3 * c.ast_score
 }
 
+/// A candidate in another file explaining the node as well as `top[best]` (within
+/// [`TWIN_MARGIN`] of its merit): a look-alike script, where the choice is a coin toss.
+pub fn twin_of(top: &[Candidate], best: usize) -> Option<&Candidate> {
+    let chosen = top.get(best)?;
+    top.iter().enumerate().find_map(|(i, c)| {
+        (i != best && c.file != chosen.file && merit(chosen) - merit(c) < TWIN_MARGIN).then_some(c)
+    })
+}
+
 impl EvidenceReasoner {
     /// Whether the choice is close enough that a second opinion (an LLM) could help.
     pub fn is_ambiguous(top: &[Candidate]) -> bool {
@@ -109,9 +118,7 @@ impl Reasoner for EvidenceReasoner {
         let margin = (merit(chosen) - runner_up).max(0.0);
         // A site in another file explaining the node just as well (a look-alike script): the
         // choice between them is a coin toss, and the confidence says so.
-        let twin = top.iter().enumerate().find(|(i, c)| {
-            *i != best && c.file != chosen.file && merit(chosen) - merit(c) < TWIN_MARGIN
-        });
+        let twin = twin_of(top, best);
         let mut confidence = (0.15
             + 0.35 * chosen.keyword_match
             + 0.30 * chosen.flow
@@ -139,7 +146,7 @@ impl Reasoner for EvidenceReasoner {
             "its construct ({}) can produce {}",
             chosen.construct, sem.operator
         ));
-        if let Some((_, other)) = twin {
+        if let Some(other) = twin {
             reasons.push(format!(
                 "but {}:{}-{} explains it equally well",
                 other.file, other.start, other.end
