@@ -411,7 +411,16 @@ fn rank_units(
                     SiteKind::Sql { .. } => None,
                 })
                 .collect();
-            let idle = chains_in_unit.difference(&used_chains).count() as f64;
+            // A chain registering a view the SQL reads is its link to the DataFrames, not an
+            // idle statement.
+            let links = match kind {
+                UnitKind::Sql { statement } => table.sql_view_registrations(statement),
+                UnitKind::Flow { .. } => BTreeSet::new(),
+            };
+            let idle = chains_in_unit
+                .iter()
+                .filter(|c| !used_chains.contains(c) && !links.contains(c))
+                .count() as f64;
             let unit = RankedUnit {
                 kind,
                 score: (total - 0.05 * idle) * prior.of_unit(table, &sites),

@@ -711,6 +711,12 @@ pub(super) fn clause_evidence(stmt: &SqlStatement, clause: &SqlClause) -> Eviden
         if c.kind == SqlClauseKind::Join && c.text.to_ascii_uppercase().contains(" USING") {
             evidence.add(TokenKind::Literal, JOINED_ON_NAMES);
         }
+        // `ON a.x = b.x AND a.y = b.y` names the join's keys in the order Spark plans them.
+        if matches!(c.kind, SqlClauseKind::Join | SqlClauseKind::JoinPredicate) {
+            for column in &c.columns {
+                evidence.add_key(column);
+            }
+        }
     }
     evidence
 }

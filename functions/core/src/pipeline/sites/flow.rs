@@ -57,7 +57,7 @@ pub(super) fn sql_links(index: &RepoIndex) -> HashMap<usize, Vec<usize>> {
 }
 
 /// For each SQL statement, the statements defining a view it reads: a `CreateView` clause naming
-/// one of its FROM tables, preferring the same file.
+/// one of the tables it reads (FROM or JOIN), preferring the same file.
 pub(super) fn view_edges(index: &RepoIndex) -> Vec<Vec<usize>> {
     let mut definitions: HashMap<String, Vec<usize>> = HashMap::new();
     for (idx, stmt) in index.sql.iter().enumerate() {
@@ -80,11 +80,7 @@ pub(super) fn view_edges(index: &RepoIndex) -> Vec<Vec<usize>> {
         .enumerate()
         .map(|(idx, stmt)| {
             let mut views = Vec::new();
-            for clause in stmt
-                .clauses
-                .iter()
-                .filter(|c| c.kind == SqlClauseKind::From)
-            {
+            for clause in stmt.clauses.iter().filter(|c| reads_tables(c.kind)) {
                 for table in &clause.tables {
                     let Some(defs) = definitions.get(&table.to_lowercase()) else {
                         continue;
@@ -112,7 +108,8 @@ pub(super) fn view_edges(index: &RepoIndex) -> Vec<Vec<usize>> {
 }
 
 /// For each SQL statement, the chains registering a view it reads: a call such as
-/// `createOrReplaceTempView("people")` naming one of its FROM tables, preferring the same file.
+/// `createOrReplaceTempView("people")` naming one of the tables it reads (FROM or JOIN),
+/// preferring the same file.
 pub(super) fn view_chain_edges(index: &RepoIndex) -> Vec<Vec<usize>> {
     let mut registered: HashMap<String, Vec<usize>> = HashMap::new();
     for (idx, chain) in index.chains.iter().enumerate() {
@@ -133,11 +130,7 @@ pub(super) fn view_chain_edges(index: &RepoIndex) -> Vec<Vec<usize>> {
         .iter()
         .map(|stmt| {
             let mut chains = Vec::new();
-            for clause in stmt
-                .clauses
-                .iter()
-                .filter(|c| c.kind == SqlClauseKind::From)
-            {
+            for clause in stmt.clauses.iter().filter(|c| reads_tables(c.kind)) {
                 for table in &clause.tables {
                     let Some(found) = registered.get(&table.to_lowercase()) else {
                         continue;
@@ -162,6 +155,11 @@ pub(super) fn view_chain_edges(index: &RepoIndex) -> Vec<Vec<usize>> {
             chains
         })
         .collect()
+}
+
+/// Whether a clause names tables the statement reads: its FROM and each JOIN.
+fn reads_tables(kind: SqlClauseKind) -> bool {
+    matches!(kind, SqlClauseKind::From | SqlClauseKind::Join)
 }
 
 pub(super) fn registers_view(method: &str) -> bool {

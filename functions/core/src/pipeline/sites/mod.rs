@@ -142,20 +142,38 @@ impl SiteTable {
     /// (`CREATE TEMP VIEW revenue AS …` for `FROM revenue`), transitively, and the DataFrame
     /// flows registering them (`df.createOrReplaceTempView("revenue")`).
     pub fn sql_unit(&self, statement: usize) -> BTreeSet<SiteId> {
+        let (statements, registrations) = self.sql_reach(statement);
         let mut out = BTreeSet::new();
-        let mut stack = vec![statement];
-        let mut seen = BTreeSet::new();
-        while let Some(s) = stack.pop() {
-            if !seen.insert(s) || seen.len() > 32 {
-                continue;
-            }
+        for s in statements {
             out.extend(self.sql_sites(s).iter().copied());
-            stack.extend(self.sql_views.get(s).into_iter().flatten().copied());
-            for &chain in self.sql_view_chains.get(s).into_iter().flatten() {
-                out.extend(self.flow_of_chain(chain));
-            }
+        }
+        for chain in registrations {
+            out.extend(self.flow_of_chain(chain));
         }
         out
+    }
+
+    /// The chains registering the views a SQL statement reads, directly or through other views
+    /// (`df.createOrReplaceTempView("people")` for `FROM people`): the links between the query
+    /// and its DataFrames, which produce no operator of their own.
+    pub fn sql_view_registrations(&self, statement: usize) -> BTreeSet<usize> {
+        self.sql_reach(statement).1
+    }
+
+    /// The statements a SQL statement reaches through the views it reads (itself first), and the
+    /// chains registering views on the way.
+    fn sql_reach(&self, statement: usize) -> (BTreeSet<usize>, BTreeSet<usize>) {
+        let mut stack = vec![statement];
+        let mut seen = BTreeSet::new();
+        let mut registrations = BTreeSet::new();
+        while let Some(s) = stack.pop() {
+            if seen.len() >= 32 || !seen.insert(s) {
+                continue;
+            }
+            stack.extend(self.sql_views.get(s).into_iter().flatten().copied());
+            registrations.extend(self.sql_view_chains.get(s).into_iter().flatten().copied());
+        }
+        (seen, registrations)
     }
 
     /// The nested query block (subquery or CTE body, with the blocks nested in it) holding a
@@ -389,6 +407,45 @@ mod tests {
             .id;
         assert_eq!(table.sql_count(), 1);
         assert!(table.sql_unit(0).contains(&create));
+    }
+
+    #[test]
+    fn a_sql_join_reads_the_views_of_both_sides_and_names_its_keys_in_order() {
+        let table = site_table(
+            "job.py",
+            "std = spark.createDataFrame(students, [\"id\", \"dept_id\", \"section\"])\n\
+             dept = spark.read.parquet(\"data/departments.parquet\")\n\
+             std.createOrReplaceTempView(\"student\")\n\
+             dept.createOrReplaceTempView(\"department\")\n\
+             spark.sql(\"SELECT * FROM student AS s JOIN department AS d \
+             ON s.section = d.section AND s.dept_id = d.dept_id\").show()\n",
+        );
+        let call = |name: &str| {
+            table
+                .sites
+                .iter()
+                .find(|s| matches!(&s.kind, SiteKind::Call { method, .. } if method == name))
+                .unwrap()
+                .id
+        };
+        let unit = table.sql_unit(0);
+        assert!(unit.contains(&call("createDataFrame")), "the FROM side");
+        assert!(unit.contains(&call("parquet")), "the JOIN side");
+        assert_eq!(table.sql_view_registrations(0).len(), 2);
+        let join = table
+            .sites
+            .iter()
+            .find(|s| {
+                matches!(
+                    s.kind,
+                    SiteKind::Sql {
+                        kind: SqlClauseKind::Join,
+                        ..
+                    }
+                )
+            })
+            .unwrap();
+        assert_eq!(join.evidence.key_order, ["section", "dept_id"]);
     }
 
     #[test]
