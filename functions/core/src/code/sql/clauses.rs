@@ -9,6 +9,17 @@ pub(super) struct ClauseBuilder<'a> {
     pub(super) fallback: LineRange,
     pub(super) clauses: Vec<SqlClause>,
     pub(super) text: SqlText,
+    /// The column names a derived table's or a CTE's alias gives its query's result
+    /// (`(SELECT c_custkey, count(o_orderkey) …) AS c_orders (c_custkey, c_count)`): the n-th
+    /// names the n-th item of the SELECT about to be read, which takes them.
+    pub(super) renames: Vec<String>,
+}
+
+/// The column names an alias lists (`AS t (a, b)`), if any.
+fn renamed_columns(alias: Option<&sqlparser::ast::TableAlias>) -> Vec<String> {
+    alias
+        .map(|a| a.columns.iter().map(|c| c.name.value.clone()).collect())
+        .unwrap_or_default()
 }
 
 impl ClauseBuilder<'_> {
@@ -140,6 +151,7 @@ impl ClauseBuilder<'_> {
 
     pub(super) fn query(&mut self, query: &Query, depth: u32, parent: LineRange) {
         let lines = self.lines(query.span(), parent);
+        let renames = std::mem::take(&mut self.renames);
         if let Some(with) = &query.with {
             for cte in &with.cte_tables {
                 let cte_lines = self.lines(cte.span(), lines);
@@ -151,9 +163,11 @@ impl ClauseBuilder<'_> {
                 );
                 self.clauses[i].columns.clear();
                 self.clauses[i].aliases.push(cte.alias.name.value.clone());
+                self.renames = renamed_columns(Some(&cte.alias));
                 self.query(&cte.query, depth + 1, cte_lines);
             }
         }
+        self.renames = renames;
         self.set_expr(&query.body, depth, lines);
         if let Some(order_by) = &query.order_by {
             let lines_ob = self.lines(order_by.span(), lines);
@@ -204,10 +218,11 @@ impl ClauseBuilder<'_> {
     ) {
         let lines = self.lines(select.span(), parent);
         let head = self.push(SqlClauseKind::Select, lines, String::new(), depth);
-        let mut subqueries: Vec<(&Query, LineRange)> = Vec::new();
+        let renames = std::mem::take(&mut self.renames);
+        let mut subqueries: Vec<(&Query, LineRange, Vec<String>)> = Vec::new();
         // Each item's text, kept for the head clause (rendering an AST is not cheap).
         let mut item_texts: Vec<String> = Vec::with_capacity(select.projection.len());
-        for item in &select.projection {
+        for (position, item) in select.projection.iter().enumerate() {
             let item_lines = self.lines(item.span(), lines);
             let (text, alias, expr) = match item {
                 SelectItem::ExprWithAlias { expr, alias } => {
@@ -216,6 +231,7 @@ impl ClauseBuilder<'_> {
                 SelectItem::UnnamedExpr(expr) => (item.to_string(), None, Some(expr)),
                 other => (other.to_string(), None, None),
             };
+            let alias = renames.get(position).cloned().or(alias);
             item_texts.push(text.clone());
             let upper = text.to_ascii_uppercase();
             let is_window = upper.contains(" OVER ") || upper.contains(" OVER(");
@@ -327,9 +343,10 @@ impl ClauseBuilder<'_> {
                 .join(", ");
             self.push(SqlClauseKind::OrderBy, s_lines, text, depth);
         }
-        for (query, q_lines) in subqueries {
+        for (query, q_lines, renames) in subqueries {
             let i = self.push(SqlClauseKind::Subquery, q_lines, String::new(), depth + 1);
             self.clauses[i].text = capped(&query.to_string(), CLAUSE_TEXT_CAP);
+            self.renames = renames;
             self.query(query, depth + 1, q_lines);
         }
     }
@@ -388,7 +405,7 @@ impl ClauseBuilder<'_> {
         table: &'q TableWithJoins,
         depth: u32,
         parent: LineRange,
-        subqueries: &mut Vec<(&'q Query, LineRange)>,
+        subqueries: &mut Vec<(&'q Query, LineRange, Vec<String>)>,
     ) {
         let from_span = match &table.relation {
             // `FROM (SELECT …) t`: the span starts inside the parentheses.
@@ -425,7 +442,7 @@ impl ClauseBuilder<'_> {
         relation: &'q TableFactor,
         clause: usize,
         lines: LineRange,
-        subqueries: &mut Vec<(&'q Query, LineRange)>,
+        subqueries: &mut Vec<(&'q Query, LineRange, Vec<String>)>,
     ) {
         match relation {
             TableFactor::Table { name, alias, .. } => {
@@ -440,7 +457,11 @@ impl ClauseBuilder<'_> {
                 if let Some(alias) = alias {
                     self.clauses[clause].aliases.push(alias.name.value.clone());
                 }
-                subqueries.push((subquery, self.lines(subquery.span(), lines)));
+                subqueries.push((
+                    subquery,
+                    self.lines(subquery.span(), lines),
+                    renamed_columns(alias.as_ref()),
+                ));
             }
             _ => {}
         }

@@ -83,6 +83,7 @@ pub fn analyse_sql(sql: &DecodedString) -> Vec<AnalysedSql> {
             fallback: lines,
             clauses: Vec::new(),
             text: SqlText::new(&sql.text),
+            renames: Vec::new(),
         };
         builder.statement(statement, span);
         out.push(AnalysedSql {
@@ -284,6 +285,41 @@ mod tests {
             escapes: false,
             interpolation: Interpolation::None,
         })
+    }
+
+    #[test]
+    fn a_derived_tables_column_list_names_its_selects_items() {
+        let sql = "SELECT c_count, count(*) AS custdist\nFROM (\n  SELECT c_custkey, count(o_orderkey)\n  FROM customer\n  GROUP BY c_custkey\n) AS c_orders (c_custkey, c_count)\nGROUP BY c_count";
+        let out = analyse_sql(&at_line(sql, 1));
+        let inner_items: Vec<&SqlClause> = out[0]
+            .clauses
+            .iter()
+            .filter(|c| c.kind == SqlClauseKind::SelectItem && c.depth == 1)
+            .collect();
+        assert_eq!(inner_items.len(), 2);
+        assert_eq!(
+            inner_items[1].aliases,
+            ["c_count"],
+            "count(o_orderkey) is c_count"
+        );
+        assert_eq!(inner_items[1].lines, LineRange::new(3, 3));
+        let outer_items = out[0]
+            .clauses
+            .iter()
+            .filter(|c| c.kind == SqlClauseKind::SelectItem && c.depth == 0);
+        assert!(
+            outer_items.flat_map(|c| &c.aliases).all(|a| a != "c_count"),
+            "the outer query reads c_count; it does not name it"
+        );
+        let cte = "WITH t (k, n) AS (SELECT a, sum(b) FROM x GROUP BY a) SELECT k, n FROM t";
+        let out = analyse_sql(&at_line(cte, 1));
+        let cte_items: Vec<&Vec<String>> = out[0]
+            .clauses
+            .iter()
+            .filter(|c| c.kind == SqlClauseKind::SelectItem && c.depth == 1)
+            .map(|c| &c.aliases)
+            .collect();
+        assert_eq!(cte_items, [&vec!["k".to_owned()], &vec!["n".to_owned()]]);
     }
 
     #[test]

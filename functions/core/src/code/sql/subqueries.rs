@@ -9,10 +9,10 @@ pub(super) fn collect_subqueries<'q>(
     expr: &'q Expr,
     parent: LineRange,
     builder: &ClauseBuilder<'_>,
-    out: &mut Vec<(&'q Query, LineRange)>,
+    out: &mut Vec<(&'q Query, LineRange, Vec<String>)>,
 ) {
     for query in subqueries_of(expr) {
-        out.push((query, builder.lines(query.span(), parent)));
+        out.push((query, builder.lines(query.span(), parent), Vec::new()));
     }
 }
 
