@@ -456,6 +456,36 @@ fn is_key_normalisation(function: &str) -> bool {
         .any(|f| f.eq_ignore_ascii_case(function))
 }
 
+/// Whether an aggregate computes only partial (or merged) results: `partial_count(1)`.
+fn is_partial_step(d: &crate::plan::NodeDetails) -> bool {
+    !d.aggregate_functions.is_empty()
+        && d.aggregate_functions.iter().all(|f| {
+            f.functions
+                .first()
+                .is_some_and(|name| name.starts_with("partial_") || name.starts_with("merge_"))
+        })
+}
+
+/// The final step of a partial aggregate: up through the exchange, the sort and the engine's
+/// wrappers (and any merge step) to the first aggregate whose results are no longer partial.
+fn final_step(graph: &PlanGraph, parents: &[Option<usize>], idx: usize) -> Option<usize> {
+    let node = &graph.nodes[idx];
+    if node.family != OperatorFamily::Aggregate || !is_partial_step(&node.details) {
+        return None;
+    }
+    let mut at = idx;
+    loop {
+        let up = parents[at]?;
+        let parent = &graph.nodes[up];
+        match parent.family {
+            OperatorFamily::Aggregate if !is_partial_step(&parent.details) => return Some(up),
+            OperatorFamily::Aggregate | OperatorFamily::Exchange | OperatorFamily::Sort => at = up,
+            _ if parent.node_kind == NodeKind::Engine => at = up,
+            _ => return None,
+        }
+    }
+}
+
 /// An aggregate that only removes duplicates: `distinct()` groups by every input column and
 /// computes nothing; `dropDuplicates(subset)` groups by the subset and keeps `first(…)` of the rest.
 fn is_deduplication(d: &crate::plan::NodeDetails) -> bool {
@@ -642,6 +672,24 @@ pub fn plan_semantics(graph: &PlanGraph) -> Vec<SemanticDescription> {
                 .flat_map(|c| graph.nodes[c].details.python_udfs.iter().cloned())
                 .collect();
             own[idx].add_all(TokenKind::Function, &udfs);
+        }
+        // The partial step of an aggregation is the same statement as its final step, which
+        // names what it computes (`count(1) AS custdist`): it carries the names the user gave
+        // too (not those Spark makes up from the function: `count(1) AS count`).
+        if let Some(last) = final_step(graph, &parents, idx) {
+            let functions: Vec<&String> = own[last]
+                .tokens
+                .iter()
+                .filter(|(k, _)| *k == TokenKind::Function)
+                .map(|(_, v)| v)
+                .collect();
+            let names: Vec<String> = own[last]
+                .tokens
+                .iter()
+                .filter(|(k, v)| *k == TokenKind::Alias && !functions.contains(&v))
+                .map(|(_, v)| v.clone())
+                .collect();
+            own[idx].add_all(TokenKind::Alias, &names);
         }
         let keeps_one_key = parents[idx].is_some_and(|p| keeps_one_of_each_name(&graph.nodes[p]));
         if node.family == OperatorFamily::Join && keeps_one_key {
@@ -859,6 +907,45 @@ HashAggregate(keys=[country#1], functions=[count(id#2)])
         assert_eq!(grouping("1").as_deref(), Some("global"));
         // keys and nothing computed: a de-duplication, which either kind of code may plan
         assert_eq!(grouping("2"), None);
+    }
+
+    #[test]
+    fn the_partial_step_of_an_aggregation_carries_the_names_its_final_step_gives() {
+        let plan = std::fs::read_to_string(
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join("../../tests/fixtures/plans/aggregate-sort/formatted.txt"),
+        )
+        .unwrap();
+        let graph = parse_plan(&plan, &ParseOptions::default()).unwrap();
+        let semantics = plan_semantics(&graph);
+        let aliases = |name_part: &str, function: &str| -> Vec<Vec<String>> {
+            semantics
+                .iter()
+                .zip(&graph.nodes)
+                .filter(|(s, n)| {
+                    s.node_name.contains(name_part)
+                        && n.details
+                            .aggregate_functions
+                            .iter()
+                            .any(|f| f.functions.first().is_some_and(|x| x == function))
+                })
+                .map(|(s, _)| {
+                    s.signature
+                        .iter()
+                        .filter(|(k, _)| k == "alias")
+                        .map(|(_, v)| v.clone())
+                        .collect()
+                })
+                .collect()
+        };
+        let partial = aliases("Aggregate", "partial_min");
+        assert!(!partial.is_empty(), "the fixture has partial steps");
+        assert_eq!(
+            partial,
+            aliases("Aggregate", "min"),
+            "both steps say first_date"
+        );
+        assert!(partial.iter().all(|a| a.contains(&"first_date".to_owned())));
     }
 
     #[test]
