@@ -104,4 +104,103 @@ fn a_semi_join_maps_to_its_in_predicate_and_the_inner_join_to_the_equality() {
         assert_eq!(line(id), 10, "semi join {id}");
     }
     assert_eq!(line("23"), 9, "inner join");
+    // The semi join's right input is the subquery, though it reads and sums what the outer
+    // query does: its aggregate, both steps (6, 10), and its scan (4) map inside it.
+    for id in ["4", "6", "10"] {
+        assert_eq!(line(id), 11, "subquery node {id}");
+    }
+    for id in ["25", "29"] {
+        assert_ne!(line(id), 11, "outer aggregate {id}");
+    }
+}
+
+/// TPC-H q18's shape: the `IN (SELECT … GROUP BY … HAVING …)` subquery reads and sums the very
+/// table and column the outer query does, so only the nesting says which scan and which
+/// aggregate are the subquery's. Spark plans the IN as the right input of a left semi join.
+const IN_READS_THE_OUTER_TABLE: &str = r#"from pyspark.sql import SparkSession
+
+spark = SparkSession.builder.getOrCreate()
+spark.sql("""
+    SELECT o_orderkey, sum(l_quantity) AS total
+    FROM orders, lineitem
+    WHERE o_orderkey IN (
+        SELECT l_orderkey
+        FROM lineitem
+        GROUP BY l_orderkey HAVING sum(l_quantity) > 300
+    )
+    AND o_orderkey = l_orderkey
+    GROUP BY o_orderkey
+""").show()
+"#;
+
+const IN_READS_THE_OUTER_TABLE_PLAN: &str = "\
+== Physical Plan ==
+*(6) HashAggregate(keys=[o_orderkey#10L], functions=[sum(l_quantity#21)])
++- *(6) HashAggregate(keys=[o_orderkey#10L], functions=[partial_sum(l_quantity#21)])
+   +- *(6) Project [o_orderkey#10L, l_quantity#21]
+      +- *(6) BroadcastHashJoin [o_orderkey#10L], [l_orderkey#20L], Inner, BuildRight, false
+         :- *(6) BroadcastHashJoin [o_orderkey#10L], [l_orderkey#30L], LeftSemi, BuildRight, false
+         :  :- *(6) ColumnarToRow
+         :  :  +- FileScan parquet [o_orderkey#10L] Batched: true, DataFilters: [], Format: Parquet, Location: InMemoryFileIndex(1 paths)[file:/data/orders.parquet], PartitionFilters: [], PushedFilters: [], ReadSchema: struct<o_orderkey:bigint>
+         :  +- BroadcastExchange HashedRelationBroadcastMode(List(input[0, bigint, true]),false), [plan_id=50]
+         :     +- *(3) Project [l_orderkey#30L]
+         :        +- *(3) Filter (isnotnull(sum(l_quantity#31)#40) AND (sum(l_quantity#31)#40 > 300))
+         :           +- *(3) HashAggregate(keys=[l_orderkey#30L], functions=[sum(l_quantity#31)])
+         :              +- Exchange hashpartitioning(l_orderkey#30L, 200), ENSURE_REQUIREMENTS, [plan_id=40]
+         :                 +- *(2) HashAggregate(keys=[l_orderkey#30L], functions=[partial_sum(l_quantity#31)])
+         :                    +- *(2) ColumnarToRow
+         :                       +- FileScan parquet [l_orderkey#30L,l_quantity#31] Batched: true, DataFilters: [], Format: Parquet, Location: InMemoryFileIndex(1 paths)[file:/data/lineitem.parquet], PartitionFilters: [], PushedFilters: [], ReadSchema: struct<l_orderkey:bigint,l_quantity:decimal(15,2)>
+         +- BroadcastExchange HashedRelationBroadcastMode(List(input[0, bigint, false]),false), [plan_id=60]
+            +- *(5) Filter isnotnull(l_orderkey#20L)
+               +- *(5) ColumnarToRow
+                  +- FileScan parquet [l_orderkey#20L,l_quantity#21] Batched: true, DataFilters: [isnotnull(l_orderkey#20L)], Format: Parquet, Location: InMemoryFileIndex(1 paths)[file:/data/lineitem.parquet], PartitionFilters: [], PushedFilters: [IsNotNull(l_orderkey)], ReadSchema: struct<l_orderkey:bigint,l_quantity:decimal(15,2)>
+";
+
+#[test]
+fn the_right_input_of_a_semi_join_maps_inside_the_in_subquery() {
+    let mappings = support::map_against(
+        &[("jobs/query.py", IN_READS_THE_OUTER_TABLE)],
+        IN_READS_THE_OUTER_TABLE_PLAN,
+    );
+    let first_line = |m: &plan2code_core::contracts::MappingOutput| -> u32 {
+        let code = m.mapped_code.as_ref().expect("mapped");
+        code.lines.split('-').next().unwrap().parse().unwrap()
+    };
+    let subquery = 8..=11;
+    let by_id = |id: &str| first_line(mappings.iter().find(|m| m.dag_node_id == id).unwrap());
+    let graph = plan2code_core::plan::parse_plan(
+        IN_READS_THE_OUTER_TABLE_PLAN,
+        &plan2code_core::plan::ParseOptions::default(),
+    )
+    .unwrap();
+    // The node printed on the plan line holding `raw`.
+    let id_of = |raw: &str| {
+        let line = IN_READS_THE_OUTER_TABLE_PLAN
+            .lines()
+            .position(|l| l.contains(raw))
+            .unwrap_or_else(|| panic!("no plan line {raw}")) as u32
+            + 1;
+        graph
+            .nodes
+            .iter()
+            .find(|n| n.source_line == Some(line))
+            .unwrap_or_else(|| panic!("no node on plan line {line}"))
+            .id
+            .to_string()
+    };
+    for (what, raw) in [
+        ("the subquery's scan", "FileScan parquet [l_orderkey#30L"),
+        ("its partial sum", "partial_sum(l_quantity#31)"),
+        ("its final sum", "functions=[sum(l_quantity#31)]"),
+    ] {
+        let line = by_id(&id_of(raw));
+        assert!(subquery.contains(&line), "{what} maps to line {line}");
+    }
+    for (what, raw) in [
+        ("the outer scan", "FileScan parquet [l_orderkey#20L"),
+        ("the outer sum", "functions=[sum(l_quantity#21)]"),
+    ] {
+        let line = by_id(&id_of(raw));
+        assert!(!subquery.contains(&line), "{what} maps to line {line}");
+    }
 }

@@ -316,7 +316,7 @@ impl PlanEvidence {
         Self {
             writers,
             targets,
-            nested: graph.in_subquery(),
+            nested: nested_nodes(graph),
             scores,
             best_anywhere,
         }
@@ -810,6 +810,30 @@ fn align(
     {
         assigned[idx] = assigned[c];
     }
+}
+
+/// Whether each node comes from nested SQL: a subquery's plan ([`PlanGraph::in_subquery`]), or
+/// the right input of a left semi or anti join — how Spark plans `x IN (SELECT …)` and
+/// `[NOT] EXISTS (…)`, whose subquery then reads the same tables as the outer query.
+fn nested_nodes(graph: &PlanGraph) -> Vec<bool> {
+    let mut nested = graph.in_subquery();
+    let mut stack: Vec<NodeIdx> = graph
+        .nodes
+        .iter()
+        .filter(|n| {
+            n.details
+                .join
+                .as_ref()
+                .is_some_and(|j| matches!(j.join_type.as_str(), "LeftSemi" | "LeftAnti"))
+        })
+        .filter_map(|n| n.children.get(1).copied())
+        .collect();
+    while let Some(idx) = stack.pop() {
+        if !std::mem::replace(&mut nested[idx], true) {
+            stack.extend(graph.nodes[idx].children.iter().copied());
+        }
+    }
+    nested
 }
 
 /// A subquery's plan comes from nested SQL and the outer plan from the outer query: when both
