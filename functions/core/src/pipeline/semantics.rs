@@ -564,8 +564,14 @@ fn derived_reason(
                 parent_family,
                 Some(OperatorFamily::Join | OperatorFamily::Window | OperatorFamily::Aggregate)
             );
-            let local = d.arguments.get("global").is_some_and(|g| g == "false");
-            (serves || local).then(|| "sort required by".to_owned())
+            // Spark prints whether a sort is global: a global one is an `orderBy` the user
+            // wrote, whatever it feeds; the sorts a join, window or aggregate needs are local.
+            let planned = match d.arguments.get("global").map(String::as_str) {
+                Some("true") => false,
+                Some("false") => true,
+                _ => serves,
+            };
+            planned.then(|| "sort required by".to_owned())
         }
         // A join on names plans the Project above it (each key once, keys first).
         OperatorFamily::Project if keeps_one_of_each_name(node) => {
@@ -946,6 +952,39 @@ HashAggregate(keys=[country#1], functions=[count(id#2)])
             "both steps say first_date"
         );
         assert!(partial.iter().all(|a| a.contains(&"first_date".to_owned())));
+    }
+
+    #[test]
+    fn a_global_sort_under_an_aggregate_is_the_users_and_a_local_one_the_planners() {
+        // `report.orderBy(desc("revenue"))` grouped again by a caller keeps its Sort, global,
+        // below the aggregate; the sort a sort-based aggregate needs is local.
+        let plan = "\
+SortAggregate(keys=[region#1], functions=[max(revenue#2)])
++- Sort [region#1 ASC NULLS FIRST], false, 0
+   +- HashAggregate(keys=[region#1], functions=[sum(revenue#2)])
+      +- Sort [revenue#2 DESC NULLS LAST], true, 0
+         +- LocalTableScan [region#1, revenue#2]
+";
+        let graph = parse_plan(plan, &ParseOptions::default()).unwrap();
+        let semantics = plan_semantics(&graph);
+        let sort = |direction: &str| {
+            let idx = graph
+                .nodes
+                .iter()
+                .position(|n| {
+                    n.family == crate::plan::OperatorFamily::Sort && {
+                        let line = plan
+                            .lines()
+                            .nth(n.source_line.unwrap() as usize - 1)
+                            .unwrap();
+                        line.contains(direction)
+                    }
+                })
+                .unwrap();
+            &semantics[idx]
+        };
+        assert!(sort("DESC").induced_by.is_none(), "the user's orderBy");
+        assert!(sort("ASC").induced_by.is_some(), "the aggregate's own sort");
     }
 
     #[test]
