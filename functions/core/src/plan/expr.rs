@@ -159,16 +159,22 @@ fn scan_token<'a>(s: &'a str, at: &mut usize, prev: Option<TokKind>) -> Token<'a
             // `Depatment-ID#1241L`, `first.name#7`: Spark prints a name as written, dashes and
             // dots included, an operator with spaces around it and a struct field after the
             // struct's id (`name#3.first`), so words joined so and ending in an id are one name.
+            // Words joined by dashes alone and no id are an unquoted string literal, as Spark
+            // prints them: the format of `to_date(d, 'yyyy-MM-dd')` is `yyyy-MM-dd`.
             let mut j = i;
+            let mut dotted = false;
             while matches!(b.get(j), Some(b'-' | b'.'))
                 && b.get(j + 1).is_some_and(|x| is_ident_char(*x))
             {
+                dotted |= b[j] == b'.';
                 j += 1;
                 while j < b.len() && is_ident_char(b[j]) {
                     j += 1;
                 }
             }
-            if j > i && b.get(j) == Some(&b'#') && b.get(j + 1).is_some_and(u8::is_ascii_digit) {
+            let ends_in_id =
+                b.get(j) == Some(&b'#') && b.get(j + 1).is_some_and(u8::is_ascii_digit);
+            if j > i && (ends_in_id || !dotted && b.get(j) != Some(&b'#')) {
                 i = j;
             }
             let text_end = i;

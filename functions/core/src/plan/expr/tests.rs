@@ -107,6 +107,22 @@ fn expressions_expose_columns_functions_literals_and_alias() {
     assert_eq!(e.columns, vec!["name"]);
     // unnamed, a bare word is no literal (a plan-internal word beside the expression)
     assert!(parse_expr("USA").literals.is_empty());
+    // words joined by dashes and no id: an unquoted string, such as a date format
+    let e = parse_expr(
+        "add_months(cast(gettimestamp(_1#1054, yyyy-MM-dd, TimestampType, try_to_date, \
+         Some(Etc/UTC), true) as date), cast(_2#1055L as int)) AS inc_date#1058",
+    );
+    assert!(
+        e.literals.contains(&"yyyy-MM-dd".to_string()),
+        "{:?}",
+        e.literals
+    );
+    assert!(
+        !e.literals.iter().any(|l| l == "MM" || l == "dd"),
+        "{:?}",
+        e.literals
+    );
+    assert_eq!(e.columns, vec!["_1", "_2"]);
 }
 
 #[test]
