@@ -15,21 +15,18 @@
 //! A coin toss — a site in another file explaining the node equally well — is fitted out and
 //! capped at [`COIN_TOSS`] instead: as likely wrong as right, whatever the raw score.
 
-/// Fitted by `bench/tools/calibration.py OUT --rust` on 8,437 code nodes (main at 6329aad):
+/// Fitted by `bench/tools/calibration.py OUT --rust` on 8,437 code nodes (main at b1eaa84):
 /// (mean raw score of a block, share of its answers that were right).
 const KNOTS: &[(f64, f64)] = &[
     (0.0540, 0.0000),
     (0.2527, 0.3333),
     (0.2959, 0.6923),
-    (0.4205, 0.7231),
-    (0.5704, 0.7461),
-    (0.6432, 0.7799),
-    (0.6815, 0.8652),
-    (0.7092, 0.8824),
-    (0.7131, 0.8901),
-    (0.7400, 0.9165),
-    (0.8107, 0.9184),
-    (0.9657, 0.9205),
+    (0.5283, 0.7927),
+    (0.6434, 0.7984),
+    (0.6834, 0.8595),
+    (0.7121, 0.9248),
+    (0.7879, 0.9260),
+    (0.9677, 0.9308),
     (1.0000, 1.0000),
 ];
 
