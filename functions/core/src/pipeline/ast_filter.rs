@@ -21,7 +21,7 @@ fn is_own_verb(family: F, kind: &SiteKind) -> bool {
         SiteKind::Call { method, .. } => {
             let m = method.to_lowercase();
             let verbs: &[&str] = match family {
-                F::Filter => &["filter", "where", "dropna"],
+                F::Filter => &["filter", "where", "dropna", "sampleby"],
                 F::Project | F::PythonEval => &[
                     "select",
                     "withcolumn",
@@ -51,7 +51,7 @@ fn is_own_verb(family: F, kind: &SiteKind) -> bool {
                 F::Window => &["withcolumn", "select"],
                 F::Union => &["union", "unionall", "unionbyname"],
                 F::Generate => &["select", "withcolumn"],
-                F::Sample => &["sample", "sampleby", "randomsplit"],
+                F::Sample => &["sample", "randomsplit"],
                 F::Scan => &[
                     "parquet",
                     "csv",

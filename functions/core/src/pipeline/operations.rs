@@ -135,7 +135,10 @@ const METHOD_FAMILIES: &[(&[&str], &[OperatorFamily])] = &[
         ],
         &[F::Union, F::Join, F::Aggregate],
     ),
-    (&["sample", "sampleby", "randomsplit"], &[F::Sample]),
+    (&["sample", "randomsplit"], &[F::Sample]),
+    // `sampleBy(col, fractions, seed)` is a Filter keeping a row when a UDF of its key and
+    // `rand(seed)` says so: `Filter UDF((id % 3), rand(0))`.
+    (&["sampleby"], &[F::Filter]),
     // `describe()` / `summary()` aggregate every statistic, then explode them into rows.
     (&["describe", "summary"], &[F::Generate, F::Project]),
     (
@@ -402,6 +405,14 @@ mod tests {
         assert!(call_families("createDataFrame", &[]).contains(F::Scan));
         assert!(!call_families("saveAsTable", &[]).contains(F::Scan));
         assert!(call_families("frobnicate", &[]).is_empty());
+    }
+
+    #[test]
+    fn sample_by_is_a_filter_and_sample_a_sample() {
+        // Spark plans `sampleBy("key", {0: 0.1}, 0)` as `Filter UDF(key, rand(0))`.
+        let by = call_families("sampleBy", &[]);
+        assert!(by.contains(F::Filter) && !by.contains(F::Sample));
+        assert!(call_families("sample", &[]).contains(F::Sample));
     }
 
     #[test]

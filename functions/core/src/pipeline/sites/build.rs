@@ -280,6 +280,11 @@ fn call_evidence(
         families.insert(OperatorFamily::Filter);
         evidence.add(TokenKind::Function, "atleastnnonnulls");
     }
+    // `sampleBy(col, fractions, seed)` plans a Filter of a UDF over the key and `rand(seed)`.
+    if call.method.eq_ignore_ascii_case("sampleby") {
+        evidence.add(TokenKind::Function, "udf");
+        evidence.add(TokenKind::Function, "rand");
+    }
     // `a.join(b).where(a.x == b.y)`: the optimiser moves a filter over a join into
     // the join's condition, so that filter is the join's source.
     if after_join && families.contains(OperatorFamily::Filter) {

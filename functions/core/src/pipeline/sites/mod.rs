@@ -449,6 +449,23 @@ mod tests {
     }
 
     #[test]
+    fn sample_by_is_a_filter_of_a_udf_over_rand() {
+        let table = site_table(
+            "job.py",
+            "df2 = df.select((df.id % 3).alias(\"key\"))\n\
+             print(df2.sampleBy(\"key\", {0: 0.1, 1: 0.2}, 0).collect())\n",
+        );
+        let site = table
+            .sites
+            .iter()
+            .find(|s| matches!(&s.kind, SiteKind::Call { method, .. } if method == "sampleBy"))
+            .unwrap();
+        assert!(site.families.contains(OperatorFamily::Filter));
+        assert!(site.evidence.has(TokenKind::Function, "rand"));
+        assert!(site.evidence.has(TokenKind::Function, "udf"));
+    }
+
+    #[test]
     fn a_grouping_carries_what_it_computes_and_a_bare_distinct_its_columns() {
         let table = site_table(
             "job.py",
