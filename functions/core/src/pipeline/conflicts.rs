@@ -9,6 +9,8 @@
 //!   or the node joins on column names (a Project over it keeps one `k`) and the site compares;
 //! * **sort direction** — the site sorts descending and the Sort is ascending, or the reverse;
 //! * **null test** — the site tests `isNotNull` and the Filter tests `isnull`, or the reverse;
+//! * **sampling with replacement** — the site says `True` and the Sample samples without
+//!   replacement, or the reverse;
 //! * **aggregate functions** — the site aggregates with functions the Aggregate never computes
 //!   (`count` for a `first`-only aggregate), or computes any (`agg(sum(x))`) where the Aggregate
 //!   only removes duplicates (`distinct()`, `dropDuplicates()`: keys and no functions) — unless the
@@ -24,7 +26,7 @@
 //! A conflict does not exclude a site — the plan may be an optimised rewrite — it multiplies its
 //! score by [`CONFLICT_PENALTY`].
 
-use super::evidence::{DISTINCT, Evidence, JOINED_ON_NAMES, TokenKind};
+use super::evidence::{DISTINCT, Evidence, JOINED_ON_NAMES, TokenKind, WITH_REPLACEMENT};
 use super::operations::AGGREGATE_FUNCTIONS;
 use super::semantics::is_join_type_word;
 use crate::plan::OperatorFamily;
@@ -93,6 +95,11 @@ pub fn conflicts(family: OperatorFamily, node: &Evidence, site: &Evidence) -> bo
                 || aliases_conflict(node, site)
                 // grouped by keys or over every row: each plans only its own kind
                 || matches!((node.grouping, site.grouping), (Some(n), Some(s)) if n != s)
+        }
+        // `sample(True, …)` samples with replacement; the plan says whether it did.
+        OperatorFamily::Sample => {
+            node.has(TokenKind::Literal, WITH_REPLACEMENT)
+                != site.has(TokenKind::Literal, WITH_REPLACEMENT)
         }
         OperatorFamily::Project | OperatorFamily::Window => aliases_conflict(node, site),
         _ => false,

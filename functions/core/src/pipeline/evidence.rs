@@ -467,6 +467,9 @@ pub const DISTINCT: &str = "distinct";
 /// plan keeps one `k` (a Project over the join), not a join on a condition (`a.k == b.k`), whose
 /// output holds both.
 pub const JOINED_ON_NAMES: &str = "using";
+/// The literal marking a sample taken with replacement (`sample(True, 0.3)`; the plan's
+/// `Sample 0.0, 0.3, true, …`): booleans are no literals of their own.
+pub const WITH_REPLACEMENT: &str = "withreplacement";
 
 /// Split source text into code-aware terms: identifiers split on case changes and underscores,
 /// lower-cased, followed by the whole identifier when it had several parts; digits kept as their

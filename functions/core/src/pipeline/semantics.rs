@@ -443,6 +443,10 @@ fn sample_evidence(e: &mut Evidence, d: &crate::plan::NodeDetails) {
     if let Some(seed) = a.get("seed") {
         e.add(TokenKind::Literal, seed);
     }
+    // `sample(True, 0.3)`: sampling with replacement is the user's `True`.
+    if a.get("withReplacement").is_some_and(|w| w == "true") {
+        e.add(TokenKind::Literal, super::evidence::WITH_REPLACEMENT);
+    }
     for lit in &d.literals {
         e.add(TokenKind::Literal, lit);
     }
@@ -985,6 +989,21 @@ SortAggregate(keys=[region#1], functions=[max(revenue#2)])
         };
         assert!(sort("DESC").induced_by.is_none(), "the user's orderBy");
         assert!(sort("ASC").induced_by.is_some(), "the aggregate's own sort");
+    }
+
+    #[test]
+    fn a_sample_with_replacement_is_marked_and_one_without_is_not() {
+        let marked = |flag: &str| {
+            let plan =
+                format!("Sample 0.0, 0.3, {flag}, 123\n+- Range (0, 100, step=1, splits=2)\n");
+            let graph = parse_plan(&plan, &ParseOptions::default()).unwrap();
+            plan_semantics(&graph)[0]
+                .signature
+                .iter()
+                .any(|(k, v)| k == "literal" && v == super::super::evidence::WITH_REPLACEMENT)
+        };
+        assert!(marked("true"));
+        assert!(!marked("false"));
     }
 
     #[test]

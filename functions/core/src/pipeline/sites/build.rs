@@ -2,7 +2,7 @@
 //! becomes a site with its evidence, families and flags; then the flow between them is linked.
 
 use super::*;
-use crate::pipeline::evidence::{Grouping, is_noise_function};
+use crate::pipeline::evidence::{Grouping, WITH_REPLACEMENT, is_noise_function};
 use crate::pipeline::operations::{
     AGGREGATE_FUNCTIONS, TYPED_FILTER, passes_closure, typed_operator_of,
 };
@@ -279,6 +279,20 @@ fn call_evidence(
     if is_null_dropping_call(&call.method, previous) {
         families.insert(OperatorFamily::Filter);
         evidence.add(TokenKind::Function, "atleastnnonnulls");
+    }
+    // `sample(True, 0.3, 123)` / `sample(withReplacement=True, …)` samples with replacement.
+    if call.method.eq_ignore_ascii_case("sample") {
+        let args: String = call
+            .args
+            .text
+            .to_ascii_lowercase()
+            .chars()
+            .filter(|c| !c.is_whitespace())
+            .collect();
+        let args = args.trim_start_matches('(');
+        if args.starts_with("true") || args.contains("withreplacement=true") {
+            evidence.add(TokenKind::Literal, WITH_REPLACEMENT);
+        }
     }
     // `sampleBy(col, fractions, seed)` plans a Filter of a UDF over the key and `rand(seed)`.
     if call.method.eq_ignore_ascii_case("sampleby") {

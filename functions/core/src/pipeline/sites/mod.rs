@@ -449,6 +449,25 @@ mod tests {
     }
 
     #[test]
+    fn a_sample_with_replacement_says_so() {
+        let table = site_table(
+            "job.py",
+            "a = df.sample(True, 0.3, 123)\nb = df.sample(0.3, 123)\n\
+             c = df.sample(withReplacement=True, fraction=0.3)\n",
+        );
+        let marked: Vec<bool> = table
+            .sites
+            .iter()
+            .filter(|s| matches!(&s.kind, SiteKind::Call { method, .. } if method == "sample"))
+            .map(|s| {
+                s.evidence
+                    .has(TokenKind::Literal, super::super::evidence::WITH_REPLACEMENT)
+            })
+            .collect();
+        assert_eq!(marked, [true, false, true]);
+    }
+
+    #[test]
     fn sample_by_is_a_filter_of_a_udf_over_rand() {
         let table = site_table(
             "job.py",
