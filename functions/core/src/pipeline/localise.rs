@@ -392,13 +392,19 @@ fn rank_units(
                 match (best, evidence.borrowed(n, borrow)) {
                     (Some((_, v)), Some(b)) if b > v => total += b,
                     (None, Some(b)) => total += b,
-                    (Some((site, v)), _) => {
+                    (Some((_, v)), _) => {
                         total += v;
                         if v > 0.25 {
                             explained += 1;
                         }
-                        if let SiteKind::Call { chain, .. } = table.sites[site].kind {
-                            used_chains.insert(chain);
+                        // Every chain holding a site as good as the best is used: a read and the
+                        // SQL FROM naming its view explain a scan equally well.
+                        for &s in sites.iter() {
+                            if let SiteKind::Call { chain, .. } = table.sites[s].kind
+                                && scores[n].get(&s).is_some_and(|x| *x >= v - 1e-9)
+                            {
+                                used_chains.insert(chain);
+                            }
                         }
                     }
                     (None, None) => {}
