@@ -81,10 +81,12 @@ pub fn twin_of(top: &[Candidate], best: usize) -> Option<&Candidate> {
 }
 
 impl EvidenceReasoner {
-    /// Whether the choice is close enough that a second opinion (an LLM) could help.
+    /// Whether the choice is close enough that a second opinion (an LLM) could help: the two best
+    /// are within 0.05 in merit and stand alike in the plan's data flow (within 0.05 too — an
+    /// application's pull moves a flow by a hundredth, which tells look-alikes apart no better).
     pub fn is_ambiguous(top: &[Candidate]) -> bool {
         match top {
-            [a, b, ..] => merit(a) - merit(b) < 0.05 && a.flow == b.flow,
+            [a, b, ..] => merit(a) - merit(b) < 0.05 && (a.flow - b.flow).abs() < 0.05,
             _ => false,
         }
     }
@@ -232,5 +234,25 @@ mod tests {
         ];
         let tied = EvidenceReasoner.decide(&sem(), &same_file).unwrap();
         assert!(tied.confidence > TWIN_CONFIDENCE, "{}", tied.confidence);
+    }
+
+    #[test]
+    fn near_equal_candidates_standing_alike_in_the_flow_are_ambiguous() {
+        let mut pulled = candidate(1, "b/Job.scala", 0.99);
+        pulled.flow = 0.99; // an application's pull, not a place in the plan's flow
+        assert!(EvidenceReasoner::is_ambiguous(&[
+            candidate(0, "a/Job.scala", 1.0),
+            pulled.clone()
+        ]));
+        let mut outside = pulled;
+        outside.flow = 0.5;
+        assert!(!EvidenceReasoner::is_ambiguous(&[
+            candidate(0, "a/Job.scala", 1.0),
+            outside
+        ]));
+        assert!(!EvidenceReasoner::is_ambiguous(&[
+            candidate(0, "a/Job.scala", 1.0),
+            candidate(1, "a/Job.scala", 0.8)
+        ]));
     }
 }
