@@ -19,6 +19,7 @@
 //!   and the node de-duplicates whole rows over columns beyond them (`dropDuplicates()` of a wider
 //!   frame): a de-duplication's keys are exactly the columns it sees; or the site keeps columns
 //!   beside its keys (`dropDuplicates("a")` plans `first(b)`) where the node has keys only;
+//! * **pivot values** — the site pivots into the values it names and the node into others;
 //! * **aliases** — the site names its results and the node's results carry none of those names
 //!   (Spark keeps user aliases, so `percentile_approx(x, 0.25, …)` as a result name means the
 //!   code wrote no alias).
@@ -26,7 +27,9 @@
 //! A conflict does not exclude a site — the plan may be an optimised rewrite — it multiplies its
 //! score by [`CONFLICT_PENALTY`].
 
-use super::evidence::{DISTINCT, Evidence, JOINED_ON_NAMES, TokenKind, WITH_REPLACEMENT};
+use super::evidence::{
+    DISTINCT, Evidence, JOINED_ON_NAMES, PIVOT_VALUE, TokenKind, WITH_REPLACEMENT,
+};
 use super::operations::AGGREGATE_FUNCTIONS;
 use super::semantics::is_join_type_word;
 use crate::plan::OperatorFamily;
@@ -93,6 +96,7 @@ pub fn conflicts(family: OperatorFamily, node: &Evidence, site: &Evidence) -> bo
                 || node_only_keys && narrower_deduplication(node, site, &site_aggregates)
                 || disjoint_named(node_aggregates, site_aggregates)
                 || aliases_conflict(node, site)
+                || pivots_into_other_values(node, site)
                 // grouped by keys or over every row: each plans only its own kind
                 || matches!((node.grouping, site.grouping), (Some(n), Some(s)) if n != s)
         }
@@ -109,14 +113,16 @@ pub fn conflicts(family: OperatorFamily, node: &Evidence, site: &Evidence) -> bo
 /// A conflict the node's columns do not explain away: the site contradicts the node and does not
 /// name every column the node uses. An optimiser's rewrite keeps the columns (an aggregate whose
 /// result nobody reads is pruned, `groupBy(k).count().groupBy(j)` plans `k` alone), so a site
-/// naming them all may still be the code; one that also misses columns is other code.
+/// naming them all may still be the code; one that also misses columns is other code. No rewrite
+/// changes the values a pivot pivots into.
 pub fn conflicts_beyond_rewrite(family: OperatorFamily, node: &Evidence, site: &Evidence) -> bool {
-    conflicts(family, node, site)
-        && !values(node, TokenKind::Column, |_| true).is_subset(&values(
-            site,
-            TokenKind::Column,
-            |_| true,
-        ))
+    family == OperatorFamily::Aggregate && pivots_into_other_values(node, site)
+        || conflicts(family, node, site)
+            && !values(node, TokenKind::Column, |_| true).is_subset(&values(
+                site,
+                TokenKind::Column,
+                |_| true,
+            ))
 }
 
 /// A site that de-duplicates over named columns — by itself, or as the keys-only step a distinct
@@ -133,6 +139,17 @@ fn narrower_deduplication(
     }
     let site_columns = values(site, TokenKind::Column, |_| true);
     !site_columns.is_empty() && !values(node, TokenKind::Column, |_| true).is_subset(&site_columns)
+}
+
+/// The site pivots into the values it names (`pivot("g", ["Male"])`) and the node into others
+/// (`pivotfirst(g, …, Female, Male, …)`).
+fn pivots_into_other_values(node: &Evidence, site: &Evidence) -> bool {
+    let pivot = |v: &str| v.starts_with(PIVOT_VALUE);
+    let (n, s) = (
+        values(node, TokenKind::Literal, pivot),
+        values(site, TokenKind::Literal, pivot),
+    );
+    !n.is_empty() && !s.is_empty() && n != s
 }
 
 /// Both sides name something of a kind and share none of it.
@@ -173,6 +190,34 @@ mod tests {
             e.add(*k, v);
         }
         e
+    }
+
+    #[test]
+    fn a_pivot_naming_other_values_is_ruled_out_whatever_its_columns() {
+        let node = bag(&[
+            (TokenKind::Column, "gender"),
+            (TokenKind::Function, "pivotfirst"),
+            (TokenKind::Literal, "pivot:female"),
+            (TokenKind::Literal, "pivot:male"),
+        ]);
+        let only_male = bag(&[
+            (TokenKind::Column, "gender"),
+            (TokenKind::Function, "pivotfirst"),
+            (TokenKind::Literal, "pivot:male"),
+        ]);
+        let unnamed = bag(&[
+            (TokenKind::Column, "gender"),
+            (TokenKind::Function, "pivotfirst"),
+        ]);
+        let agg = OperatorFamily::Aggregate;
+        assert!(conflicts_beyond_rewrite(agg, &node, &only_male));
+        assert!(!conflicts(agg, &node, &unnamed), "values found at run time");
+        let both = bag(&[
+            (TokenKind::Column, "gender"),
+            (TokenKind::Literal, "pivot:female"),
+            (TokenKind::Literal, "pivot:male"),
+        ]);
+        assert!(!conflicts(agg, &node, &both));
     }
 
     #[test]

@@ -470,6 +470,10 @@ pub const JOINED_ON_NAMES: &str = "using";
 /// The literal marking a sample taken with replacement (`sample(True, 0.3)`; the plan's
 /// `Sample 0.0, 0.3, true, …`): booleans are no literals of their own.
 pub const WITH_REPLACEMENT: &str = "withreplacement";
+/// The prefix of a pivot value named as such (`pivot:male`): a pivot given its values
+/// (`pivot("g", ["Male"])`) plans exactly those, and the plan's
+/// `pivotfirst(g, …, Female, Male, 0, 0)` lists every value it pivots into.
+pub const PIVOT_VALUE: &str = "pivot:";
 
 /// Split source text into code-aware terms: identifiers split on case changes and underscores,
 /// lower-cased, followed by the whole identifier when it had several parts; digits kept as their

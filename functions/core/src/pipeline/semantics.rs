@@ -405,6 +405,12 @@ fn aggregate_evidence(e: &mut Evidence, d: &crate::plan::NodeDetails) {
     }
     for f in &d.aggregate_functions {
         add_expr(e, f, true);
+        for value in pivot_values(f) {
+            e.add(
+                TokenKind::Literal,
+                &format!("{}{value}", super::evidence::PIVOT_VALUE),
+            );
+        }
     }
     for p in &d.projections {
         if let Some(alias) = &p.alias {
@@ -458,6 +464,42 @@ fn is_key_normalisation(function: &str) -> bool {
     ["knownfloatingpointnormalized", "normalizenanandzero"]
         .iter()
         .any(|f| f.eq_ignore_ascii_case(function))
+}
+
+/// The values a pivot pivots into: `pivotfirst(Gender, count(1) AS count, Female, Male, 0, 0)`
+/// lists them between the aggregated expression and two numbers of its own.
+fn pivot_values(f: &Expr) -> Vec<String> {
+    let is_pivot = f
+        .functions
+        .first()
+        .is_some_and(|name| name.trim_start_matches("partial_") == "pivotfirst");
+    let Some(inner) = f
+        .text
+        .split_once('(')
+        .and_then(|(_, rest)| rest.rsplit_once(')'))
+        .map(|(inner, _)| inner)
+        .filter(|_| is_pivot)
+    else {
+        return Vec::new();
+    };
+    let mut args = Vec::new();
+    let (mut depth, mut start) = (0i32, 0usize);
+    for (i, c) in inner.char_indices() {
+        match c {
+            '(' | '[' => depth += 1,
+            ')' | ']' => depth -= 1,
+            ',' if depth == 0 => {
+                args.push(inner[start..i].trim().to_owned());
+                start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    args.push(inner[start..].trim().to_owned());
+    if args.len() < 5 {
+        return Vec::new();
+    }
+    args[2..args.len() - 2].to_vec()
 }
 
 /// Whether an aggregate computes only partial (or merged) results: `partial_count(1)`.
@@ -1004,6 +1046,22 @@ SortAggregate(keys=[region#1], functions=[max(revenue#2)])
         };
         assert!(marked("true"));
         assert!(!marked("false"));
+    }
+
+    #[test]
+    fn a_pivot_names_every_value_it_pivots_into() {
+        let plan = "\
+HashAggregate(keys=[Department#3], functions=[pivotfirst(Gender#2, count(1) AS count#9L, Female, Male, 0, 0)])
++- LocalTableScan [Department#3, Gender#2]
+";
+        let graph = parse_plan(plan, &ParseOptions::default()).unwrap();
+        let values: Vec<String> = plan_semantics(&graph)[0]
+            .signature
+            .iter()
+            .filter(|(k, v)| k == "literal" && v.starts_with(super::super::evidence::PIVOT_VALUE))
+            .map(|(_, v)| v.clone())
+            .collect();
+        assert_eq!(values, ["pivot:female", "pivot:male"]);
     }
 
     #[test]

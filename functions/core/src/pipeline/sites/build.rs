@@ -2,7 +2,7 @@
 //! becomes a site with its evidence, families and flags; then the flow between them is linked.
 
 use super::*;
-use crate::pipeline::evidence::{Grouping, WITH_REPLACEMENT, is_noise_function};
+use crate::pipeline::evidence::{Grouping, PIVOT_VALUE, WITH_REPLACEMENT, is_noise_function};
 use crate::pipeline::operations::{
     AGGREGATE_FUNCTIONS, TYPED_FILTER, passes_closure, typed_operator_of,
 };
@@ -247,6 +247,12 @@ fn call_evidence(
             }
             evidence.add_all(TokenKind::Column, &next.args.columns);
             evidence.add_all(TokenKind::Literal, &next.args.literals);
+            // Spark plans a pivot as `pivotfirst(column, aggregate, values…)`; the values after
+            // the pivot's column are the values it pivots into.
+            evidence.add(TokenKind::Function, "pivotfirst");
+            for value in &next.args.literals {
+                evidence.add(TokenKind::Literal, &format!("{PIVOT_VALUE}{value}"));
+            }
         }
     }
     let mut families = call_families(&call.method, &functions);

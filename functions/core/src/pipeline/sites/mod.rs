@@ -449,6 +449,26 @@ mod tests {
     }
 
     #[test]
+    fn a_pivot_given_its_values_names_them_and_one_without_does_not() {
+        let table = site_table(
+            "job.py",
+            "df.groupBy(\"Department\").pivot(\"Gender\").count().show()\n\
+             df.groupBy(\"Department\").pivot(\"Gender\", [\"Male\"]).count().show()\n",
+        );
+        let groupings: Vec<&Site> = table
+            .sites
+            .iter()
+            .filter(|s| matches!(&s.kind, SiteKind::Call { method, .. } if method == "groupBy"))
+            .collect();
+        assert_eq!(groupings.len(), 2);
+        for site in &groupings {
+            assert!(site.evidence.has(TokenKind::Function, "pivotfirst"));
+        }
+        assert!(!groupings[0].evidence.has(TokenKind::Literal, "pivot:male"));
+        assert!(groupings[1].evidence.has(TokenKind::Literal, "pivot:male"));
+    }
+
+    #[test]
     fn a_sample_with_replacement_says_so() {
         let table = site_table(
             "job.py",
