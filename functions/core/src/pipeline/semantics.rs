@@ -482,24 +482,14 @@ fn pivot_values(f: &Expr) -> Vec<String> {
     else {
         return Vec::new();
     };
-    let mut args = Vec::new();
-    let (mut depth, mut start) = (0i32, 0usize);
-    for (i, c) in inner.char_indices() {
-        match c {
-            '(' | '[' => depth += 1,
-            ')' | ']' => depth -= 1,
-            ',' if depth == 0 => {
-                args.push(inner[start..i].trim().to_owned());
-                start = i + 1;
-            }
-            _ => {}
-        }
-    }
-    args.push(inner[start..].trim().to_owned());
+    let args = crate::plan::expr::split_top_level(inner);
     if args.len() < 5 {
         return Vec::new();
     }
-    args[2..args.len() - 2].to_vec()
+    args[2..args.len() - 2]
+        .iter()
+        .map(|v| v.to_string())
+        .collect()
 }
 
 /// Whether an aggregate computes only partial (or merged) results: `partial_count(1)`.
