@@ -367,41 +367,49 @@ fn rank_units(
             .any(|s| bare_writers.iter().any(|&n| scores[n].contains_key(s)))
             && table.feeds(chain).iter().any(|(_, fed)| relevant[*fed])
     };
-    let mut units: Vec<(UnitKind, BTreeSet<SiteId>)> = Vec::new();
+    // Each unit with the chains that link it to its data without producing anything of their
+    // own (a SQL statement's view registrations).
+    let mut units: Vec<(UnitKind, BTreeSet<SiteId>, BTreeSet<usize>)> = Vec::new();
     for (chain, &own_evidence) in relevant.iter().enumerate() {
         if own_evidence || !bare_writers.is_empty() && joins_relevant(chain) {
-            units.push((UnitKind::Flow { chain }, table.flow_of_chain(chain)));
+            units.push((
+                UnitKind::Flow { chain },
+                table.flow_of_chain(chain),
+                BTreeSet::new(),
+            ));
         }
     }
     for statement in 0..table.sql_count() {
         // A statement reading a view is one query with the view's definition.
-        units.push((UnitKind::Sql { statement }, table.sql_unit(statement)));
+        let (sites, links) = table.sql_unit_and_links(statement);
+        units.push((UnitKind::Sql { statement }, sites, links));
     }
     let mut ranked: Vec<(RankedUnit, BTreeSet<SiteId>)> = units
         .into_iter()
-        .map(|(kind, sites)| {
+        .map(|(kind, sites, links)| {
             let borrow = open_flow_borrowing(table, &kind, &sites);
             let mut total = 0.0;
             let mut explained = 0usize;
             let mut used_chains: BTreeSet<usize> = BTreeSet::new();
             for &n in writers {
-                let best = sites
+                let scored: Vec<(SiteId, f64)> = sites
                     .iter()
                     .filter_map(|s| scores[n].get(s).map(|v| (*s, *v)))
-                    .max_by(|a, b| a.1.total_cmp(&b.1));
+                    .collect();
+                let best = scored.iter().map(|(_, v)| *v).max_by(f64::total_cmp);
                 match (best, evidence.borrowed(n, borrow)) {
-                    (Some((_, v)), Some(b)) if b > v => total += b,
+                    (Some(v), Some(b)) if b > v => total += b,
                     (None, Some(b)) => total += b,
-                    (Some((_, v)), _) => {
+                    (Some(v), _) => {
                         total += v;
                         if v > 0.25 {
                             explained += 1;
                         }
                         // Every chain holding a site as good as the best is used: a read and the
                         // SQL FROM naming its view explain a scan equally well.
-                        for &s in sites.iter() {
+                        for &(s, x) in &scored {
                             if let SiteKind::Call { chain, .. } = table.sites[s].kind
-                                && scores[n].get(&s).is_some_and(|x| *x >= v - 1e-9)
+                                && x >= v - 1e-9
                             {
                                 used_chains.insert(chain);
                             }
@@ -419,10 +427,6 @@ fn rank_units(
                 .collect();
             // A chain registering a view the SQL reads is its link to the DataFrames, not an
             // idle statement.
-            let links = match kind {
-                UnitKind::Sql { statement } => table.sql_view_registrations(statement),
-                UnitKind::Flow { .. } => BTreeSet::new(),
-            };
             let idle = chains_in_unit
                 .iter()
                 .filter(|c| !used_chains.contains(c) && !links.contains(c))

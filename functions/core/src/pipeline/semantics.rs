@@ -472,7 +472,7 @@ fn pivot_values(f: &Expr) -> Vec<String> {
     let is_pivot = f
         .functions
         .first()
-        .is_some_and(|name| name.trim_start_matches("partial_") == "pivotfirst");
+        .is_some_and(|name| super::evidence::normalise_function(name) == "pivotfirst");
     let Some(inner) = f
         .text
         .split_once('(')

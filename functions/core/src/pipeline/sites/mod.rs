@@ -142,22 +142,22 @@ impl SiteTable {
     /// (`CREATE TEMP VIEW revenue AS …` for `FROM revenue`), transitively, and the DataFrame
     /// flows registering them (`df.createOrReplaceTempView("revenue")`).
     pub fn sql_unit(&self, statement: usize) -> BTreeSet<SiteId> {
+        self.sql_unit_and_links(statement).0
+    }
+
+    /// [`Self::sql_unit`], and the chains registering the views the statement reads, directly or
+    /// through other views (`df.createOrReplaceTempView("people")` for `FROM people`): the links
+    /// between the query and its DataFrames, which produce no operator of their own.
+    pub fn sql_unit_and_links(&self, statement: usize) -> (BTreeSet<SiteId>, BTreeSet<usize>) {
         let (statements, registrations) = self.sql_reach(statement);
         let mut out = BTreeSet::new();
         for s in statements {
             out.extend(self.sql_sites(s).iter().copied());
         }
-        for chain in registrations {
+        for &chain in &registrations {
             out.extend(self.flow_of_chain(chain));
         }
-        out
-    }
-
-    /// The chains registering the views a SQL statement reads, directly or through other views
-    /// (`df.createOrReplaceTempView("people")` for `FROM people`): the links between the query
-    /// and its DataFrames, which produce no operator of their own.
-    pub fn sql_view_registrations(&self, statement: usize) -> BTreeSet<usize> {
-        self.sql_reach(statement).1
+        (out, registrations)
     }
 
     /// The statements a SQL statement reaches through the views it reads (itself first), and the
@@ -431,7 +431,7 @@ mod tests {
         let unit = table.sql_unit(0);
         assert!(unit.contains(&call("createDataFrame")), "the FROM side");
         assert!(unit.contains(&call("parquet")), "the JOIN side");
-        assert_eq!(table.sql_view_registrations(0).len(), 2);
+        assert_eq!(table.sql_unit_and_links(0).1.len(), 2);
         let join = table
             .sites
             .iter()
