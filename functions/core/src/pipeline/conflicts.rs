@@ -7,7 +7,9 @@
 //!
 //! * **join type** — the site names a join type (`how="left"`) and the node's join is another;
 //!   or the node joins on column names (a Project over it keeps one `k`) and the site compares;
-//! * **sort direction** — the site sorts descending and the Sort is ascending, or the reverse;
+//! * **sort direction** — the site sorts descending and the Sort is ascending, or the reverse; or
+//!   one of them puts nulls where the direction does not by default (`asc_nulls_last`,
+//!   `DESC NULLS FIRST`) and the other does not;
 //! * **null test** — the site tests `isNotNull` and the Filter tests `isnull`, or the reverse;
 //! * **sampling with replacement** — the site says `True` and the Sample samples without
 //!   replacement, or the reverse;
@@ -32,6 +34,7 @@ use super::evidence::{
 };
 use super::operations::AGGREGATE_FUNCTIONS;
 use super::semantics::is_join_type_word;
+use crate::code::lang::vocab::{ASC_NULLS_LAST, DESC_NULLS_FIRST};
 use crate::plan::OperatorFamily;
 use std::collections::BTreeSet;
 
@@ -67,6 +70,8 @@ pub fn conflicts(family: OperatorFamily, node: &Evidence, site: &Evidence) -> bo
             let site_descending = direction(site, "desc");
             site_descending && !node_descending
                 || direction(site, "asc") && !site_descending && node_descending
+                || values(node, TokenKind::Function, is_explicit_null_ordering)
+                    != values(site, TokenKind::Function, is_explicit_null_ordering)
         }
         OperatorFamily::Filter => {
             let tests = |e: &Evidence| {
@@ -150,6 +155,16 @@ fn pivots_into_other_values(node: &Evidence, site: &Evidence) -> bool {
         values(site, TokenKind::Literal, pivot),
     );
     !n.is_empty() && !s.is_empty() && n != s
+}
+
+/// A null ordering only code asks for (`asc_nulls_last`, SQL `DESC NULLS FIRST`): every other
+/// sort puts nulls where its direction does by default, so the plan's null ordering and the
+/// site's must agree.
+fn is_explicit_null_ordering(normalised: &str) -> bool {
+    // Evidence holds function names normalised (lower case, no underscores).
+    [ASC_NULLS_LAST, DESC_NULLS_FIRST]
+        .iter()
+        .any(|name| normalised.chars().eq(name.chars().filter(|c| *c != '_')))
 }
 
 /// Both sides name something of a kind and share none of it.
@@ -412,6 +427,26 @@ mod tests {
         assert!(conflicts(OperatorFamily::Sort, &asc, &mixed));
         let all_asc = bag(&[(TokenKind::Column, "w"), (TokenKind::Function, "asc")]);
         assert!(conflicts(OperatorFamily::Sort, &desc, &all_asc));
+        // `age ASC NULLS LAST` is `asc_nulls_last()`, not `asc()`, and the reverse.
+        let nulls_last = bag(&[
+            (TokenKind::Column, "age"),
+            (TokenKind::Function, "asc_nulls_last"),
+        ]);
+        let plain_asc = bag(&[(TokenKind::Column, "age"), (TokenKind::Function, "asc")]);
+        assert!(conflicts(OperatorFamily::Sort, &nulls_last, &plain_asc));
+        assert!(conflicts(OperatorFamily::Sort, &plain_asc, &nulls_last));
+        assert!(!conflicts(OperatorFamily::Sort, &nulls_last, &nulls_last));
+        let desc_nulls_first = bag(&[
+            (TokenKind::Column, "age"),
+            (TokenKind::Function, "desc"),
+            (TokenKind::Function, "desc_nulls_first"),
+        ]);
+        assert!(conflicts(OperatorFamily::Sort, &desc_nulls_first, &desc));
+        assert!(!conflicts(
+            OperatorFamily::Sort,
+            &desc_nulls_first,
+            &bag(&[(TokenKind::Function, "desc_nulls_first")])
+        ));
         let is_null = bag(&[(TokenKind::Function, "isnull")]);
         let not_null = bag(&[(TokenKind::Function, "isNotNull")]);
         assert!(conflicts(OperatorFamily::Filter, &is_null, &not_null));

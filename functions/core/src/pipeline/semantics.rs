@@ -15,6 +15,7 @@
 
 use super::evidence::{DISTINCT, Evidence, Grouping, JOINED_ON_NAMES, TokenKind};
 use super::operations::{TYPED_FILTER, calls_closure, is_typed_operator};
+use crate::code::lang::vocab::{ASC_NULLS_LAST, DESC_NULLS_FIRST};
 use crate::contracts::NodeKind;
 use crate::plan::{Expr, NodeIdx, OperatorFamily, PlanGraph, PlanNode};
 use serde::{Deserialize, Serialize};
@@ -268,8 +269,8 @@ fn own_signature(node: &PlanNode) -> Evidence {
         OperatorFamily::Sort => {
             for k in &d.sort_order {
                 add_expr(&mut e, &k.expr, true);
-                if !k.ascending {
-                    e.add(TokenKind::Function, "desc");
+                for f in sort_key_functions(k) {
+                    e.add(TokenKind::Function, f);
                 }
             }
         }
@@ -279,8 +280,8 @@ fn own_signature(node: &PlanNode) -> Evidence {
             }
             for k in &d.sort_order {
                 add_expr(&mut e, &k.expr, true);
-                if !k.ascending {
-                    e.add(TokenKind::Function, "desc");
+                for f in sort_key_functions(k) {
+                    e.add(TokenKind::Function, f);
                 }
             }
         }
@@ -656,6 +657,19 @@ fn derived_reason(
 }
 
 /// Whether a projection passes its columns through and adds null columns, and nothing else.
+/// What a sort key says the code called: `desc` for a descending key, and the null ordering
+/// when it is not the direction's default (`asc_nulls_last`, `desc_nulls_first` — the names
+/// the DataFrame API and `NULLS LAST` / `NULLS FIRST` in SQL give it).
+fn sort_key_functions(k: &crate::plan::SortKey) -> impl Iterator<Item = &'static str> {
+    let direction = (!k.ascending).then_some("desc");
+    let nulls = match (k.ascending, k.nulls_first) {
+        (true, false) => Some(ASC_NULLS_LAST),
+        (false, true) => Some(DESC_NULLS_FIRST),
+        _ => None,
+    };
+    direction.into_iter().chain(nulls)
+}
+
 fn pads_with_nulls(d: &crate::plan::NodeDetails) -> bool {
     let is_null = |e: &Expr| {
         e.alias.is_some()
@@ -1036,6 +1050,29 @@ SortAggregate(keys=[region#1], functions=[max(revenue#2)])
         };
         assert!(marked("true"));
         assert!(!marked("false"));
+    }
+
+    #[test]
+    fn a_sort_names_a_null_ordering_only_when_it_is_not_the_default() {
+        let functions = |key: &str| {
+            let plan = format!("Sort [{key}], true, 0\n+- LocalTableScan [age#1]\n");
+            let graph = parse_plan(&plan, &ParseOptions::default()).unwrap();
+            let mut names: Vec<String> = plan_semantics(&graph)[0]
+                .signature
+                .iter()
+                .filter(|(k, _)| k == "function")
+                .map(|(_, v)| v.clone())
+                .collect();
+            names.sort();
+            names
+        };
+        assert!(functions("age#1 ASC NULLS FIRST").is_empty());
+        assert_eq!(functions("age#1 ASC NULLS LAST"), ["ascnullslast"]);
+        assert_eq!(functions("age#1 DESC NULLS LAST"), ["desc"]);
+        assert_eq!(
+            functions("age#1 DESC NULLS FIRST"),
+            ["desc", "descnullsfirst"]
+        );
     }
 
     #[test]

@@ -166,6 +166,12 @@ pub const COLUMN_ONLY_METHODS: &[&str] = &[
     "rangeBetween",
 ];
 
+/// The orderings that put nulls where their direction does not by default (ascending keys put
+/// nulls first, descending ones last). SQL's `ASC NULLS LAST` / `DESC NULLS FIRST` are indexed
+/// under these names too, so both ways of writing one read alike.
+pub const ASC_NULLS_LAST: &str = "asc_nulls_last";
+pub const DESC_NULLS_FIRST: &str = "desc_nulls_first";
+
 /// Column methods Scala calls without parentheses (`col("x").desc`, `$"y".isNull`): written as
 /// members, they are functions of the expression all the same.
 pub const PARENLESS_COLUMN_METHODS: &[&str] = &[

@@ -3,6 +3,7 @@
 //! set operations and CTEs — each with its lines and its depth.
 
 use super::*;
+use crate::code::lang::vocab::{ASC_NULLS_LAST, DESC_NULLS_FIRST};
 
 pub(super) struct ClauseBuilder<'a> {
     pub(super) sql: &'a DecodedString,
@@ -20,6 +21,30 @@ fn renamed_columns(alias: Option<&sqlparser::ast::TableAlias>) -> Vec<String> {
     alias
         .map(|a| a.columns.iter().map(|c| c.name.value.clone()).collect())
         .unwrap_or_default()
+}
+
+/// The DataFrame API's names for what an `ORDER BY` asks beyond ascending with nulls first:
+/// `desc` for `DESC`, and [`ASC_NULLS_LAST`] / [`DESC_NULLS_FIRST`] for a null ordering that
+/// is not its direction's default — so `ORDER BY w DESC NULLS FIRST` reads like
+/// `orderBy(col("w").desc_nulls_first())`.
+fn ordering_functions(order_by: &sqlparser::ast::OrderBy) -> Vec<String> {
+    use sqlparser::ast::{OrderByKind, OrderBySort};
+    let OrderByKind::Expressions(items) = &order_by.kind else {
+        return Vec::new();
+    };
+    let mut names = Vec::new();
+    for item in items {
+        let descending = matches!(item.options.sort, Some(OrderBySort::Desc));
+        if descending {
+            names.push("desc");
+        }
+        match (descending, item.options.nulls_first) {
+            (false, Some(false)) => names.push(ASC_NULLS_LAST),
+            (true, Some(true)) => names.push(DESC_NULLS_FIRST),
+            _ => {}
+        }
+    }
+    names.into_iter().map(str::to_owned).collect()
 }
 
 impl ClauseBuilder<'_> {
@@ -171,12 +196,16 @@ impl ClauseBuilder<'_> {
         self.set_expr(&query.body, depth, lines);
         if let Some(order_by) = &query.order_by {
             let lines_ob = self.lines(order_by.span(), lines);
-            self.push(
+            let i = self.push(
                 SqlClauseKind::OrderBy,
                 lines_ob,
                 order_by.to_string(),
                 depth,
             );
+            self.clauses[i]
+                .functions
+                .extend(ordering_functions(order_by));
+            dedup(&mut self.clauses[i].functions);
         }
         if let Some(limit) = &query.limit_clause {
             let limit_lines = self.lines(limit.span(), lines);

@@ -323,6 +323,34 @@ mod tests {
     }
 
     #[test]
+    fn an_order_by_names_its_directions_and_null_orderings_as_the_dataframe_api_does() {
+        let functions = |sql: &str| {
+            let out = analyse_sql(&at_line(sql, 1));
+            out[0]
+                .clauses
+                .iter()
+                .find(|c| c.kind == SqlClauseKind::OrderBy)
+                .unwrap()
+                .functions
+                .clone()
+        };
+        assert!(functions("SELECT a FROM t ORDER BY a").is_empty());
+        assert_eq!(
+            functions("SELECT a FROM t ORDER BY a ASC NULLS LAST"),
+            ["asc_nulls_last"]
+        );
+        assert_eq!(
+            functions("SELECT a, b FROM t ORDER BY a DESC NULLS FIRST, b DESC"),
+            ["desc", "desc_nulls_first"]
+        );
+        // The defaults spelled out are the defaults.
+        assert_eq!(
+            functions("SELECT a FROM t ORDER BY a DESC NULLS LAST, b ASC NULLS FIRST"),
+            ["desc"]
+        );
+    }
+
+    #[test]
     fn clauses_carry_repository_lines() {
         let sql = "SELECT dept, sum(salary) AS total\nFROM emp e\nJOIN dept d ON e.dept_id = d.id\nWHERE e.age > 30 AND d.name <> 'x'\nGROUP BY dept\nHAVING sum(salary) > 10\nORDER BY total DESC\nLIMIT 5";
         let out = analyse_sql(&at_line(sql, 20));
