@@ -240,11 +240,13 @@ fn call_evidence(
     // (`.agg(sum(x))`, `.count()`; a distinct one's columns too). The grouping call carries them,
     // so the statement is matched whole and is never mistaken for a mere de-duplication.
     if is_grouping_method(&call.method) {
+        let mut pivoted = false;
         for next in &chain.calls[position + 1..] {
             if !next.method.eq_ignore_ascii_case("pivot") {
-                add_aggregation(&mut evidence, next);
+                add_aggregation(&mut evidence, next, pivoted);
                 break;
             }
+            pivoted = true;
             evidence.add_all(TokenKind::Column, &next.args.columns);
             evidence.add_all(TokenKind::Literal, &next.args.literals);
             // Spark plans a pivot as `pivotfirst(column, aggregate, values…)`; the values after
@@ -266,6 +268,12 @@ fn call_evidence(
         for column in &call.args.columns {
             evidence.add_key(column);
         }
+    }
+    // `groupBy(k).count()` and `df.count()` alike (`count()` is `groupBy().count()`).
+    if names_its_count(call)
+        && !previous_call.is_some_and(|c| c.method.eq_ignore_ascii_case("pivot"))
+    {
+        evidence.add(TokenKind::Alias, GROUPED_COUNT_NAME);
     }
     if families.contains(OperatorFamily::Aggregate) {
         for name in names_folded_into_aggregate(&chain.calls[position + 1..]) {
@@ -527,7 +535,19 @@ fn joins_on_names(call: &crate::code::SparkCall) -> bool {
 
 /// What the call aggregating a grouping computes (`.agg(sum(x))`, `.count()`), added to the
 /// grouping call's evidence; `countDistinct(x)` first de-duplicates over the keys and `x`.
-fn add_aggregation(evidence: &mut Evidence, aggregating: &crate::code::SparkCall) {
+/// The name a `count()` call gives its result: the plan's `count(1) AS count`, where SQL's
+/// `count(*)` and `select(count("*"))` without an alias are named `count(1)` (and after a pivot
+/// the values name the results).
+const GROUPED_COUNT_NAME: &str = "count";
+
+fn names_its_count(aggregating: &crate::code::SparkCall) -> bool {
+    aggregating.method.eq_ignore_ascii_case("count")
+}
+
+fn add_aggregation(evidence: &mut Evidence, aggregating: &crate::code::SparkCall, pivoted: bool) {
+    if !pivoted && names_its_count(aggregating) {
+        evidence.add(TokenKind::Alias, GROUPED_COUNT_NAME);
+    }
     let computed = aggregating
         .args
         .functions
@@ -578,7 +598,7 @@ fn join_split_groupings(
         }
         let keys = &grouping_call.args;
         let evidence = &mut aggregating.evidence;
-        add_aggregation(evidence, aggregating_call);
+        add_aggregation(evidence, aggregating_call, false);
         evidence.add_all(TokenKind::Column, &keys.columns);
         evidence.add_all(TokenKind::Literal, &keys.literals);
         if names_keys(grouping_call) && evidence.grouping.is_some() {

@@ -537,6 +537,9 @@ mod tests {
         assert!(pivoted.has(TokenKind::Literal, "usa"));
         assert!(groupings[1].evidence.has(TokenKind::Function, "count"));
         assert!(!groupings[1].evidence.has(TokenKind::Function, "sum"));
+        // `count()` names its result `count`; SQL's unaliased `count(*)` is `count(1)`.
+        assert!(groupings[1].evidence.has(TokenKind::Alias, "count"));
+        assert!(!groupings[2].evidence.has(TokenKind::Alias, "count"));
         let distincts = calls("distinct");
         assert_eq!(distincts.len(), 3);
         // A computed selection names its inputs, not the columns it yields.
@@ -574,6 +577,7 @@ mod tests {
         assert!(grouped.evidence.has(TokenKind::Column, "dept"));
         assert!(grouped.evidence.has(TokenKind::Function, "count"));
         assert_eq!(grouped.evidence.grouping, Some(Grouping::Keyed));
+        assert!(grouped.evidence.has(TokenKind::Alias, "count"));
         // a count of a frame, not of a grouping, stays one over every row
         assert_eq!(count_on(4).evidence.grouping, Some(Grouping::Global));
     }
