@@ -32,8 +32,9 @@ use serde::{Deserialize, Serialize};
 /// into the calls that use it; version 9: a SELECT's whole-list clause carries its items'
 /// literals, as a `select(…)` call does; version 10: Scala SQL built with `+` of string literals;
 /// version 11: a derived table's or CTE's column list names its SELECT's items; version 12: an
-/// ORDER BY names its descending keys and explicit null orderings as the DataFrame API does).
-pub const INDEX_FORMAT_VERSION: u32 = 12;
+/// ORDER BY names its descending keys and explicit null orderings as the DataFrame API does;
+/// version 13: a fill's arguments after its value are the columns it fills).
+pub const INDEX_FORMAT_VERSION: u32 = 13;
 
 pub type FileId = u32;
 pub type SymbolId = u32;

@@ -22,6 +22,9 @@
 //!   frame): a de-duplication's keys are exactly the columns it sees; or the site keeps columns
 //!   beside its keys (`dropDuplicates("a")` plans `first(b)`) where the node has keys only;
 //! * **pivot values** — the site pivots into the values it names and the node into others;
+//! * **filled columns** — the site fills nulls in the columns it names and the node fills others
+//!   too (`na.fill(0, ["population"])` against `coalesce(id, 0) AS id, …`), or with a value the
+//!   node never puts in;
 //! * **aliases** — the site names its results and the node's results carry none of those names
 //!   (Spark keeps user aliases, so `percentile_approx(x, 0.25, …)` as a result name means the
 //!   code wrote no alias).
@@ -30,7 +33,8 @@
 //! score by [`CONFLICT_PENALTY`].
 
 use super::evidence::{
-    DISTINCT, Evidence, JOINED_ON_NAMES, PIVOT_VALUE, TokenKind, WITH_REPLACEMENT,
+    DISTINCT, EVERY_COLUMN, Evidence, FILL_VALUE, FILLED_COLUMN, JOINED_ON_NAMES, PIVOT_VALUE,
+    TokenKind, WITH_REPLACEMENT,
 };
 use super::operations::AGGREGATE_FUNCTIONS;
 use super::semantics::is_join_type_word;
@@ -110,7 +114,8 @@ pub fn conflicts(family: OperatorFamily, node: &Evidence, site: &Evidence) -> bo
             node.has(TokenKind::Literal, WITH_REPLACEMENT)
                 != site.has(TokenKind::Literal, WITH_REPLACEMENT)
         }
-        OperatorFamily::Project | OperatorFamily::Window => aliases_conflict(node, site),
+        OperatorFamily::Project => aliases_conflict(node, site) || fills_other_columns(node, site),
+        OperatorFamily::Window => aliases_conflict(node, site),
         _ => false,
     }
 }
@@ -165,6 +170,24 @@ fn is_explicit_null_ordering(normalised: &str) -> bool {
     [ASC_NULLS_LAST, DESC_NULLS_FIRST]
         .iter()
         .any(|name| normalised.chars().eq(name.chars().filter(|c| *c != '_')))
+}
+
+/// The site fills nulls in the columns it names (`na.fill(0, ["population"])`) and the node fills
+/// others too (`coalesce(id, 0) AS id`): a fill without a subset, or another one; or the site
+/// fills with a value the node never puts in (`fill(0)` against `coalesce(city, ) AS city`).
+fn fills_other_columns(node: &Evidence, site: &Evidence) -> bool {
+    let filled = |v: &str| v.starts_with(FILLED_COLUMN);
+    let (n, s) = (
+        values(node, TokenKind::Literal, filled),
+        values(site, TokenKind::Literal, filled),
+    );
+    let every = format!("{FILLED_COLUMN}{EVERY_COLUMN}");
+    let value = |v: &str| v.starts_with(FILL_VALUE);
+    !s.is_empty() && !s.contains(every.as_str()) && !n.is_subset(&s)
+        || disjoint_named(
+            values(node, TokenKind::Literal, value),
+            values(site, TokenKind::Literal, value),
+        )
 }
 
 /// Both sides name something of a kind and share none of it.
@@ -451,6 +474,46 @@ mod tests {
         let not_null = bag(&[(TokenKind::Function, "isNotNull")]);
         assert!(conflicts(OperatorFamily::Filter, &is_null, &not_null));
         assert!(!conflicts(OperatorFamily::Filter, &is_null, &is_null));
+    }
+
+    #[test]
+    fn a_fill_names_the_columns_and_the_value_it_fills_with() {
+        // `coalesce(id, 0) AS id, coalesce(zipcode, 0) AS zipcode, coalesce(population, 0) …`
+        let node = bag(&[
+            (TokenKind::Function, "coalesce"),
+            (TokenKind::Literal, "fill:id"),
+            (TokenKind::Literal, "fill:zipcode"),
+            (TokenKind::Literal, "fill:population"),
+            (TokenKind::Literal, "fillvalue:0"),
+        ]);
+        let fill = |tokens: &[&str]| {
+            let mut all = vec![(TokenKind::Function, "coalesce")];
+            all.extend(tokens.iter().map(|t| (TokenKind::Literal, *t)));
+            bag(&all)
+        };
+        // `na.fill(0)` fills every numeric column; `na.fill(0, ["population"])` one of three.
+        assert!(!conflicts(
+            OperatorFamily::Project,
+            &node,
+            &fill(&["fill:*", "fillvalue:0"])
+        ));
+        assert!(conflicts(
+            OperatorFamily::Project,
+            &node,
+            &fill(&["fill:population", "fillvalue:0"])
+        ));
+        // `na.fill("")` puts in another value than `fill(0)`.
+        assert!(conflicts(
+            OperatorFamily::Project,
+            &node,
+            &fill(&["fill:*", "fillvalue:"])
+        ));
+        // A subset naming every filled column, value unknown (a dict of values), agrees.
+        assert!(!conflicts(
+            OperatorFamily::Project,
+            &node,
+            &fill(&["fill:id", "fill:zipcode", "fill:population"])
+        ));
     }
 
     #[test]

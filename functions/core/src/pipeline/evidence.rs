@@ -163,14 +163,25 @@ fn column_name(name: &str) -> &str {
 
 /// Literals lose quotes, numeric suffixes (`10L`, `2.0D`) and trailing `.0`.
 pub fn normalise_literal(value: &str) -> Option<String> {
+    let v = canonical_literal(value);
+    if v.is_empty() || v == "null" || v == "true" || v == "false" {
+        return None;
+    }
+    // Single characters and the ubiquitous 0/1 match everything and decide nothing.
+    if v.chars().count() < 2 && v.parse::<i64>().map_or(true, |n| n == 0 || n == 1) {
+        return None;
+    }
+    Some(v)
+}
+
+/// A literal as code and plan both spell it: unquoted, lower case, without a numeric type suffix
+/// or a whole number's `.0` (`"0.0"`, `0L` and `0` are all `0`).
+pub fn canonical_literal(value: &str) -> String {
     let mut v = value
         .trim()
         .trim_matches(|c| c == '"' || c == '\'')
         .trim()
         .to_lowercase();
-    if v.is_empty() || v == "null" || v == "true" || v == "false" {
-        return None;
-    }
     let numeric_suffix = v.len() > 1
         && (v.ends_with('l') || v.ends_with('d') || v.ends_with('f'))
         && v[..v.len() - 1].parse::<f64>().is_ok();
@@ -182,11 +193,7 @@ pub fn normalise_literal(value: &str) -> Option<String> {
     {
         v = stripped.to_owned();
     }
-    // Single characters and the ubiquitous 0/1 match everything and decide nothing.
-    if v.chars().count() < 2 && v.parse::<i64>().map_or(true, |n| n == 0 || n == 1) {
-        return None;
-    }
-    Some(v)
+    v
 }
 
 /// Paths compare by their last meaningful component (`/data/x/orders.parquet` ~ `orders.parquet`
@@ -311,6 +318,12 @@ impl Evidence {
             .map(String::as_str)
     }
 
+    fn fills_every_column(&self) -> bool {
+        self.tokens.iter().any(|(k, v)| {
+            *k == TokenKind::Literal && v.strip_prefix(FILLED_COLUMN) == Some(EVERY_COLUMN)
+        })
+    }
+
     fn holds(&self, kind: TokenKind, value: &str) -> bool {
         let alike: &[TokenKind] = match kind {
             // PySpark names columns in plain strings (`schema=["name", …]`, `groupBy("dept")`),
@@ -321,7 +334,12 @@ impl Evidence {
             TokenKind::Table | TokenKind::Path => {
                 &[TokenKind::Table, TokenKind::Path, TokenKind::Literal]
             }
-            TokenKind::Literal => &[TokenKind::Literal],
+            TokenKind::Literal => {
+                if value.starts_with(FILLED_COLUMN) && self.fills_every_column() {
+                    return true;
+                }
+                &[TokenKind::Literal]
+            }
             TokenKind::Function => &[TokenKind::Function],
         };
         alike
@@ -474,6 +492,19 @@ pub const WITH_REPLACEMENT: &str = "withreplacement";
 /// (`pivot("g", ["Male"])`) plans exactly those, and the plan's
 /// `pivotfirst(g, …, Female, Male, 0, 0)` lists every value it pivots into.
 pub const PIVOT_VALUE: &str = "pivot:";
+
+/// The prefix of a column a fill of nulls replaces (`fill:population`): `na.fill(0, ["population"])`
+/// fills only the columns it names, and the plan's `coalesce(population, 0) AS population` says
+/// which columns were filled.
+pub const FILLED_COLUMN: &str = "fill:";
+/// The prefix of the value a fill of nulls puts in (`fillvalue:0`; `fillvalue:` for `""`).
+pub const FILL_VALUE: &str = "fillvalue:";
+/// What a fill without a subset fills (`fill:*`): every column of its value's type, so it holds
+/// every `fill:` column a node names.
+pub const EVERY_COLUMN: &str = "*";
+/// The function token of a fill of nulls (`fillna(0)`, `na.fill("")`): a Project that computes
+/// nothing but `coalesce(x, value) AS x` is one, whichever columns it fills.
+pub const FILLS_NULLS: &str = "fillna";
 
 /// Split source text into code-aware terms: identifiers split on case changes and underscores,
 /// lower-cased, followed by the whole identifier when it had several parts; digits kept as their

@@ -13,7 +13,10 @@
 //!   UDF projection. They are mapped to the statement of their *consumer*, the nearest ancestor
 //!   that was written by the user, and say so.
 
-use super::evidence::{DISTINCT, Evidence, Grouping, JOINED_ON_NAMES, TokenKind};
+use super::evidence::{
+    DISTINCT, Evidence, FILL_VALUE, FILLED_COLUMN, FILLS_NULLS, Grouping, JOINED_ON_NAMES,
+    TokenKind, canonical_literal,
+};
 use super::operations::{TYPED_FILTER, calls_closure, is_typed_operator};
 use crate::code::lang::vocab::{ASC_NULLS_LAST, DESC_NULLS_FIRST};
 use crate::contracts::NodeKind;
@@ -370,8 +373,23 @@ fn filter_evidence(e: &mut Evidence, d: &crate::plan::NodeDetails) {
 
 /// A projection: what it computes (UDFs included), or its bare columns when that is all.
 fn projection_evidence(e: &mut Evidence, d: &crate::plan::NodeDetails) {
+    let mut computes_only_fills = true;
     for p in d.projections.iter().filter(|p| !is_passthrough(p)) {
         add_expr(e, p, true);
+        match filled_column(p) {
+            Some(column) => {
+                e.add(TokenKind::Literal, &format!("{FILLED_COLUMN}{column}"));
+                let value = p
+                    .literals
+                    .first()
+                    .map_or(String::new(), |v| canonical_literal(v));
+                e.add(TokenKind::Literal, &format!("{FILL_VALUE}{value}"));
+            }
+            None => computes_only_fills = false,
+        }
+    }
+    if computes_only_fills && !e.is_empty() {
+        e.add(TokenKind::Function, FILLS_NULLS);
     }
     e.add_all(TokenKind::Function, &d.python_udfs);
     // A projection of bare columns (`select("state")`) has nothing but its columns.
@@ -380,6 +398,21 @@ fn projection_evidence(e: &mut Evidence, d: &crate::plan::NodeDetails) {
             add_expr(e, p, true);
         }
     }
+}
+
+/// The column a fill of nulls replaces in place: `coalesce(population, 0) AS population`
+/// (`coalesce(nanvl(x, null), 0.0) AS x` for a floating-point one, a cast for a value of
+/// another type).
+fn filled_column(p: &Expr) -> Option<&str> {
+    let [column] = p.columns.as_slice() else {
+        return None;
+    };
+    (p.functions.first().is_some_and(|f| f == "coalesce")
+        && p.functions[1..].iter().all(|f| f == "nanvl" || f == "cast")
+        && p.alias
+            .as_deref()
+            .is_some_and(|a| a.eq_ignore_ascii_case(column)))
+    .then_some(column.as_str())
 }
 
 /// An aggregate: grouping keys, functions (`distinct` for a deduplication) and aliases.
@@ -1073,6 +1106,39 @@ SortAggregate(keys=[region#1], functions=[max(revenue#2)])
             functions("age#1 DESC NULLS FIRST"),
             ["desc", "descnullsfirst"]
         );
+    }
+
+    #[test]
+    fn a_projection_that_only_fills_nulls_names_its_columns_and_values() {
+        let literals = |output: &str| {
+            let plan = format!("Project [{output}]\n+- LocalTableScan [id#1, city#2, x#3]\n");
+            let graph = parse_plan(&plan, &ParseOptions::default()).unwrap();
+            let signature = &plan_semantics(&graph)[0].signature;
+            let fills = signature
+                .iter()
+                .any(|(k, v)| k == "function" && v == "fillna");
+            let mut literals: Vec<String> = signature
+                .iter()
+                .filter(|(k, v)| k == "literal" && v.starts_with("fill"))
+                .map(|(_, v)| v.clone())
+                .collect();
+            literals.sort();
+            (fills, literals)
+        };
+        assert_eq!(
+            literals("coalesce(id#1, 0) AS id#4, city#2, coalesce(nanvl(x#3, null), 0.0) AS x#5"),
+            (
+                true,
+                vec!["fill:id".into(), "fill:x".into(), "fillvalue:0".into()]
+            )
+        );
+        assert_eq!(
+            literals("coalesce(city#2, ) AS city#6"),
+            (true, vec!["fill:city".into(), "fillvalue:".into()])
+        );
+        // a coalesce under another name, beside other work, is no fill
+        let (fills, _) = literals("coalesce(city#2, x#3) AS place#7, upper(city#2) AS u#8");
+        assert!(!fills);
     }
 
     #[test]

@@ -307,6 +307,8 @@ pub fn arg_role(method: &str, index: usize, keyword: Option<&str>) -> ArgRole {
                 ArgRole::Literal
             }
         }
+        // `fillna(0, ["population"])`: the value, then the columns to fill.
+        "fillna" | "fill" if index >= 1 => ArgRole::Column,
         "filter" | "where" | "expr" | "selectExpr" => ArgRole::SqlExpr,
         "sql" | "option" | "options" | "format" | "mode" | "config" | "appName" | "master"
         | "limit" | "sample" | "fillna" | "fill" | "replace" | "show" | "hint" | "lit"

@@ -2,7 +2,10 @@
 //! becomes a site with its evidence, families and flags; then the flow between them is linked.
 
 use super::*;
-use crate::pipeline::evidence::{Grouping, PIVOT_VALUE, WITH_REPLACEMENT, is_noise_function};
+use crate::pipeline::evidence::{
+    EVERY_COLUMN, FILL_VALUE, FILLED_COLUMN, FILLS_NULLS, Grouping, PIVOT_VALUE, WITH_REPLACEMENT,
+    canonical_literal, is_noise_function,
+};
 use crate::pipeline::operations::{
     AGGREGATE_FUNCTIONS, TYPED_FILTER, passes_closure, typed_operator_of,
 };
@@ -291,6 +294,8 @@ fn call_evidence(
         None => chain.receiver.rsplit('.').next(),
     };
     if is_null_dropping_call(&call.method, previous) {
+        // (`na.drop` drops rows, not columns: no Project)
+        families.remove(OperatorFamily::Project);
         families.insert(OperatorFamily::Filter);
         evidence.add(TokenKind::Function, "atleastnnonnulls");
     }
@@ -308,6 +313,27 @@ fn call_evidence(
             evidence.add(TokenKind::Literal, WITH_REPLACEMENT);
         }
     }
+    // A fill plans `coalesce(x, value) AS x` for each column it fills — only those it names
+    // (`na.fill(0, ["population"])`), so the plan says which columns were filled.
+    if is_fill_method(&call.method) {
+        evidence.add(TokenKind::Function, "coalesce");
+        evidence.add(TokenKind::Function, FILLS_NULLS);
+        let columns = filled_columns(chain, position);
+        if columns.is_empty() {
+            evidence.add(
+                TokenKind::Literal,
+                &format!("{FILLED_COLUMN}{EVERY_COLUMN}"),
+            );
+        }
+        for column in columns {
+            evidence.add(TokenKind::Literal, &format!("{FILLED_COLUMN}{column}"));
+        }
+        // The value comes first (`fill(0)`, `fill("unknown", ["city"])`); a dict names columns.
+        if let Some(value) = call.args.literals.first() {
+            let value = canonical_literal(value);
+            evidence.add(TokenKind::Literal, &format!("{FILL_VALUE}{value}"));
+        }
+    }
     // `sampleBy(col, fractions, seed)` plans a Filter of a UDF over the key and `rand(seed)`.
     if call.method.eq_ignore_ascii_case("sampleby") {
         evidence.add(TokenKind::Function, "udf");
@@ -319,6 +345,37 @@ fn call_evidence(
         families.insert(OperatorFamily::Join);
     }
     (evidence, families)
+}
+
+fn is_fill_method(method: &str) -> bool {
+    method.eq_ignore_ascii_case("fill") || method.eq_ignore_ascii_case("fillna")
+}
+
+/// The columns a run of fills names (`na.fill("x", ["a"]).na.fill("", ["b"])` — Spark plans the
+/// run as one Project): none when any of them fills every column of its value's type (no
+/// subset).
+fn filled_columns(chain: &CallChain, position: usize) -> Vec<&str> {
+    let in_run = |c: &crate::code::SparkCall| is_fill_method(&c.method) || c.method == "na";
+    let calls = &chain.calls;
+    let first = calls[..position]
+        .iter()
+        .rposition(|c| !in_run(c))
+        .map_or(0, |p| p + 1);
+    let end = calls[position..]
+        .iter()
+        .position(|c| !in_run(c))
+        .map_or(calls.len(), |p| position + p);
+    let fills = || {
+        calls[first..end]
+            .iter()
+            .filter(|c| is_fill_method(&c.method))
+    };
+    if fills().any(|c| c.args.columns.is_empty()) {
+        return Vec::new();
+    }
+    fills()
+        .flat_map(|c| c.args.columns.iter().map(String::as_str))
+        .collect()
 }
 
 /// A site for every clause of every SQL statement; the ids of each statement's sites.

@@ -554,6 +554,48 @@ mod tests {
     }
 
     #[test]
+    fn a_fill_carries_the_columns_it_fills_and_its_value() {
+        let table = site_table(
+            "Nulls.scala",
+            "object Nulls extends App {\n  \
+             df.na.fill(0).show(false)\n  \
+             df.na.fill(0, Array(\"population\")).show(false)\n  \
+             df.na.fill(\"unknown\", Array(\"city\")).na.fill(\"\", Array(\"type\")).show(false)\n  \
+             df.na.drop(Seq(\"population\")).show(false)\n\
+             }\n",
+        );
+        let fills: Vec<&Site> = table
+            .sites
+            .iter()
+            .filter(|s| matches!(&s.kind, SiteKind::Call { method, .. } if method == "fill"))
+            .collect();
+        assert_eq!(fills.len(), 4);
+        let literal = |s: &Site, v: &str| s.evidence.has(TokenKind::Literal, v);
+        assert!(literal(fills[0], "fill:*") && literal(fills[0], "fillvalue:0"));
+        assert!(literal(fills[1], "fill:population") && !literal(fills[1], "fill:*"));
+        // one run of fills is one Project: each of its calls names both columns
+        for run in &fills[2..] {
+            assert!(literal(run, "fill:city") && literal(run, "fill:type"));
+        }
+        assert!(literal(fills[2], "fillvalue:unknown"));
+        assert!(
+            fills
+                .iter()
+                .all(|s| s.evidence.has(TokenKind::Function, "coalesce"))
+        );
+        let drop = table
+            .sites
+            .iter()
+            .find(|s| matches!(&s.kind, SiteKind::Call { method, .. } if method == "drop"))
+            .unwrap();
+        assert!(drop.families.contains(OperatorFamily::Filter));
+        assert!(
+            !drop.families.contains(OperatorFamily::Project),
+            "na.drop drops rows"
+        );
+    }
+
+    #[test]
     fn a_grouping_held_in_a_variable_is_aggregated_by_the_next_statement() {
         use crate::pipeline::evidence::Grouping;
         let table = site_table(
