@@ -33,8 +33,8 @@
 //! score by [`CONFLICT_PENALTY`].
 
 use super::evidence::{
-    DISTINCT, EVERY_COLUMN, Evidence, FILL_VALUE, FILLED_COLUMN, JOINED_ON_NAMES, PIVOT_VALUE,
-    TokenKind, WITH_REPLACEMENT,
+    DISTINCT, Evidence, FILL_VALUE, FILLED_COLUMN, JOINED_ON_NAMES, PIVOT_VALUE, TokenKind,
+    WITH_REPLACEMENT,
 };
 use super::operations::AGGREGATE_FUNCTIONS;
 use super::semantics::is_join_type_word;
@@ -177,17 +177,19 @@ fn is_explicit_null_ordering(normalised: &str) -> bool {
 /// fills with a value the node never puts in (`fill(0)` against `coalesce(city, ) AS city`).
 fn fills_other_columns(node: &Evidence, site: &Evidence) -> bool {
     let filled = |v: &str| v.starts_with(FILLED_COLUMN);
-    let (n, s) = (
-        values(node, TokenKind::Literal, filled),
-        values(site, TokenKind::Literal, filled),
-    );
-    let every = format!("{FILLED_COLUMN}{EVERY_COLUMN}");
     let value = |v: &str| v.starts_with(FILL_VALUE);
-    !s.is_empty() && !s.contains(every.as_str()) && !n.is_subset(&s)
-        || disjoint_named(
-            values(node, TokenKind::Literal, value),
-            values(site, TokenKind::Literal, value),
-        )
+    // Most sites fill nothing: check that side first, it is the cheap one.
+    let (site_filled, site_values) = (
+        values(site, TokenKind::Literal, filled),
+        values(site, TokenKind::Literal, value),
+    );
+    if site_filled.is_empty() && site_values.is_empty() {
+        return false;
+    }
+    !site_filled.is_empty()
+        && !site.fills_every_column()
+        && !values(node, TokenKind::Literal, filled).is_subset(&site_filled)
+        || disjoint_named(values(node, TokenKind::Literal, value), site_values)
 }
 
 /// Both sides name something of a kind and share none of it.

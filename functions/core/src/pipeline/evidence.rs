@@ -318,7 +318,8 @@ impl Evidence {
             .map(String::as_str)
     }
 
-    fn fills_every_column(&self) -> bool {
+    /// A fill without a subset (`fill:*`): it fills every column of its value's type.
+    pub fn fills_every_column(&self) -> bool {
         self.tokens.iter().any(|(k, v)| {
             *k == TokenKind::Literal && v.strip_prefix(FILLED_COLUMN) == Some(EVERY_COLUMN)
         })
