@@ -34,13 +34,14 @@
 
 use super::evidence::{
     DISTINCT, Evidence, FILL_VALUE, FILLED_COLUMN, JOINED_ON_NAMES, PIVOT_VALUE, TokenKind,
-    WITH_REPLACEMENT,
+    WITH_REPLACEMENT, normalise_function,
 };
 use super::operations::AGGREGATE_FUNCTIONS;
 use super::semantics::is_join_type_word;
 use crate::code::lang::vocab::{ASC_NULLS_LAST, DESC_NULLS_FIRST};
 use crate::plan::OperatorFamily;
 use std::collections::BTreeSet;
+use std::sync::LazyLock;
 
 /// Score factor for a site whose evidence contradicts the node's.
 pub const CONFLICT_PENALTY: f64 = 0.55;
@@ -166,10 +167,14 @@ fn pivots_into_other_values(node: &Evidence, site: &Evidence) -> bool {
 /// sort puts nulls where its direction does by default, so the plan's null ordering and the
 /// site's must agree.
 fn is_explicit_null_ordering(normalised: &str) -> bool {
-    // Evidence holds function names normalised (lower case, no underscores).
-    [ASC_NULLS_LAST, DESC_NULLS_FIRST]
-        .iter()
-        .any(|name| normalised.chars().eq(name.chars().filter(|c| *c != '_')))
+    // Evidence holds function names as `normalise_function` spells them.
+    static NAMES: LazyLock<[String; 2]> = LazyLock::new(|| {
+        [
+            normalise_function(ASC_NULLS_LAST),
+            normalise_function(DESC_NULLS_FIRST),
+        ]
+    });
+    NAMES.iter().any(|name| name == normalised)
 }
 
 /// The site fills nulls in the columns it names (`na.fill(0, ["population"])`) and the node fills

@@ -689,7 +689,6 @@ fn derived_reason(
     }
 }
 
-/// Whether a projection passes its columns through and adds null columns, and nothing else.
 /// What a sort key says the code called: `desc` for a descending key, and the null ordering
 /// when it is not the direction's default (`asc_nulls_last`, `desc_nulls_first` — the names
 /// the DataFrame API and `NULLS LAST` / `NULLS FIRST` in SQL give it).
@@ -703,6 +702,7 @@ fn sort_key_functions(k: &crate::plan::SortKey) -> impl Iterator<Item = &'static
     direction.into_iter().chain(nulls)
 }
 
+/// Whether a projection passes its columns through and adds null columns, and nothing else.
 fn pads_with_nulls(d: &crate::plan::NodeDetails) -> bool {
     let is_null = |e: &Expr| {
         e.alias.is_some()

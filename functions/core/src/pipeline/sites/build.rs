@@ -590,8 +590,6 @@ fn joins_on_names(call: &crate::code::SparkCall) -> bool {
     call.method.eq_ignore_ascii_case("join") && !compares && names_a_key
 }
 
-/// What the call aggregating a grouping computes (`.agg(sum(x))`, `.count()`), added to the
-/// grouping call's evidence; `countDistinct(x)` first de-duplicates over the keys and `x`.
 /// The name a `count()` call gives its result: the plan's `count(1) AS count`, where SQL's
 /// `count(*)` and `select(count("*"))` without an alias are named `count(1)` (and after a pivot
 /// the values name the results).
@@ -601,6 +599,9 @@ fn names_its_count(aggregating: &crate::code::SparkCall) -> bool {
     aggregating.method.eq_ignore_ascii_case("count")
 }
 
+/// What the call aggregating a grouping computes (`.agg(sum(x))`, `.count()`, and the name
+/// `count()` gives), added to the grouping call's evidence; `countDistinct(x)` first
+/// de-duplicates over the keys and `x`.
 fn add_aggregation(evidence: &mut Evidence, aggregating: &crate::code::SparkCall, pivoted: bool) {
     if !pivoted && names_its_count(aggregating) {
         evidence.add(TokenKind::Alias, GROUPED_COUNT_NAME);
