@@ -1,5 +1,6 @@
 //! Copies of one script (the same code in several folders): the plan cannot tell them apart, so no
-//! answer is confirmed and every other copy is among each node's alternatives.
+//! answer is confirmed and every other copy is among each node's alternatives. Where the plan
+//! ties, the answer is the unit the plan shows all of, then the copy filed under its topic.
 
 mod support;
 
@@ -80,5 +81,42 @@ fn three_copies_of_a_script_are_each_answer_or_alternative_and_none_is_confirmed
             "node {id}: {}",
             m.explanation
         );
+    }
+}
+
+fn answer_file(mappings: &[plan2code_core::contracts::MappingOutput], id: &str) -> String {
+    let m = mappings.iter().find(|m| m.dag_node_id == id).unwrap();
+    m.mapped_code.as_ref().unwrap().file.clone()
+}
+
+#[test]
+fn of_two_copies_the_one_filed_under_its_topic_answers() {
+    // Path order alone would pick the stray copy (`jobs/counts_by_shop.py` sorts first).
+    let files = [
+        ("jobs/counts_by_shop.py", SCRIPT),
+        ("jobs/shop/counts_by_shop.py", SCRIPT),
+    ];
+    let mappings = support::map_against(&files, PLAN);
+    for id in ["1", "2", "4"] {
+        assert_eq!(
+            answer_file(&mappings, id),
+            "jobs/shop/counts_by_shop.py",
+            "node {id}"
+        );
+    }
+}
+
+#[test]
+fn of_two_units_that_explain_a_plan_alike_the_one_it_shows_all_of_answers() {
+    // `a.py`'s chain also adds a column no node of the plan computes: had it run, the plan
+    // would show it.
+    let longer = SCRIPT.replace(
+        "df.groupBy(\"shop\").count().show()",
+        "df.groupBy(\"shop\").count().withColumn(\"checked\", df.units + 1).show()",
+    );
+    let files = [("a.py", longer.as_str()), ("b.py", SCRIPT)];
+    let mappings = support::map_against(&files, PLAN);
+    for id in ["1", "2", "4"] {
+        assert_eq!(answer_file(&mappings, id), "b.py", "node {id}");
     }
 }

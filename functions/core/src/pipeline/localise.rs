@@ -384,13 +384,14 @@ fn rank_units(
         let (sites, links) = table.sql_unit_and_links(statement);
         units.push((UnitKind::Sql { statement }, sites, links));
     }
-    let mut ranked: Vec<(RankedUnit, BTreeSet<SiteId>)> = units
+    let mut ranked: Vec<(RankedUnit, BTreeSet<SiteId>, (usize, usize))> = units
         .into_iter()
         .map(|(kind, sites, links)| {
             let borrow = open_flow_borrowing(table, &kind, &sites);
             let mut total = 0.0;
             let mut explained = 0usize;
             let mut used_chains: BTreeSet<usize> = BTreeSet::new();
+            let mut used_sites: BTreeSet<SiteId> = BTreeSet::new();
             for &n in writers {
                 let scored: Vec<(SiteId, f64)> = sites
                     .iter()
@@ -408,9 +409,11 @@ fn rank_units(
                         // Every chain holding a site as good as the best is used: a read and the
                         // SQL FROM naming its view explain a scan equally well.
                         for &(s, x) in &scored {
-                            if let SiteKind::Call { chain, .. } = table.sites[s].kind
-                                && x >= v - 1e-9
-                            {
+                            if x < v - 1e-9 {
+                                continue;
+                            }
+                            used_sites.insert(s);
+                            if let SiteKind::Call { chain, .. } = table.sites[s].kind {
                                 used_chains.insert(chain);
                             }
                         }
@@ -431,6 +434,13 @@ fn rank_units(
                 .iter()
                 .filter(|c| !used_chains.contains(c) && !links.contains(c))
                 .count() as f64;
+            // Operations of the unit the plan shows nothing of (a sibling `withColumn` computing
+            // what no node computes): the tie-break between units that explain the plan equally.
+            let unshown = sites
+                .iter()
+                .filter(|s| !table.sites[**s].families.is_empty() && !used_sites.contains(s))
+                .count();
+            let placement = unit_file(table, &sites).map_or(0, |f| table.placement(f));
             let unit = RankedUnit {
                 kind,
                 score: (total - 0.05 * idle) * prior.of_unit(table, &sites),
@@ -440,11 +450,45 @@ fn rank_units(
                     explained as f64 / writers.len() as f64
                 },
             };
-            (unit, sites)
+            (unit, sites, (unshown, placement))
         })
         .collect();
     ranked.sort_by(|a, b| b.0.score.total_cmp(&a.0.score));
+    order_tied_files(&mut ranked, table);
     ranked
+        .into_iter()
+        .map(|(unit, sites, _)| (unit, sites))
+        .collect()
+}
+
+/// Among units of equal score in different files (copies, look-alikes), the file whose unit the
+/// plan shows all of comes first, then the copy filed under its topic ([`SiteTable::placement`]);
+/// units of one file keep their order (program order decides between them).
+fn order_tied_files(
+    ranked: &mut [(RankedUnit, BTreeSet<SiteId>, (usize, usize))],
+    table: &SiteTable,
+) {
+    let mut start = 0;
+    while start < ranked.len() {
+        let score = ranked[start].0.score;
+        let end = start + ranked[start..].partition_point(|u| u.0.score == score);
+        let run = &mut ranked[start..end];
+        let files: Vec<Option<u32>> = run.iter().map(|u| unit_file(table, &u.1)).collect();
+        if files.iter().any(|f| *f != files[0]) {
+            // Per file: its fewest unshown operations, its placement, where it first appears.
+            let mut keys: BTreeMap<Option<u32>, (usize, std::cmp::Reverse<usize>, usize)> =
+                BTreeMap::new();
+            for (i, (file, u)) in files.iter().zip(run.iter()).enumerate() {
+                let (unshown, placement) = u.2;
+                let key = keys
+                    .entry(*file)
+                    .or_insert((unshown, std::cmp::Reverse(placement), i));
+                key.0 = key.0.min(unshown);
+            }
+            run.sort_by_key(|u| keys[&unit_file(table, &u.1)]);
+        }
+        start = end;
+    }
 }
 
 /// The files of the best units, with their best unit's score (at most five).

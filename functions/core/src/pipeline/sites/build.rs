@@ -36,6 +36,7 @@ impl SiteTable {
             chain_sql: sql_links(index),
             sql_views: view_edges(index),
             sql_view_chains: view_chain_edges(index),
+            placement: index.files.iter().map(|f| placement(&f.path)).collect(),
         }
     }
 }

@@ -94,6 +94,8 @@ pub struct SiteTable {
     postings: HashMap<String, Vec<SiteId>>,
     /// Sites by the operator families they can produce (indexed by `OperatorFamily as usize`).
     family_sites: Vec<Vec<SiteId>>,
+    /// Per file: how many words of its name its directories name ([`placement`]).
+    placement: Vec<usize>,
 }
 
 /// How a feeding chain enters a chain: as the receiver (`df` in `df.join(x)`) or as an argument
@@ -111,7 +113,24 @@ fn root_variable(receiver: &str) -> &str {
     &receiver[..end]
 }
 
+/// How many words of a file's name (`WindowGroupbyFirst` → window, groupby, first) the
+/// directories above it name: a file kept among its own kind (`functions/window/`) scores above
+/// a copy of it left elsewhere (`functions/`). Only breaks exact ties — two copies of one file
+/// explain a plan equally, and the one filed under its topic is the likelier to be the one run.
+fn placement(path: &str) -> usize {
+    let (dirs, name) = path.rsplit_once('/').unwrap_or(("", path));
+    let stem = name.split_once('.').map_or(name, |(stem, _)| stem);
+    let dir_words: BTreeSet<String> = code_terms(dirs).into_iter().collect();
+    let name_words: BTreeSet<String> = code_terms(stem).into_iter().collect();
+    name_words.intersection(&dir_words).count()
+}
+
 impl SiteTable {
+    /// How well `file` sits among its own kind ([`placement`]): the tie-break between copies.
+    pub fn placement(&self, file: FileId) -> usize {
+        self.placement.get(file as usize).copied().unwrap_or(0)
+    }
+
     /// Sites sharing at least one token with `evidence` — the only sites whose evidence overlap
     /// is not zero.
     pub fn sharing(&self, evidence: &Evidence) -> BTreeSet<SiteId> {
