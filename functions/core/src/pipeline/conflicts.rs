@@ -33,8 +33,8 @@
 //! score by [`CONFLICT_PENALTY`].
 
 use super::evidence::{
-    DISTINCT, Evidence, FILL_VALUE, FILLED_COLUMN, JOINED_ON_NAMES, PIVOT_VALUE, TokenKind,
-    WITH_REPLACEMENT, normalise_function,
+    DISTINCT, DROPPED_COLUMN, Evidence, FILL_VALUE, FILLED_COLUMN, JOINED_ON_NAMES, PIVOT_VALUE,
+    TokenKind, WITH_REPLACEMENT, normalise_function,
 };
 use super::operations::AGGREGATE_FUNCTIONS;
 use super::semantics::is_join_type_word;
@@ -115,7 +115,11 @@ pub fn conflicts(family: OperatorFamily, node: &Evidence, site: &Evidence) -> bo
             node.has(TokenKind::Literal, WITH_REPLACEMENT)
                 != site.has(TokenKind::Literal, WITH_REPLACEMENT)
         }
-        OperatorFamily::Project => aliases_conflict(node, site) || fills_other_columns(node, site),
+        OperatorFamily::Project => {
+            aliases_conflict(node, site)
+                || fills_other_columns(node, site)
+                || drops_other_columns(node, site)
+        }
         OperatorFamily::Window => aliases_conflict(node, site),
         _ => false,
     }
@@ -195,6 +199,19 @@ fn fills_other_columns(node: &Evidence, site: &Evidence) -> bool {
         && !site.fills_every_column()
         && !values(node, TokenKind::Literal, filled).is_subset(&site_filled)
         || disjoint_named(values(node, TokenKind::Literal, value), site_values)
+}
+
+/// The site drops a column the node keeps or never had (`drop("department", "url")` against a
+/// Project leaving out only `url`). Several drops in a row plan one Project, so a site dropping
+/// some of the node's columns is no conflict.
+fn drops_other_columns(node: &Evidence, site: &Evidence) -> bool {
+    let dropped = |v: &str| v.starts_with(DROPPED_COLUMN);
+    let site_dropped = values(site, TokenKind::Literal, dropped);
+    if site_dropped.is_empty() {
+        return false;
+    }
+    let node_dropped = values(node, TokenKind::Literal, dropped);
+    !node_dropped.is_empty() && !site_dropped.is_subset(&node_dropped)
 }
 
 /// Both sides name something of a kind and share none of it.

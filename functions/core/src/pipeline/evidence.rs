@@ -503,6 +503,9 @@ pub const FILL_VALUE: &str = "fillvalue:";
 /// What a fill without a subset fills (`fill:*`): every column of its value's type, so it holds
 /// every `fill:` column a node names.
 pub const EVERY_COLUMN: &str = "*";
+/// The prefix of a column a projection drops (`drop:url`): `drop("url")` names what it removes,
+/// and the plan's pruning Project says which of its input's columns it did not keep.
+pub const DROPPED_COLUMN: &str = "drop:";
 /// The function token of a fill of nulls (`fillna(0)`, `na.fill("")`): a Project that computes
 /// nothing but `coalesce(x, value) AS x` is one, whichever columns it fills.
 pub const FILLS_NULLS: &str = "fillna";

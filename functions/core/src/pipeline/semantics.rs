@@ -14,8 +14,8 @@
 //!   that was written by the user, and say so.
 
 use super::evidence::{
-    DISTINCT, Evidence, FILL_VALUE, FILLED_COLUMN, FILLS_NULLS, Grouping, JOINED_ON_NAMES,
-    TokenKind, canonical_literal,
+    DISTINCT, DROPPED_COLUMN, Evidence, FILL_VALUE, FILLED_COLUMN, FILLS_NULLS, Grouping,
+    JOINED_ON_NAMES, TokenKind, canonical_literal,
 };
 use super::operations::{TYPED_FILTER, calls_closure, is_typed_operator};
 use crate::code::lang::vocab::{ASC_NULLS_LAST, DESC_NULLS_FIRST};
@@ -298,6 +298,9 @@ fn own_signature(node: &PlanNode) -> Evidence {
                 }
                 for k in &w.order_by {
                     add_expr(&mut e, &k.expr, true);
+                    for f in sort_key_functions(k) {
+                        e.add(TokenKind::Function, f);
+                    }
                 }
             }
         }
@@ -397,6 +400,58 @@ fn projection_evidence(e: &mut Evidence, d: &crate::plan::NodeDetails) {
         for p in &d.projections {
             add_expr(e, p, true);
         }
+    }
+}
+
+/// The (lower-cased) names of the columns the scans under `idx` read.
+fn columns_read_below(graph: &PlanGraph, idx: NodeIdx) -> std::collections::BTreeSet<String> {
+    let mut read = std::collections::BTreeSet::new();
+    let mut stack = vec![idx];
+    while let Some(n) = stack.pop() {
+        let node = &graph.nodes[n];
+        if node.family == OperatorFamily::Scan {
+            read.extend(
+                node.details
+                    .output
+                    .iter()
+                    .map(|a| a.name.as_str().to_lowercase()),
+            );
+        }
+        stack.extend(node.children.iter().copied());
+    }
+    read
+}
+
+/// The input columns a projection of bare columns leaves out, when it keeps at least as many as
+/// it drops (a `select` of two columns out of thirty is no `drop` of twenty-eight). The input is
+/// the node's own list when the plan prints one, else its child's output.
+fn dropped_columns(graph: &PlanGraph, node: &PlanNode) -> Vec<String> {
+    let d = &node.details;
+    if node.family != OperatorFamily::Project
+        || d.projections.is_empty()
+        || !d.projections.iter().all(is_passthrough)
+    {
+        return Vec::new();
+    }
+    let input = match node.children.as_slice() {
+        _ if !d.input.is_empty() => &d.input,
+        [child] => &graph.nodes[*child].details.output,
+        _ => return Vec::new(),
+    };
+    let kept: std::collections::BTreeSet<String> = d
+        .projections
+        .iter()
+        .flat_map(|p| p.columns.iter().map(|c| c.to_lowercase()))
+        .collect();
+    let dropped: Vec<String> = input
+        .iter()
+        .map(|a| a.name.as_str().to_lowercase())
+        .filter(|name| !kept.contains(name))
+        .collect();
+    if dropped.len() <= kept.len() {
+        dropped
+    } else {
+        Vec::new()
     }
 }
 
@@ -780,6 +835,19 @@ pub fn plan_semantics(graph: &PlanGraph) -> Vec<SemanticDescription> {
                 .collect();
             own[idx].add_all(TokenKind::Alias, &names);
         }
+        // `drop("url")` names what a pruning Project leaves out.
+        // A column the plan read is a marker only (the column itself would favour any select
+        // naming the rest); one the plan computed (`row_number() … AS row`) is named too.
+        let dropped = dropped_columns(graph, node);
+        if !dropped.is_empty() {
+            let read = columns_read_below(graph, idx);
+            for column in dropped {
+                own[idx].add(TokenKind::Literal, &format!("{DROPPED_COLUMN}{column}"));
+                if !read.contains(&column) {
+                    own[idx].add(TokenKind::Column, &column);
+                }
+            }
+        }
         let keeps_one_key = parents[idx].is_some_and(|p| keeps_one_of_each_name(&graph.nodes[p]));
         if node.family == OperatorFamily::Join && keeps_one_key {
             own[idx].add(TokenKind::Literal, JOINED_ON_NAMES);
@@ -1106,6 +1174,45 @@ SortAggregate(keys=[region#1], functions=[max(revenue#2)])
             functions("age#1 DESC NULLS FIRST"),
             ["desc", "descnullsfirst"]
         );
+    }
+
+    #[test]
+    fn a_window_names_the_direction_of_its_ordering() {
+        let functions = |order: &str| {
+            let plan = format!(
+                "Window [row_number() windowspecdefinition(d#1, s#2 {order}, \
+                 specifiedwindowframe(RowFrame, unboundedpreceding$(), currentrow$())) AS row#3], \
+                 [d#1], [s#2 {order}]\n+- LocalTableScan [d#1, s#2]\n"
+            );
+            let graph = parse_plan(&plan, &ParseOptions::default()).unwrap();
+            plan_semantics(&graph)[0]
+                .signature
+                .iter()
+                .any(|(k, v)| k == "function" && v == "desc")
+        };
+        assert!(functions("DESC NULLS LAST"));
+        assert!(!functions("ASC NULLS FIRST"));
+    }
+
+    #[test]
+    fn a_pruning_projection_names_the_columns_it_leaves_out_when_they_are_fewer() {
+        let dropped = |output: &str| {
+            let plan = format!("Project [{output}]\n+- LocalTableScan [id#1, name#2, url#3]\n");
+            let graph = parse_plan(&plan, &ParseOptions::default()).unwrap();
+            let mut dropped: Vec<String> = plan_semantics(&graph)[0]
+                .signature
+                .iter()
+                .filter(|(k, v)| k == "literal" && v.starts_with("drop:"))
+                .map(|(_, v)| v.clone())
+                .collect();
+            dropped.sort();
+            dropped
+        };
+        assert_eq!(dropped("id#1, name#2"), ["drop:url"]);
+        // one column of three kept: a select, not a drop of two
+        assert!(dropped("id#1").is_empty());
+        // a computed column is no pruning
+        assert!(dropped("id#1, upper(name#2) AS n#4").is_empty());
     }
 
     #[test]

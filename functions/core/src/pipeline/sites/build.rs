@@ -3,8 +3,8 @@
 
 use super::*;
 use crate::pipeline::evidence::{
-    EVERY_COLUMN, FILL_VALUE, FILLED_COLUMN, FILLS_NULLS, Grouping, PIVOT_VALUE, WITH_REPLACEMENT,
-    canonical_literal, is_noise_function,
+    DROPPED_COLUMN, EVERY_COLUMN, FILL_VALUE, FILLED_COLUMN, FILLS_NULLS, Grouping, PIVOT_VALUE,
+    WITH_REPLACEMENT, canonical_literal, is_noise_function,
 };
 use crate::pipeline::operations::{
     AGGREGATE_FUNCTIONS, TYPED_FILTER, passes_closure, typed_operator_of,
@@ -294,6 +294,12 @@ fn call_evidence(
         Some(c) => Some(c.method.as_str()),
         None => chain.receiver.rsplit('.').next(),
     };
+    // `drop("url")` names the columns the plan's pruning Project leaves out.
+    if call.method.eq_ignore_ascii_case("drop") && !is_null_dropping_call(&call.method, previous) {
+        for column in &call.args.columns {
+            evidence.add(TokenKind::Literal, &format!("{DROPPED_COLUMN}{column}"));
+        }
+    }
     if is_null_dropping_call(&call.method, previous) {
         // (`na.drop` drops rows, not columns: no Project)
         families.remove(OperatorFamily::Project);
