@@ -89,17 +89,30 @@ fn a_project_keeping_one_key_marks_its_join_as_one_on_names() {
     };
     assert!(joined_on_names(of("9")), "{:?}", of("9"));
     // Without the Project the plan keeps both keys: a join on a condition.
+    let graph = parse_plan(&plan_keeping_both_keys(), &ParseOptions::default()).unwrap();
+    let semantics = plan_semantics(&graph);
+    let join = semantics.iter().find(|s| s.dag_node_id == "9").unwrap();
+    assert!(!joined_on_names(&join.signature), "{:?}", join.signature);
+}
+
+/// [`PLAN`] without the Project: the query returns the join as it is, both `emp_id`s included.
+fn plan_keeping_both_keys() -> String {
     let bare = PLAN
         .replace("* Project (10)\n+- ", "")
         .replace("\n   :- ", "\n:- ")
         .replace("\n   :  ", "\n:  ")
         .replace("\n   +- ", "\n+- ")
         .replace("\n      ", "\n   ");
-    let bare = &bare[..bare.find("(10) Project").unwrap()];
-    let graph = parse_plan(bare, &ParseOptions::default()).unwrap();
-    let semantics = plan_semantics(&graph);
-    let join = semantics.iter().find(|s| s.dag_node_id == "9").unwrap();
-    assert!(!joined_on_names(&join.signature), "{:?}", join.signature);
+    bare[..bare.find("(10) Project").unwrap()].to_owned()
+}
+
+#[test]
+fn a_join_returned_with_both_keys_maps_to_the_join_on_a_condition() {
+    // The join on names comes first in the script: order alone would pick it.
+    let mappings = support::map_against(&[("joins.py", SCRIPT)], &plan_keeping_both_keys());
+    let join = mappings.iter().find(|m| m.dag_node_id == "9").unwrap();
+    let code = join.mapped_code.as_ref().unwrap();
+    assert_eq!(code.lines, "4-4", "{}", join.explanation);
 }
 
 #[test]

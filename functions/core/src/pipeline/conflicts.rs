@@ -54,7 +54,7 @@ pub fn conflicts(family: OperatorFamily, node: &Evidence, site: &Evidence) -> bo
             let site_types = values(site, TokenKind::Literal, is_join_type_word);
             // A join on names keeps one key; a join on a condition compares two.
             let on_names = |e: &Evidence| e.has(TokenKind::Literal, JOINED_ON_NAMES);
-            if on_names(node) && !on_names(site) {
+            if on_names(node) && !on_names(site) || on_names(site) && node.keeps_both_keys {
                 return true;
             }
             if node_types.is_empty() {

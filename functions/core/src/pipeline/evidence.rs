@@ -50,6 +50,9 @@ pub struct Evidence {
     /// condition pushed in from a filter after the join first, so the order tells
     /// `join(a & b)` from `join(b).where(a)` ([`same_key_order`]).
     pub key_order: Vec<String>,
+    /// For a join the query returns as it is: its result keeps both sides' keys under one name,
+    /// so it was joined on a condition (`a.x == b.x`, SQL's `ON`), not on names.
+    pub keeps_both_keys: bool,
 }
 
 /// How an aggregate gathers its rows: `groupBy(k).agg(…)` / `GROUP BY k` plan aggregates keyed
@@ -279,6 +282,7 @@ impl Evidence {
                 self.spellings.clone()
             },
             grouping: self.grouping,
+            keeps_both_keys: self.keeps_both_keys,
             key_order: if kind == TokenKind::Column {
                 Vec::new()
             } else {

@@ -107,6 +107,8 @@ const SPELLING: &str = "spelling";
 const GROUPING: &str = "grouping";
 /// … and its join keys, in order ([`Evidence::key_order`]).
 const KEY: &str = "key";
+/// … and that its join keeps both sides' keys ([`Evidence::keeps_both_keys`]).
+const BOTH_KEYS: &str = "keepsBothKeys";
 
 fn to_pairs(evidence: &Evidence) -> Vec<(String, String)> {
     evidence
@@ -130,6 +132,11 @@ fn to_pairs(evidence: &Evidence) -> Vec<(String, String)> {
                 .iter()
                 .map(|k| (KEY.to_owned(), k.clone())),
         )
+        .chain(
+            evidence
+                .keeps_both_keys
+                .then(|| (BOTH_KEYS.to_owned(), "true".to_owned())),
+        )
         .collect()
 }
 
@@ -145,6 +152,8 @@ pub fn evidence_of(pairs: &[(String, String)]) -> Evidence {
             e.grouping = Grouping::from_name(v);
         } else if k == KEY {
             e.add_key(v);
+        } else if k == BOTH_KEYS {
+            e.keeps_both_keys = true;
         }
     }
     e
@@ -852,6 +861,9 @@ pub fn plan_semantics(graph: &PlanGraph) -> Vec<SemanticDescription> {
         if node.family == OperatorFamily::Join && keeps_one_key {
             own[idx].add(TokenKind::Literal, JOINED_ON_NAMES);
         }
+        if node.family == OperatorFamily::Join && returns_both_keys(graph, &parents, idx) {
+            own[idx].keeps_both_keys = true;
+        }
     }
     let derived: Vec<Option<String>> = (0..graph.nodes.len())
         .map(|i| {
@@ -994,6 +1006,52 @@ fn user_ancestor_or_parent(
         idx = parents[idx]?;
     }
     None
+}
+
+/// A join the query returns as it is (only engine wrappers above it) whose result holds a key
+/// of each side under one name (`dept_id`, `dept_id`): a join on a condition, for a join on
+/// names keeps one of each.
+fn returns_both_keys(graph: &PlanGraph, parents: &[Option<NodeIdx>], idx: NodeIdx) -> bool {
+    let Some(join) = graph.nodes[idx].details.join.as_deref() else {
+        return false;
+    };
+    let mut top = idx;
+    while let Some(up) = parents[top] {
+        if graph.nodes[up].node_kind != NodeKind::Engine {
+            return false;
+        }
+        top = up;
+    }
+    // The result as printed above the join, else what its two inputs bring (a Sort or Exchange
+    // prints only its input).
+    let printed = std::iter::successors(Some(idx), |&n| parents[n])
+        .map(|n| &graph.nodes[n].details.output)
+        .find(|o| !o.is_empty());
+    let names: Vec<&str> = match printed {
+        Some(output) => output.iter().map(|a| a.name.as_str()).collect(),
+        None if join.join_type.to_lowercase().contains("semi")
+            || join.join_type.to_lowercase().contains("anti") =>
+        {
+            return false;
+        }
+        None => graph.nodes[idx]
+            .children
+            .iter()
+            .flat_map(|&c| {
+                let d = &graph.nodes[c].details;
+                if d.output.is_empty() {
+                    &d.input
+                } else {
+                    &d.output
+                }
+            })
+            .map(|a| a.name.as_str())
+            .collect(),
+    };
+    join.left_keys
+        .iter()
+        .filter_map(|k| k.columns.first())
+        .any(|key| names.iter().filter(|n| n.eq_ignore_ascii_case(key)).count() > 1)
 }
 
 /// Nearest ancestor written by the user.
