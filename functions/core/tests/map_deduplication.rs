@@ -196,3 +196,63 @@ fn a_deduplication_below_a_report_maps_to_the_step_that_cleaned_the_reports_inpu
         );
     }
 }
+
+/// `customers(clean(raw, …)).show()`: the optimiser drops the cleaning step's whole-row
+/// de-duplication under the model's narrower `select(…).distinct()`, whose keys are fewer than the
+/// columns read.
+const MODEL_PLAN: &str = "\
+== Physical Plan ==
+* HashAggregate (6)
++- Exchange (5)
+   +- * HashAggregate (4)
+      +- * Project (3)
+         +- * Filter (2)
+            +- Scan csv  (1)
+
+
+(1) Scan csv 
+Output [8]: [id#0, customer#1, kind#2, shop#3, category#4, amount#5, day#6, city#7]
+Batched: false
+Location: InMemoryFileIndex [file:/data/payments.csv]
+ReadSchema: struct<id:int,customer:string,kind:string,shop:string,category:string,amount:double,day:string,city:string>
+
+(2) Filter [codegen id : 1]
+Input [8]: [id#0, customer#1, kind#2, shop#3, category#4, amount#5, day#6, city#7]
+Condition : atleastnnonnulls(8, id#0, customer#1, kind#2, shop#3, category#4, amount#5, day#6, city#7)
+
+(3) Project [codegen id : 1]
+Output [4]: [id#0, customer#1, kind#2, city#7]
+Input [8]: [id#0, customer#1, kind#2, shop#3, category#4, amount#5, day#6, city#7]
+
+(4) HashAggregate [codegen id : 1]
+Input [4]: [id#0, customer#1, kind#2, city#7]
+Keys [4]: [id#0, customer#1, kind#2, city#7]
+Functions: []
+Aggregate Attributes: []
+Results [4]: [id#0, customer#1, kind#2, city#7]
+
+(5) Exchange
+Input [4]: [id#0, customer#1, kind#2, city#7]
+Arguments: hashpartitioning(id#0, customer#1, kind#2, city#7, 200), ENSURE_REQUIREMENTS, [plan_id=45]
+
+(6) HashAggregate [codegen id : 2]
+Input [4]: [id#0, customer#1, kind#2, city#7]
+Keys [4]: [id#0, customer#1, kind#2, city#7]
+Functions: []
+Aggregate Attributes: []
+Results [4]: [id#0, customer#1, kind#2, city#7]
+";
+
+#[test]
+fn a_deduplication_of_fewer_columns_than_were_read_maps_to_the_distinct_after_the_select() {
+    let mappings = mapped(MODEL_PLAN);
+    for id in ["4", "6"] {
+        assert_eq!(
+            location_of(&mappings, id),
+            ("jobs/model.py", "2-2"),
+            "node {id}"
+        );
+    }
+    // the rows' nulls were dropped by the cleaning step the model's frame came through
+    assert_eq!(location_of(&mappings, "2"), ("jobs/clean.py", "2-4"));
+}

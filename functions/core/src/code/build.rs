@@ -111,6 +111,8 @@ pub fn build_index_and_texts(
         symbols: Vec::new(),
         chains: Vec::new(),
         sql: Vec::new(),
+        constants: Vec::new(),
+        passed: Vec::new(),
         stats: IndexStats::default(),
     };
     let mut edges: Vec<(Option<SymbolId>, String)> = Vec::new();
@@ -174,6 +176,17 @@ pub fn build_index_and_texts(
             statement.symbol = statement.symbol.map(|s| s + symbol_offset);
             index.sql.push(statement);
         }
+        index
+            .constants
+            .extend(extract.constants.into_iter().map(|mut c| {
+                c.file = file_id;
+                c
+            }));
+        index.passed.extend(extract.passed.into_iter().map(|mut p| {
+            p.file = file_id;
+            p.symbol = p.symbol.map(|s| s + symbol_offset);
+            p
+        }));
         edges.extend(
             extract
                 .call_edges

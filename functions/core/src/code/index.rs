@@ -33,8 +33,10 @@ use serde::{Deserialize, Serialize};
 /// literals, as a `select(…)` call does; version 10: Scala SQL built with `+` of string literals;
 /// version 11: a derived table's or CTE's column list names its SELECT's items; version 12: an
 /// ORDER BY names its descending keys and explicit null orderings as the DataFrame API does;
-/// version 13: a fill's arguments after its value are the columns it fills).
-pub const INDEX_FORMAT_VERSION: u32 = 13;
+/// version 13: a fill's arguments after its value are the columns it fills; version 14: names
+/// passed as paths, tables and values, top-level string constants, what calls of user functions
+/// pass, and functions' parameters).
+pub const INDEX_FORMAT_VERSION: u32 = 14;
 
 pub type FileId = u32;
 pub type SymbolId = u32;
@@ -143,6 +145,9 @@ pub struct Symbol {
     /// Symbols whose bodies call this one by name.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub callers: Vec<SymbolId>,
+    /// A function's parameters in order (a method's receiver, `self` / `cls`, left out).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub params: Vec<String>,
     pub flags: CodeFlags,
 }
 
@@ -175,6 +180,68 @@ pub struct CallArgs {
     /// The arguments' source text, whitespace-collapsed (capped).
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub text: String,
+    /// Names passed where a path, a table or a value goes whose value the file does not hold —
+    /// a parameter (`read.csv(input_file)`), an imported constant — resolved across files when
+    /// the site table builds.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub names: Vec<NamedArg>,
+}
+
+/// A name an argument passes in one role: `input_file` of `spark.read.csv(input_file)`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct NamedArg {
+    pub role: NameRole,
+    pub name: String,
+}
+
+/// What a [`NamedArg`]'s value stands for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub enum NameRole {
+    Path,
+    Table,
+    Literal,
+}
+
+/// A string constant bound at a module's or an object's top level
+/// (`RAW_FILE = "data/transactions.csv"`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Constant {
+    pub file: FileId,
+    pub name: String,
+    pub value: String,
+}
+
+/// What one argument of a call of a user function passes
+/// (`ingest_transactions(spark, RAW_FILE, BRONZE_PATH)`: `RAW_FILE` at position 1).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PassedArg {
+    pub file: FileId,
+    /// The function the call is written in (`None`: module level).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub symbol: Option<SymbolId>,
+    /// The call's first line.
+    pub line: u32,
+    /// The function called, by its own name (`ingest_transactions` of `jobs.ingest_transactions`).
+    pub callee: String,
+    /// Positional index, or the keyword the argument is passed by.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub position: Option<u32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub keyword: Option<String>,
+    pub value: ArgValue,
+}
+
+/// A string literal, or a name: a constant's (resolved through [`Constant`]s) or a DataFrame
+/// variable's (the flow into the function's parameter).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub enum ArgValue {
+    Literal(String),
+    Name(String),
 }
 
 /// One method call in a chain: `.groupBy("dept")`.
@@ -352,5 +419,11 @@ pub struct RepoIndex {
     pub symbols: Vec<Symbol>,
     pub chains: Vec<CallChain>,
     pub sql: Vec<SqlStatement>,
+    /// Top-level string constants of every file.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub constants: Vec<Constant>,
+    /// What calls of user functions pass: literals and names.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub passed: Vec<PassedArg>,
     pub stats: IndexStats,
 }

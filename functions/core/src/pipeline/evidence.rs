@@ -53,6 +53,10 @@ pub struct Evidence {
     /// For a join the query returns as it is: its result keeps both sides' keys under one name,
     /// so it was joined on a condition (`a.x == b.x`, SQL's `ON`), not on names.
     pub keeps_both_keys: bool,
+    /// For a de-duplication of keys only: its keys are fewer than the columns its scans read, so
+    /// something narrowed the rows first (`select(a, b).distinct()`, not a whole frame's
+    /// `dropDuplicates()`).
+    pub narrowed_rows: bool,
 }
 
 /// How an aggregate gathers its rows: `groupBy(k).agg(…)` / `GROUP BY k` plan aggregates keyed
@@ -283,6 +287,7 @@ impl Evidence {
             },
             grouping: self.grouping,
             keeps_both_keys: self.keeps_both_keys,
+            narrowed_rows: self.narrowed_rows,
             key_order: if kind == TokenKind::Column {
                 Vec::new()
             } else {

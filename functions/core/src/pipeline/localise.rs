@@ -77,10 +77,12 @@ fn evidence_overlap(
 /// The node de-duplicates whole rows (keys and nothing else) and the site is a bare `distinct()` /
 /// `dropDuplicates()` naming no column: the site's keys are every column of a frame it does not
 /// name (a function's parameter, a frame read with an inferred schema), so the node's columns are
-/// implied, not missing.
+/// implied, not missing — unless the node's rows were narrowed first (fewer keys than its scans
+/// read) and nothing narrowed the site's frame before it.
 fn bare_deduplication_of_rows(target: &Evidence, site: &super::sites::Site) -> bool {
     target.deduplicates_only()
         && site.evidence.deduplicates_only()
+        && (site.narrowed_before || !target.narrowed_rows)
         && !site
             .evidence
             .tokens

@@ -109,6 +109,8 @@ const GROUPING: &str = "grouping";
 const KEY: &str = "key";
 /// … and that its join keeps both sides' keys ([`Evidence::keeps_both_keys`]).
 const BOTH_KEYS: &str = "keepsBothKeys";
+/// … and that it de-duplicates narrowed rows ([`Evidence::narrowed_rows`]).
+const NARROWED_ROWS: &str = "narrowedRows";
 
 fn to_pairs(evidence: &Evidence) -> Vec<(String, String)> {
     evidence
@@ -137,6 +139,11 @@ fn to_pairs(evidence: &Evidence) -> Vec<(String, String)> {
                 .keeps_both_keys
                 .then(|| (BOTH_KEYS.to_owned(), "true".to_owned())),
         )
+        .chain(
+            evidence
+                .narrowed_rows
+                .then(|| (NARROWED_ROWS.to_owned(), "true".to_owned())),
+        )
         .collect()
 }
 
@@ -154,6 +161,8 @@ pub fn evidence_of(pairs: &[(String, String)]) -> Evidence {
             e.add_key(v);
         } else if k == BOTH_KEYS {
             e.keeps_both_keys = true;
+        } else if k == NARROWED_ROWS {
+            e.narrowed_rows = true;
         }
     }
     e
@@ -860,6 +869,15 @@ pub fn plan_semantics(graph: &PlanGraph) -> Vec<SemanticDescription> {
         let keeps_one_key = parents[idx].is_some_and(|p| keeps_one_of_each_name(&graph.nodes[p]));
         if node.family == OperatorFamily::Join && keeps_one_key {
             own[idx].add(TokenKind::Literal, JOINED_ON_NAMES);
+        }
+        if node.family == OperatorFamily::Aggregate && own[idx].deduplicates_only() {
+            let keys: std::collections::BTreeSet<String> = node
+                .details
+                .grouping_keys
+                .iter()
+                .flat_map(|k| k.columns.iter().map(|c| c.to_lowercase()))
+                .collect();
+            own[idx].narrowed_rows = keys.len() < columns_read_below(graph, idx).len();
         }
         if node.family == OperatorFamily::Join && returns_both_keys(graph, &parents, idx) {
             own[idx].keeps_both_keys = true;

@@ -24,8 +24,8 @@
 use super::vocab::{self, ArgRole};
 use super::{LanguageAdapter, Shape, end_line, named_children, start_line, text};
 use crate::code::index::{
-    CallArgs, CallChain, CodeFlags, Language, LineRange, SparkCall, SqlOrigin, SqlStatement,
-    Symbol, SymbolId, SymbolKind,
+    CallArgs, CallChain, CodeFlags, Constant, Language, LineRange, NameRole, NamedArg, PassedArg,
+    SparkCall, SqlOrigin, SqlStatement, Symbol, SymbolId, SymbolKind,
 };
 use crate::code::sql::analyse_sql;
 use crate::code::sql_expr::sql_expression_tokens;
@@ -60,6 +60,8 @@ pub struct FileExtract {
     pub sql: Vec<SqlStatement>,
     /// `(caller, callee name)`; caller `None` = module level or a `__main__` block.
     pub call_edges: Vec<(Option<SymbolId>, String)>,
+    pub constants: Vec<Constant>,
+    pub passed: Vec<PassedArg>,
     /// tree-sitter produced no tree, or the tree has errors.
     pub had_errors: bool,
 }
@@ -247,6 +249,7 @@ impl<'a> Extractor<'a> {
             }
             if let Shape::Call { name, .. } = self.adapter.shape(node, self.src) {
                 self.record_call(name);
+                self.record_passed(node);
             }
             // Listing children resets the cursor even when there are none (most nodes are
             // leaves); asking the count first is one field read.
@@ -339,6 +342,7 @@ impl<'a> Extractor<'a> {
             doc: self.adapter.doc(node, self.src),
             parent,
             callers: Vec::new(),
+            params: self.parameters(node, kind),
             flags,
         });
         self.out
@@ -404,6 +408,7 @@ impl<'a> Extractor<'a> {
             let key = (self.symbol_stack.last().copied(), name.clone());
             let fold = self.fold_value(value);
             self.value_vars.insert(key, fold);
+            self.record_constant(name, value);
             if let Some((decoded, literal)) = self.string_value(value) {
                 self.string_vars.insert(
                     name.clone(),
@@ -443,8 +448,9 @@ impl<'a> Extractor<'a> {
                 Shape::Call { .. } | Shape::Member { .. } => {
                     if let Some(flat) = self.flatten(node) {
                         for link in &flat.links {
-                            if let Link::Call { name, .. } = link {
+                            if let Link::Call { name, node, .. } = link {
                                 self.record_call(*name);
+                                self.record_passed(*node);
                             }
                         }
                         let is_outer = assigned_value == Some(node);

@@ -15,15 +15,17 @@ impl SiteTable {
     pub fn build(index: &RepoIndex) -> Self {
         let origin = Origin::new(index);
         let mut sites = Vec::new();
-        let chain_sites = call_sites(index, &origin, &mut sites);
+        let passed = PassedValues::new(index);
+        let chain_sites = call_sites(index, &origin, &passed, &mut sites);
         let sql_sites = clause_sites(index, &origin, &mut sites);
         let helpers = crate::pipeline::handoffs::helper_feeds(index);
         add_caller_paths(index, &helpers, &chain_sites, &mut sites);
         let weights = TokenWeights::from_bags(sites.iter().map(|s| &s.evidence));
-        let chain_feeds = flow_edges(&index.chains, &helpers);
+        let chain_feeds = flow_edges(index, &helpers);
         absorb_pushed_join_conditions(index, &chain_sites, &chain_feeds, &mut sites);
         join_split_groupings(index, &chain_sites, &chain_feeds, &mut sites);
         let chain_open = open_chains(index, &chain_feeds, &chain_sites, &helpers, &sites);
+        mark_narrowed_frames(index, &chain_feeds, &chain_sites, &mut sites);
         Self {
             weights,
             family_sites: family_sites(&sites),
@@ -125,6 +127,30 @@ fn receiver_feed(chain_feeds: &[Vec<(FlowRole, usize)>], chain: usize) -> Option
         .map(|(_, fed)| *fed)
 }
 
+/// Calls that keep fewer columns than their frame has.
+fn narrows_columns(method: &str) -> bool {
+    ["select", "selectexpr", "drop"].contains(&method.to_ascii_lowercase().as_str())
+}
+
+/// Sets [`Site::narrowed_before`]: an earlier call of the site's chain narrows its columns, or
+/// the chain building the frame it starts from ends with one.
+fn mark_narrowed_frames(
+    index: &RepoIndex,
+    chain_feeds: &[Vec<(FlowRole, usize)>],
+    chain_sites: &[Vec<SiteId>],
+    sites: &mut [Site],
+) {
+    for (chain_idx, chain) in index.chains.iter().enumerate() {
+        let mut narrowed = receiver_feed(chain_feeds, chain_idx)
+            .and_then(|fed| index.chains[fed].calls.last())
+            .is_some_and(|c| narrows_columns(&c.method));
+        for (call, &site) in chain.calls.iter().zip(&chain_sites[chain_idx]) {
+            sites[site].narrowed_before = narrowed;
+            narrowed |= narrows_columns(&call.method);
+        }
+    }
+}
+
 /// Whether a filter's condition compares columns for equality and nothing else (`a.x == b.x`,
 /// Scala's `===`, Java's `equalTo`; no literal), as a join condition does.
 fn compares_columns(call: &crate::code::SparkCall) -> bool {
@@ -136,7 +162,12 @@ fn compares_columns(call: &crate::code::SparkCall) -> bool {
 }
 
 /// A site for every call of every chain; the ids of each chain's sites, in call order.
-fn call_sites(index: &RepoIndex, origin: &Origin<'_>, sites: &mut Vec<Site>) -> Vec<Vec<SiteId>> {
+fn call_sites(
+    index: &RepoIndex,
+    origin: &Origin<'_>,
+    passed: &PassedValues<'_>,
+    sites: &mut Vec<Site>,
+) -> Vec<Vec<SiteId>> {
     let mut chain_sites = Vec::with_capacity(index.chains.len());
     for (chain_idx, chain) in index.chains.iter().enumerate() {
         let mut ids = Vec::with_capacity(chain.calls.len());
@@ -145,7 +176,18 @@ fn call_sites(index: &RepoIndex, origin: &Origin<'_>, sites: &mut Vec<Site>) -> 
         let mut after_write = is_writer_accessor(chain.receiver.rsplit('.').next());
         for (position, call) in chain.calls.iter().enumerate() {
             after_write |= is_writer_accessor(Some(&call.method));
-            let (evidence, families) = call_evidence(chain, position, after_join, after_write);
+            let (mut evidence, families) = call_evidence(chain, position, after_join, after_write);
+            // `read.csv(input_file)`: the path its callers pass.
+            for named in &call.args.names {
+                let kind = match named.role {
+                    NameRole::Path => TokenKind::Path,
+                    NameRole::Table => TokenKind::Table,
+                    NameRole::Literal => TokenKind::Literal,
+                };
+                for value in passed.values(chain.symbol, &named.name) {
+                    evidence.add(kind, value);
+                }
+            }
             after_join |= families.contains(OperatorFamily::Join)
                 && !families.contains(OperatorFamily::Union);
             let id = sites.len();
@@ -166,6 +208,7 @@ fn call_sites(index: &RepoIndex, origin: &Origin<'_>, sites: &mut Vec<Site>) -> 
                 flags: origin.flags(chain.file, chain.symbol),
                 depth: 0,
                 origin_prior: origin.file_prior(chain.file),
+                narrowed_before: false,
             });
             ids.push(id);
         }
@@ -439,6 +482,7 @@ fn clause_sites(index: &RepoIndex, origin: &Origin<'_>, sites: &mut Vec<Site>) -
                     SqlOrigin::SqlFile => 0.9,
                     SqlOrigin::StringLiteral => 0.85 * origin.file_prior(stmt.file),
                 },
+                narrowed_before: false,
             });
             ids.push(id);
         }

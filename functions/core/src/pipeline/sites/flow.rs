@@ -2,6 +2,7 @@
 //! inside which chains, and which chains register the views a statement reads.
 
 use super::*;
+use crate::code::ArgValue;
 
 /// Which SQL statements each chain runs: a chain calling `sql(…)` on the statement's host lines
 /// (`spark.sql("""…""")`), or naming the variable the SQL was assigned to (`q = """…"""` then
@@ -178,9 +179,10 @@ pub(super) fn registers_view(method: &str) -> bool {
 /// the same file, preferring the same enclosing symbol (then module level); and the chains
 /// returned by the helper functions it starts from or applies ([`crate::pipeline::handoffs`]).
 pub(super) fn flow_edges(
-    chains: &[CallChain],
+    index: &RepoIndex,
     helpers: &[crate::pipeline::handoffs::HelperFeeds],
 ) -> Vec<Vec<(FlowRole, usize)>> {
+    let chains = &index.chains;
     let mut by_var: HashMap<(FileId, &str), Vec<usize>> = HashMap::new();
     for (idx, chain) in chains.iter().enumerate() {
         if let Some(var) = chain.assigned_to.as_deref() {
@@ -204,6 +206,40 @@ pub(super) fn flow_edges(
         };
         same_scope.or_else(module_level).copied()
     };
+    // The chain assigning `var` last before `line` in the function `symbol` of `file`.
+    let assigned_before = |file: FileId, symbol: Option<SymbolId>, line: u32, var: &str| {
+        by_var
+            .get(&(file, var))?
+            .iter()
+            .filter(|c| chains[**c].statement.end < line && chains[**c].symbol == symbol)
+            .max_by_key(|c| chains[**c].statement.start)
+            .copied()
+    };
+    let mut passed: HashMap<&str, Vec<&crate::code::PassedArg>> = HashMap::new();
+    for arg in &index.passed {
+        passed.entry(arg.callee.as_str()).or_default().push(arg);
+    }
+    // A chain starting from a parameter (`def build(df): df.select(…)`) is fed by what the
+    // function's callers pass there (`build(fraud_df, …)`): the chains assigning it last.
+    let parameter_feeds = |chain: &CallChain, var: &str| -> Vec<usize> {
+        let Some(function) = chain.symbol.and_then(|s| index.symbols.get(s as usize)) else {
+            return Vec::new();
+        };
+        let Some(position) = function.params.iter().position(|p| p == var) else {
+            return Vec::new();
+        };
+        let calls = passed.get(function.name.as_str()).into_iter().flatten();
+        calls
+            .filter(|a| {
+                a.keyword.as_deref() == Some(var)
+                    || a.keyword.is_none() && a.position == Some(position as u32)
+            })
+            .filter_map(|a| match &a.value {
+                ArgValue::Name(passed_var) => assigned_before(a.file, a.symbol, a.line, passed_var),
+                ArgValue::Literal(_) => None,
+            })
+            .collect()
+    };
     // Chains of one statement: a chain written inside another's arguments
     // (`a.join(b.withColumnRenamed("id", "key"), "key")`) comes after it in the index.
     let mut by_statement: HashMap<(FileId, LineRange), Vec<usize>> = HashMap::new();
@@ -220,10 +256,17 @@ pub(super) fn flow_edges(
         .map(|(idx, (chain, helper))| {
             let mut feeds = Vec::new();
             let root = root_variable(&chain.receiver);
-            if !root.is_empty()
-                && let Some(def) = definition(chain, root)
-            {
-                feeds.push((FlowRole::Receiver, def));
+            if !root.is_empty() {
+                match definition(chain, root) {
+                    Some(def) => feeds.push((FlowRole::Receiver, def)),
+                    None => {
+                        for def in parameter_feeds(chain, root) {
+                            if def != idx && !feeds.iter().any(|(_, d)| *d == def) {
+                                feeds.push((FlowRole::Receiver, def));
+                            }
+                        }
+                    }
+                }
             }
             for &def in helper.source.iter().chain(&helper.applied) {
                 if def != idx && !feeds.iter().any(|(_, d)| *d == def) {

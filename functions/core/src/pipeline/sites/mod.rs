@@ -16,17 +16,19 @@ use super::evidence::{
 };
 use super::operations::{FamilySet, call_families, clause_families};
 use crate::code::{
-    CallChain, CodeFlags, FileId, LineRange, RepoIndex, SqlClause, SqlClauseKind, SqlOrigin,
-    SqlStatement, SymbolId,
+    CallChain, CodeFlags, FileId, LineRange, NameRole, RepoIndex, SqlClause, SqlClauseKind,
+    SqlOrigin, SqlStatement, SymbolId,
 };
 use crate::plan::OperatorFamily;
 use std::collections::{BTreeSet, HashMap};
 
 mod build;
 mod flow;
+mod passing;
 
 use build::*;
 use flow::*;
+use passing::PassedValues;
 
 pub type SiteId = usize;
 
@@ -66,6 +68,10 @@ pub struct Site {
     /// How much to trust that this code runs as Spark: 1 for DataFrame calls and SQL seen flowing
     /// into `spark.sql(…)`, less for SQL that merely sits in a `.sql` file or a string.
     pub origin_prior: f64,
+    /// Something before the call narrowed the frame's columns: an earlier `select` / `drop` of
+    /// its chain, or the one the chain's frame was built by (`dim = df.select(…)`, then
+    /// `dim.distinct()`). A bare de-duplication without one keeps every column of its frame.
+    pub narrowed_before: bool,
 }
 
 /// All sites of an index plus the flow between them.
@@ -406,6 +412,78 @@ mod tests {
         )
         .unwrap();
         SiteTable::build(&index)
+    }
+
+    #[test]
+    fn a_parameter_holds_what_its_callers_pass_and_a_name_its_constant() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::create_dir(dir.path().join("jobs")).unwrap();
+        let files = [
+            (
+                "config.py",
+                "RAW_FILE = \"data/transactions.csv\"\nREF_TABLE = \"dim_branch\"\n",
+            ),
+            (
+                "main.py",
+                "from config import RAW_FILE\n\
+                 from jobs.ingest import ingest, enrich\n\
+                 def main():\n    \
+                 bronze = ingest(spark, RAW_FILE, \"out/bronze\")\n    \
+                 extra = ingest(input_file=\"data/extra.csv\", spark=spark, out=\"out/x\")\n    \
+                 enriched = enrich(spark, bronze, target=\"out/gold\")\n",
+            ),
+            (
+                "jobs/ingest.py",
+                "import config\n\
+                 def ingest(spark, input_file, out):\n    \
+                 df = spark.read.csv(input_file, header=True)\n    \
+                 df.write.parquet(out)\n    \
+                 return df\n\
+                 def enrich(spark, df, target):\n    \
+                 ref = spark.read.table(config.REF_TABLE)\n    \
+                 out = df.join(ref, \"branch_id\")\n    \
+                 out.write.parquet(target)\n    \
+                 return out\n",
+            ),
+        ];
+        for (path, source) in files {
+            std::fs::write(dir.path().join(path), source).unwrap();
+        }
+        let index = crate::code::build_index(
+            dir.path(),
+            None,
+            "test".into(),
+            &crate::code::IndexOptions::default(),
+        )
+        .unwrap();
+        let table = SiteTable::build(&index);
+        let call = |method: &str| {
+            table
+                .sites
+                .iter()
+                .find(|s| matches!(&s.kind, SiteKind::Call { method: m, .. } if m == method))
+                .unwrap()
+        };
+        // a positional parameter, given a constant imported by its caller, and by keyword alone
+        assert!(call("csv").evidence.has(TokenKind::Path, "transactions"));
+        assert!(call("csv").evidence.has(TokenKind::Path, "extra"));
+        // a module's constant named through the module
+        assert!(call("table").evidence.has(TokenKind::Table, "dim_branch"));
+        let writes: Vec<&Site> = table
+            .sites
+            .iter()
+            .filter(|s| matches!(&s.kind, SiteKind::Call { method, .. } if method == "parquet"))
+            .collect();
+        // a literal passed by position, and one passed by keyword
+        assert!(writes[0].evidence.has(TokenKind::Path, "bronze"));
+        assert!(writes[1].evidence.has(TokenKind::Path, "gold"));
+        // `enrich(spark, bronze, …)`: the parameter `df` is the caller's `bronze`
+        let chain =
+            |found: &dyn Fn(&CallChain) -> bool| index.chains.iter().position(found).unwrap();
+        let join =
+            chain(&|c| c.receiver == "df" && c.calls.first().is_some_and(|k| k.method == "join"));
+        let bronze = chain(&|c| c.assigned_to.as_deref() == Some("bronze"));
+        assert!(table.feeds(join).contains(&(FlowRole::Receiver, bronze)));
     }
 
     #[test]

@@ -54,8 +54,12 @@ impl<'a> Extractor<'a> {
                         if folded.insert(name) {
                             self.fold_variable(value, role, &mut out, &mut stack);
                         }
-                    } else if self.is_dataframe_var(name) && name != receiver {
-                        inputs.push(name.to_string());
+                    } else if self.is_dataframe_var(name) {
+                        if name != receiver {
+                            inputs.push(name.to_string());
+                        }
+                    } else {
+                        record_name(&mut out, role, name);
                     }
                 }
                 Shape::Member { object, name } => {
@@ -66,6 +70,9 @@ impl<'a> Extractor<'a> {
                             if owner != receiver {
                                 inputs.push(owner.to_string());
                             }
+                        } else {
+                            // `read.csv(config.RAW_FILE)`
+                            record_name(&mut out, role, text(name, src));
                         }
                     } else {
                         // Scala's parenless column methods: `col("x").desc`, `$"y".isNull`.
@@ -178,3 +185,21 @@ impl<'a> Extractor<'a> {
         stack.extend(pending.into_iter().rev());
     }
 }
+
+/// A name passed where a path, a table or a value goes, kept for resolving across files.
+fn record_name(out: &mut CallArgs, role: ArgRole, name: &str) {
+    let role = match role {
+        ArgRole::Path => NameRole::Path,
+        ArgRole::Table => NameRole::Table,
+        _ => return,
+    };
+    if out.names.len() < NAMES_CAP && !out.names.iter().any(|n| n.name == name) {
+        out.names.push(NamedArg {
+            role,
+            name: name.to_string(),
+        });
+    }
+}
+
+/// Most names one call's arguments keep.
+const NAMES_CAP: usize = 8;

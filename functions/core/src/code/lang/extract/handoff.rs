@@ -23,8 +23,11 @@
 use super::super::vocab;
 use super::super::{Shape, named_children, text};
 use super::{Extractor, Flat, Link, STATEMENT_TEXT_CAP, capped, is_foreign_module};
-use crate::code::index::{CallChain, LineRange};
+use crate::code::index::{ArgValue, CallChain, Constant, LineRange, PassedArg, SymbolKind};
 use tree_sitter::Node;
+
+/// Most arguments of one call recorded as passed values.
+const PASSED_ARGS_CAP: usize = 8;
 
 /// Methods that apply a function to the DataFrame they are called on.
 const APPLYING_METHODS: &[&str] = &["transform", "pipe"];
@@ -189,5 +192,120 @@ impl<'a> Extractor<'a> {
             applied_functions: Vec::new(),
             returned: false,
         });
+    }
+
+    /// What a call of a user function passes (`ingest(spark, RAW_FILE, "out/")`): string
+    /// literals and names, by position or keyword, so a parameter used as a path
+    /// (`read.csv(input_file)`) can be given its callers' values.
+    pub(super) fn record_passed(&mut self, call: Node<'a>) {
+        let src = self.src;
+        let Some((callee, _)) = self.helper_callee(call) else {
+            return;
+        };
+        let Shape::Call {
+            args: Some(args), ..
+        } = self.adapter.shape(call, src)
+        else {
+            return;
+        };
+        let mut position = 0u32;
+        for arg in named_children(args).into_iter().take(PASSED_ARGS_CAP) {
+            if arg.kind().contains("comment") {
+                continue;
+            }
+            let (keyword, value) = match self.adapter.shape(arg, src) {
+                Shape::Keyword { name, value } => (Some(text(name, src).to_string()), value),
+                _ => {
+                    position += 1;
+                    (None, arg)
+                }
+            };
+            let value = match self.adapter.shape(value, src) {
+                Shape::Str => match self.adapter.decode_string(value, src) {
+                    Some(decoded) => ArgValue::Literal(decoded.text),
+                    None => continue,
+                },
+                Shape::Ident => {
+                    let name = text(value, src);
+                    if let Some(var) = self.string_vars.get(name) {
+                        ArgValue::Literal(var.value.text.clone())
+                    } else if vocab::is_session_name(name) {
+                        continue;
+                    } else {
+                        ArgValue::Name(name.to_string())
+                    }
+                }
+                // `config.RAW_FILE`
+                Shape::Member { object, name }
+                    if matches!(self.adapter.shape(object, src), Shape::Ident) =>
+                {
+                    ArgValue::Name(text(name, src).to_string())
+                }
+                _ => continue,
+            };
+            self.out.passed.push(PassedArg {
+                file: 0,
+                symbol: self.symbol_stack.last().copied(),
+                line: super::super::start_line(call),
+                callee: callee.clone(),
+                position: keyword.is_none().then(|| position - 1),
+                keyword,
+                value,
+            });
+        }
+    }
+
+    /// A string bound at a module's or an object's top level is a constant other files may
+    /// import (`RAW_FILE = "data/transactions.csv"`).
+    pub(super) fn record_constant(&mut self, name: &str, value: Node<'a>) {
+        let top_level = match self.symbol_stack.last() {
+            None => true,
+            Some(id) => self
+                .out
+                .symbols
+                .get(*id as usize)
+                .is_some_and(|s| s.kind == SymbolKind::Object),
+        };
+        if !top_level {
+            return;
+        }
+        if let Some((decoded, _)) = self.string_value(value) {
+            self.out.constants.push(Constant {
+                file: 0,
+                name: name.to_string(),
+                value: decoded.text,
+            });
+        }
+    }
+
+    /// A function's parameter names in order, its receiver (`self`, `cls`) left out.
+    pub(super) fn parameters(&self, definition: Node<'a>, kind: SymbolKind) -> Vec<String> {
+        if !matches!(kind, SymbolKind::Function | SymbolKind::Method) {
+            return Vec::new();
+        }
+        let src = self.src;
+        let mut names = Vec::new();
+        let mut lists = definition
+            .children_by_field_name("parameters", &mut definition.walk())
+            .collect::<Vec<_>>();
+        lists.truncate(4);
+        for list in lists {
+            for param in named_children(list) {
+                let name = if param.kind() == "identifier" {
+                    Some(param)
+                } else {
+                    param
+                        .child_by_field_name("name")
+                        .or_else(|| param.named_child(0).filter(|n| n.kind() == "identifier"))
+                };
+                if let Some(name) = name.map(|n| text(n, src))
+                    && name != "self"
+                    && name != "cls"
+                {
+                    names.push(name.to_string());
+                }
+            }
+        }
+        names
     }
 }

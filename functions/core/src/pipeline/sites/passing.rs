@@ -1,0 +1,79 @@
+//! Values passed across files: what a name in a call's arguments holds when its own file does
+//! not say.
+//!
+//! Production jobs take their paths as parameters and their callers pass constants from a
+//! config module:
+//!
+//! ```text
+//! # config.py                  RAW_FILE = "data/transactions.csv"
+//! # main.py                    bronze = ingest(spark, RAW_FILE, BRONZE_PATH)
+//! # jobs/bronze_ingestion.py   def ingest(spark, input_file, out): spark.read.csv(input_file)
+//! ```
+//!
+//! A parameter holds what the calls of its function pass at its position (or by its keyword):
+//! a literal, or a name resolved through the repository's top-level constants. Any other name
+//! is looked up among the constants directly (`read.csv(RAW_FILE)`, `config.RAW_FILE`). A
+//! function name or a constant name bound in several places may hold several values: all are
+//! kept, up to [`MAX_VALUES`].
+
+use crate::code::{ArgValue, RepoIndex, SymbolId};
+use std::collections::HashMap;
+
+/// Most values one name resolves to: more means the name is too common to say anything.
+const MAX_VALUES: usize = 4;
+
+pub(super) struct PassedValues<'i> {
+    index: &'i RepoIndex,
+    constants: HashMap<&'i str, Vec<&'i str>>,
+    passed: HashMap<&'i str, Vec<&'i crate::code::PassedArg>>,
+}
+
+impl<'i> PassedValues<'i> {
+    pub(super) fn new(index: &'i RepoIndex) -> Self {
+        let mut constants: HashMap<&str, Vec<&str>> = HashMap::new();
+        for c in &index.constants {
+            constants.entry(&c.name).or_default().push(&c.value);
+        }
+        let mut passed: HashMap<&str, Vec<_>> = HashMap::new();
+        for p in &index.passed {
+            passed.entry(p.callee.as_str()).or_default().push(p);
+        }
+        Self {
+            index,
+            constants,
+            passed,
+        }
+    }
+
+    /// The values `name` may hold inside `symbol` (a chain's enclosing function); none when it
+    /// cannot be told or holds too many.
+    pub(super) fn values(&self, symbol: Option<SymbolId>, name: &str) -> Vec<&'i str> {
+        let function = symbol.and_then(|s| self.index.symbols.get(s as usize));
+        let mut values = Vec::new();
+        match function.and_then(|f| Some((f, f.params.iter().position(|p| p == name)?))) {
+            Some((function, position)) => {
+                let calls = self.passed.get(function.name.as_str());
+                for arg in calls.into_iter().flatten().filter(|a| {
+                    a.keyword.as_deref() == Some(name)
+                        || a.keyword.is_none() && a.position == Some(position as u32)
+                }) {
+                    match &arg.value {
+                        ArgValue::Literal(v) => values.push(v.as_str()),
+                        ArgValue::Name(n) => values.extend(self.constant(n)),
+                    }
+                }
+            }
+            None => values.extend(self.constant(name)),
+        }
+        values.sort_unstable();
+        values.dedup();
+        if values.len() > MAX_VALUES {
+            values.clear();
+        }
+        values
+    }
+
+    fn constant(&self, name: &str) -> impl Iterator<Item = &'i str> + '_ {
+        self.constants.get(name).into_iter().flatten().copied()
+    }
+}
