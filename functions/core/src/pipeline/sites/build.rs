@@ -767,8 +767,9 @@ pub(super) const FAMILY_FALLBACK_CAP: usize = 2000;
 /// pandas, Polars or Dask, with the same verbs (`filter`, `join`, `agg`).
 pub(super) const NON_SPARK_PRIOR: f64 = 0.6;
 
-/// Files that drive Spark: the index's `usesSpark` (imports or references of Spark), plus files
-/// whose SQL was seen flowing into `spark.sql(…)`.
+/// Files that drive Spark: the index's `usesSpark` (imports or references of Spark), files
+/// whose SQL was seen flowing into `spark.sql(…)`, and files whose functions Spark code hands a
+/// DataFrame to ([`handed_frames`]).
 pub(super) fn spark_files(index: &RepoIndex) -> std::collections::HashSet<FileId> {
     let mut files: std::collections::HashSet<FileId> = index
         .files
@@ -783,7 +784,46 @@ pub(super) fn spark_files(index: &RepoIndex) -> std::collections::HashSet<FileId
             .filter(|s| s.origin == SqlOrigin::SparkSqlCall)
             .map(|s| s.file),
     );
+    // A module of helpers needs no import of Spark to transform the frames it is given
+    // (`def build_star_schema(df, out): df.select(…)`): its caller is the Spark code. Followed
+    // from file to file, a few hops at most.
+    for _ in 0..4 {
+        let handed = handed_frames(index, &files);
+        if handed.is_subset(&files) {
+            break;
+        }
+        files.extend(handed);
+    }
     files
+}
+
+/// Files defining a function that a file of `spark` calls with a DataFrame variable (a name one
+/// of its chains is assigned to) as an argument.
+fn handed_frames(
+    index: &RepoIndex,
+    spark: &std::collections::HashSet<FileId>,
+) -> std::collections::HashSet<FileId> {
+    let frames: std::collections::HashSet<(FileId, &str)> = index
+        .chains
+        .iter()
+        .filter_map(|c| Some((c.file, c.assigned_to.as_deref()?)))
+        .collect();
+    let called: std::collections::HashSet<&str> = index
+        .passed
+        .iter()
+        .filter(|p| spark.contains(&p.file))
+        .filter(|p| match &p.value {
+            crate::code::ArgValue::Name(name) => frames.contains(&(p.file, name.as_str())),
+            crate::code::ArgValue::Literal(_) => false,
+        })
+        .map(|p| p.callee.as_str())
+        .collect();
+    index
+        .symbols
+        .iter()
+        .filter(|s| called.contains(s.name.as_str()))
+        .map(|s| s.file)
+        .collect()
 }
 
 /// Whether a subquery clause sits inside a WHERE / HAVING predicate (`IN (SELECT …)`, `EXISTS`,

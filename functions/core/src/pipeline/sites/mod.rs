@@ -415,6 +415,56 @@ mod tests {
     }
 
     #[test]
+    fn a_helper_module_handed_a_frame_by_spark_code_is_spark_code() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::create_dir(dir.path().join("jobs")).unwrap();
+        let files = [
+            (
+                "main.py",
+                "from pyspark.sql import SparkSession\n\
+                 from jobs.model import dims\n\
+                 from jobs.pandas_report import report\n\
+                 spark = SparkSession.builder.getOrCreate()\n\
+                 raw = spark.read.csv(\"data/calls.csv\")\n\
+                 dims(raw, \"out\")\n\
+                 report(\"calls.csv\")\n",
+            ),
+            // no import of Spark: handed `raw`, a frame
+            (
+                "jobs/model.py",
+                "def dims(df, out):\n    df.select(\"kind\").distinct().write.parquet(out)\n",
+            ),
+            // no import of Spark and handed only a string: stays a look-alike
+            (
+                "jobs/pandas_report.py",
+                "def report(path):\n    df = load(path)\n    df.groupby(\"kind\").count()\n",
+            ),
+        ];
+        for (path, source) in files {
+            std::fs::write(dir.path().join(path), source).unwrap();
+        }
+        let index = crate::code::build_index(
+            dir.path(),
+            None,
+            "test".into(),
+            &crate::code::IndexOptions::default(),
+        )
+        .unwrap();
+        let table = SiteTable::build(&index);
+        let prior_of = |path: &str| {
+            let file = index.files.iter().find(|f| f.path == path).unwrap().id;
+            table
+                .sites
+                .iter()
+                .find(|s| s.file == file)
+                .unwrap()
+                .origin_prior
+        };
+        assert_eq!(prior_of("jobs/model.py"), 1.0);
+        assert!(prior_of("jobs/pandas_report.py") < 1.0);
+    }
+
+    #[test]
     fn a_parameter_holds_what_its_callers_pass_and_a_name_its_constant() {
         let dir = tempfile::tempdir().unwrap();
         std::fs::create_dir(dir.path().join("jobs")).unwrap();
