@@ -33,8 +33,8 @@ customers(cleaned).show()
 top_customers(cleaned).show()
 ";
 
-macro_rules! cleaned_nodes {
-    // Nodes (1)–(4) of both plans: the read, `dropna()` and the partial de-duplication.
+macro_rules! read_and_dropna {
+    // Nodes (1) and (2) of every plan here: the read and `dropna()`.
     () => {
         "(1) Scan csv 
 Output [8]: [id#0, customer#1, kind#2, shop#3, category#4, amount#5, day#6, city#7]
@@ -46,7 +46,16 @@ ReadSchema: struct<id:int,customer:string,kind:string,shop:string,category:strin
 Input [8]: [id#0, customer#1, kind#2, shop#3, category#4, amount#5, day#6, city#7]
 Condition : atleastnnonnulls(8, id#0, customer#1, kind#2, shop#3, category#4, amount#5, day#6, city#7)
 
-(3) HashAggregate [codegen id : 1]
+"
+    };
+}
+
+macro_rules! cleaned_nodes {
+    // Nodes (1)–(4) of the first two plans: the read, `dropna()` and the partial de-duplication.
+    () => {
+        concat!(
+            read_and_dropna!(),
+            "(3) HashAggregate [codegen id : 1]
 Input [8]: [id#0, customer#1, kind#2, shop#3, category#4, amount#5, day#6, city#7]
 Keys [8]: [id#0, customer#1, kind#2, shop#3, category#4, knownfloatingpointnormalized(normalizenanandzero(amount#5)) AS amount#5, day#6, city#7]
 Functions: []
@@ -58,6 +67,7 @@ Input [8]: [id#0, customer#1, kind#2, shop#3, category#4, amount#5, day#6, city#
 Arguments: hashpartitioning(id#0, customer#1, kind#2, shop#3, category#4, amount#5, day#6, city#7, 200), ENSURE_REQUIREMENTS, [plan_id=42]
 
 "
+        )
     };
 }
 
@@ -200,7 +210,8 @@ fn a_deduplication_below_a_report_maps_to_the_step_that_cleaned_the_reports_inpu
 /// `customers(clean(raw, …)).show()`: the optimiser drops the cleaning step's whole-row
 /// de-duplication under the model's narrower `select(…).distinct()`, whose keys are fewer than the
 /// columns read.
-const MODEL_PLAN: &str = "\
+const MODEL_PLAN: &str = concat!(
+    "\
 == Physical Plan ==
 * HashAggregate (6)
 +- Exchange (5)
@@ -210,17 +221,9 @@ const MODEL_PLAN: &str = "\
             +- Scan csv  (1)
 
 
-(1) Scan csv 
-Output [8]: [id#0, customer#1, kind#2, shop#3, category#4, amount#5, day#6, city#7]
-Batched: false
-Location: InMemoryFileIndex [file:/data/payments.csv]
-ReadSchema: struct<id:int,customer:string,kind:string,shop:string,category:string,amount:double,day:string,city:string>
-
-(2) Filter [codegen id : 1]
-Input [8]: [id#0, customer#1, kind#2, shop#3, category#4, amount#5, day#6, city#7]
-Condition : atleastnnonnulls(8, id#0, customer#1, kind#2, shop#3, category#4, amount#5, day#6, city#7)
-
-(3) Project [codegen id : 1]
+",
+    read_and_dropna!(),
+    "(3) Project [codegen id : 1]
 Output [4]: [id#0, customer#1, kind#2, city#7]
 Input [8]: [id#0, customer#1, kind#2, shop#3, category#4, amount#5, day#6, city#7]
 
@@ -241,7 +244,8 @@ Keys [4]: [id#0, customer#1, kind#2, city#7]
 Functions: []
 Aggregate Attributes: []
 Results [4]: [id#0, customer#1, kind#2, city#7]
-";
+"
+);
 
 #[test]
 fn a_deduplication_of_fewer_columns_than_were_read_maps_to_the_distinct_after_the_select() {

@@ -1,6 +1,7 @@
 //! Dropping columns: the plan's pruning Project says which input columns it leaves out, and
 //! `drop(…)` names them, so a drop of one column is told from a drop of two over the same frame
-//! (and from the frame's creation, which names every column the Project keeps).
+//! (and from the frame's creation, which names every column the Project keeps). A bare `dropna()`
+//! tests every column of its frame: the plan's `atleastnnonnulls(n, every column…)` is all of it.
 
 mod support;
 
@@ -69,4 +70,42 @@ fn a_project_leaving_out_one_column_is_the_drop_of_that_column() {
 fn a_project_leaving_out_two_columns_is_the_drop_of_both() {
     // The drop of `url` alone drops too little: it is no conflict, but the plan names more.
     assert_eq!(project_line(&["id", "name"]), "6-6");
+}
+
+#[test]
+fn a_bare_dropna_holds_the_whole_null_test_of_its_frame() {
+    let script = "\
+from pyspark.sql import SparkSession
+
+spark = SparkSession.builder.getOrCreate()
+calls = spark.read.csv(\"data/calls.csv\", header=True)
+calls.dropna().show()
+";
+    let plan = "\
+== Physical Plan ==
+* Filter (2)
++- Scan csv  (1)
+
+
+(1) Scan csv 
+Output [3]: [id#0, kind#1, cost#2]
+Batched: false
+Location: InMemoryFileIndex [file:/data/calls.csv]
+ReadSchema: struct<id:string,kind:string,cost:string>
+
+(2) Filter [codegen id : 1]
+Input [3]: [id#0, kind#1, cost#2]
+Condition : atleastnnonnulls(3, id#0, kind#1, cost#2)
+";
+    let mappings = support::map_against(&[("calls.py", script)], plan);
+    let filter = mappings.iter().find(|m| m.dag_node_id == "2").unwrap();
+    assert_eq!(filter.mapped_code.as_ref().unwrap().lines, "5-5");
+    // Its columns are implied, not missing: as sure as the read that names its file.
+    assert_eq!(
+        filter.confidence_status,
+        plan2code_core::contracts::ConfidenceStatus::Confirmed,
+        "{} {}",
+        filter.confidence,
+        filter.explanation
+    );
 }

@@ -488,6 +488,9 @@ fn shared_spellings(node: &Evidence, site: &Evidence) -> f64 {
     same as f64 / node.spellings.len() as f64
 }
 
+/// The function of the Filter `dropna()` / `na.drop()` plan: `atleastnnonnulls(n, cols…)`.
+pub const NULL_DROP: &str = "atleastnnonnulls";
+
 /// The token that ties a de-duplicating aggregate to `distinct()` / `dropDuplicates()`.
 pub const DISTINCT: &str = "distinct";
 

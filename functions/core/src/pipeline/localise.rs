@@ -13,7 +13,7 @@
 //! to the filter feeding that groupBy, not to some other filter in the file.
 
 use super::conflicts::{CONFLICT_PENALTY, conflicts, conflicts_beyond_rewrite};
-use super::evidence::{Evidence, Overlap, TokenKind, overlap};
+use super::evidence::{Evidence, NULL_DROP, Overlap, TokenKind, overlap};
 use super::semantics::SemanticDescription;
 use super::sites::{FlowRole, SiteId, SiteKind, SiteTable};
 use crate::contracts::NodeKind;
@@ -55,7 +55,8 @@ pub fn site_score(
 }
 
 /// How much of the node's evidence the site holds ([`overlap`]), with the columns a bare
-/// de-duplication implies counted as held (see [`bare_deduplication_of_rows`]). Units are still
+/// de-duplication or a bare `dropna()` implies counted as held (see [`bare_deduplication_of_rows`],
+/// [`bare_null_drop`]). Units are still
 /// ranked on written evidence alone, so this decides between sites, not between queries.
 fn evidence_overlap(
     family: OperatorFamily,
@@ -69,9 +70,34 @@ fn evidence_overlap(
             &site.evidence,
             &table.weights,
         )
+    } else if family == OperatorFamily::Filter && bare_null_drop(target, site) {
+        overlap(
+            &target
+                .without(TokenKind::Column)
+                .without(TokenKind::Literal),
+            &site.evidence,
+            &table.weights,
+        )
     } else {
         overlap(target, &site.evidence, &table.weights)
     }
+}
+
+/// The node drops rows with nulls (`atleastnnonnulls(n, every column…)` and nothing else) and the
+/// site is a bare `dropna()` / `na.drop()` naming no column and no threshold: it tests every
+/// column of its frame, so the node's columns and count are implied, not missing.
+fn bare_null_drop(target: &Evidence, site: &super::sites::Site) -> bool {
+    fn only_null_drop(e: &Evidence) -> bool {
+        let mut functions = e.tokens.iter().filter(|(k, _)| *k == TokenKind::Function);
+        functions.next().is_some_and(|(_, f)| f == NULL_DROP) && functions.next().is_none()
+    }
+    only_null_drop(target)
+        && only_null_drop(&site.evidence)
+        && !site
+            .evidence
+            .tokens
+            .iter()
+            .any(|(k, _)| matches!(k, TokenKind::Column | TokenKind::Literal))
 }
 
 /// The node de-duplicates whole rows (keys and nothing else) and the site is a bare `distinct()` /

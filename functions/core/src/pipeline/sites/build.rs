@@ -3,8 +3,8 @@
 
 use super::*;
 use crate::pipeline::evidence::{
-    DROPPED_COLUMN, EVERY_COLUMN, FILL_VALUE, FILLED_COLUMN, FILLS_NULLS, Grouping, PIVOT_VALUE,
-    WITH_REPLACEMENT, canonical_literal, is_noise_function,
+    DROPPED_COLUMN, EVERY_COLUMN, FILL_VALUE, FILLED_COLUMN, FILLS_NULLS, Grouping, NULL_DROP,
+    PIVOT_VALUE, WITH_REPLACEMENT, canonical_literal, is_noise_function,
 };
 use crate::pipeline::operations::{
     AGGREGATE_FUNCTIONS, TYPED_FILTER, passes_closure, typed_operator_of,
@@ -347,7 +347,7 @@ fn call_evidence(
         // (`na.drop` drops rows, not columns: no Project)
         families.remove(OperatorFamily::Project);
         families.insert(OperatorFamily::Filter);
-        evidence.add(TokenKind::Function, "atleastnnonnulls");
+        evidence.add(TokenKind::Function, NULL_DROP);
     }
     // `sample(True, 0.3, 123)` / `sample(withReplacement=True, …)` samples with replacement.
     if call.method.eq_ignore_ascii_case("sample") {

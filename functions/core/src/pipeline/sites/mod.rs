@@ -400,24 +400,30 @@ pub(super) fn reader_path_hints(method: &str, args_text: &str) -> Vec<String> {
 mod tests {
     use super::*;
 
-    /// The site table of a repository holding one file.
-    fn site_table(file: &str, source: &str) -> SiteTable {
+    /// The index of a repository holding `files` (path, source).
+    fn repo_index(files: &[(&str, &str)]) -> RepoIndex {
         let dir = tempfile::tempdir().unwrap();
-        std::fs::write(dir.path().join(file), source).unwrap();
-        let index = crate::code::build_index(
+        for (path, source) in files {
+            let path = dir.path().join(path);
+            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+            std::fs::write(path, source).unwrap();
+        }
+        crate::code::build_index(
             dir.path(),
             None,
             "test".into(),
             &crate::code::IndexOptions::default(),
         )
-        .unwrap();
-        SiteTable::build(&index)
+        .unwrap()
+    }
+
+    /// The site table of a repository holding one file.
+    fn site_table(file: &str, source: &str) -> SiteTable {
+        SiteTable::build(&repo_index(&[(file, source)]))
     }
 
     #[test]
     fn a_helper_module_handed_a_frame_by_spark_code_is_spark_code() {
-        let dir = tempfile::tempdir().unwrap();
-        std::fs::create_dir(dir.path().join("jobs")).unwrap();
         let files = [
             (
                 "main.py",
@@ -440,16 +446,7 @@ mod tests {
                 "def report(path):\n    df = load(path)\n    df.groupby(\"kind\").count()\n",
             ),
         ];
-        for (path, source) in files {
-            std::fs::write(dir.path().join(path), source).unwrap();
-        }
-        let index = crate::code::build_index(
-            dir.path(),
-            None,
-            "test".into(),
-            &crate::code::IndexOptions::default(),
-        )
-        .unwrap();
+        let index = repo_index(&files);
         let table = SiteTable::build(&index);
         let prior_of = |path: &str| {
             let file = index.files.iter().find(|f| f.path == path).unwrap().id;
@@ -466,8 +463,6 @@ mod tests {
 
     #[test]
     fn a_parameter_holds_what_its_callers_pass_and_a_name_its_constant() {
-        let dir = tempfile::tempdir().unwrap();
-        std::fs::create_dir(dir.path().join("jobs")).unwrap();
         let files = [
             (
                 "config.py",
@@ -496,16 +491,7 @@ mod tests {
                  return out\n",
             ),
         ];
-        for (path, source) in files {
-            std::fs::write(dir.path().join(path), source).unwrap();
-        }
-        let index = crate::code::build_index(
-            dir.path(),
-            None,
-            "test".into(),
-            &crate::code::IndexOptions::default(),
-        )
-        .unwrap();
+        let index = repo_index(&files);
         let table = SiteTable::build(&index);
         let call = |method: &str| {
             table
