@@ -412,14 +412,13 @@ fn rank_units(
         let (sites, links) = table.sql_unit_and_links(statement);
         units.push((UnitKind::Sql { statement }, sites, links));
     }
-    let mut ranked: Vec<(RankedUnit, BTreeSet<SiteId>, (usize, usize))> = units
+    let mut ranked: Vec<(RankedUnit, BTreeSet<SiteId>)> = units
         .into_iter()
         .map(|(kind, sites, links)| {
             let borrow = open_flow_borrowing(table, &kind, &sites);
             let mut total = 0.0;
             let mut explained = 0usize;
             let mut used_chains: BTreeSet<usize> = BTreeSet::new();
-            let mut used_sites: BTreeSet<SiteId> = BTreeSet::new();
             for &n in writers {
                 let scored: Vec<(SiteId, f64)> = sites
                     .iter()
@@ -437,11 +436,9 @@ fn rank_units(
                         // Every chain holding a site as good as the best is used: a read and the
                         // SQL FROM naming its view explain a scan equally well.
                         for &(s, x) in &scored {
-                            if x < v - 1e-9 {
-                                continue;
-                            }
-                            used_sites.insert(s);
-                            if let SiteKind::Call { chain, .. } = table.sites[s].kind {
+                            if let SiteKind::Call { chain, .. } = table.sites[s].kind
+                                && x >= v - 1e-9
+                            {
                                 used_chains.insert(chain);
                             }
                         }
@@ -462,13 +459,6 @@ fn rank_units(
                 .iter()
                 .filter(|c| !used_chains.contains(c) && !links.contains(c))
                 .count() as f64;
-            // Operations of the unit the plan shows nothing of (a sibling `withColumn` computing
-            // what no node computes): the tie-break between units that explain the plan equally.
-            let unshown = sites
-                .iter()
-                .filter(|s| !table.sites[**s].families.is_empty() && !used_sites.contains(s))
-                .count();
-            let placement = unit_file(table, &sites).map_or(0, |f| table.placement(f));
             let unit = RankedUnit {
                 kind,
                 score: (total - 0.05 * idle) * prior.of_unit(table, &sites),
@@ -478,22 +468,48 @@ fn rank_units(
                     explained as f64 / writers.len() as f64
                 },
             };
-            (unit, sites, (unshown, placement))
+            (unit, sites)
         })
         .collect();
     ranked.sort_by(|a, b| b.0.score.total_cmp(&a.0.score));
-    order_tied_files(&mut ranked, table);
+    order_tied_files(&mut ranked, evidence, table);
     ranked
-        .into_iter()
-        .map(|(unit, sites, _)| (unit, sites))
-        .collect()
+}
+
+/// Operations of a unit the plan shows nothing of (a sibling `withColumn` computing what no node
+/// computes): sites that can produce some node yet are no node's best site in the unit.
+fn unshown_operations(
+    sites: &BTreeSet<SiteId>,
+    evidence: &PlanEvidence,
+    table: &SiteTable,
+) -> usize {
+    let mut used: BTreeSet<SiteId> = BTreeSet::new();
+    for &n in &evidence.writers {
+        let scored: Vec<(SiteId, f64)> = sites
+            .iter()
+            .filter_map(|s| evidence.scores[n].get(s).map(|v| (*s, *v)))
+            .collect();
+        if let Some(best) = scored.iter().map(|(_, v)| *v).max_by(f64::total_cmp) {
+            used.extend(
+                scored
+                    .iter()
+                    .filter(|(_, x)| *x >= best - 1e-9)
+                    .map(|(s, _)| *s),
+            );
+        }
+    }
+    sites
+        .iter()
+        .filter(|s| !table.sites[**s].families.is_empty() && !used.contains(s))
+        .count()
 }
 
 /// Among units of equal score in different files (copies, look-alikes), the file whose unit the
 /// plan shows all of comes first, then the copy filed under its topic ([`SiteTable::placement`]);
 /// units of one file keep their order (program order decides between them).
 fn order_tied_files(
-    ranked: &mut [(RankedUnit, BTreeSet<SiteId>, (usize, usize))],
+    ranked: &mut [(RankedUnit, BTreeSet<SiteId>)],
+    evidence: &PlanEvidence,
     table: &SiteTable,
 ) {
     let mut start = 0;
@@ -507,7 +523,8 @@ fn order_tied_files(
             let mut keys: BTreeMap<Option<u32>, (usize, std::cmp::Reverse<usize>, usize)> =
                 BTreeMap::new();
             for (i, (file, u)) in files.iter().zip(run.iter()).enumerate() {
-                let (unshown, placement) = u.2;
+                let unshown = unshown_operations(&u.1, evidence, table);
+                let placement = file.map_or(0, |f| table.placement(f));
                 let key = keys
                     .entry(*file)
                     .or_insert((unshown, std::cmp::Reverse(placement), i));
