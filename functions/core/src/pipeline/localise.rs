@@ -18,8 +18,9 @@ use super::semantics::SemanticDescription;
 use super::sites::{FlowRole, SiteId, SiteKind, SiteTable};
 use crate::contracts::NodeKind;
 use crate::plan::{NodeIdx, OperatorFamily, PlanGraph};
+use rustc_hash::FxHashMap;
 use serde::{Deserialize, Serialize};
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::collections::{BTreeMap, BTreeSet};
 
 /// Score of `site` as the producer of a node with `family` and evidence `target`: zero when the
 /// site cannot produce that family; otherwise a base for compatibility plus the weighted share of
@@ -299,8 +300,11 @@ struct PlanEvidence {
     targets: Vec<(OperatorFamily, super::evidence::Evidence)>,
     /// Per node: whether it belongs to a subquery's plan ([`PlanGraph::in_subquery`]).
     nested: Vec<bool>,
-    /// Sparse node × site evidence score for every compatible site.
-    scores: Vec<HashMap<SiteId, f64>>,
+    /// Sparse node × site evidence score for every compatible site. Ranking and aligning look it
+    /// up for every unit, node and site, so it hashes with Fx (a fifth of a large plan's mapping
+    /// time, BENCHMARKS.md): its keys are the site table's own sequential ids, nothing a
+    /// repository chooses, so SipHash's resistance to crafted keys buys nothing here.
+    scores: Vec<FxHashMap<SiteId, f64>>,
     /// The best site anywhere for each node: what an open flow borrows for the scans its
     /// caller reads.
     best_anywhere: Vec<Option<(SiteId, f64)>>,
@@ -317,7 +321,7 @@ impl PlanEvidence {
         // Compatibility is cheap to test. Units are chosen on evidence alone — how much of each
         // node's rarity-weighted evidence the unit holds — so that a unit does not win by merely
         // having many compatible constructs.
-        let mut scores: Vec<HashMap<SiteId, f64>> = vec![HashMap::new(); graph.nodes.len()];
+        let mut scores: Vec<FxHashMap<SiteId, f64>> = vec![FxHashMap::default(); graph.nodes.len()];
         for &n in &writers {
             let (family, evidence) = &targets[n];
             for s in table.candidates(*family, evidence) {
@@ -663,7 +667,7 @@ fn twin_alignment(
     best_fit: f64,
     assigned: &[Option<Aligned>],
     fits: &[(f64, usize, Vec<Option<Aligned>>)],
-    scores: &[HashMap<SiteId, f64>],
+    scores: &[FxHashMap<SiteId, f64>],
     graph: &PlanGraph,
 ) -> BTreeMap<String, Vec<SiteId>> {
     let file_of = |rank: usize| unit_file(table, &ranked[rank].1);
