@@ -34,7 +34,7 @@ use serde::{Deserialize, Serialize};
 /// version 11: a derived table's or CTE's column list names its SELECT's items; version 12: an
 /// ORDER BY names its descending keys and explicit null orderings as the DataFrame API does;
 /// version 13: a fill's arguments after its value are the columns it fills; version 14: names
-/// passed as paths, tables and values, top-level string constants, what calls of user functions
+/// passed as paths and tables, top-level string constants, what calls of user functions
 /// pass, and functions' parameters).
 pub const INDEX_FORMAT_VERSION: u32 = 14;
 
@@ -180,7 +180,7 @@ pub struct CallArgs {
     /// The arguments' source text, whitespace-collapsed (capped).
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub text: String,
-    /// Names passed where a path, a table or a value goes whose value the file does not hold —
+    /// Names passed where a path or a table goes whose value the file does not hold —
     /// a parameter (`read.csv(input_file)`), an imported constant — resolved across files when
     /// the site table builds.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -201,7 +201,6 @@ pub struct NamedArg {
 pub enum NameRole {
     Path,
     Table,
-    Literal,
 }
 
 /// A string constant bound at a module's or an object's top level

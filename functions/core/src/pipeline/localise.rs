@@ -57,8 +57,8 @@ pub fn site_score(
 
 /// How much of the node's evidence the site holds ([`overlap`]), with the columns a bare
 /// de-duplication or a bare `dropna()` implies counted as held (see [`bare_deduplication_of_rows`],
-/// [`bare_null_drop`]). Units are still
-/// ranked on written evidence alone, so this decides between sites, not between queries.
+/// [`bare_null_drop`]). Units are still ranked on written evidence alone, so this decides
+/// between sites, not between queries.
 fn evidence_overlap(
     family: OperatorFamily,
     target: &Evidence,

@@ -1033,12 +1033,9 @@ fn returns_both_keys(graph: &PlanGraph, parents: &[Option<NodeIdx>], idx: NodeId
     let Some(join) = graph.nodes[idx].details.join.as_deref() else {
         return false;
     };
-    let mut top = idx;
-    while let Some(up) = parents[top] {
-        if graph.nodes[up].node_kind != NodeKind::Engine {
-            return false;
-        }
-        top = up;
+    let mut above = std::iter::successors(parents[idx], |&n| parents[n]);
+    if !above.all(|n| graph.nodes[n].node_kind == NodeKind::Engine) {
+        return false;
     }
     // The result as printed above the join, else what its two inputs bring (a Sort or Exchange
     // prints only its input).

@@ -21,7 +21,7 @@ impl SiteTable {
         let helpers = crate::pipeline::handoffs::helper_feeds(index);
         add_caller_paths(index, &helpers, &chain_sites, &mut sites);
         let weights = TokenWeights::from_bags(sites.iter().map(|s| &s.evidence));
-        let chain_feeds = flow_edges(index, &helpers);
+        let chain_feeds = flow_edges(index, &helpers, &passed);
         absorb_pushed_join_conditions(index, &chain_sites, &chain_feeds, &mut sites);
         join_split_groupings(index, &chain_sites, &chain_feeds, &mut sites);
         let chain_open = open_chains(index, &chain_feeds, &chain_sites, &helpers, &sites);
@@ -129,7 +129,9 @@ fn receiver_feed(chain_feeds: &[Vec<(FlowRole, usize)>], chain: usize) -> Option
 
 /// Calls that keep fewer columns than their frame has.
 fn narrows_columns(method: &str) -> bool {
-    ["select", "selectexpr", "drop"].contains(&method.to_ascii_lowercase().as_str())
+    ["select", "selectExpr", "drop"]
+        .iter()
+        .any(|m| method.eq_ignore_ascii_case(m))
 }
 
 /// Sets [`Site::narrowed_before`]: an earlier call of the site's chain narrows its columns, or
@@ -182,7 +184,6 @@ fn call_sites(
                 let kind = match named.role {
                     NameRole::Path => TokenKind::Path,
                     NameRole::Table => TokenKind::Table,
-                    NameRole::Literal => TokenKind::Literal,
                 };
                 for value in passed.values(chain.symbol, &named.name) {
                     evidence.add(kind, value);
@@ -787,8 +788,13 @@ pub(super) fn spark_files(index: &RepoIndex) -> std::collections::HashSet<FileId
     // A module of helpers needs no import of Spark to transform the frames it is given
     // (`def build_star_schema(df, out): df.select(…)`): its caller is the Spark code. Followed
     // from file to file, a few hops at most.
+    let frames: std::collections::HashSet<(FileId, &str)> = index
+        .chains
+        .iter()
+        .filter_map(|c| Some((c.file, c.assigned_to.as_deref()?)))
+        .collect();
     for _ in 0..4 {
-        let handed = handed_frames(index, &files);
+        let handed = handed_frames(index, &frames, &files);
         if handed.is_subset(&files) {
             break;
         }
@@ -797,17 +803,13 @@ pub(super) fn spark_files(index: &RepoIndex) -> std::collections::HashSet<FileId
     files
 }
 
-/// Files defining a function that a file of `spark` calls with a DataFrame variable (a name one
-/// of its chains is assigned to) as an argument.
+/// Files defining a function that a file of `spark` calls with a DataFrame variable (one of
+/// `frames`: (file, name) a chain is assigned to) as an argument.
 fn handed_frames(
     index: &RepoIndex,
+    frames: &std::collections::HashSet<(FileId, &str)>,
     spark: &std::collections::HashSet<FileId>,
 ) -> std::collections::HashSet<FileId> {
-    let frames: std::collections::HashSet<(FileId, &str)> = index
-        .chains
-        .iter()
-        .filter_map(|c| Some((c.file, c.assigned_to.as_deref()?)))
-        .collect();
     let called: std::collections::HashSet<&str> = index
         .passed
         .iter()

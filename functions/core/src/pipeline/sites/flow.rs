@@ -181,6 +181,7 @@ pub(super) fn registers_view(method: &str) -> bool {
 pub(super) fn flow_edges(
     index: &RepoIndex,
     helpers: &[crate::pipeline::handoffs::HelperFeeds],
+    passed: &super::passing::PassedValues<'_>,
 ) -> Vec<Vec<(FlowRole, usize)>> {
     let chains = &index.chains;
     let mut by_var: HashMap<(FileId, &str), Vec<usize>> = HashMap::new();
@@ -215,25 +216,14 @@ pub(super) fn flow_edges(
             .max_by_key(|c| chains[**c].statement.start)
             .copied()
     };
-    let mut passed: HashMap<&str, Vec<&crate::code::PassedArg>> = HashMap::new();
-    for arg in &index.passed {
-        passed.entry(arg.callee.as_str()).or_default().push(arg);
-    }
     // A chain starting from a parameter (`def build(df): df.select(…)`) is fed by what the
     // function's callers pass there (`build(fraud_df, …)`): the chains assigning it last.
     let parameter_feeds = |chain: &CallChain, var: &str| -> Vec<usize> {
         let Some(function) = chain.symbol.and_then(|s| index.symbols.get(s as usize)) else {
             return Vec::new();
         };
-        let Some(position) = function.params.iter().position(|p| p == var) else {
-            return Vec::new();
-        };
-        let calls = passed.get(function.name.as_str()).into_iter().flatten();
-        calls
-            .filter(|a| {
-                a.keyword.as_deref() == Some(var)
-                    || a.keyword.is_none() && a.position == Some(position as u32)
-            })
+        passed
+            .arguments(function, var)
             .filter_map(|a| match &a.value {
                 ArgValue::Name(passed_var) => assigned_before(a.file, a.symbol, a.line, passed_var),
                 ArgValue::Literal(_) => None,

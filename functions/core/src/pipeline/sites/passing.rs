@@ -16,7 +16,7 @@
 //! function name or a constant name bound in several places may hold several values: all are
 //! kept, up to [`MAX_VALUES`].
 
-use crate::code::{ArgValue, RepoIndex, SymbolId};
+use crate::code::{ArgValue, PassedArg, RepoIndex, Symbol, SymbolId};
 use std::collections::HashMap;
 
 /// Most values one name resolves to: more means the name is too common to say anything.
@@ -25,7 +25,7 @@ const MAX_VALUES: usize = 4;
 pub(super) struct PassedValues<'i> {
     index: &'i RepoIndex,
     constants: HashMap<&'i str, Vec<&'i str>>,
-    passed: HashMap<&'i str, Vec<&'i crate::code::PassedArg>>,
+    passed: HashMap<&'i str, Vec<&'i PassedArg>>,
 }
 
 impl<'i> PassedValues<'i> {
@@ -45,18 +45,29 @@ impl<'i> PassedValues<'i> {
         }
     }
 
+    /// What the calls of the function `function` pass for its parameter `param`, by position or
+    /// by keyword; nothing when `param` is none of its parameters.
+    pub(super) fn arguments<'a>(
+        &'a self,
+        function: &'i Symbol,
+        param: &'a str,
+    ) -> impl Iterator<Item = &'i PassedArg> + 'a {
+        let position = function.params.iter().position(|p| p == param);
+        let calls = position.and_then(|_| self.passed.get(function.name.as_str()));
+        calls.into_iter().flatten().copied().filter(move |a| {
+            a.keyword.as_deref() == Some(param)
+                || a.keyword.is_none() && a.position.map(|p| p as usize) == position
+        })
+    }
+
     /// The values `name` may hold inside `symbol` (a chain's enclosing function); none when it
     /// cannot be told or holds too many.
     pub(super) fn values(&self, symbol: Option<SymbolId>, name: &str) -> Vec<&'i str> {
         let function = symbol.and_then(|s| self.index.symbols.get(s as usize));
         let mut values = Vec::new();
-        match function.and_then(|f| Some((f, f.params.iter().position(|p| p == name)?))) {
-            Some((function, position)) => {
-                let calls = self.passed.get(function.name.as_str());
-                for arg in calls.into_iter().flatten().filter(|a| {
-                    a.keyword.as_deref() == Some(name)
-                        || a.keyword.is_none() && a.position == Some(position as u32)
-                }) {
+        match function.filter(|f| f.params.iter().any(|p| p == name)) {
+            Some(function) => {
+                for arg in self.arguments(function, name) {
                     match &arg.value {
                         ArgValue::Literal(v) => values.push(v.as_str()),
                         ArgValue::Name(n) => values.extend(self.constant(n)),
