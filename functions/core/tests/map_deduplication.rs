@@ -260,3 +260,58 @@ fn a_deduplication_of_fewer_columns_than_were_read_maps_to_the_distinct_after_th
     // the rows' nulls were dropped by the cleaning step the model's frame came through
     assert_eq!(location_of(&mappings, "2"), ("jobs/clean.py", "2-4"));
 }
+
+/// A notebook counting its unique rows with `df.distinct().count()`, then, cells later, the
+/// distinct values of one column in SQL.
+const COUNTS: &str = "\
+df = spark.createDataFrame(data, schema=[\"id\", \"name\", \"country\"])
+unique_rows = df.distinct().count()
+df.createOrReplaceTempView(\"people\")
+spark.sql(\"SELECT COUNT(DISTINCT country) FROM people\").show()
+";
+
+/// `df.distinct()` over the three columns the frame has.
+const WHOLE_ROWS_PLAN: &str = "\
+== Physical Plan ==
+* HashAggregate (3)
++- Exchange (2)
+   +- * HashAggregate (1)
+      +- * Scan ExistingRDD (0)
+
+
+(0) Scan ExistingRDD [codegen id : 1]
+Output [3]: [id#1L, name#2, country#3]
+Arguments: [id#1L, name#2, country#3], MapPartitionsRDD[9] at applySchemaToPythonRDD at <unknown>:0, ExistingRDD, UnknownPartitioning(0)
+
+(1) HashAggregate [codegen id : 1]
+Input [3]: [id#1L, name#2, country#3]
+Keys [3]: [id#1L, name#2, country#3]
+Functions: []
+Aggregate Attributes: []
+Results [3]: [id#1L, name#2, country#3]
+
+(2) Exchange
+Input [3]: [id#1L, name#2, country#3]
+Arguments: hashpartitioning(id#1L, name#2, country#3, 200), ENSURE_REQUIREMENTS, [plan_id=7]
+
+(3) HashAggregate [codegen id : 2]
+Input [3]: [id#1L, name#2, country#3]
+Keys [3]: [id#1L, name#2, country#3]
+Functions: []
+Aggregate Attributes: []
+Results [3]: [id#1L, name#2, country#3]
+";
+
+#[test]
+fn a_whole_row_deduplication_is_the_bare_distinct_not_a_query_naming_one_of_its_columns() {
+    // The SQL names `country` and DISTINCT, the bare `distinct()` only DISTINCT — but it keys on
+    // every column of its frame, which is the plan's query; ranking queries counts that as held.
+    let mappings: Vec<_> = support::map_against(&[("counts.py", COUNTS)], WHOLE_ROWS_PLAN)
+        .into_iter()
+        .map(|m| (m.dag_node_id, m.mapped_code.expect("mapped").lines))
+        .collect();
+    for id in ["1", "3"] {
+        let (_, lines) = mappings.iter().find(|(n, _)| n == id).unwrap();
+        assert_eq!(lines, "2-2", "node {id}");
+    }
+}

@@ -57,8 +57,9 @@ pub fn site_score(
 
 /// How much of the node's evidence the site holds ([`overlap`]), with the columns a bare
 /// de-duplication or a bare `dropna()` implies counted as held (see [`bare_deduplication_of_rows`],
-/// [`bare_null_drop`]). Units are still ranked on written evidence alone, so this decides
-/// between sites, not between queries.
+/// [`bare_null_drop`]). Queries are ranked on it as well: a bare `distinct()` keys on every
+/// column of its frame, so it explains a whole-row de-duplication better than a query that names
+/// one of those columns (`SELECT COUNT(DISTINCT country)`).
 fn evidence_overlap(
     family: OperatorFamily,
     target: &Evidence,
@@ -329,7 +330,7 @@ impl PlanEvidence {
                 if !site.families.contains(*family) {
                     continue;
                 }
-                let coverage = overlap(evidence, &site.evidence, &table.weights).coverage;
+                let coverage = evidence_overlap(*family, evidence, site, table).coverage;
                 let mut damp = if site.flags.test { 0.5 } else { 1.0 };
                 if conflicts(*family, evidence, &site.evidence) {
                     damp *= CONFLICT_PENALTY;
