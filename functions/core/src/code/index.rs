@@ -35,8 +35,9 @@ use serde::{Deserialize, Serialize};
 /// ORDER BY names its descending keys and explicit null orderings as the DataFrame API does;
 /// version 13: a fill's arguments after its value are the columns it fills; version 14: names
 /// passed as paths and tables, top-level string constants, what calls of user functions
-/// pass, and functions' parameters).
-pub const INDEX_FORMAT_VERSION: u32 = 14;
+/// pass, and functions' parameters; version 15: `count("*")`, `count(1)`, `count(lit(1))` and SQL
+/// `COUNT(*)` record that they count rows).
+pub const INDEX_FORMAT_VERSION: u32 = 15;
 
 pub type FileId = u32;
 pub type SymbolId = u32;

@@ -5,6 +5,22 @@
 
 use crate::code::index::CallArgs;
 
+/// The function recorded beside `count` when it counts rows, not a column's values: `count(*)`,
+/// `count(1)`, `count(lit(1))` and `groupBy(…).count()` all plan as `count(1)`, while
+/// `count("country")` plans as `count(country)`. (Normalised as a function name is.)
+pub const COUNT_OF_ROWS: &str = "countrows";
+
+/// Whether the text right after `count(` is a row count's argument (`*` or `1`) and the call
+/// ends there.
+fn counts_rows(after_paren: &[char]) -> bool {
+    let rest: String = after_paren
+        .iter()
+        .take(8)
+        .filter(|c| !c.is_whitespace())
+        .collect();
+    rest.starts_with("*)") || rest.starts_with("1)")
+}
+
 /// Split a SQL expression string (`"salary > 1000 and dept = 'x'"`) into columns, functions and
 /// literals with a small tokenizer (full SQL parsing is for statements, see [`crate::code::sql`]).
 ///
@@ -66,6 +82,9 @@ pub fn sql_expression_tokens(expr: &str, out: &mut CallArgs) {
             }
             if chars.get(j) == Some(&'(') {
                 units_may_follow = lower == "extract";
+                if lower == "count" && counts_rows(&chars[j + 1..]) {
+                    out.functions.push(COUNT_OF_ROWS.to_owned());
+                }
                 out.functions.push(lower);
             } else if matches!(lower.as_str(), "true" | "false" | "null") {
                 out.literals.push(lower);

@@ -239,6 +239,7 @@ pub const AGGREGATE_FUNCTIONS: &[&str] = &[
     "sum",
     "avg",
     "count",
+    crate::code::sql_expr::COUNT_OF_ROWS,
     "countdistinct",
     "sumdistinct",
     "min",

@@ -15,7 +15,7 @@
 
 use super::evidence::{
     DISTINCT, DROPPED_COLUMN, Evidence, FILL_VALUE, FILLED_COLUMN, FILLS_NULLS, Grouping,
-    JOINED_ON_NAMES, TokenKind, canonical_literal,
+    JOINED_ON_NAMES, TokenKind, canonical_literal, normalise_function,
 };
 use super::operations::{TYPED_FILTER, calls_closure, is_typed_operator};
 use crate::code::lang::vocab::{ASC_NULLS_LAST, DESC_NULLS_FIRST};
@@ -512,6 +512,14 @@ fn aggregate_evidence(e: &mut Evidence, d: &crate::plan::NodeDetails) {
     }
     for f in &d.aggregate_functions {
         add_expr(e, f, true);
+        // `count(1)`: a count of rows (`count()`, `count("*")`), not of a column's values.
+        let counts = f
+            .functions
+            .first()
+            .is_some_and(|name| normalise_function(name) == "count");
+        if counts && f.columns.is_empty() && f.functions.len() == 1 {
+            e.add(TokenKind::Function, crate::code::sql_expr::COUNT_OF_ROWS);
+        }
         for value in pivot_values(f) {
             e.add(
                 TokenKind::Literal,

@@ -655,8 +655,11 @@ fn names_its_count(aggregating: &crate::code::SparkCall) -> bool {
 /// `count()` gives), added to the grouping call's evidence; `countDistinct(x)` first
 /// de-duplicates over the keys and `x`.
 fn add_aggregation(evidence: &mut Evidence, aggregating: &crate::code::SparkCall, pivoted: bool) {
-    if !pivoted && names_its_count(aggregating) {
-        evidence.add(TokenKind::Alias, GROUPED_COUNT_NAME);
+    if names_its_count(aggregating) {
+        evidence.add(TokenKind::Function, crate::code::sql_expr::COUNT_OF_ROWS);
+        if !pivoted {
+            evidence.add(TokenKind::Alias, GROUPED_COUNT_NAME);
+        }
     }
     let computed = aggregating
         .args

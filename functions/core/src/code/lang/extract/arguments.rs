@@ -2,6 +2,7 @@
 //! tables and paths, by the role the method gives each argument (see `vocab`).
 
 use super::*;
+use crate::code::sql_expr::COUNT_OF_ROWS;
 
 impl<'a> Extractor<'a> {
     /// Break a call's arguments down into columns, literals, functions, aliases, tables, paths.
@@ -111,6 +112,11 @@ impl<'a> Extractor<'a> {
                         {
                             out.functions.push(callee.to_string());
                         }
+                        if callee.eq_ignore_ascii_case("count")
+                            && args.is_some_and(|args| self.counts_rows(args))
+                        {
+                            out.functions.push(COUNT_OF_ROWS.to_string());
+                        }
                         if let Some(args) = args {
                             self.push_args(args, callee, &mut stack);
                         }
@@ -156,6 +162,27 @@ impl<'a> Extractor<'a> {
             dedup(list);
         }
         out
+    }
+
+    /// Whether `count(…)`'s arguments count rows rather than a column's values: `count("*")`,
+    /// `count(1)`, `count(lit(1))` (Spark plans each as `count(1)`).
+    fn counts_rows(&self, args: Node<'a>) -> bool {
+        let [arg] = named_children(args)[..] else {
+            return false;
+        };
+        match self.adapter.shape(arg, self.src) {
+            Shape::Str => self
+                .adapter
+                .decode_string(arg, self.src)
+                .is_some_and(|s| s.text == "*"),
+            Shape::Number => text(arg, self.src) == "1",
+            Shape::Call {
+                object: None,
+                name,
+                args: Some(inner),
+            } if text(name, self.src) == "lit" => self.counts_rows(inner),
+            _ => false,
+        }
     }
 
     /// Push a call's arguments with the role the method gives each position / keyword.

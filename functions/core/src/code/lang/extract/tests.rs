@@ -1,6 +1,7 @@
 //! Tests of the parent module.
 
 use super::*;
+use crate::code::sql_expr::COUNT_OF_ROWS;
 
 fn tokens(expr: &str) -> CallArgs {
     let mut out = CallArgs::default();
@@ -59,4 +60,23 @@ fn scala_sql_built_with_plus_is_one_statement_on_its_lines() {
         .find(|c| c.kind == crate::code::SqlClauseKind::SelectItem && c.aliases == ["added_hours"])
         .unwrap();
     assert_eq!((select.lines.start, select.lines.end), (3, 3));
+}
+
+#[test]
+fn a_count_of_rows_is_told_from_a_count_of_a_columns_values() {
+    // Spark plans `count(*)`, `count(1)`, `count(lit(1))` as `count(1)`; `count(x)` as itself.
+    let rows = |functions: &[String]| functions.iter().any(|f| f == COUNT_OF_ROWS);
+    assert!(rows(&tokens("COUNT(*) AS n").functions));
+    assert!(rows(&tokens("count( 1 )").functions));
+    assert!(!rows(&tokens("count(country)").functions));
+    assert!(!rows(&tokens("count(10)").functions));
+    let src = "df.select(count(\"*\"), count(lit(1))).show()\ndf.groupBy(\"k\").agg(count(\"country\")).show()\n";
+    let out = extract_file(&super::super::python::Python, src, "", CodeFlags::default());
+    let functions =
+        |chain: usize, call: usize| out.chains[chain].calls[call].args.functions.clone();
+    assert!(rows(&functions(0, 0)), "{:?}", functions(0, 0));
+    assert!(!rows(&functions(1, 1)), "{:?}", functions(1, 1));
+    let src = "object S extends App {\n  df.agg(count(lit(1))).show()\n}\n";
+    let out = extract_file(&super::super::scala::Scala, src, "", CodeFlags::default());
+    assert!(rows(&out.chains[0].calls[0].args.functions));
 }
