@@ -57,6 +57,10 @@ pub struct Evidence {
     /// something narrowed the rows first (`select(a, b).distinct()`, not a whole frame's
     /// `dropDuplicates()`).
     pub narrowed_rows: bool,
+    /// For a projection computing something: the columns it passes through as they are
+    /// (`select("name", map_keys("info"))` keeps `name`). They are no evidence — most code
+    /// names them — but a site naming them says nothing the plan does not ([`excess`]).
+    pub passed_through: BTreeSet<String>,
 }
 
 /// How an aggregate gathers its rows: `groupBy(k).agg(…)` / `GROUP BY k` plan aggregates keyed
@@ -288,6 +292,7 @@ impl Evidence {
             grouping: self.grouping,
             keeps_both_keys: self.keeps_both_keys,
             narrowed_rows: self.narrowed_rows,
+            passed_through: self.passed_through.clone(),
             key_order: if kind == TokenKind::Column {
                 Vec::new()
             } else {
@@ -417,6 +422,7 @@ pub fn overlap(node: &Evidence, site: &Evidence, weights: &TokenWeights) -> Over
     let coverage = if total > 0.0 { mass / total } else { 0.0 };
     let tie_break = if mass > 0.0 {
         SPELLING_TIE_BREAK * shared_spellings(node, site) - EXCESS_TIE_BREAK * excess(node, site)
+            + PASSED_THROUGH_TIE_BREAK * named_passed_through(node, site)
             + if same_key_order(node, site) {
                 KEY_ORDER_TIE_BREAK
             } else {
@@ -445,12 +451,34 @@ fn same_key_order(node: &Evidence, site: &Evidence) -> bool {
             .eq(node.key_order.iter())
 }
 
+/// What naming the columns a projection passes through adds to a coverage: a tie-break between
+/// `select("name", f(x))` and `select(f(x))` when the plan keeps `name` beside `f(x)`.
+const PASSED_THROUGH_TIE_BREAK: f64 = 0.01;
+
+/// The share of the columns the node passes through that the site names.
+fn named_passed_through(node: &Evidence, site: &Evidence) -> f64 {
+    if node.passed_through.is_empty() {
+        return 0.0;
+    }
+    let named = node
+        .passed_through
+        .iter()
+        .filter(|c| {
+            [TokenKind::Column, TokenKind::Literal]
+                .iter()
+                .any(|k| site.has(*k, c))
+        })
+        .count();
+    named as f64 / node.passed_through.len() as f64
+}
+
 /// What naming columns or values the node lacks takes from a coverage: as little as the spelling
 /// adds, so that of two sites holding the node's evidence the one saying no more wins.
 const EXCESS_TIE_BREAK: f64 = 0.01;
 
 /// The share of the names the site gives (columns and aliases; literals too when the node has
-/// any: in-memory rows are no literals of their scan) the node does not hold under any kind, as
+/// any: in-memory rows are no literals of their scan) the node does not hold under any kind nor
+/// pass through, as
 /// a string may be a name or a path: `toDF(["id", "ts"])` says more than a scan of `ts` alone;
 /// `to_timestamp(ts, "MM-dd-yyyy")` more than `cast(ts as timestamp) AS ts`.
 fn excess(node: &Evidence, site: &Evidence) -> f64 {
@@ -468,9 +496,11 @@ fn excess(node: &Evidence, site: &Evidence) -> f64 {
         return 0.0;
     }
     let held = |v: &String| {
-        node.tokens
-            .iter()
-            .any(|(k, n)| *k != TokenKind::Function && n == v)
+        node.passed_through.contains(v)
+            || node
+                .tokens
+                .iter()
+                .any(|(k, n)| *k != TokenKind::Function && n == v)
     };
     named.iter().filter(|v| !held(v)).count() as f64 / named.len() as f64
 }

@@ -22,6 +22,7 @@ use crate::code::lang::vocab::{ASC_NULLS_LAST, DESC_NULLS_FIRST};
 use crate::contracts::NodeKind;
 use crate::plan::{Expr, NodeIdx, OperatorFamily, PlanGraph, PlanNode};
 use serde::{Deserialize, Serialize};
+use std::collections::BTreeSet;
 
 /// What one plan node means, for retrieval.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -111,6 +112,8 @@ const KEY: &str = "key";
 const BOTH_KEYS: &str = "keepsBothKeys";
 /// … and that it de-duplicates narrowed rows ([`Evidence::narrowed_rows`]).
 const NARROWED_ROWS: &str = "narrowedRows";
+/// … and the columns it passes through ([`Evidence::passed_through`]).
+const PASSED_THROUGH: &str = "passedThrough";
 
 fn to_pairs(evidence: &Evidence) -> Vec<(String, String)> {
     evidence
@@ -144,6 +147,12 @@ fn to_pairs(evidence: &Evidence) -> Vec<(String, String)> {
                 .narrowed_rows
                 .then(|| (NARROWED_ROWS.to_owned(), "true".to_owned())),
         )
+        .chain(
+            evidence
+                .passed_through
+                .iter()
+                .map(|c| (PASSED_THROUGH.to_owned(), c.clone())),
+        )
         .collect()
 }
 
@@ -163,6 +172,8 @@ pub fn evidence_of(pairs: &[(String, String)]) -> Evidence {
             e.keeps_both_keys = true;
         } else if k == NARROWED_ROWS {
             e.narrowed_rows = true;
+        } else if k == PASSED_THROUGH {
+            e.passed_through.insert(v.clone());
         }
     }
     e
@@ -422,8 +433,8 @@ fn projection_evidence(e: &mut Evidence, d: &crate::plan::NodeDetails) {
 }
 
 /// The (lower-cased) names of the columns the scans under `idx` read.
-fn columns_read_below(graph: &PlanGraph, idx: NodeIdx) -> std::collections::BTreeSet<String> {
-    let mut read = std::collections::BTreeSet::new();
+fn columns_read_below(graph: &PlanGraph, idx: NodeIdx) -> BTreeSet<String> {
+    let mut read = BTreeSet::new();
     let mut stack = vec![idx];
     while let Some(n) = stack.pop() {
         let node = &graph.nodes[n];
@@ -451,12 +462,8 @@ fn dropped_columns(graph: &PlanGraph, node: &PlanNode) -> Vec<String> {
     {
         return Vec::new();
     }
-    let input = match node.children.as_slice() {
-        _ if !d.input.is_empty() => &d.input,
-        [child] => &graph.nodes[*child].details.output,
-        _ => return Vec::new(),
-    };
-    let kept: std::collections::BTreeSet<String> = d
+    let input = projection_input(graph, node);
+    let kept: BTreeSet<String> = d
         .projections
         .iter()
         .flat_map(|p| p.columns.iter().map(|c| c.to_lowercase()))
@@ -471,6 +478,46 @@ fn dropped_columns(graph: &PlanGraph, node: &PlanNode) -> Vec<String> {
     } else {
         Vec::new()
     }
+}
+
+/// A projection's input: its own list when the plan prints one, else its child's output.
+fn projection_input<'g>(graph: &'g PlanGraph, node: &'g PlanNode) -> &'g [crate::plan::Attribute] {
+    match node.children.as_slice() {
+        _ if !node.details.input.is_empty() => &node.details.input,
+        [child] => &graph.nodes[*child].details.output,
+        _ => &[],
+    }
+}
+
+/// The columns a projection computing something keeps as they are, when it also leaves an input
+/// column out (`select("name", map_keys("info"))` over `name, info`): the code listed them. A
+/// projection keeping every input column (`withColumn`) lists nothing ([`Evidence::passed_through`]).
+fn passed_through(graph: &PlanGraph, node: &PlanNode) -> BTreeSet<String> {
+    let d = &node.details;
+    if node.family != OperatorFamily::Project || d.projections.iter().all(is_passthrough) {
+        return Default::default();
+    }
+    let output: BTreeSet<String> = d
+        .projections
+        .iter()
+        .filter_map(|p| p.alias.as_ref().or(p.columns.first()))
+        .map(|name| name.to_lowercase())
+        .collect();
+    let leaves_one_out = projection_input(graph, node)
+        .iter()
+        .any(|a| !output.contains(&a.name.as_str().to_lowercase()));
+    if !leaves_one_out {
+        return Default::default();
+    }
+    d.projections
+        .iter()
+        .filter(|p| is_passthrough(p))
+        .flat_map(|p| {
+            p.columns
+                .iter()
+                .map(|c| super::evidence::normalise_column(c))
+        })
+        .collect()
 }
 
 /// The column a fill of nulls replaces in place: `coalesce(population, 0) AS population`
@@ -650,7 +697,7 @@ fn is_deduplication(d: &crate::plan::NodeDetails) -> bool {
                 .all(|name| super::evidence::normalise_function(name) == "first")
         });
     }
-    let keys: std::collections::BTreeSet<&str> = d
+    let keys: BTreeSet<&str> = d
         .grouping_keys
         .iter()
         .flat_map(|k| k.columns.iter().map(String::as_str))
@@ -874,12 +921,13 @@ pub fn plan_semantics(graph: &PlanGraph) -> Vec<SemanticDescription> {
                 }
             }
         }
+        own[idx].passed_through = passed_through(graph, node);
         let keeps_one_key = parents[idx].is_some_and(|p| keeps_one_of_each_name(&graph.nodes[p]));
         if node.family == OperatorFamily::Join && keeps_one_key {
             own[idx].add(TokenKind::Literal, JOINED_ON_NAMES);
         }
         if node.family == OperatorFamily::Aggregate && own[idx].deduplicates_only() {
-            let keys: std::collections::BTreeSet<String> = node
+            let keys: BTreeSet<String> = node
                 .details
                 .grouping_keys
                 .iter()
@@ -976,7 +1024,7 @@ fn keeps_one_of_each_name(project: &crate::plan::PlanNode) -> bool {
         return false;
     }
     let d = &project.details;
-    let mut seen = std::collections::BTreeSet::new();
+    let mut seen = BTreeSet::new();
     let twice: Vec<&str> = d
         .input
         .iter()
