@@ -2,7 +2,8 @@
 //! same expression; one also lists a column the plan keeps as it is. When the plan's projection
 //! leaves an input column out, it was a `select` listing what it kept, so the script naming the
 //! kept column is the plan's; when it keeps every input column (a `withColumn` replacing one in
-//! place), naming them says more than the plan does.
+//! place), naming them says more than the plan does. A select of `"name.*"` takes every field
+//! out of the struct, which the plan names one by one.
 
 mod support;
 
@@ -69,4 +70,33 @@ df.select(\"id\", \"name\", col(\"salary\").cast(\"int\").alias(\"salary\")).sho
 ";
     let files = [("b_cast.py", in_place), ("a_cast.py", listed)];
     assert_eq!(file_of(&files, CAST_PLAN, "1"), "b_cast.py");
+}
+
+const STRUCT_PLAN: &str = "\
+== Physical Plan ==
+* Project (1)
++- * Scan ExistingRDD (0)
+
+
+(0) Scan ExistingRDD [codegen id : 1]
+Output [2]: [name#1, state#2]
+Arguments: [name#1, state#2], MapPartitionsRDD[9] at createDataFrame at Example.scala:9, ExistingRDD, UnknownPartitioning(0)
+
+(1) Project [codegen id : 1]
+Output [3]: [name#1.firstname AS firstname#5, name#1.middlename AS middlename#6, name#1.lastname AS lastname#7]
+Input [2]: [name#1, state#2]
+";
+
+#[test]
+fn every_field_of_a_struct_taken_out_under_its_name_is_a_select_of_the_struct_star() {
+    let source = "\
+object Example extends App {
+  val df = spark.createDataFrame(rows, schema)
+  df.select(\"name.firstname\", \"name.lastname\").show(false)
+  df.select(\"name.*\").show(false)
+}
+";
+    let mappings = support::map_against(&[("Example.scala", source)], STRUCT_PLAN);
+    let m = mappings.iter().find(|m| m.dag_node_id == "1").unwrap();
+    assert_eq!(m.mapped_code.as_ref().expect("mapped").lines, "4-4");
 }

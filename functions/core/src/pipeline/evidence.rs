@@ -548,6 +548,10 @@ pub const EVERY_COLUMN: &str = "*";
 /// The prefix of a column a projection drops (`drop:url`): `drop("url")` names what it removes,
 /// and the plan's pruning Project says which of its input's columns it did not keep.
 pub const DROPPED_COLUMN: &str = "drop:";
+/// Marks a projection taking every field out of a struct under the field's own name
+/// (`fields:name` for `name.firstname AS firstname, name.lastname AS lastname`), and a select of
+/// `"name.*"`, which plans exactly that.
+pub const STRUCT_FIELDS: &str = "fields:";
 /// The function token of a fill of nulls (`fillna(0)`, `na.fill("")`): a Project that computes
 /// nothing but `coalesce(x, value) AS x` is one, whichever columns it fills.
 pub const FILLS_NULLS: &str = "fillna";

@@ -13,7 +13,7 @@
 //! to the filter feeding that groupBy, not to some other filter in the file.
 
 use super::conflicts::{CONFLICT_PENALTY, conflicts, conflicts_beyond_rewrite};
-use super::evidence::{Evidence, NULL_DROP, Overlap, TokenKind, overlap};
+use super::evidence::{Evidence, NULL_DROP, Overlap, STRUCT_FIELDS, TokenKind, overlap};
 use super::semantics::SemanticDescription;
 use super::sites::{FlowRole, SiteId, SiteKind, SiteTable};
 use crate::contracts::NodeKind;
@@ -56,10 +56,11 @@ pub fn site_score(
 }
 
 /// How much of the node's evidence the site holds ([`overlap`]), with the columns a bare
-/// de-duplication or a bare `dropna()` implies counted as held (see [`bare_deduplication_of_rows`],
-/// [`bare_null_drop`]). Queries are ranked on it as well: a bare `distinct()` keys on every
-/// column of its frame, so it explains a whole-row de-duplication better than a query that names
-/// one of those columns (`SELECT COUNT(DISTINCT country)`).
+/// de-duplication or a bare `dropna()` implies and the fields a `select("name.*")` does counted
+/// as held (see [`bare_deduplication_of_rows`], [`bare_null_drop`], [`expands_the_struct`]).
+/// Queries are ranked on it as well: a bare `distinct()` keys on every column of its frame, so it
+/// explains a whole-row de-duplication better than a query that names one of those columns
+/// (`SELECT COUNT(DISTINCT country)`).
 fn evidence_overlap(
     family: OperatorFamily,
     target: &Evidence,
@@ -69,6 +70,12 @@ fn evidence_overlap(
     if family == OperatorFamily::Aggregate && bare_deduplication_of_rows(target, site) {
         overlap(
             &target.without(TokenKind::Column),
+            &site.evidence,
+            &table.weights,
+        )
+    } else if family == OperatorFamily::Project && expands_the_struct(target, site) {
+        overlap(
+            &target.without(TokenKind::Alias),
             &site.evidence,
             &table.weights,
         )
@@ -83,6 +90,14 @@ fn evidence_overlap(
     } else {
         overlap(target, &site.evidence, &table.weights)
     }
+}
+
+/// The node takes every field out of a struct and the site is a `select("name.*")` of that
+/// struct: the fields' names are implied, not missing.
+fn expands_the_struct(target: &Evidence, site: &super::sites::Site) -> bool {
+    target.tokens.iter().any(|(k, v)| {
+        *k == TokenKind::Literal && v.starts_with(STRUCT_FIELDS) && site.evidence.has(*k, v)
+    })
 }
 
 /// The node drops rows with nulls (`atleastnnonnulls(n, every column…)` and nothing else) and the

@@ -15,7 +15,7 @@
 
 use super::evidence::{
     DISTINCT, DROPPED_COLUMN, Evidence, FILL_VALUE, FILLED_COLUMN, FILLS_NULLS, Grouping,
-    JOINED_ON_NAMES, TokenKind, canonical_literal, normalise_function,
+    JOINED_ON_NAMES, STRUCT_FIELDS, TokenKind, canonical_literal, normalise_function,
 };
 use super::operations::{TYPED_FILTER, calls_closure, is_typed_operator};
 use crate::code::lang::vocab::{ASC_NULLS_LAST, DESC_NULLS_FIRST};
@@ -424,6 +424,9 @@ fn projection_evidence(e: &mut Evidence, d: &crate::plan::NodeDetails) {
         e.add(TokenKind::Function, FILLS_NULLS);
     }
     e.add_all(TokenKind::Function, &d.python_udfs);
+    if let Some(parent) = expanded_struct(d) {
+        e.add(TokenKind::Literal, &format!("{STRUCT_FIELDS}{parent}"));
+    }
     // A projection of bare columns (`select("state")`) has nothing but its columns.
     if e.is_empty() {
         for p in &d.projections {
@@ -478,6 +481,30 @@ fn dropped_columns(graph: &PlanGraph, node: &PlanNode) -> Vec<String> {
     } else {
         Vec::new()
     }
+}
+
+/// The struct a projection takes two or more fields out of and nothing else, each under its own
+/// name (`name.firstname AS firstname, name.lastname AS lastname`): what `select("name.*")` plans.
+fn expanded_struct(d: &crate::plan::NodeDetails) -> Option<&str> {
+    let mut parent: Option<&str> = None;
+    for p in &d.projections {
+        let ([column], Some(alias), true) = (
+            p.columns.as_slice(),
+            p.alias.as_deref(),
+            p.functions.is_empty(),
+        ) else {
+            return None;
+        };
+        let field = format!("{column}.{alias}").to_lowercase();
+        if !p.text.to_lowercase().starts_with(&format!("{field} ")) {
+            return None;
+        }
+        match parent {
+            Some(seen) if seen != column => return None,
+            _ => parent = Some(column),
+        }
+    }
+    parent.filter(|_| d.projections.len() >= 2)
 }
 
 /// A projection's input: its own list when the plan prints one, else its child's output.

@@ -4,7 +4,7 @@
 use super::*;
 use crate::pipeline::evidence::{
     DROPPED_COLUMN, EVERY_COLUMN, FILL_VALUE, FILLED_COLUMN, FILLS_NULLS, Grouping, NULL_DROP,
-    PIVOT_VALUE, WITH_REPLACEMENT, canonical_literal, is_noise_function,
+    PIVOT_VALUE, STRUCT_FIELDS, WITH_REPLACEMENT, canonical_literal, is_noise_function,
 };
 use crate::pipeline::operations::{
     AGGREGATE_FUNCTIONS, TYPED_FILTER, passes_closure, typed_operator_of,
@@ -338,6 +338,13 @@ fn call_evidence(
         Some(c) => Some(c.method.as_str()),
         None => chain.receiver.rsplit('.').next(),
     };
+    // `select("name.*")` takes every field out of the struct `name`.
+    for column in call.args.columns.iter().chain(&call.args.literals) {
+        if let Some(parent) = column.strip_suffix(".*").filter(|p| !p.is_empty()) {
+            evidence.add(TokenKind::Column, parent);
+            evidence.add(TokenKind::Literal, &format!("{STRUCT_FIELDS}{parent}"));
+        }
+    }
     // `drop("url")` names the columns the plan's pruning Project leaves out.
     if call.method.eq_ignore_ascii_case("drop") && !is_null_dropping_call(&call.method, previous) {
         for column in &call.args.columns {
