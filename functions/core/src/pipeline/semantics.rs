@@ -798,6 +798,9 @@ fn derived_reason(
             };
             planned.then(|| "sort required by".to_owned())
         }
+        OperatorFamily::Project if takes_out_pivoted_values(d) => {
+            Some(PIVOT_VALUES_PROJECT.to_owned())
+        }
         // A join on names plans the Project above it (each key once, keys first).
         OperatorFamily::Project if keeps_one_of_each_name(node) => {
             Some(JOIN_ON_NAMES_PROJECT.to_owned())
@@ -895,6 +898,20 @@ const OBJECTS_TO_ROWS: &str = "objects turned back into rows by";
 /// Why a join on names' own Project is derived: it keeps each key once, and serves the join.
 const JOIN_ON_NAMES_PROJECT: &str = "the columns kept by the join on names of";
 
+/// Why the Project over a pivot is derived: it takes each pivoted value's column out of the
+/// pivot's array (`__pivot_count(1) AS count …[0] AS Female`), and serves the pivot below it.
+const PIVOT_VALUES_PROJECT: &str = "the pivoted values' columns taken out for";
+
+/// Whether a projection takes pivoted values out of a pivot's result and does nothing else.
+fn takes_out_pivoted_values(d: &crate::plan::NodeDetails) -> bool {
+    let computed: Vec<&Expr> = d
+        .projections
+        .iter()
+        .filter(|p| !is_passthrough(p))
+        .collect();
+    !computed.is_empty() && computed.iter().all(|p| p.raw.contains("__pivot_"))
+}
+
 /// Describe every node of `graph` (node 2 over a whole plan). Each description is independent,
 /// so the state machine can run them one per Map iteration.
 pub fn plan_semantics(graph: &PlanGraph) -> Vec<SemanticDescription> {
@@ -988,8 +1005,10 @@ pub fn plan_semantics(graph: &PlanGraph) -> Vec<SemanticDescription> {
         .map(|(idx, node)| {
             let induced_by = derived[idx].as_ref().and_then(|reason| {
                 // The Project of a join on names serves the join below it, not its consumer; so
-                // does the serialisation over a typed operator.
-                let consumer = if reason == JOIN_ON_NAMES_PROJECT || reason == OBJECTS_TO_ROWS {
+                // do the serialisation over a typed operator and the Project over a pivot.
+                let consumer = if [JOIN_ON_NAMES_PROJECT, OBJECTS_TO_ROWS, PIVOT_VALUES_PROJECT]
+                    .contains(&reason.as_str())
+                {
                     first_user_descendant(graph, &derived, idx)
                 } else {
                     consumer_of(graph, &parents, &derived, idx).or_else(|| {
@@ -1418,6 +1437,23 @@ HashAggregate(keys=[Department#3], functions=[pivotfirst(Gender#2, count(1) AS c
             .map(|(_, v)| v.clone())
             .collect();
         assert_eq!(values, ["pivot:female", "pivot:male"]);
+    }
+
+    #[test]
+    fn the_projection_over_a_pivot_serves_the_pivot() {
+        // `groupBy("Department").pivot("Gender").count()`: the values' columns are taken out of
+        // the pivot's array above it; the values name no code of their own (a `stack(2, 'Male',
+        // Male, …)` elsewhere names them all).
+        let plan = "\
+Project [Department#3, __pivot_count(1) AS count AS `count(1) AS count`#9[0] AS Female#10L, __pivot_count(1) AS count AS `count(1) AS count`#9[1] AS Male#11L]
++- HashAggregate(keys=[Department#3], functions=[pivotfirst(Gender#2, count(1) AS count#8L, Female, Male, 0, 0)])
+   +- LocalTableScan [Department#3, Gender#2, count(1) AS count#8L]
+";
+        let graph = parse_plan(plan, &ParseOptions::default()).unwrap();
+        let semantics = plan_semantics(&graph);
+        let consumer = semantics[0].induced_by.as_ref().expect("derived");
+        assert_eq!(consumer.dag_node_id, graph.nodes[1].id.to_string());
+        assert_eq!(consumer.family, crate::plan::OperatorFamily::Aggregate);
     }
 
     #[test]
