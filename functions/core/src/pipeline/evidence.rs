@@ -552,6 +552,10 @@ pub const DROPPED_COLUMN: &str = "drop:";
 /// (`fields:name` for `name.firstname AS firstname, name.lastname AS lastname`), and a select of
 /// `"name.*"`, which plans exactly that.
 pub const STRUCT_FIELDS: &str = "fields:";
+/// Marks a read of cached data: the plan's `InMemoryTableScan` (the UI shows no
+/// `InMemoryRelation` beside it), and a read whose frame its chain caches
+/// (`createDataFrame(…).cache()`).
+pub const CACHED: &str = "cache";
 /// The function token of a fill of nulls (`fillna(0)`, `na.fill("")`): a Project that computes
 /// nothing but `coalesce(x, value) AS x` is one, whichever columns it fills.
 pub const FILLS_NULLS: &str = "fillna";

@@ -14,7 +14,7 @@
 //!   that was written by the user, and say so.
 
 use super::evidence::{
-    DISTINCT, DROPPED_COLUMN, Evidence, FILL_VALUE, FILLED_COLUMN, FILLS_NULLS, Grouping,
+    CACHED, DISTINCT, DROPPED_COLUMN, Evidence, FILL_VALUE, FILLED_COLUMN, FILLS_NULLS, Grouping,
     JOINED_ON_NAMES, STRUCT_FIELDS, TokenKind, canonical_literal, normalise_function,
 };
 use super::operations::{TYPED_FILTER, calls_closure, is_typed_operator};
@@ -359,6 +359,9 @@ fn own_signature(node: &PlanNode) -> Evidence {
 
 /// A scan: its table and paths, a range's bounds; in-memory data only has its columns.
 fn scan_evidence(e: &mut Evidence, d: &crate::plan::NodeDetails) {
+    if d.scan.as_ref().is_some_and(|s| s.format == "InMemory") {
+        e.add(TokenKind::Function, CACHED);
+    }
     if let Some(scan) = &d.scan {
         if let Some(t) = &scan.table {
             e.add(TokenKind::Table, t);

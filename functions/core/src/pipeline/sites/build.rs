@@ -3,8 +3,8 @@
 
 use super::*;
 use crate::pipeline::evidence::{
-    DROPPED_COLUMN, EVERY_COLUMN, FILL_VALUE, FILLED_COLUMN, FILLS_NULLS, Grouping, NULL_DROP,
-    PIVOT_VALUE, STRUCT_FIELDS, WITH_REPLACEMENT, canonical_literal, is_noise_function,
+    CACHED, DROPPED_COLUMN, EVERY_COLUMN, FILL_VALUE, FILLED_COLUMN, FILLS_NULLS, Grouping,
+    NULL_DROP, PIVOT_VALUE, STRUCT_FIELDS, WITH_REPLACEMENT, canonical_literal, is_noise_function,
 };
 use crate::pipeline::operations::{
     AGGREGATE_FUNCTIONS, TYPED_FILTER, passes_closure, typed_operator_of,
@@ -396,6 +396,12 @@ fn call_evidence(
     if call.method.eq_ignore_ascii_case("sampleby") {
         evidence.add(TokenKind::Function, "udf");
         evidence.add(TokenKind::Function, "rand");
+    }
+    // A read its chain caches is read back from memory (`InMemoryTableScan`).
+    let caches =
+        |c: &crate::code::SparkCall| call_families(&c.method, &[]).contains(OperatorFamily::Cache);
+    if families.contains(OperatorFamily::Scan) && chain.calls[position + 1..].iter().any(caches) {
+        evidence.add(TokenKind::Function, CACHED);
     }
     // `a.join(b).where(a.x == b.y)`: the optimiser moves a filter over a join into
     // the join's condition, so that filter is the join's source.
