@@ -15,8 +15,9 @@ df.groupBy(\"country\").agg(count(\"country\").alias(\"count\")).show()
 df.select(\"country\").groupBy(\"country\").count().show()
 ";
 
-/// The plan of a per-country count whose function is `count` (`count(1)` or `count(country)`).
-fn plan(function: &str) -> String {
+/// The plan of a per-country count whose function is `function` (`count(1)` or
+/// `count(country)`) and whose result is named `name`.
+fn plan(function: &str, name: &str) -> String {
     format!(
         "\
 == Physical Plan ==
@@ -51,14 +52,18 @@ Input [2]: [country#3, count#11L]
 Keys [1]: [country#3]
 Functions [1]: [{function}]
 Aggregate Attributes [1]: [{function}#9L]
-Results [2]: [country#3, {function}#9L AS count#8L]
+Results [2]: [country#3, {function}#9L AS {name}#8L]
 "
     )
 }
 
 /// Lines each aggregate maps to.
 fn aggregate_lines(plan: &str) -> Vec<String> {
-    let mappings = support::map_against(&[("counts.py", NOTEBOOK)], plan);
+    aggregate_lines_in(NOTEBOOK, plan)
+}
+
+fn aggregate_lines_in(notebook: &str, plan: &str) -> Vec<String> {
+    let mappings = support::map_against(&[("counts.py", notebook)], plan);
     ["2", "4"]
         .iter()
         .map(|id| {
@@ -70,10 +75,27 @@ fn aggregate_lines(plan: &str) -> Vec<String> {
 
 #[test]
 fn a_count_of_rows_maps_to_the_grouped_count_not_a_count_of_the_key() {
-    assert_eq!(aggregate_lines(&plan("count(1)")), ["7-7", "7-7"]);
+    assert_eq!(aggregate_lines(&plan("count(1)", "count")), ["7-7", "7-7"]);
 }
 
 #[test]
 fn a_count_of_a_columns_values_maps_to_the_count_naming_that_column() {
-    assert_eq!(aggregate_lines(&plan("count(country#3)")), ["5-5", "5-5"]);
+    assert_eq!(
+        aggregate_lines(&plan("count(country#3)", "count")),
+        ["5-5", "5-5"]
+    );
+}
+
+#[test]
+fn an_unaliased_sql_count_is_named_as_the_plan_names_its_result() {
+    // The plan's result keeps the name Spark makes up, `count(country)`: the SQL that gave it no
+    // alias, not the count named `count` before it.
+    let notebook = "\
+df = spark.createDataFrame(data, schema=[\"id\", \"name\", \"country\"])
+df.createOrReplaceTempView(\"people\")
+df.groupBy(\"country\").agg(count(\"country\").alias(\"count\")).show()
+spark.sql(\"SELECT country, COUNT(country) FROM people GROUP BY country\").show()
+";
+    let plan = plan("count(country#3)", "count(country)");
+    assert_eq!(aggregate_lines_in(notebook, &plan), ["4-4", "4-4"]);
 }

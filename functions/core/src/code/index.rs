@@ -36,8 +36,9 @@ use serde::{Deserialize, Serialize};
 /// version 13: a fill's arguments after its value are the columns it fills; version 14: names
 /// passed as paths and tables, top-level string constants, what calls of user functions
 /// pass, and functions' parameters; version 15: `count("*")`, `count(1)`, `count(lit(1))` and SQL
-/// `COUNT(*)` record that they count rows).
-pub const INDEX_FORMAT_VERSION: u32 = 15;
+/// `COUNT(*)` record that they count rows; version 16: an unaliased SQL call of a function over
+/// columns records the name Spark gives its result, `count(country)`).
+pub const INDEX_FORMAT_VERSION: u32 = 16;
 
 pub type FileId = u32;
 pub type SymbolId = u32;

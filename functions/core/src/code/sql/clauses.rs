@@ -23,6 +23,51 @@ fn renamed_columns(alias: Option<&sqlparser::ast::TableAlias>) -> Vec<String> {
         .unwrap_or_default()
 }
 
+/// The name Spark gives an unaliased call of a function over columns: `count(country)` for
+/// `COUNT(country)`, `count(1)` for `COUNT(*)` (the plan prints the result under that name, as
+/// it would an alias).
+fn implicit_name(expr: &sqlparser::ast::Expr) -> Option<String> {
+    use sqlparser::ast::{Expr, FunctionArg, FunctionArgExpr, FunctionArguments};
+    let Expr::Function(function) = expr else {
+        return None;
+    };
+    let FunctionArguments::List(list) = &function.args else {
+        return None;
+    };
+    if list.duplicate_treatment.is_some() || function.over.is_some() {
+        return None;
+    }
+    let mut args = Vec::with_capacity(list.args.len());
+    for arg in &list.args {
+        let FunctionArg::Unnamed(arg) = arg else {
+            return None;
+        };
+        args.push(match arg {
+            FunctionArgExpr::Wildcard => "1".to_owned(),
+            FunctionArgExpr::Expr(Expr::Identifier(column)) => column.value.clone(),
+            FunctionArgExpr::Expr(Expr::CompoundIdentifier(parts)) => parts.last()?.value.clone(),
+            _ => return None,
+        });
+    }
+    let name = function.name.0.last()?.as_ident()?.value.to_lowercase();
+    Some(format!("{name}({})", args.join(", ")))
+}
+
+/// The names Spark makes up for the function calls of a condition (`sum(x) > 300 AND …`).
+fn implicit_names_within(expr: &sqlparser::ast::Expr, names: &mut Vec<String>) {
+    use sqlparser::ast::Expr;
+    match expr {
+        Expr::BinaryOp { left, right, .. } => {
+            implicit_names_within(left, names);
+            implicit_names_within(right, names);
+        }
+        Expr::Nested(inner) | Expr::UnaryOp { expr: inner, .. } => {
+            implicit_names_within(inner, names);
+        }
+        _ => names.extend(implicit_name(expr)),
+    }
+}
+
 /// The DataFrame API's names for what an `ORDER BY` asks beyond ascending with nulls first:
 /// `desc` for `DESC`, and [`ASC_NULLS_LAST`] / [`DESC_NULLS_FIRST`] for a null ordering that
 /// is not its direction's default — so `ORDER BY w DESC NULLS FIRST` reads like
@@ -277,7 +322,7 @@ impl ClauseBuilder<'_> {
                 &tokens,
                 depth,
             );
-            if let Some(alias) = alias {
+            if let Some(alias) = alias.or_else(|| expr.and_then(implicit_name)) {
                 self.clauses[i].aliases.push(alias.clone());
                 self.clauses[head].aliases.push(alias);
             }
@@ -358,7 +403,11 @@ impl ClauseBuilder<'_> {
         }
         if let Some(having) = &select.having {
             let h_lines = self.lines(having.span(), lines);
-            self.push_expr(SqlClauseKind::Having, h_lines, having, depth);
+            let h = self.push_expr(SqlClauseKind::Having, h_lines, having, depth);
+            // `HAVING sum(x) > 300` computes `sum(x)` under the name Spark makes up for it.
+            let mut names = Vec::new();
+            implicit_names_within(having, &mut names);
+            self.clauses[h].aliases.extend(names);
             collect_subqueries(having, h_lines, self, &mut subqueries);
         }
         if !select.sort_by.is_empty() {

@@ -386,6 +386,26 @@ mod tests {
     }
 
     #[test]
+    fn unaliased_calls_carry_the_names_spark_makes_up_for_them() {
+        let sql = "SELECT k, COUNT(*), count(t.x), upper(y) AS u, sum(x) + 1\nFROM t GROUP BY k\nHAVING sum(x) > 3 AND (max(y) < 9)";
+        let out = analyse_sql(&at_line(sql, 1));
+        let aliases = |kind: SqlClauseKind| -> Vec<String> {
+            out[0]
+                .clauses
+                .iter()
+                .filter(|c| c.kind == kind)
+                .flat_map(|c| c.aliases.clone())
+                .collect()
+        };
+        // an expression over a call is named after the whole expression: not guessed here
+        assert_eq!(
+            aliases(SqlClauseKind::SelectItem),
+            ["count(1)", "count(x)", "u"]
+        );
+        assert_eq!(aliases(SqlClauseKind::Having), ["sum(x)", "max(y)"]);
+    }
+
+    #[test]
     fn the_select_list_holds_its_items_literals_as_a_select_call_does() {
         let sql = "SELECT salary * 100 AS salary, salary * -1 AS flipped, 'USA' AS country,\n  (SELECT max(b) + 7 FROM y) AS top\nFROM people";
         let out = analyse_sql(&at_line(sql, 1));

@@ -2,6 +2,7 @@
 //! becomes a site with its evidence, families and flags; then the flow between them is linked.
 
 use super::*;
+use crate::code::sql_expr::COUNT_OF_ROWS;
 use crate::pipeline::evidence::{
     CACHED, DROPPED_COLUMN, EVERY_COLUMN, FILL_VALUE, FILLED_COLUMN, FILLS_NULLS, Grouping,
     NULL_DROP, PIVOT_VALUE, STRUCT_FIELDS, WITH_REPLACEMENT, canonical_literal, is_noise_function,
@@ -238,6 +239,9 @@ fn call_evidence(
     evidence.add_all(TokenKind::Function, &call.args.functions);
     evidence.add_all(TokenKind::Literal, &call.args.literals);
     evidence.add_all(TokenKind::Alias, &call.args.aliases);
+    if let Some(name) = implicit_aggregate_name(call) {
+        evidence.add(TokenKind::Alias, &name);
+    }
     evidence.add_all(TokenKind::Table, &call.args.tables);
     evidence.add_all(TokenKind::Path, &call.args.paths);
     if call.args.paths.is_empty() && call.args.tables.is_empty() {
@@ -409,6 +413,45 @@ fn call_evidence(
         families.insert(OperatorFamily::Join);
     }
     (evidence, families)
+}
+
+/// The name Spark makes up for the one aggregate a `select` / `agg` computes without naming it:
+/// `count(1)` for `select(count(lit(1)))`, `max(ts)` for `agg(max("ts"))` — as SQL's unaliased
+/// `COUNT(*)` is named (see `code::sql`). None when the call names its results or computes
+/// several (which argument is which is not kept).
+fn implicit_aggregate_name(call: &crate::code::SparkCall) -> Option<String> {
+    let aggregating = ["select", "agg"]
+        .iter()
+        .any(|m| call.method.eq_ignore_ascii_case(m));
+    if !aggregating || !call.args.aliases.is_empty() || call.args.columns.len() > 1 {
+        return None;
+    }
+    let mut aggregates = call
+        .args
+        .functions
+        .iter()
+        .map(|f| normalise_function(f))
+        .filter(|f| AGGREGATE_FUNCTIONS.contains(&f.as_str()) && f != COUNT_OF_ROWS);
+    let (Some(function), None) = (aggregates.next(), aggregates.next()) else {
+        return None;
+    };
+    let counts_rows = call.args.functions.iter().any(|f| f == COUNT_OF_ROWS);
+    match (call.args.columns.first(), counts_rows) {
+        (None, true) => Some("count(1)".to_owned()),
+        (Some(column), false) => result_name(&function, column),
+        _ => None,
+    }
+}
+
+/// The name Spark gives an unaliased aggregate `function` (normalised) of `column`. Only names
+/// known to be Spark's own (`mean` is `avg`): a wrong one would count against the site as a name
+/// the plan does not have.
+fn result_name(function: &str, column: &str) -> Option<String> {
+    match function {
+        "countdistinct" => Some(format!("count(DISTINCT {column})")),
+        "sum" | "avg" | "min" | "max" | "count" => Some(format!("{function}({column})")),
+        _ => None,
+    }
 }
 
 fn is_fill_method(method: &str) -> bool {
@@ -664,14 +707,22 @@ fn names_its_count(aggregating: &crate::code::SparkCall) -> bool {
     aggregating.method.eq_ignore_ascii_case("count")
 }
 
-/// What the call aggregating a grouping computes (`.agg(sum(x))`, `.count()`, and the name
-/// `count()` gives), added to the grouping call's evidence; `countDistinct(x)` first
+/// What the call aggregating a grouping computes (`.agg(sum(x))`, `.count()`, and the names
+/// `count()` and `sum("x")` give), added to the grouping call's evidence; `countDistinct(x)` first
 /// de-duplicates over the keys and `x`.
 fn add_aggregation(evidence: &mut Evidence, aggregating: &crate::code::SparkCall, pivoted: bool) {
     if names_its_count(aggregating) {
         evidence.add(TokenKind::Function, crate::code::sql_expr::COUNT_OF_ROWS);
         if !pivoted {
             evidence.add(TokenKind::Alias, GROUPED_COUNT_NAME);
+        }
+    } else if !pivoted {
+        // `groupBy(k).sum("x")` names its results as an unaliased `agg(sum("x"))` would.
+        let function = normalise_function(&aggregating.method);
+        for column in &aggregating.args.columns {
+            if let Some(name) = result_name(&function, column) {
+                evidence.add(TokenKind::Alias, &name);
+            }
         }
     }
     let computed = aggregating

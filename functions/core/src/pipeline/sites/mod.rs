@@ -729,6 +729,47 @@ mod tests {
     }
 
     #[test]
+    fn an_unnamed_aggregate_carries_the_name_spark_makes_up_for_it() {
+        let table = site_table(
+            "job.py",
+            "df = spark.read.parquet(\"emp\")\n\
+             df.select(count(lit(1))).show()\n\
+             df.groupBy(\"dept\").agg(max(\"Salary\")).show()\n\
+             df.agg(max(\"salary\").alias(\"top\")).show()\n\
+             df.select(count(\"id\"), count(\"name\")).show()\n\
+             df.agg(countDistinct(\"dept\")).show()\n\
+             df.agg(stddev(\"salary\")).show()\n\
+             df.groupBy(\"dept\").mean(\"salary\", \"age\").show()\n",
+        );
+        let aliases_on = |line: u32, method: &str| -> Vec<String> {
+            let site = table
+                .sites
+                .iter()
+                .find(|s| {
+                    s.precise.start == line
+                        && matches!(&s.kind, SiteKind::Call { method: m, .. } if m == method)
+                })
+                .unwrap();
+            site.evidence
+                .tokens
+                .iter()
+                .filter(|(k, _)| *k == TokenKind::Alias)
+                .map(|(_, v)| v.clone())
+                .collect()
+        };
+        assert_eq!(aliases_on(2, "select"), ["count(1)"]);
+        assert_eq!(aliases_on(3, "agg"), ["max(salary)"]);
+        assert_eq!(aliases_on(4, "agg"), ["top"]);
+        // which of two counts is which is not kept: no name is guessed
+        assert!(aliases_on(5, "select").is_empty());
+        assert_eq!(aliases_on(6, "agg"), ["count(distinct dept)"]);
+        // nor a name not known to be Spark's own
+        assert!(aliases_on(7, "agg").is_empty());
+        // a grouped method names a result per column (`mean` is Spark's `avg`)
+        assert_eq!(aliases_on(8, "groupBy"), ["avg(age)", "avg(salary)"]);
+    }
+
+    #[test]
     fn a_grouping_held_in_a_variable_is_aggregated_by_the_next_statement() {
         use crate::pipeline::evidence::Grouping;
         let table = site_table(
