@@ -1,6 +1,7 @@
 //! Copies of one script (the same code in several folders): the plan cannot tell them apart, so no
 //! answer is confirmed and every other copy is among each node's alternatives. Where the plan
-//! ties, the answer is the unit the plan shows all of, then the copy filed under its topic.
+//! ties, the answer is the unit the plan shows all of, then the copy filed under its topic. Two
+//! files that plan alike through different constructs are twins as much as copies are.
 
 mod support;
 
@@ -118,5 +119,38 @@ fn of_two_units_that_explain_a_plan_alike_the_one_it_shows_all_of_answers() {
     let mappings = support::map_against(&files, PLAN);
     for id in ["1", "2", "4"] {
         assert_eq!(answer_file(&mappings, id), "b.py", "node {id}");
+    }
+}
+
+#[test]
+fn two_constructs_that_plan_alike_in_two_files_are_twins_too() {
+    // Not a copy: one file groups and counts in one chain, the other holds the grouping in a
+    // variable and counts in the next statement. The plan is the same, so neither is confirmed
+    // and the other is the first alternative.
+    let split = SCRIPT.replace(
+        "df.groupBy(\"shop\").count().show()",
+        "by_shop = df.groupBy(\"shop\")\nby_shop.count().show()",
+    );
+    let files = [("chained.py", SCRIPT), ("split.py", split.as_str())];
+    let mappings = support::map_against(&files, PLAN);
+    for id in ["2", "4"] {
+        let m = mappings.iter().find(|m| m.dag_node_id == id).unwrap();
+        assert_ne!(
+            m.confidence_status,
+            ConfidenceStatus::Confirmed,
+            "node {id}"
+        );
+        let answer = m.mapped_code.as_ref().unwrap().file.as_str();
+        let other = if answer == "split.py" {
+            "chained.py"
+        } else {
+            "split.py"
+        };
+        assert_eq!(
+            m.alternatives.first().map(|a| a.location.file.as_str()),
+            Some(other),
+            "node {id}: {}",
+            m.explanation
+        );
     }
 }

@@ -673,8 +673,8 @@ fn contender_ranks(
 
 /// The contenders in other files that fit the plan as well as the winner (within
 /// [`TWIN_TOLERANCE`]; at most [`TWINS_KEPT`]), as `dagNodeId` → their aligned sites, for the
-/// nodes whose sites differ but are the same construct and score alike (the same evidence in a
-/// look-alike statement).
+/// nodes whose sites differ and score alike (the same evidence in a look-alike statement, or in
+/// another construct that plans the same).
 #[allow(clippy::too_many_arguments)]
 fn twin_alignment(
     table: &SiteTable,
@@ -695,13 +695,9 @@ fn twin_alignment(
             .filter_map(|(idx, (t, a))| {
                 let (t, a) = ((*t)?, (*a)?);
                 let score = |site: SiteId| scores[idx].get(&site).copied().unwrap_or(0.0);
-                let same_construct = match (&table.sites[t.site].kind, &table.sites[a.site].kind) {
-                    (SiteKind::Call { method: m, .. }, SiteKind::Call { method: n, .. }) => m == n,
-                    (SiteKind::Sql { kind: k, .. }, SiteKind::Sql { kind: l, .. }) => k == l,
-                    _ => false,
-                };
-                let alike =
-                    same_construct && (score(t.site) - score(a.site)).abs() <= TWIN_TOLERANCE;
+                // Whatever the construct: `groupBy(k).count()` and a split `g.count()`, a
+                // DataFrame filter and a SQL WHERE explain the node alike all the same.
+                let alike = (score(t.site) - score(a.site)).abs() <= TWIN_TOLERANCE;
                 (a.site != t.site && alike).then(|| (graph.nodes[idx].id.to_string(), t.site))
             })
             .collect()
