@@ -99,4 +99,12 @@ object Example extends App {
     let mappings = support::map_against(&[("Example.scala", source)], STRUCT_PLAN);
     let m = mappings.iter().find(|m| m.dag_node_id == "1").unwrap();
     assert_eq!(m.mapped_code.as_ref().expect("mapped").lines, "4-4");
+    // Two of the fields: the select naming them, not the star (which the plan cannot rule out,
+    // the struct's other fields being unknown to it).
+    let two_fields = STRUCT_PLAN
+        .replace("Output [3]", "Output [2]")
+        .replace("name#1.middlename AS middlename#6, ", "");
+    let mappings = support::map_against(&[("Example.scala", source)], &two_fields);
+    let m = mappings.iter().find(|m| m.dag_node_id == "1").unwrap();
+    assert_eq!(m.mapped_code.as_ref().expect("mapped").lines, "3-3");
 }

@@ -74,11 +74,18 @@ fn evidence_overlap(
             &table.weights,
         )
     } else if family == OperatorFamily::Project && expands_the_struct(target, site) {
-        overlap(
+        // The fields as implied (`"name.*"`) or as named (`"name.first", "name.last"`).
+        let implied = overlap(
             &target.without(TokenKind::Alias),
             &site.evidence,
             &table.weights,
-        )
+        );
+        let named = overlap(target, &site.evidence, &table.weights);
+        if named.coverage >= implied.coverage {
+            named
+        } else {
+            implied
+        }
     } else if family == OperatorFamily::Filter && bare_null_drop(target, site) {
         overlap(
             &target

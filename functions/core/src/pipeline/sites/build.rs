@@ -342,13 +342,12 @@ fn call_evidence(
         Some(c) => Some(c.method.as_str()),
         None => chain.receiver.rsplit('.').next(),
     };
-    // `select("name.*")` takes every field out of the struct `name`.
-    for column in call.args.columns.iter().chain(&call.args.literals) {
-        if let Some(parent) = column.strip_suffix(".*").filter(|p| !p.is_empty()) {
-            evidence.add(TokenKind::Column, parent);
-            evidence.add(TokenKind::Literal, &format!("{STRUCT_FIELDS}{parent}"));
-        }
+    for parent in structs_taken_apart(call) {
+        evidence.add(TokenKind::Column, parent);
+        evidence.add(TokenKind::Literal, &format!("{STRUCT_FIELDS}{parent}"));
     }
+    // (`"name.*"` names no column `*`)
+    evidence.tokens.remove(&(TokenKind::Column, "*".to_owned()));
     // `drop("url")` names the columns the plan's pruning Project leaves out.
     if call.method.eq_ignore_ascii_case("drop") && !is_null_dropping_call(&call.method, previous) {
         for column in &call.args.columns {
@@ -452,6 +451,29 @@ fn result_name(function: &str, column: &str) -> Option<String> {
         "sum" | "avg" | "min" | "max" | "count" => Some(format!("{function}({column})")),
         _ => None,
     }
+}
+
+/// The structs a call takes fields out of, each under the field's own name: every field
+/// (`select("name.*")`), or two or more named (`select("name.firstname", "name.lastname")`,
+/// which plans as a star over a struct of those fields would).
+fn structs_taken_apart(call: &crate::code::SparkCall) -> BTreeSet<&str> {
+    let mut fields: BTreeMap<&str, usize> = BTreeMap::new();
+    let mut structs = BTreeSet::new();
+    for column in call.args.columns.iter().chain(&call.args.literals) {
+        let Some((parent, field)) = column.rsplit_once('.') else {
+            continue;
+        };
+        if parent.is_empty() || field.is_empty() {
+            continue;
+        }
+        if field == "*" {
+            structs.insert(parent);
+        } else {
+            *fields.entry(parent).or_default() += 1;
+        }
+    }
+    structs.extend(fields.into_iter().filter(|(_, n)| *n >= 2).map(|(p, _)| p));
+    structs
 }
 
 fn is_fill_method(method: &str) -> bool {

@@ -20,7 +20,7 @@ use crate::code::{
     SqlOrigin, SqlStatement, SymbolId,
 };
 use crate::plan::OperatorFamily;
-use std::collections::{BTreeSet, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 mod build;
 mod flow;
