@@ -99,3 +99,51 @@ spark.sql(\"SELECT country, COUNT(country) FROM people GROUP BY country\").show(
     let plan = plan("count(country#3)", "count(country)");
     assert_eq!(aggregate_lines_in(notebook, &plan), ["4-4", "4-4"]);
 }
+
+#[test]
+fn a_count_whose_result_leaves_a_key_out_is_the_sql_not_the_grouping_returning_it() {
+    // `df.groupBy("origin", "year").count()` returns both keys; the plan's result returns
+    // `origin` and the count only, as the SQL selecting `origin` and grouping by both does.
+    let notebook = "\
+df = spark.createDataFrame(data, schema=[\"model\", \"origin\", \"year\"])
+df.groupBy(\"origin\", \"year\").count().show()
+df.createOrReplaceTempView(\"cars\")
+spark.sql(\"SELECT origin, count(1) AS count FROM cars GROUP BY origin, year\").show()
+";
+    let plan = "\
+== Physical Plan ==
+* HashAggregate (4)
++- Exchange (3)
+   +- * HashAggregate (2)
+      +- * Project (1)
+         +- * Scan ExistingRDD (0)
+
+
+(0) Scan ExistingRDD [codegen id : 1]
+Output [3]: [model#1, origin#2, year#3L]
+Arguments: [model#1, origin#2, year#3L], MapPartitionsRDD[9] at applySchemaToPythonRDD at <unknown>:0, ExistingRDD, UnknownPartitioning(0)
+
+(1) Project [codegen id : 1]
+Output [2]: [origin#2, year#3L]
+Input [3]: [model#1, origin#2, year#3L]
+
+(2) HashAggregate [codegen id : 1]
+Input [2]: [origin#2, year#3L]
+Keys [2]: [origin#2, year#3L]
+Functions [1]: [partial_count(1)]
+Aggregate Attributes [1]: [count#10L]
+Results [3]: [origin#2, year#3L, count#11L]
+
+(3) Exchange
+Input [3]: [origin#2, year#3L, count#11L]
+Arguments: hashpartitioning(origin#2, year#3L, 200), ENSURE_REQUIREMENTS, [plan_id=7]
+
+(4) HashAggregate [codegen id : 2]
+Input [3]: [origin#2, year#3L, count#11L]
+Keys [2]: [origin#2, year#3L]
+Functions [1]: [count(1)]
+Aggregate Attributes [1]: [count(1)#9L]
+Results [2]: [origin#2, count(1)#9L AS count#8L]
+";
+    assert_eq!(aggregate_lines_in(notebook, plan), ["4-4", "4-4"]);
+}

@@ -33,8 +33,8 @@
 //! score by [`CONFLICT_PENALTY`].
 
 use super::evidence::{
-    DISTINCT, DROPPED_COLUMN, Evidence, FILL_VALUE, FILLED_COLUMN, JOINED_ON_NAMES, PIVOT_VALUE,
-    TokenKind, WITH_REPLACEMENT, normalise_function,
+    DISTINCT, DROPPED_COLUMN, Evidence, FILL_VALUE, FILLED_COLUMN, JOINED_ON_NAMES, KEY_LEFT_OUT,
+    PIVOT_VALUE, TokenKind, WITH_REPLACEMENT, normalise_function,
 };
 use super::operations::AGGREGATE_FUNCTIONS;
 use super::semantics::is_join_type_word;
@@ -107,6 +107,12 @@ pub fn conflicts(family: OperatorFamily, node: &Evidence, site: &Evidence) -> bo
                 || disjoint_named(node_aggregates, site_aggregates)
                 || aliases_conflict(node, site)
                 || pivots_into_other_values(node, site)
+                // a result leaving a key out is no DataFrame grouping, which returns its keys
+                || site.returns_keys
+                    && node
+                        .tokens
+                        .iter()
+                        .any(|(k, v)| *k == TokenKind::Literal && v.starts_with(KEY_LEFT_OUT))
                 // grouped by keys or over every row: each plans only its own kind
                 || matches!((node.grouping, site.grouping), (Some(n), Some(s)) if n != s)
         }

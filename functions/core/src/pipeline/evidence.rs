@@ -61,6 +61,10 @@ pub struct Evidence {
     /// (`select("name", map_keys("info"))` keeps `name`). They are no evidence — most code
     /// names them — but a site naming them says nothing the plan does not ([`excess`]).
     pub passed_through: BTreeSet<String>,
+    /// For a DataFrame grouping (a site's evidence, never a node's): its result returns every
+    /// key, no projection right after the aggregating call narrowing it — so it cannot be an
+    /// aggregate whose result leaves a key out ([`KEY_LEFT_OUT`]).
+    pub returns_keys: bool,
 }
 
 /// How an aggregate gathers its rows: `groupBy(k).agg(…)` / `GROUP BY k` plan aggregates keyed
@@ -293,6 +297,7 @@ impl Evidence {
             keeps_both_keys: self.keeps_both_keys,
             narrowed_rows: self.narrowed_rows,
             passed_through: self.passed_through.clone(),
+            returns_keys: self.returns_keys,
             key_order: if kind == TokenKind::Column {
                 Vec::new()
             } else {
@@ -556,6 +561,10 @@ pub const STRUCT_FIELDS: &str = "fields:";
 /// `InMemoryRelation` beside it), and a read whose frame its chain caches
 /// (`createDataFrame(…).cache()`).
 pub const CACHED: &str = "cache";
+/// Marks a grouping key an aggregate's result leaves out (`key-left-out:release_year` for
+/// `SELECT origin, count(1) … GROUP BY origin, release_year`; a DataFrame grouping returns its
+/// keys).
+pub const KEY_LEFT_OUT: &str = "key-left-out:";
 /// The function token of a fill of nulls (`fillna(0)`, `na.fill("")`): a Project that computes
 /// nothing but `coalesce(x, value) AS x` is one, whichever columns it fills.
 pub const FILLS_NULLS: &str = "fillna";

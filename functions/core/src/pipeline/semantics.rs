@@ -15,7 +15,7 @@
 
 use super::evidence::{
     CACHED, DISTINCT, DROPPED_COLUMN, Evidence, FILL_VALUE, FILLED_COLUMN, FILLS_NULLS, Grouping,
-    JOINED_ON_NAMES, STRUCT_FIELDS, TokenKind, canonical_literal, normalise_function,
+    JOINED_ON_NAMES, KEY_LEFT_OUT, STRUCT_FIELDS, TokenKind, canonical_literal, normalise_function,
 };
 use super::operations::{TYPED_FILTER, calls_closure, is_typed_operator};
 use crate::code::lang::vocab::{ASC_NULLS_LAST, DESC_NULLS_FIRST};
@@ -565,6 +565,24 @@ fn filled_column(p: &Expr) -> Option<&str> {
     .then_some(column.as_str())
 }
 
+/// The grouping keys a final aggregate's results leave out (a partial step returns them all).
+fn keys_left_out(d: &crate::plan::NodeDetails) -> Vec<&str> {
+    if d.projections.is_empty() || d.aggregate_functions.is_empty() || is_partial_step(d) {
+        return Vec::new();
+    }
+    let returned: BTreeSet<String> = d
+        .projections
+        .iter()
+        .flat_map(|p| p.alias.iter().chain(p.columns.first()))
+        .map(|name| name.to_lowercase())
+        .collect();
+    d.grouping_keys
+        .iter()
+        .filter_map(|k| k.alias.as_deref().or(k.columns.first().map(String::as_str)))
+        .filter(|k| !returned.contains(&k.to_lowercase()))
+        .collect()
+}
+
 /// An aggregate: grouping keys, functions (`distinct` for a deduplication) and aliases.
 fn aggregate_evidence(e: &mut Evidence, d: &crate::plan::NodeDetails) {
     for k in &d.grouping_keys {
@@ -586,6 +604,9 @@ fn aggregate_evidence(e: &mut Evidence, d: &crate::plan::NodeDetails) {
         } else {
             Grouping::Keyed
         });
+    }
+    for key in keys_left_out(d) {
+        e.add(TokenKind::Literal, &format!("{KEY_LEFT_OUT}{key}"));
     }
     for f in &d.aggregate_functions {
         add_expr(e, f, true);

@@ -5,7 +5,8 @@ use super::*;
 use crate::code::sql_expr::COUNT_OF_ROWS;
 use crate::pipeline::evidence::{
     CACHED, DROPPED_COLUMN, EVERY_COLUMN, FILL_VALUE, FILLED_COLUMN, FILLS_NULLS, Grouping,
-    NULL_DROP, PIVOT_VALUE, STRUCT_FIELDS, WITH_REPLACEMENT, canonical_literal, is_noise_function,
+    KEY_LEFT_OUT, NULL_DROP, PIVOT_VALUE, STRUCT_FIELDS, WITH_REPLACEMENT, canonical_literal,
+    is_noise_function,
 };
 use crate::pipeline::operations::{
     AGGREGATE_FUNCTIONS, TYPED_FILTER, passes_closure, typed_operator_of,
@@ -129,6 +130,19 @@ fn receiver_feed(chain_feeds: &[Vec<(FlowRole, usize)>], chain: usize) -> Option
 }
 
 /// Calls that keep fewer columns than their frame has.
+/// Whether an aggregation's result keeps every grouping key, given the calls after the
+/// aggregating one: none of the projections and filters right after it (which Spark folds into
+/// the Aggregate) narrows the columns.
+fn returns_keys(following: &[crate::code::SparkCall]) -> bool {
+    !following
+        .iter()
+        .take_while(|c| {
+            let families = call_families(&c.method, &[]);
+            families.contains(OperatorFamily::Project) || families.contains(OperatorFamily::Filter)
+        })
+        .any(|c| narrows_columns(&c.method))
+}
+
 fn narrows_columns(method: &str) -> bool {
     ["select", "selectExpr", "drop"]
         .iter()
@@ -293,9 +307,11 @@ fn call_evidence(
     // so the statement is matched whole and is never mistaken for a mere de-duplication.
     if is_grouping_method(&call.method) {
         let mut pivoted = false;
-        for next in &chain.calls[position + 1..] {
+        for (offset, next) in chain.calls[position + 1..].iter().enumerate() {
             if !next.method.eq_ignore_ascii_case("pivot") {
                 add_aggregation(&mut evidence, next, pivoted);
+                evidence.returns_keys =
+                    !pivoted && returns_keys(&chain.calls[position + 2 + offset..]);
                 break;
             }
             pivoted = true;
@@ -798,6 +814,7 @@ fn join_split_groupings(
         let keys = &grouping_call.args;
         let evidence = &mut aggregating.evidence;
         add_aggregation(evidence, aggregating_call, false);
+        evidence.returns_keys = returns_keys(&chain.calls[1..]);
         evidence.add_all(TokenKind::Column, &keys.columns);
         evidence.add_all(TokenKind::Literal, &keys.literals);
         if names_keys(grouping_call) && evidence.grouping.is_some() {
@@ -944,6 +961,45 @@ pub(super) fn nested_in<'a>(
     })
 }
 
+/// The `GROUP BY` columns the select list around `clause` does not return
+/// (`SELECT origin, count(1) … GROUP BY origin, release_year`): none when it returns a star.
+fn keys_left_out<'s>(stmt: &'s SqlStatement, clause: &SqlClause) -> Vec<&'s str> {
+    let Some(head) = stmt.clauses.iter().find(|c| {
+        c.kind == SqlClauseKind::Select
+            && c.depth == clause.depth
+            && c.lines.contains(&clause.lines)
+    }) else {
+        return Vec::new();
+    };
+    let in_head = |c: &&SqlClause| c.depth == clause.depth && head.lines.contains(&c.lines);
+    let items: Vec<&SqlClause> = stmt
+        .clauses
+        .iter()
+        .filter(in_head)
+        .filter(|c| c.kind == SqlClauseKind::SelectItem)
+        .collect();
+    if items.is_empty() || items.iter().any(|i| i.text.trim_end().ends_with('*')) {
+        return Vec::new();
+    }
+    let returned: BTreeSet<String> = items
+        .iter()
+        .filter_map(|i| match (i.aliases.first(), i.columns.as_slice()) {
+            (Some(alias), _) => Some(alias),
+            (None, [column]) => Some(column),
+            _ => None,
+        })
+        .map(|name| name.to_lowercase())
+        .collect();
+    stmt.clauses
+        .iter()
+        .filter(in_head)
+        .filter(|c| c.kind == SqlClauseKind::GroupBy)
+        .flat_map(|c| c.columns.iter())
+        .filter(|k| !returned.contains(&k.to_lowercase()))
+        .map(String::as_str)
+        .collect()
+}
+
 pub(super) fn clause_evidence(stmt: &SqlStatement, clause: &SqlClause) -> Evidence {
     let mut evidence = Evidence::default();
     // An aggregate in a query with `GROUP BY` is keyed; without, it aggregates every row.
@@ -971,6 +1027,17 @@ pub(super) fn clause_evidence(stmt: &SqlStatement, clause: &SqlClause) -> Eviden
         } else {
             None
         };
+    }
+    if clause.kind == SqlClauseKind::GroupBy
+        || aggregates
+            && matches!(
+                clause.kind,
+                SqlClauseKind::Select | SqlClauseKind::SelectItem
+            )
+    {
+        for key in keys_left_out(stmt, clause) {
+            evidence.add(TokenKind::Literal, &format!("{KEY_LEFT_OUT}{key}"));
+        }
     }
     for c in nested_in(stmt, clause) {
         evidence.add_all(TokenKind::Column, &c.columns);
