@@ -527,12 +527,7 @@ fn passed_through(graph: &PlanGraph, node: &PlanNode) -> BTreeSet<String> {
     if node.family != OperatorFamily::Project || d.projections.iter().all(is_passthrough) {
         return Default::default();
     }
-    let output: BTreeSet<String> = d
-        .projections
-        .iter()
-        .filter_map(|p| p.alias.as_ref().or(p.columns.first()))
-        .map(|name| name.to_lowercase())
-        .collect();
+    let output = output_names(&d.projections);
     let leaves_one_out = projection_input(graph, node)
         .iter()
         .any(|a| !output.contains(&a.name.as_str().to_lowercase()));
@@ -565,17 +560,21 @@ fn filled_column(p: &Expr) -> Option<&str> {
     .then_some(column.as_str())
 }
 
+/// The (lower-cased) names a projection list returns: each expression's alias, else its column.
+fn output_names(projections: &[Expr]) -> BTreeSet<String> {
+    projections
+        .iter()
+        .filter_map(|p| p.alias.as_ref().or(p.columns.first()))
+        .map(|name| name.to_lowercase())
+        .collect()
+}
+
 /// The grouping keys a final aggregate's results leave out (a partial step returns them all).
 fn keys_left_out(d: &crate::plan::NodeDetails) -> Vec<&str> {
     if d.projections.is_empty() || d.aggregate_functions.is_empty() || is_partial_step(d) {
         return Vec::new();
     }
-    let returned: BTreeSet<String> = d
-        .projections
-        .iter()
-        .flat_map(|p| p.alias.iter().chain(p.columns.first()))
-        .map(|name| name.to_lowercase())
-        .collect();
+    let returned = output_names(&d.projections);
     d.grouping_keys
         .iter()
         .filter_map(|k| k.alias.as_deref().or(k.columns.first().map(String::as_str)))
