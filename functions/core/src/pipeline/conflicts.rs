@@ -109,10 +109,7 @@ pub fn conflicts(family: OperatorFamily, node: &Evidence, site: &Evidence) -> bo
                 || pivots_into_other_values(node, site)
                 // a result leaving a key out is no DataFrame grouping, which returns its keys
                 || site.returns_keys
-                    && node
-                        .tokens
-                        .iter()
-                        .any(|(k, v)| *k == TokenKind::Literal && v.starts_with(KEY_LEFT_OUT))
+                    && !values(node, TokenKind::Literal, |v| v.starts_with(KEY_LEFT_OUT)).is_empty()
                 // grouped by keys or over every row: each plans only its own kind
                 || matches!((node.grouping, site.grouping), (Some(n), Some(s)) if n != s)
         }

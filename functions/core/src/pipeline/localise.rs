@@ -99,8 +99,8 @@ fn evidence_overlap(
     }
 }
 
-/// The node takes every field out of a struct and the site is a `select("name.*")` of that
-/// struct: the fields' names are implied, not missing.
+/// The node takes fields out of a struct and the site takes that struct apart (`"name.*"`, or
+/// two or more of its fields named): the fields' names may be implied, not missing.
 fn expands_the_struct(target: &Evidence, site: &super::sites::Site) -> bool {
     target.tokens.iter().any(|(k, v)| {
         *k == TokenKind::Literal && v.starts_with(STRUCT_FIELDS) && site.evidence.has(*k, v)

@@ -19,6 +19,7 @@ use super::evidence::{
 };
 use super::operations::{TYPED_FILTER, calls_closure, is_typed_operator};
 use crate::code::lang::vocab::{ASC_NULLS_LAST, DESC_NULLS_FIRST};
+use crate::code::sql_expr::COUNT_OF_ROWS;
 use crate::contracts::NodeKind;
 use crate::plan::{Expr, NodeIdx, OperatorFamily, PlanGraph, PlanNode};
 use serde::{Deserialize, Serialize};
@@ -615,7 +616,7 @@ fn aggregate_evidence(e: &mut Evidence, d: &crate::plan::NodeDetails) {
             .first()
             .is_some_and(|name| normalise_function(name) == "count");
         if counts && f.columns.is_empty() && f.functions.len() == 1 {
-            e.add(TokenKind::Function, crate::code::sql_expr::COUNT_OF_ROWS);
+            e.add(TokenKind::Function, COUNT_OF_ROWS);
         }
         for value in pivot_values(f) {
             e.add(

@@ -129,7 +129,6 @@ fn receiver_feed(chain_feeds: &[Vec<(FlowRole, usize)>], chain: usize) -> Option
         .map(|(_, fed)| *fed)
 }
 
-/// Calls that keep fewer columns than their frame has.
 /// Whether an aggregation's result keeps every grouping key, given the calls after the
 /// aggregating one: none of the projections and filters right after it (which Spark folds into
 /// the Aggregate) narrows the columns.
@@ -143,6 +142,7 @@ fn returns_keys(following: &[crate::code::SparkCall]) -> bool {
         .any(|c| narrows_columns(&c.method))
 }
 
+/// Calls that keep fewer columns than their frame has.
 fn narrows_columns(method: &str) -> bool {
     ["select", "selectExpr", "drop"]
         .iter()
@@ -363,7 +363,9 @@ fn call_evidence(
         evidence.add(TokenKind::Literal, &format!("{STRUCT_FIELDS}{parent}"));
     }
     // (`"name.*"` names no column `*`)
-    evidence.tokens.remove(&(TokenKind::Column, "*".to_owned()));
+    if call.args.columns.iter().any(|c| c.ends_with('*')) {
+        evidence.tokens.remove(&(TokenKind::Column, "*".to_owned()));
+    }
     // `drop("url")` names the columns the plan's pruning Project leaves out.
     if call.method.eq_ignore_ascii_case("drop") && !is_null_dropping_call(&call.method, previous) {
         for column in &call.args.columns {
@@ -750,7 +752,7 @@ fn names_its_count(aggregating: &crate::code::SparkCall) -> bool {
 /// de-duplicates over the keys and `x`.
 fn add_aggregation(evidence: &mut Evidence, aggregating: &crate::code::SparkCall, pivoted: bool) {
     if names_its_count(aggregating) {
-        evidence.add(TokenKind::Function, crate::code::sql_expr::COUNT_OF_ROWS);
+        evidence.add(TokenKind::Function, COUNT_OF_ROWS);
         if !pivoted {
             evidence.add(TokenKind::Alias, GROUPED_COUNT_NAME);
         }
