@@ -1,7 +1,8 @@
 //! De-duplications mapped end to end: a pipeline whose cleaning step de-duplicates whole rows of a
 //! frame it receives as a parameter, and whose modelling step de-duplicates a narrower selection
 //! (`select("id", "customer", …).distinct()`). The plan's whole-row Aggregate, with the rename after it
-//! folded into its results, belongs to the cleaning step.
+//! folded into its results, belongs to the cleaning step; a column another module computes after
+//! the cleaning, folded into the final step of the de-duplication, belongs to that module.
 
 mod support;
 
@@ -25,12 +26,25 @@ from pyspark.sql import SparkSession
 from jobs.clean import clean
 from jobs.model import customers
 from jobs.report import top_customers
+from jobs.flag import flag_risk
 
 spark = SparkSession.builder.getOrCreate()
 raw = spark.read.csv(\"data/payments.csv\", header=True, inferSchema=True)
 cleaned = clean(raw, \"out/silver\")
 customers(cleaned).show()
 top_customers(cleaned).show()
+flag_risk(cleaned).groupBy(\"risk\").count().show()
+";
+
+const FLAG: &str = "\
+from pyspark.sql.functions import col, when
+
+def flag_risk(df):
+    flagged = df.withColumn(
+        \"risk\",
+        when(col(\"paid\") > 3000, \"HIGH\").otherwise(\"LOW\")
+    )
+    return flagged
 ";
 
 macro_rules! read_and_dropna {
@@ -158,6 +172,7 @@ fn mapped(plan: &str) -> Vec<(String, String, String)> {
         ("jobs/clean.py", CLEAN),
         ("jobs/model.py", MODEL),
         ("jobs/report.py", REPORT),
+        ("jobs/flag.py", FLAG),
         ("main.py", MAIN),
     ];
     support::map_against(&files, plan)
@@ -313,5 +328,72 @@ fn a_whole_row_deduplication_is_the_bare_distinct_not_a_query_naming_one_of_its_
     for id in ["1", "3"] {
         let (_, lines) = mappings.iter().find(|(n, _)| n == id).unwrap();
         assert_eq!(lines, "2-2", "node {id}");
+    }
+}
+
+/// `flag_risk(clean(raw, …)).groupBy("risk").count()`: the flag the other module computes after the
+/// cleaning is folded into the de-duplication's final step, which computes nothing of its own.
+const FLAG_PLAN: &str = concat!(
+    "\
+== Physical Plan ==
+* HashAggregate (8)
++- Exchange (7)
+   +- * HashAggregate (6)
+      +- * HashAggregate (5)
+         +- Exchange (4)
+            +- * HashAggregate (3)
+               +- * Filter (2)
+                  +- Scan csv  (1)
+
+
+",
+    cleaned_nodes!(),
+    "(5) HashAggregate [codegen id : 2]
+Input [8]: [id#0, customer#1, kind#2, shop#3, category#4, amount#5, day#6, city#7]
+Keys [8]: [id#0, customer#1, kind#2, shop#3, category#4, amount#5, day#6, city#7]
+Functions: []
+Aggregate Attributes: []
+Results [1]: [CASE WHEN (amount#5 > 3000.0) THEN HIGH ELSE LOW END AS risk#48]
+
+(6) HashAggregate [codegen id : 2]
+Input [1]: [risk#48]
+Keys [1]: [risk#48]
+Functions [1]: [partial_count(1)]
+Aggregate Attributes [1]: [count#180L]
+Results [2]: [risk#48, count#181L]
+
+(7) Exchange
+Input [2]: [risk#48, count#181L]
+Arguments: hashpartitioning(risk#48, 200), ENSURE_REQUIREMENTS, [plan_id=46]
+
+(8) HashAggregate [codegen id : 3]
+Input [2]: [risk#48, count#181L]
+Keys [1]: [risk#48]
+Functions [1]: [count(1)]
+Aggregate Attributes [1]: [count(1)#179L]
+Results [2]: [risk#48, count(1)#179L AS count#182L]
+"
+);
+
+#[test]
+fn a_column_computed_after_a_deduplication_and_folded_into_it_maps_to_the_projection_computing_it()
+{
+    let mappings = mapped(FLAG_PLAN);
+    assert_eq!(location_of(&mappings, "3"), ("jobs/clean.py", "2-4"));
+    // The final step computes the flag: the projection's statement, and the shuffle before it
+    // serves that step.
+    for id in ["4", "5"] {
+        assert_eq!(
+            location_of(&mappings, id),
+            ("jobs/flag.py", "4-7"),
+            "node {id}"
+        );
+    }
+    for id in ["6", "8"] {
+        assert_eq!(
+            location_of(&mappings, id),
+            ("main.py", "12-12"),
+            "node {id}"
+        );
     }
 }

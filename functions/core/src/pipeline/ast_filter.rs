@@ -93,12 +93,12 @@ pub fn ast_filter(
     candidates: Vec<Candidate>,
     table: &SiteTable,
 ) -> Vec<Candidate> {
-    let (family, _) = sem.target();
+    let (family, target) = sem.target();
     let mut scored: Vec<(bool, Candidate)> = candidates
         .into_iter()
         .map(|mut c| {
             let site = &table.sites[c.site];
-            let op = site.families.contains(family);
+            let op = super::localise::can_produce(family, &target, site);
             let verb_shape = if is_own_verb(family, &site.kind) {
                 0.6
             } else {

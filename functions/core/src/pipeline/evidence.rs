@@ -65,6 +65,11 @@ pub struct Evidence {
     /// key, no projection right after the aggregating call narrowing it — so it cannot be an
     /// aggregate whose result leaves a key out ([`KEY_LEFT_OUT`]).
     pub returns_keys: bool,
+    /// For a de-duplication whose results compute a column (a node's evidence): Spark folded the
+    /// projection after it into the aggregate (`dropDuplicates()` then `withColumn("flag", …)`
+    /// plans `CASE WHEN … AS flag` in its results), so the site computing that column — a
+    /// projection — produces the node too.
+    pub folds_projection: bool,
 }
 
 /// How an aggregate gathers its rows: `groupBy(k).agg(…)` / `GROUP BY k` plan aggregates keyed
@@ -298,6 +303,7 @@ impl Evidence {
             narrowed_rows: self.narrowed_rows,
             passed_through: self.passed_through.clone(),
             returns_keys: self.returns_keys,
+            folds_projection: self.folds_projection,
             key_order: if kind == TokenKind::Column {
                 Vec::new()
             } else {

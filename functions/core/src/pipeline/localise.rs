@@ -31,7 +31,7 @@ pub fn site_score(
     site: &super::sites::Site,
     table: &SiteTable,
 ) -> (f64, Overlap) {
-    if !site.families.contains(family) {
+    if !can_produce(family, target, site) {
         return (0.0, Overlap::default());
     }
     let ov = evidence_overlap(family, target, site, table);
@@ -53,6 +53,13 @@ pub fn site_score(
         score *= 0.9;
     }
     (score, ov)
+}
+
+/// Whether `site` can produce a node of `family` with evidence `target`: its construct plans that
+/// family, or it is a projection Spark folded into the node ([`Evidence::folds_projection`]).
+pub fn can_produce(family: OperatorFamily, target: &Evidence, site: &super::sites::Site) -> bool {
+    site.families.contains(family)
+        || (target.folds_projection && site.families.contains(OperatorFamily::Project))
 }
 
 /// How much of the node's evidence the site holds ([`overlap`]), with the columns a bare
@@ -349,7 +356,7 @@ impl PlanEvidence {
             let (family, evidence) = &targets[n];
             for s in table.candidates(*family, evidence) {
                 let site = &table.sites[s];
-                if !site.families.contains(*family) {
+                if !can_produce(*family, evidence, site) {
                     continue;
                 }
                 let coverage = evidence_overlap(*family, evidence, site, table).coverage;

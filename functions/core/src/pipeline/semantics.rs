@@ -115,6 +115,8 @@ const BOTH_KEYS: &str = "keepsBothKeys";
 const NARROWED_ROWS: &str = "narrowedRows";
 /// … and the columns it passes through ([`Evidence::passed_through`]).
 const PASSED_THROUGH: &str = "passedThrough";
+/// … and that it holds a projection folded into it ([`Evidence::folds_projection`]).
+const FOLDS_PROJECTION: &str = "foldsProjection";
 
 fn to_pairs(evidence: &Evidence) -> Vec<(String, String)> {
     evidence
@@ -154,6 +156,11 @@ fn to_pairs(evidence: &Evidence) -> Vec<(String, String)> {
                 .iter()
                 .map(|c| (PASSED_THROUGH.to_owned(), c.clone())),
         )
+        .chain(
+            evidence
+                .folds_projection
+                .then(|| (FOLDS_PROJECTION.to_owned(), "true".to_owned())),
+        )
         .collect()
 }
 
@@ -175,6 +182,8 @@ pub fn evidence_of(pairs: &[(String, String)]) -> Evidence {
             e.narrowed_rows = true;
         } else if k == PASSED_THROUGH {
             e.passed_through.insert(v.clone());
+        } else if k == FOLDS_PROJECTION {
+            e.folds_projection = true;
         }
     }
     e
@@ -625,8 +634,16 @@ fn aggregate_evidence(e: &mut Evidence, d: &crate::plan::NodeDetails) {
             );
         }
     }
+    // A de-duplication computes nothing: a column its results compute comes from the projection
+    // after it, which Spark folded in — that projection's expression is the node's evidence too.
+    let deduplicates = is_deduplication(d) && d.aggregate_functions.is_empty();
     for p in &d.projections {
-        if let Some(alias) = &p.alias {
+        let renames = |alias: &String| p.columns.len() != 1 || p.columns[0] != *alias;
+        let computes = !p.functions.is_empty() || !p.literals.is_empty();
+        if deduplicates && p.alias.as_ref().is_some_and(|a| computes || renames(a)) {
+            add_expr(e, p, true);
+            e.folds_projection = true;
+        } else if let Some(alias) = &p.alias {
             e.add(TokenKind::Alias, alias);
         }
     }
