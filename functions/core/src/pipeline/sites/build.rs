@@ -310,8 +310,13 @@ fn call_evidence(
         for (offset, next) in chain.calls[position + 1..].iter().enumerate() {
             if !next.method.eq_ignore_ascii_case("pivot") {
                 add_aggregation(&mut evidence, next, pivoted);
-                evidence.returns_keys =
-                    !pivoted && returns_keys(&chain.calls[position + 2 + offset..]);
+                let after = &chain.calls[position + 2 + offset..];
+                evidence.returns_keys = !pivoted && returns_keys(after);
+                if !pivoted {
+                    for name in names_folded_into_aggregate(after) {
+                        evidence.add(TokenKind::Alias, name);
+                    }
+                }
                 break;
             }
             pivoted = true;
@@ -747,9 +752,9 @@ fn names_its_count(aggregating: &crate::code::SparkCall) -> bool {
     aggregating.method.eq_ignore_ascii_case("count")
 }
 
-/// What the call aggregating a grouping computes (`.agg(sum(x))`, `.count()`, and the names
-/// `count()` and `sum("x")` give), added to the grouping call's evidence; `countDistinct(x)` first
-/// de-duplicates over the keys and `x`.
+/// What the call aggregating a grouping computes and reads (`.agg(sum(x))`, `.count()`, and the
+/// names `count()` and `sum("x")` give), added to the grouping call's evidence; `countDistinct(x)`
+/// first de-duplicates over the keys and `x`.
 fn add_aggregation(evidence: &mut Evidence, aggregating: &crate::code::SparkCall, pivoted: bool) {
     if names_its_count(aggregating) {
         evidence.add(TokenKind::Function, COUNT_OF_ROWS);
@@ -776,8 +781,14 @@ fn add_aggregation(evidence: &mut Evidence, aggregating: &crate::code::SparkCall
     for f in &computed {
         evidence.add(TokenKind::Function, f);
     }
-    if computed.iter().any(|f| f.ends_with(DISTINCT)) {
+    let distinct = computed.iter().any(|f| f.ends_with(DISTINCT));
+    if distinct {
         evidence.add(TokenKind::Function, DISTINCT);
+    }
+    // What it aggregates (`agg(sum(df.salary))`): the grouping and its aggregation are one
+    // Aggregate, whichever call spells what. (Not what a pivot sums: it would pass for a plain
+    // grouping by the pivot's column.)
+    if distinct || !pivoted {
         evidence.add_all(TokenKind::Column, &aggregating.args.columns);
     }
 }

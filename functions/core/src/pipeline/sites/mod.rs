@@ -872,6 +872,32 @@ mod tests {
     }
 
     #[test]
+    fn a_grouping_call_holds_what_its_aggregation_reads_and_the_names_folded_after_it() {
+        let table = site_table(
+            "job.py",
+            "df.groupBy(df.state).agg(sum(df.salary)).withColumnRenamed(\"sum(salary)\", \"total\")\n\
+             df.groupBy(\"card\").pivot(\"month\").sum(\"spent\")\n",
+        );
+        let grouping = |line: u32| {
+            &table
+                .sites
+                .iter()
+                .find(|s| {
+                    s.lines.start == line
+                        && matches!(&s.kind, SiteKind::Call { method, .. } if method == "groupBy")
+                })
+                .expect("a groupBy site")
+                .evidence
+        };
+        assert!(grouping(1).has(TokenKind::Column, "state"));
+        assert!(grouping(1).has(TokenKind::Column, "salary"));
+        assert!(grouping(1).has(TokenKind::Alias, "total"));
+        // A pivot's grouping keeps only the pivot's own evidence: naming what it sums would let
+        // it pass for a plain grouping by the pivot's column (`GROUP BY card, month`).
+        assert!(!grouping(2).has(TokenKind::Column, "spent"));
+    }
+
+    #[test]
     fn a_sql_distinct_aggregate_reads_as_the_plan_names_it() {
         let table = site_table(
             "job.py",
