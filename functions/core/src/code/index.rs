@@ -37,8 +37,9 @@ use serde::{Deserialize, Serialize};
 /// passed as paths and tables, top-level string constants, what calls of user functions
 /// pass, and functions' parameters; version 15: `count("*")`, `count(1)`, `count(lit(1))` and SQL
 /// `COUNT(*)` record that they count rows; version 16: an unaliased SQL call of a function over
-/// columns records the name Spark gives its result, `count(country)`).
-pub const INDEX_FORMAT_VERSION: u32 = 16;
+/// columns records the name Spark gives its result, `count(country)`; version 17: the columns of
+/// rows written out in a `createDataFrame` call, and which are longs).
+pub const INDEX_FORMAT_VERSION: u32 = 17;
 
 pub type FileId = u32;
 pub type SymbolId = u32;
@@ -187,6 +188,19 @@ pub struct CallArgs {
     /// the site table builds.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub names: Vec<NamedArg>,
+    /// The columns of rows written out in the call (`createDataFrame([(1, "a")], ["id", "name"])`)
+    /// whose values are all of one class, in order.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub inline_columns: Vec<InlineColumn>,
+}
+
+/// A column of rows written out in code, and whether Spark infers it as a long (`id#0L` in the
+/// plan): Python's whole numbers are longs, its strings, floats and booleans are not.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct InlineColumn {
+    pub name: String,
+    pub long: bool,
 }
 
 /// A name an argument passes in one role: `input_file` of `spark.read.csv(input_file)`.

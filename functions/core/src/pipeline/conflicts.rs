@@ -28,6 +28,9 @@
 //! * **aliases** — the site names its results and the node's results carry none of those names
 //!   (Spark keeps user aliases, so `percentile_approx(x, 0.25, …)` as a result name means the
 //!   code wrote no alias).
+//! * **in-memory column types** — the site writes out rows whose column holds whole numbers
+//!   (Python's are longs) where the node's scan holds no long (`id#0`), or strings where it holds
+//!   a long (`id#0L`).
 //!
 //! A conflict does not exclude a site — the plan may be an optimised rewrite — it multiplies its
 //! score by [`CONFLICT_PENALTY`].
@@ -124,6 +127,11 @@ pub fn conflicts(family: OperatorFamily, node: &Evidence, site: &Evidence) -> bo
                 || drops_other_columns(node, site)
         }
         OperatorFamily::Window => aliases_conflict(node, site),
+        OperatorFamily::Scan => node.column_longs.iter().any(|(column, long)| {
+            site.column_longs
+                .get(column)
+                .is_some_and(|written| written != long)
+        }),
         _ => false,
     }
 }

@@ -7,7 +7,7 @@
 //! ([`TokenWeights`], an inverse document frequency), so `salary` (in forty statements) counts far
 //! less than `approx_count_distinct` (in one).
 
-use std::collections::{BTreeSet, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 /// What kind of fact a token is; each kind has its own weight when bags are compared.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -70,6 +70,9 @@ pub struct Evidence {
     /// plans `CASE WHEN … AS flag` in its results), so the site computing that column — a
     /// projection — produces the node too.
     pub folds_projection: bool,
+    /// For in-memory rows — a node's scan of them, or a site writing them out — whether each
+    /// column (normalised) is a long ([`crate::code::index::InlineColumn`]).
+    pub column_longs: BTreeMap<String, bool>,
 }
 
 /// How an aggregate gathers its rows: `groupBy(k).agg(…)` / `GROUP BY k` plan aggregates keyed
@@ -304,6 +307,7 @@ impl Evidence {
             passed_through: self.passed_through.clone(),
             returns_keys: self.returns_keys,
             folds_projection: self.folds_projection,
+            column_longs: self.column_longs.clone(),
             key_order: if kind == TokenKind::Column {
                 Vec::new()
             } else {

@@ -117,6 +117,9 @@ const NARROWED_ROWS: &str = "narrowedRows";
 const PASSED_THROUGH: &str = "passedThrough";
 /// … and that it holds a projection folded into it ([`Evidence::folds_projection`]).
 const FOLDS_PROJECTION: &str = "foldsProjection";
+/// … and its in-memory columns that are longs, and those that are not ([`Evidence::column_longs`]).
+const LONG_COLUMN: &str = "longColumn";
+const NOT_LONG_COLUMN: &str = "notLongColumn";
 
 fn to_pairs(evidence: &Evidence) -> Vec<(String, String)> {
     evidence
@@ -161,6 +164,10 @@ fn to_pairs(evidence: &Evidence) -> Vec<(String, String)> {
                 .folds_projection
                 .then(|| (FOLDS_PROJECTION.to_owned(), "true".to_owned())),
         )
+        .chain(evidence.column_longs.iter().map(|(column, long)| {
+            let kind = if *long { LONG_COLUMN } else { NOT_LONG_COLUMN };
+            (kind.to_owned(), column.clone())
+        }))
         .collect()
 }
 
@@ -184,6 +191,8 @@ pub fn evidence_of(pairs: &[(String, String)]) -> Evidence {
             e.passed_through.insert(v.clone());
         } else if k == FOLDS_PROJECTION {
             e.folds_projection = true;
+        } else if k == LONG_COLUMN || k == NOT_LONG_COLUMN {
+            e.column_longs.insert(v.clone(), k == LONG_COLUMN);
         }
     }
     e
@@ -384,10 +393,13 @@ fn scan_evidence(e: &mut Evidence, d: &crate::plan::NodeDetails) {
             e.add(TokenKind::Literal, &literal);
         }
     }
-    // In-memory data and RDDs carry no table or path: their columns are all there is.
+    // In-memory data and RDDs carry no table or path: their columns are all there is, and which
+    // of them are longs.
     if e.is_empty() {
         for a in &d.output {
             e.add(TokenKind::Column, &a.name);
+            e.column_longs
+                .insert(super::evidence::normalise_column(&a.name), a.long);
         }
     }
 }

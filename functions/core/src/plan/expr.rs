@@ -424,12 +424,14 @@ pub fn parse_attribute(s: &str) -> Attribute {
             return Attribute {
                 name: strip_ids(&s[..hash]).into(),
                 id: digits.parse().ok(),
+                long: rest == "L",
             };
         }
     }
     Attribute {
         name: strip_ids(s).into(),
         id: None,
+        long: false,
     }
 }
 

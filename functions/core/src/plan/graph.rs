@@ -82,12 +82,15 @@ pub enum OperatorFamily {
 }
 
 /// A named attribute with its Catalyst expression id kept apart (`l_quantity#12L` →
-/// `{name: "l_quantity", id: Some(12)}`).
+/// `{name: "l_quantity", id: Some(12), long: true}`).
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct Attribute {
     pub name: CompactString,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub id: Option<u64>,
+    /// Spark marks a long's id with `L` (`id#0L`), and no other type.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub long: bool,
 }
 
 /// A parsed expression: text with ids stripped, the original text, and what it mentions.

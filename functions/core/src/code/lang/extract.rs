@@ -19,7 +19,8 @@
 //! This file holds the walk, symbols and statements; the stages have their own files under
 //! `extract/`: `chains` (flattening a chain, `spark.sql` calls and their SQL), `arguments`
 //! (breaking a call's arguments down by role), `folding` (variables read into the calls that use
-//! them) and `handoff` (DataFrames passed between functions).
+//! them), `inline_rows` (the classes of the columns of rows written out) and `handoff`
+//! (DataFrames passed between functions).
 
 use super::vocab::{self, ArgRole};
 use super::{LanguageAdapter, Shape, end_line, named_children, start_line, text};
@@ -37,6 +38,7 @@ mod arguments;
 mod chains;
 mod folding;
 mod handoff;
+mod inline_rows;
 
 /// Longest statement / argument text kept in the index.
 const STATEMENT_TEXT_CAP: usize = 600;

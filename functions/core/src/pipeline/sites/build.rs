@@ -6,7 +6,7 @@ use crate::code::sql_expr::COUNT_OF_ROWS;
 use crate::pipeline::evidence::{
     CACHED, DROPPED_COLUMN, EVERY_COLUMN, FILL_VALUE, FILLED_COLUMN, FILLS_NULLS, Grouping,
     KEY_LEFT_OUT, NULL_DROP, PIVOT_VALUE, STRUCT_FIELDS, WITH_REPLACEMENT, canonical_literal,
-    is_noise_function,
+    is_noise_function, normalise_column,
 };
 use crate::pipeline::operations::{
     AGGREGATE_FUNCTIONS, TYPED_FILTER, passes_closure, typed_operator_of,
@@ -255,6 +255,11 @@ fn call_evidence(
     evidence.add_all(TokenKind::Alias, &call.args.aliases);
     if let Some(name) = implicit_aggregate_name(call) {
         evidence.add(TokenKind::Alias, &name);
+    }
+    for column in &call.args.inline_columns {
+        evidence
+            .column_longs
+            .insert(normalise_column(&column.name), column.long);
     }
     evidence.add_all(TokenKind::Table, &call.args.tables);
     evidence.add_all(TokenKind::Path, &call.args.paths);

@@ -141,21 +141,24 @@ fn computed_attribute_names_refer_to_columns() {
 }
 
 #[test]
-fn attributes_keep_ids_apart() {
+fn attributes_keep_ids_and_the_long_mark_apart() {
     assert_eq!(
         parse_attribute_list("[c_custkey#175L, avg(salary)#1795, x]"),
         vec![
             Attribute {
                 name: "c_custkey".into(),
-                id: Some(175)
+                id: Some(175),
+                long: true,
             },
             Attribute {
                 name: "avg(salary)".into(),
-                id: Some(1795)
+                id: Some(1795),
+                long: false,
             },
             Attribute {
                 name: "x".into(),
-                id: None
+                id: None,
+                long: false,
             },
         ]
     );

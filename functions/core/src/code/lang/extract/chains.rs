@@ -143,7 +143,10 @@ impl<'a> Extractor<'a> {
                         start_line(name)
                     };
                     let args = match args {
-                        Some(args) => self.break_down_args(args, &method, &receiver, &mut inputs),
+                        Some(args) => CallArgs {
+                            inline_columns: self.inline_columns(&method, args),
+                            ..self.break_down_args(args, &method, &receiver, &mut inputs)
+                        },
                         None => CallArgs::default(),
                     };
                     if method == "sql" {

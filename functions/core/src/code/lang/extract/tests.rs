@@ -80,3 +80,38 @@ fn a_count_of_rows_is_told_from_a_count_of_a_columns_values() {
     let out = extract_file(&super::super::scala::Scala, src, "", CodeFlags::default());
     assert!(rows(&out.chains[0].calls[0].args.functions));
 }
+
+#[test]
+fn rows_written_out_say_which_of_their_columns_are_longs() {
+    let src = "data = [(1, \"a\", 2.5, None, True), (2, \"b\", 3.0, 7, False)]\n\
+               df = spark.createDataFrame(data, [\"id\", \"name\", \"score\", \"n\", \"ok\"])\n\
+               mixed = spark.createDataFrame([(1, \"a\"), (\"2\", \"b\")], schema=[\"id\", \"name\"])\n\
+               typed = spark.createDataFrame(data, schema)\n";
+    let out = extract_file(&super::super::python::Python, src, "", CodeFlags::default());
+    let columns = |line: u32| -> Vec<(String, bool)> {
+        let chain = out
+            .chains
+            .iter()
+            .find(|c| c.statement.start == line)
+            .unwrap();
+        chain.calls[0]
+            .args
+            .inline_columns
+            .iter()
+            .map(|c| (c.name.clone(), c.long))
+            .collect()
+    };
+    // A null fits any class: `n` holds whole numbers.
+    let expected = [
+        ("id", true),
+        ("name", false),
+        ("score", false),
+        ("n", true),
+        ("ok", false),
+    ];
+    assert_eq!(columns(2), expected.map(|(n, l)| (n.to_owned(), l)));
+    // A column of two classes says nothing.
+    assert_eq!(columns(3), vec![("name".to_owned(), false)]);
+    // An explicit schema decides the types itself.
+    assert!(columns(4).is_empty());
+}
