@@ -38,8 +38,9 @@ use serde::{Deserialize, Serialize};
 /// pass, and functions' parameters; version 15: `count("*")`, `count(1)`, `count(lit(1))` and SQL
 /// `COUNT(*)` record that they count rows; version 16: an unaliased SQL call of a function over
 /// columns records the name Spark gives its result, `count(country)`; version 17: the columns of
-/// rows written out in a `createDataFrame` call, and which are longs).
-pub const INDEX_FORMAT_VERSION: u32 = 17;
+/// rows written out in a `createDataFrame` call, and which are longs; version 18: `df.columns`,
+/// indexed or sliced, names the columns the code listed for `df`).
+pub const INDEX_FORMAT_VERSION: u32 = 18;
 
 pub type FileId = u32;
 pub type SymbolId = u32;

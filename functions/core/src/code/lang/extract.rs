@@ -125,6 +125,7 @@ pub fn extract_file(
         },
         main_depth: 0,
         df_vars: HashSet::new(),
+        frame_columns: HashMap::new(),
         string_vars: HashMap::new(),
         sql_literals: HashMap::new(),
         value_vars: HashMap::new(),
@@ -184,6 +185,9 @@ struct Extractor<'a> {
     qualified_stack: Vec<String>,
     main_depth: usize,
     df_vars: HashSet<String>,
+    /// DataFrame variables whose columns the code lists (`df = spark.createDataFrame(data,
+    /// ["id", "name"])`): what `df.columns[1:]` selects.
+    frame_columns: HashMap<String, Vec<String>>,
     string_vars: HashMap<String, StringVar>,
     /// SQL-looking literals by start byte, emitted at the end unless `sql()` consumed them.
     sql_literals: HashMap<usize, SqlLiteral>,

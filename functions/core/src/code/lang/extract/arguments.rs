@@ -64,7 +64,13 @@ impl<'a> Extractor<'a> {
                     }
                 }
                 Shape::Member { object, name } => {
-                    if matches!(self.adapter.shape(object, src), Shape::Ident) {
+                    if let Some((owner, columns)) = self.listed_columns(object, name) {
+                        // `select(df.columns)`: every column the code listed for the frame.
+                        out.columns.extend(columns.iter().cloned());
+                        if owner != receiver {
+                            inputs.push(owner.to_string());
+                        }
+                    } else if matches!(self.adapter.shape(object, src), Shape::Ident) {
                         let owner = text(object, src);
                         if self.is_dataframe_var(owner) {
                             out.columns.push(text(name, src).to_string());
@@ -85,14 +91,22 @@ impl<'a> Extractor<'a> {
                     }
                 }
                 Shape::Index { object, index } => {
-                    if let Shape::Str = self.adapter.shape(index, src) {
-                        if let Some(decoded) = self.adapter.decode_string(index, src) {
-                            out.columns.push(decoded.text);
+                    if let Some((owner, columns)) = self.indexed_columns(object, index) {
+                        // `select(df.columns[1:])`
+                        out.columns.extend(columns);
+                        if owner != receiver {
+                            inputs.push(owner.to_string());
                         }
                     } else {
-                        stack.push((index, role));
+                        if let Shape::Str = self.adapter.shape(index, src) {
+                            if let Some(decoded) = self.adapter.decode_string(index, src) {
+                                out.columns.push(decoded.text);
+                            }
+                        } else {
+                            stack.push((index, role));
+                        }
+                        stack.push((object, role));
                     }
-                    stack.push((object, role));
                 }
                 Shape::Call { object, name, args } => {
                     let callee = text(name, src);

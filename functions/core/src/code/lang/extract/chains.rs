@@ -133,10 +133,13 @@ impl<'a> Extractor<'a> {
         }
         let mut inputs: Vec<String> = Vec::new();
         let mut calls = Vec::with_capacity(links.len());
+        let mut columns_named = None;
         for link in links {
+            columns_named = None;
             match *link {
                 Link::Call { node, name, args } => {
                     let method = text(name, src).to_string();
+                    columns_named = args.and_then(|a| self.frame_column_names(&method, a));
                     let start = if flat.base_is_call && node == flat.base {
                         start_line(node)
                     } else {
@@ -177,6 +180,11 @@ impl<'a> Extractor<'a> {
             if receiver != "Window" {
                 self.df_vars.insert(var.clone());
             }
+            // The columns of the frame the chain's last call builds (none after any other call).
+            match columns_named {
+                Some(columns) => self.frame_columns.insert(var.clone(), columns),
+                None => self.frame_columns.remove(var),
+            };
         }
         let (source_function, applied_functions) = self.helpers_of(flat, links);
         let id = self.out.chains.len() as u32;

@@ -1,8 +1,10 @@
-//! Inline rows: the class of each column of the rows a `createDataFrame` call writes out, as
-//! Spark infers it. Python's whole numbers are longs — the plan marks such a column's id with `L`
-//! (`id#0L`) — and its strings, floats and booleans are not. Only rows given with a list of
-//! column names say anything: an explicit schema (`StructType`) decides the types itself, and a
-//! column holding values of both classes, or values that are not literals, says nothing.
+//! Inline rows: what a call building a frame from rows written out says about its columns.
+//! Their names, in order (`createDataFrame(data, ["id", "name"])`, `toDF("id", "name")`), which is
+//! what `df.columns[1:]` later selects; and the class of each column as Spark infers it. Python's
+//! whole numbers are longs — the plan marks such a column's id with `L` (`id#0L`) — and its
+//! strings, floats and booleans are not. Only rows given with a list of column names say
+//! anything: an explicit schema (`StructType`) decides the types itself, and a column holding
+//! values of both classes, or values that are not literals, says nothing.
 
 use super::*;
 use crate::code::index::InlineColumn;
@@ -25,39 +27,10 @@ impl<'a> Extractor<'a> {
         if method != "createDataFrame" || self.adapter.language() != Language::Python {
             return Vec::new();
         }
-        let src = self.src;
-        let (mut data, mut schema) = (None, None);
-        let mut position = 0;
-        for arg in named_children(args) {
-            match self.adapter.shape(arg, src) {
-                Shape::Keyword { name, value } => match text(name, src) {
-                    "data" => data = Some(value),
-                    "schema" => schema = Some(value),
-                    _ => {}
-                },
-                _ if arg.kind().contains("comment") => {}
-                _ => {
-                    match position {
-                        0 => data = Some(arg),
-                        1 => schema = Some(arg),
-                        _ => {}
-                    }
-                    position += 1;
-                }
-            }
-        }
-        let (Some(data), Some(schema)) = (data, schema) else {
+        let (Some(data), Some(schema)) = self.data_and_schema(args) else {
             return Vec::new();
         };
-        let Some(names) = self.literal_items(schema).and_then(|items| {
-            items
-                .into_iter()
-                .map(|n| match self.adapter.shape(n, src) {
-                    Shape::Str => self.adapter.decode_string(n, src).map(|d| d.text),
-                    _ => None,
-                })
-                .collect::<Option<Vec<String>>>()
-        }) else {
+        let Some(names) = self.literal_names(schema) else {
             return Vec::new();
         };
         let Some(rows) = self.literal_items(data) else {
@@ -93,6 +66,95 @@ impl<'a> Extractor<'a> {
             .collect()
     }
 
+    /// The columns a call building a frame names, in order: `createDataFrame(data, ["a", "b"])`,
+    /// `toDF("a", "b")`, `toDF(["a", "b"])`.
+    pub(super) fn frame_column_names(&self, method: &str, args: Node<'a>) -> Option<Vec<String>> {
+        match method {
+            "createDataFrame" => self.literal_names(self.data_and_schema(args).1?),
+            "toDF" => {
+                let args = named_children(args);
+                match &args[..] {
+                    [one] if self.literal_items(*one).is_some() => self.literal_names(*one),
+                    _ => args.into_iter().map(|a| self.string_of(a)).collect(),
+                }
+            }
+            _ => None,
+        }
+    }
+
+    /// The frame and its columns `df.columns` names (`Some` only for a frame whose columns the
+    /// code listed).
+    pub(super) fn listed_columns(
+        &self,
+        object: Node<'a>,
+        member: Node<'a>,
+    ) -> Option<(&str, &[String])> {
+        if text(member, self.src) != "columns" {
+            return None;
+        }
+        let owner = text(object, self.src);
+        self.frame_columns.get(owner).map(|c| (owner, c.as_slice()))
+    }
+
+    /// The frame and the columns `df.columns[i]` / `df.columns[a:b:c]` select, as Python indexes
+    /// and slices the frame's listed columns.
+    pub(super) fn indexed_columns(
+        &self,
+        object: Node<'a>,
+        index: Node<'a>,
+    ) -> Option<(&str, Vec<String>)> {
+        let Shape::Member { object, name } = self.adapter.shape(object, self.src) else {
+            return None;
+        };
+        let (owner, columns) = self.listed_columns(object, name)?;
+        let picked = python_index(columns.len(), text(index, self.src))?;
+        Some((
+            owner,
+            picked.into_iter().map(|i| columns[i].clone()).collect(),
+        ))
+    }
+
+    /// `createDataFrame`'s data and schema arguments, positional or by keyword.
+    fn data_and_schema(&self, args: Node<'a>) -> (Option<Node<'a>>, Option<Node<'a>>) {
+        let src = self.src;
+        let (mut data, mut schema) = (None, None);
+        let mut position = 0;
+        for arg in named_children(args) {
+            match self.adapter.shape(arg, src) {
+                Shape::Keyword { name, value } => match text(name, src) {
+                    "data" => data = Some(value),
+                    "schema" => schema = Some(value),
+                    _ => {}
+                },
+                _ if arg.kind().contains("comment") => {}
+                _ => {
+                    match position {
+                        0 => data = Some(arg),
+                        1 => schema = Some(arg),
+                        _ => {}
+                    }
+                    position += 1;
+                }
+            }
+        }
+        (data, schema)
+    }
+
+    /// The strings of a literal collection of strings only (a list of column names).
+    fn literal_names(&self, node: Node<'a>) -> Option<Vec<String>> {
+        self.literal_items(node)?
+            .into_iter()
+            .map(|n| self.string_of(n))
+            .collect()
+    }
+
+    fn string_of(&self, node: Node<'a>) -> Option<String> {
+        match self.adapter.shape(node, self.src) {
+            Shape::Str => self.adapter.decode_string(node, self.src).map(|d| d.text),
+            _ => None,
+        }
+    }
+
     /// The items of a literal collection written here or held by a variable.
     fn literal_items(&self, node: Node<'a>) -> Option<Vec<Node<'a>>> {
         let node = self.unwrap_parens(node);
@@ -118,5 +180,78 @@ impl<'a> Extractor<'a> {
             Shape::Str | Shape::Bool => Class::NotLong,
             _ => Class::Unknown,
         })
+    }
+}
+
+/// The positions `[i]` or `[start:stop:step]` (`index` as written) picks from a list of `len`
+/// items, as Python does; `None` for anything but whole-number literals.
+fn python_index(len: usize, index: &str) -> Option<Vec<usize>> {
+    let n = i64::try_from(len).ok()?;
+    let number = |part: &str| -> Option<Option<i64>> {
+        let part: String = part.chars().filter(|c| !c.is_whitespace()).collect();
+        if part.is_empty() {
+            Some(None)
+        } else {
+            part.parse().ok().map(Some)
+        }
+    };
+    let parts: Vec<&str> = index.split(':').collect();
+    if parts.len() == 1 {
+        let i = number(parts[0])??;
+        let i = if i < 0 { i + n } else { i };
+        return (0..n).contains(&i).then(|| vec![i as usize]);
+    }
+    if parts.len() > 3 {
+        return None;
+    }
+    let (start, stop) = (number(parts[0])?, number(parts[1])?);
+    let step = match parts.get(2) {
+        Some(p) => number(p)?.unwrap_or(1),
+        None => 1,
+    };
+    if step == 0 {
+        return None;
+    }
+    let resolve = |v: i64, low: i64, high: i64| (if v < 0 { v + n } else { v }).clamp(low, high);
+    let mut picked = Vec::new();
+    if step > 0 {
+        let (mut i, stop) = (
+            start.map_or(0, |v| resolve(v, 0, n)),
+            stop.map_or(n, |v| resolve(v, 0, n)),
+        );
+        while i < stop {
+            picked.push(i as usize);
+            i += step;
+        }
+    } else {
+        let (mut i, stop) = (
+            start.map_or(n - 1, |v| resolve(v, -1, n - 1)),
+            stop.map_or(-1, |v| resolve(v, -1, n - 1)),
+        );
+        while i > stop {
+            picked.push(i as usize);
+            i += step;
+        }
+    }
+    Some(picked)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::python_index;
+
+    #[test]
+    fn indexes_and_slices_pick_as_python_does() {
+        assert_eq!(python_index(3, "0"), Some(vec![0]));
+        assert_eq!(python_index(3, "-1"), Some(vec![2]));
+        assert_eq!(python_index(3, "3"), None);
+        assert_eq!(python_index(3, "1:"), Some(vec![1, 2]));
+        assert_eq!(python_index(3, "::2"), Some(vec![0, 2]));
+        assert_eq!(python_index(3, "::-1"), Some(vec![2, 1, 0]));
+        assert_eq!(python_index(3, ":-1"), Some(vec![0, 1]));
+        assert_eq!(python_index(3, "-2::-1"), Some(vec![1, 0]));
+        assert_eq!(python_index(3, "5:0:-1"), Some(vec![2, 1]));
+        assert_eq!(python_index(3, "i:"), None);
+        assert_eq!(python_index(3, "::0"), None);
     }
 }

@@ -115,3 +115,29 @@ fn rows_written_out_say_which_of_their_columns_are_longs() {
     // An explicit schema decides the types itself.
     assert!(columns(4).is_empty());
 }
+
+#[test]
+fn a_frames_listed_columns_are_what_its_columns_field_selects() {
+    let src = "data = [(1, \"a\", \"x\")]\n\
+               df = spark.createDataFrame(data, schema=[\"id\", \"name\", \"dob\"])\n\
+               df.select(df.columns[1:]).show()\n\
+               df.select(df.columns[::-1]).show()\n\
+               df.select(df.columns[0]).show()\n\
+               df.select(df.columns).show()\n\
+               other = spark.createDataFrame(data).toDF(\"k\", \"v\", \"w\")\n\
+               other.select(other.columns[-1]).show()\n";
+    let out = extract_file(&super::super::python::Python, src, "", CodeFlags::default());
+    let selected = |line: u32| -> Vec<String> {
+        let chain = out
+            .chains
+            .iter()
+            .find(|c| c.statement.start == line)
+            .unwrap();
+        chain.calls[0].args.columns.clone()
+    };
+    assert_eq!(selected(3), ["name", "dob"]);
+    assert_eq!(selected(4), ["dob", "name", "id"]);
+    assert_eq!(selected(5), ["id"]);
+    assert_eq!(selected(6), ["id", "name", "dob"]);
+    assert_eq!(selected(8), ["w"]);
+}
