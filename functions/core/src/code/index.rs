@@ -39,8 +39,9 @@ use serde::{Deserialize, Serialize};
 /// `COUNT(*)` record that they count rows; version 16: an unaliased SQL call of a function over
 /// columns records the name Spark gives its result, `count(country)`; version 17: the columns of
 /// rows written out in a `createDataFrame` call, and which are longs; version 18: `df.columns`,
-/// indexed or sliced, names the columns the code listed for `df`).
-pub const INDEX_FORMAT_VERSION: u32 = 18;
+/// indexed or sliced, names the columns the code listed for `df`; version 19: the same for rows
+/// named by `toDF`, Scala's `Seq(…).toDF(…)` included).
+pub const INDEX_FORMAT_VERSION: u32 = 19;
 
 pub type FileId = u32;
 pub type SymbolId = u32;

@@ -311,6 +311,16 @@ impl LanguageAdapter for Scala {
         }
     }
 
+    /// A tuple (`(1, "a")`, a row of `Seq(…).toDF(…)`); `Seq(…)` and friends are factory calls.
+    fn collection_items<'t>(&self, node: Node<'t>) -> Option<Vec<Node<'t>>> {
+        (kind_of(node) == "tuple_expression").then(|| {
+            named_children(node)
+                .into_iter()
+                .filter(|c| !kind_of(*c).contains("comment"))
+                .collect()
+        })
+    }
+
     fn column_symbol_name(&self, node: Node<'_>, src: &str) -> Option<String> {
         match kind_of(node) {
             "symbol_literal" | "quote_expression" => {

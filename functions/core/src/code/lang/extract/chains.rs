@@ -134,12 +134,16 @@ impl<'a> Extractor<'a> {
         let mut inputs: Vec<String> = Vec::new();
         let mut calls = Vec::with_capacity(links.len());
         let mut columns_named = None;
-        for link in links {
+        for (position, link) in links.iter().enumerate() {
             columns_named = None;
             match *link {
                 Link::Call { node, name, args } => {
                     let method = text(name, src).to_string();
                     columns_named = args.and_then(|a| self.frame_column_names(&method, a));
+                    let previous = position.checked_sub(1).and_then(|p| match links[p] {
+                        Link::Call { node, name, args } => Some((text(name, src), node, args)),
+                        Link::Member { .. } => None,
+                    });
                     let start = if flat.base_is_call && node == flat.base {
                         start_line(node)
                     } else {
@@ -147,7 +151,20 @@ impl<'a> Extractor<'a> {
                     };
                     let args = match args {
                         Some(args) => CallArgs {
-                            inline_columns: self.inline_columns(&method, args),
+                            inline_columns: if method == "toDF" {
+                                let base = (!flat.base_is_call).then_some(flat.base);
+                                match (previous, base) {
+                                    (None, None) => Vec::new(),
+                                    (None, Some(base)) => {
+                                        self.inline_columns_named_after(args, None, base)
+                                    }
+                                    (Some(p), _) => {
+                                        self.inline_columns_named_after(args, Some(p), flat.base)
+                                    }
+                                }
+                            } else {
+                                self.inline_columns(&method, args)
+                            },
                             ..self.break_down_args(args, &method, &receiver, &mut inputs)
                         },
                         None => CallArgs::default(),

@@ -1,10 +1,11 @@
 //! Inline rows: what a call building a frame from rows written out says about its columns.
 //! Their names, in order (`createDataFrame(data, ["id", "name"])`, `toDF("id", "name")`), which is
 //! what `df.columns[1:]` later selects; and the class of each column as Spark infers it. Python's
-//! whole numbers are longs — the plan marks such a column's id with `L` (`id#0L`) — and its
-//! strings, floats and booleans are not. Only rows given with a list of column names say
-//! anything: an explicit schema (`StructType`) decides the types itself, and a column holding
-//! values of both classes, or values that are not literals, says nothing.
+//! whole numbers are longs — the plan marks such a column's id with `L` (`id#0L`) — and Scala's
+//! are ints unless written `1L`; strings, floats and booleans are no longs. Only rows given with a
+//! list of column names say anything (`createDataFrame(data, ["id", …])`, `Seq(…).toDF("id", …)`):
+//! an explicit schema (`StructType`) decides the types itself, and a column holding values of
+//! both classes, or values that are not literals, says nothing.
 
 use super::*;
 use crate::code::index::InlineColumn;
@@ -24,15 +25,43 @@ impl<'a> Extractor<'a> {
     /// The classified columns of `createDataFrame(data, ["a", "b"])` (positional or `data=` /
     /// `schema=`), the data written inline or held by a variable; empty for anything else.
     pub(super) fn inline_columns(&self, method: &str, args: Node<'a>) -> Vec<InlineColumn> {
-        if method != "createDataFrame" || self.adapter.language() != Language::Python {
+        if method != "createDataFrame" {
             return Vec::new();
         }
         let (Some(data), Some(schema)) = self.data_and_schema(args) else {
             return Vec::new();
         };
-        let Some(names) = self.literal_names(schema) else {
-            return Vec::new();
+        match self.literal_names(schema) {
+            Some(names) => self.classified(data, names),
+            None => Vec::new(),
+        }
+    }
+
+    /// The classified columns of `toDF("a", "b")` over rows written out: `Seq((1, "a")).toDF(…)`,
+    /// `data.toDF(…)`, `createDataFrame(data).toDF(…)`, `parallelize(data).toDF(…)`. `previous`
+    /// is the call before `toDF` in its chain, `base` what the chain starts from.
+    pub(super) fn inline_columns_named_after(
+        &self,
+        args: Node<'a>,
+        previous: Option<(&str, Node<'a>, Option<Node<'a>>)>,
+        base: Node<'a>,
+    ) -> Vec<InlineColumn> {
+        let data = match previous {
+            None => Some(base),
+            Some(("createDataFrame" | "parallelize", _, Some(args))) => {
+                self.data_and_schema(args).0
+            }
+            Some((_, call, _)) if self.collection_items(call).is_some() => Some(call),
+            Some(_) => None,
         };
+        match (data, self.frame_column_names("toDF", args)) {
+            (Some(data), Some(names)) => self.classified(data, names),
+            _ => Vec::new(),
+        }
+    }
+
+    /// The columns `names` of the rows in `data`, each with its class when all its values agree.
+    fn classified(&self, data: Node<'a>, names: Vec<String>) -> Vec<InlineColumn> {
         let Some(rows) = self.literal_items(data) else {
             return Vec::new();
         };
@@ -160,11 +189,11 @@ impl<'a> Extractor<'a> {
         let node = self.unwrap_parens(node);
         if let Shape::Ident = self.adapter.shape(node, self.src) {
             return match self.lookup_value(text(node, self.src))? {
-                FoldValue::Collection(value) => self.adapter.collection_items(*value),
+                FoldValue::Collection(value) => self.collection_items(*value),
                 _ => None,
             };
         }
-        self.adapter.collection_items(node)
+        self.collection_items(node)
     }
 
     /// The class of one literal value; `None` for a null.
@@ -174,7 +203,12 @@ impl<'a> Extractor<'a> {
             Shape::Number => {
                 let number = text(value, src).to_ascii_lowercase();
                 let whole = !number.contains(['.', 'e', 'j']) || number.starts_with("0x");
-                if whole { Class::Long } else { Class::NotLong }
+                // Python's whole numbers are longs; Scala's and Java's only when written `1L`.
+                let long = match self.adapter.language() {
+                    Language::Python => whole,
+                    _ => whole && number.ends_with('l'),
+                };
+                if long { Class::Long } else { Class::NotLong }
             }
             Shape::Str | Shape::Bool if text(value, src) == "None" => return None,
             Shape::Str | Shape::Bool => Class::NotLong,

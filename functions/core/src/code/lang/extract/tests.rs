@@ -141,3 +141,45 @@ fn a_frames_listed_columns_are_what_its_columns_field_selects() {
     assert_eq!(selected(6), ["id", "name", "dob"]);
     assert_eq!(selected(8), ["w"]);
 }
+
+#[test]
+fn rows_named_by_to_df_say_which_columns_are_longs_as_their_language_infers() {
+    let columns = |out: &FileExtract, line: u32| -> Vec<(String, bool)> {
+        let chain = out
+            .chains
+            .iter()
+            .find(|c| c.statement.start == line)
+            .unwrap();
+        let to_df = chain.calls.iter().find(|c| c.method == "toDF").unwrap();
+        to_df
+            .args
+            .inline_columns
+            .iter()
+            .map(|c| (c.name.clone(), c.long))
+            .collect()
+    };
+    let owned = |v: &[(&str, bool)]| -> Vec<(String, bool)> {
+        v.iter().map(|(n, l)| (n.to_string(), *l)).collect()
+    };
+    let python = "data = [(\"2019-01-23\", 1), (\"2019-06-24\", 2)]\n\
+                  spark.createDataFrame(data).toDF(\"date\", \"increment\").show()\n\
+                  sc.parallelize(data).toDF([\"day\", \"n\"]).show()\n";
+    let out = extract_file(
+        &super::super::python::Python,
+        python,
+        "",
+        CodeFlags::default(),
+    );
+    assert_eq!(
+        columns(&out, 2),
+        owned(&[("date", false), ("increment", true)])
+    );
+    assert_eq!(columns(&out, 3), owned(&[("day", false), ("n", true)]));
+    // Scala's whole numbers are ints, longs only when written so.
+    let scala = "object Job extends App {\n  val df = Seq((1, \"a\", 2L), (2, \"b\", 3L)).toDF(\"id\", \"name\", \"n\")\n  df.show()\n}\n";
+    let out = extract_file(&super::super::scala::Scala, scala, "", CodeFlags::default());
+    assert_eq!(
+        columns(&out, 2),
+        owned(&[("id", false), ("name", false), ("n", true)])
+    );
+}
