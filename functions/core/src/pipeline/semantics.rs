@@ -296,12 +296,14 @@ pub fn is_join_type_word(word: &str) -> bool {
 }
 
 /// The node's own evidence signature.
-fn own_signature(node: &PlanNode) -> Evidence {
+/// `inferred_from_above`: for a Filter, whether a join or generator above it may have asked for
+/// null tests of its own ([`inferred_here`]).
+fn own_signature(node: &PlanNode, inferred_from_above: bool) -> Evidence {
     let d = &node.details;
     let mut e = Evidence::default();
     match node.family {
         OperatorFamily::Scan => scan_evidence(&mut e, d),
-        OperatorFamily::Filter => filter_evidence(&mut e, d),
+        OperatorFamily::Filter => filter_evidence(&mut e, d, inferred_from_above),
         OperatorFamily::Project | OperatorFamily::PythonEval => projection_evidence(&mut e, d),
         OperatorFamily::Aggregate | OperatorFamily::Expand => aggregate_evidence(&mut e, d),
         OperatorFamily::Join => {
@@ -406,7 +408,7 @@ fn scan_evidence(e: &mut Evidence, d: &crate::plan::NodeDetails) {
 
 /// A filter: the conjuncts the user wrote (inferred ones only when nothing else is left); a
 /// filter by a closure is only that: its condition's words are the object it builds, not code.
-fn filter_evidence(e: &mut Evidence, d: &crate::plan::NodeDetails) {
+fn filter_evidence(e: &mut Evidence, d: &crate::plan::NodeDetails, inferred_from_above: bool) {
     if d.conditions.iter().any(|c| calls_closure(&c.raw)) {
         e.add(TokenKind::Function, TYPED_FILTER);
         return;
@@ -416,7 +418,7 @@ fn filter_evidence(e: &mut Evidence, d: &crate::plan::NodeDetails) {
     let written: Vec<&Expr> = d
         .conditions
         .iter()
-        .filter(|c| !is_inferred_constraint(c))
+        .filter(|c| !inferred_here(c, &d.conditions, inferred_from_above))
         .collect();
     let conditions = if written.is_empty() {
         d.conditions.iter().collect()
@@ -803,6 +805,18 @@ fn range_literals(range: &str) -> Vec<String> {
     out
 }
 
+/// Whether conjunct `c` of a Filter's `conditions` is the optimizer's: an inferred constraint
+/// ([`is_inferred_constraint`]) beside another conjunct on its column (`isnotnull(x)` beside
+/// `x > 5`), or in a Filter below a join or generator, which infer their own. Alone on its column
+/// anywhere else it is the user's (`phone IS NULL AND address IS NOT NULL`).
+fn inferred_here(c: &Expr, conditions: &[Expr], inferred_from_above: bool) -> bool {
+    is_inferred_constraint(c)
+        && (inferred_from_above
+            || conditions.iter().any(|other| {
+                !std::ptr::eq(other, c) && other.columns.iter().any(|x| c.columns.contains(x))
+            }))
+}
+
 /// Conjuncts the optimizer infers by itself: `isnotnull(x)` from joins and null-intolerant
 /// predicates, `size(x) > 0` from a generator (`explode`). The same text can also be the
 /// user's own `isNotNull()`; [`derived_reason`] tells the two apart by where the Filter sits.
@@ -969,7 +983,18 @@ fn takes_out_pivoted_values(d: &crate::plan::NodeDetails) -> bool {
 /// so the state machine can run them one per Map iteration.
 pub fn plan_semantics(graph: &PlanGraph) -> Vec<SemanticDescription> {
     let parents = graph.parents();
-    let mut own: Vec<Evidence> = graph.nodes.iter().map(own_signature).collect();
+    let mut own: Vec<Evidence> = graph
+        .nodes
+        .iter()
+        .enumerate()
+        .map(|(idx, node)| {
+            let inferred_from_above = node.family == OperatorFamily::Filter
+                && has_ancestor(graph, &parents, idx, |f| {
+                    matches!(f, OperatorFamily::Join | OperatorFamily::Generate)
+                });
+            own_signature(node, inferred_from_above)
+        })
+        .collect();
     for (idx, node) in graph.nodes.iter().enumerate() {
         // `pythonUDF0` in a Project or Filter is the result of the UDF its Python-evaluation child
         // runs: the operator the user wrote calls that UDF by name.
@@ -1552,6 +1577,39 @@ Input: []
             project.induced_by.is_none(),
             "the SELECT list is the user's"
         );
+    }
+
+    #[test]
+    fn a_null_test_alone_on_its_column_is_the_users_unless_a_join_above_asks_for_it() {
+        let tests = |plan: &str| -> Vec<(String, String)> {
+            let graph = parse_plan(plan, &ParseOptions::default()).unwrap();
+            let filter = plan_semantics(&graph)
+                .into_iter()
+                .find(|s| s.family == crate::plan::OperatorFamily::Filter)
+                .unwrap();
+            filter.signature
+        };
+        let has = |sig: &[(String, String)], kind: &str, value: &str| {
+            sig.iter().any(|(k, v)| k == kind && v == value)
+        };
+        // `phone IS NULL AND address IS NOT NULL`: both the user's.
+        let mine = tests(
+            "Filter (isnull(phone#2) AND isnotnull(address#3))\n+- LocalTableScan [phone#2, address#3]\n",
+        );
+        assert!(has(&mine, "function", "isnotnull"), "{mine:?}");
+        assert!(has(&mine, "column", "address"), "{mine:?}");
+        // Beside a test of its column, the optimizer's.
+        let beside =
+            tests("Filter (isnotnull(age#2) AND (age#2 > 5))\n+- LocalTableScan [age#2, name#3]\n");
+        assert!(!has(&beside, "function", "isnotnull"), "{beside:?}");
+        // Below a join on the column, the join's.
+        let joined = tests(
+            "BroadcastHashJoin [k#1], [k#5], Inner, BuildRight, false\n\
+             :- Filter (isnull(phone#2) AND isnotnull(k#1))\n\
+             :  +- LocalTableScan [k#1, phone#2]\n\
+             +- LocalTableScan [k#5]\n",
+        );
+        assert!(!has(&joined, "function", "isnotnull"), "{joined:?}");
     }
 
     #[test]
