@@ -85,6 +85,22 @@ Arguments: hashpartitioning(id#0, customer#1, kind#2, shop#3, category#4, amount
     };
 }
 
+macro_rules! final_deduplication_step {
+    // Node (5): the de-duplication's final step, with the results given (what Spark folded in).
+    ($results:literal) => {
+        concat!(
+            "(5) HashAggregate [codegen id : 2]
+Input [8]: [id#0, customer#1, kind#2, shop#3, category#4, amount#5, day#6, city#7]
+Keys [8]: [id#0, customer#1, kind#2, shop#3, category#4, amount#5, day#6, city#7]
+Functions: []
+Aggregate Attributes: []
+Results ",
+            $results,
+            "\n"
+        )
+    };
+}
+
 const PLAN: &str = concat!(
     "\
 == Physical Plan ==
@@ -97,13 +113,9 @@ const PLAN: &str = concat!(
 
 ",
     cleaned_nodes!(),
-    "(5) HashAggregate [codegen id : 2]
-Input [8]: [id#0, customer#1, kind#2, shop#3, category#4, amount#5, day#6, city#7]
-Keys [8]: [id#0, customer#1, kind#2, shop#3, category#4, amount#5, day#6, city#7]
-Functions: []
-Aggregate Attributes: []
-Results [8]: [id#0, customer#1, kind#2, shop#3, category#4, amount#5 AS paid#29, day#6, city#7]
-"
+    final_deduplication_step!(
+        "[8]: [id#0, customer#1, kind#2, shop#3, category#4, amount#5 AS paid#29, day#6, city#7]"
+    ),
 );
 
 const REPORT: &str = "\
@@ -131,13 +143,8 @@ const REPORT_PLAN: &str = concat!(
 
 ",
     cleaned_nodes!(),
-    "(5) HashAggregate [codegen id : 2]
-Input [8]: [id#0, customer#1, kind#2, shop#3, category#4, amount#5, day#6, city#7]
-Keys [8]: [id#0, customer#1, kind#2, shop#3, category#4, amount#5, day#6, city#7]
-Functions: []
-Aggregate Attributes: []
-Results [2]: [customer#1, amount#5 AS paid#29]
-
+    final_deduplication_step!("[2]: [customer#1, amount#5 AS paid#29]"),
+    "
 (6) HashAggregate [codegen id : 2]
 Input [2]: [customer#1, paid#29]
 Keys [1]: [customer#1]
@@ -348,13 +355,10 @@ const FLAG_PLAN: &str = concat!(
 
 ",
     cleaned_nodes!(),
-    "(5) HashAggregate [codegen id : 2]
-Input [8]: [id#0, customer#1, kind#2, shop#3, category#4, amount#5, day#6, city#7]
-Keys [8]: [id#0, customer#1, kind#2, shop#3, category#4, amount#5, day#6, city#7]
-Functions: []
-Aggregate Attributes: []
-Results [1]: [CASE WHEN (amount#5 > 3000.0) THEN HIGH ELSE LOW END AS risk#48]
-
+    final_deduplication_step!(
+        "[1]: [CASE WHEN (amount#5 > 3000.0) THEN HIGH ELSE LOW END AS risk#48]"
+    ),
+    "
 (6) HashAggregate [codegen id : 2]
 Input [1]: [risk#48]
 Keys [1]: [risk#48]
