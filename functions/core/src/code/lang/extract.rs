@@ -159,8 +159,8 @@ enum FoldValue<'t> {
     Str(Node<'t>),
     /// A literal collection (`[…]`, `(…)`, `Seq(…)`, `Arrays.asList(…)`): its strings.
     Collection(Node<'t>),
-    /// A `StructType`: its field names, which are columns.
-    Struct(Vec<String>),
+    /// A `StructType` (the expression building it): its field names, which are columns.
+    Struct(Node<'t>),
     /// A window spec (`Window.partitionBy(…).orderBy(…)`): broken down like an inline spec.
     Window(Node<'t>),
     /// A column condition (`cond = (a.k == b.k) & (a.s == b.s)`), passed to `join`, `filter`,

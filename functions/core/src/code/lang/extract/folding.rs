@@ -27,8 +27,8 @@ impl<'a> Extractor<'a> {
         let constructs_struct = matches!(first, Some("StructType" | "createStructType"))
             || (!flat.base_is_call && base.trim_start_matches("new ").starts_with("StructType"));
         if constructs_struct {
-            let names = self.struct_field_names(value);
-            return (!names.is_empty()).then_some(FoldValue::Struct(names));
+            let named = !self.struct_fields(value).is_empty();
+            return named.then_some(FoldValue::Struct(value));
         }
         let window_base = !flat.base_is_call
             && (base == "Window"
@@ -86,6 +86,15 @@ impl<'a> Extractor<'a> {
     /// Field names of a `StructType` value: the first argument of every `StructField(…)`,
     /// `.add(…)` and `createStructField(…)` inside it, in source order.
     pub(super) fn struct_field_names(&self, value: Node<'a>) -> Vec<String> {
+        self.struct_fields(value)
+            .into_iter()
+            .map(|(name, _)| name)
+            .collect()
+    }
+
+    /// The fields of a `StructType`, in order, each with whether its type is a long when the
+    /// code names a type this knows ([`type_is_long`]).
+    pub(super) fn struct_fields(&self, value: Node<'a>) -> Vec<(String, Option<bool>)> {
         let src = self.src;
         let mut names = Vec::new();
         let mut stack = vec![value];
@@ -112,7 +121,23 @@ impl<'a> Extractor<'a> {
                 })
                 && let Some((decoded, _)) = self.string_value(first)
             {
-                names.push((first.start_byte(), decoded.text));
+                // The type: the argument after the name (`StructField("id", LongType())`,
+                // `add("id", "long")`), or `dataType=`.
+                let field_type = named_children(args)
+                    .into_iter()
+                    .filter(|a| !a.kind().contains("comment"))
+                    .find_map(|a| match self.adapter.shape(a, src) {
+                        Shape::Keyword { name, value } => {
+                            (text(name, src) == "dataType").then_some(value)
+                        }
+                        _ if a.start_byte() > first.start_byte() => Some(a),
+                        _ => None,
+                    })
+                    .and_then(|t| match self.string_value(t) {
+                        Some((decoded, _)) => type_is_long(&decoded.text),
+                        None => type_is_long(text(t, src)),
+                    });
+                names.push((first.start_byte(), (decoded.text, field_type)));
             }
             let first = stack.len();
             stack.extend(named_children(node));
@@ -121,7 +146,7 @@ impl<'a> Extractor<'a> {
         // A builder chain (`new StructType().add("a", …).add("b", …)`) nests its last field
         // outermost.
         names.sort_by_key(|(at, _)| *at);
-        names.into_iter().map(|(_, name)| name).collect()
+        names.into_iter().map(|(_, field)| field).collect()
     }
 
     /// The strings inside a value, depth-first, at most [`FOLD_STRING_CAP`].
@@ -183,7 +208,7 @@ impl<'a> Extractor<'a> {
                     record_string(out, role, string);
                 }
             }
-            FoldValue::Struct(names) => out.columns.extend(names.iter().cloned()),
+            FoldValue::Struct(node) => out.columns.extend(self.struct_field_names(*node)),
             FoldValue::Window(node) => stack.push((*node, ArgRole::Column)),
             FoldValue::Condition(node) => {
                 // Its text joins the arguments' too: a join on a folded condition compares keys
@@ -209,5 +234,21 @@ impl<'a> Extractor<'a> {
                     let op = text(c, self.src);
                     OPERATORS.iter().any(|o| op.contains(o))
                 })
+    }
+}
+
+/// Whether a type named in code (`LongType()`, `DataTypes.LongType`, `"bigint"`, `IntegerType`)
+/// is a long; `None` for a type this does not know.
+pub(super) fn type_is_long(written: &str) -> Option<bool> {
+    let lower = written.trim().to_ascii_lowercase();
+    let name = lower.trim_end_matches("()").trim_end_matches('$');
+    let name = name.rsplit('.').next().unwrap_or(name);
+    let name = name.strip_suffix("type").unwrap_or(name);
+    match name {
+        "long" | "bigint" => Some(true),
+        "integer" | "int" | "string" | "double" | "float" | "boolean" | "date" | "timestamp"
+        | "short" | "smallint" | "byte" | "tinyint" | "binary" => Some(false),
+        _ if name.starts_with("decimal") => Some(false),
+        _ => None,
     }
 }

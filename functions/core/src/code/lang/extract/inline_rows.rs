@@ -2,10 +2,11 @@
 //! Their names, in order (`createDataFrame(data, ["id", "name"])`, `toDF("id", "name")`), which is
 //! what `df.columns[1:]` later selects; and the class of each column as Spark infers it. Python's
 //! whole numbers are longs — the plan marks such a column's id with `L` (`id#0L`) — and Scala's
-//! are ints unless written `1L`; strings, floats and booleans are no longs. Only rows given with a
-//! list of column names say anything (`createDataFrame(data, ["id", …])`, `Seq(…).toDF("id", …)`):
-//! an explicit schema (`StructType`) decides the types itself, and a column holding values of
-//! both classes, or values that are not literals, says nothing.
+//! are ints unless written `1L`; strings, floats and booleans are no longs. An explicit schema (a
+//! `StructType`, `"id long, name string"`) names the types itself; otherwise only rows given with
+//! a list of column names say anything (`createDataFrame(data, ["id", …])`,
+//! `Seq(…).toDF("id", …)`), and a column holding values of both classes, or values that are not
+//! literals, says nothing.
 
 use super::*;
 use crate::code::index::InlineColumn;
@@ -28,13 +29,36 @@ impl<'a> Extractor<'a> {
         if method != "createDataFrame" {
             return Vec::new();
         }
-        let (Some(data), Some(schema)) = self.data_and_schema(args) else {
+        let (data, Some(schema)) = self.data_and_schema(args) else {
             return Vec::new();
         };
-        match self.literal_names(schema) {
-            Some(names) => self.classified(data, names),
-            None => Vec::new(),
+        // An explicit schema decides the types itself, whatever the rows hold.
+        if let Some(fields) = self.schema_fields(schema) {
+            return fields
+                .into_iter()
+                .filter_map(|(name, long)| Some(InlineColumn { name, long: long? }))
+                .collect();
         }
+        match (data, self.literal_names(schema)) {
+            (Some(data), Some(names)) => self.classified(data, names),
+            _ => Vec::new(),
+        }
+    }
+
+    /// The fields of an explicit schema: a `StructType` written here or held by a variable, or a
+    /// DDL string (`"id long, name string"`), each with whether its type is a long.
+    fn schema_fields(&self, schema: Node<'a>) -> Option<Vec<(String, Option<bool>)>> {
+        let schema = self.unwrap_parens(schema);
+        let fields = match self.adapter.shape(schema, self.src) {
+            Shape::Str => ddl_fields(&self.string_of(schema)?)?,
+            Shape::Ident => match self.lookup_value(text(schema, self.src))? {
+                FoldValue::Struct(node) => self.struct_fields(*node),
+                FoldValue::Str(node) => ddl_fields(&self.string_of(*node)?)?,
+                _ => return None,
+            },
+            _ => self.struct_fields(schema),
+        };
+        (!fields.is_empty()).then_some(fields)
     }
 
     /// The classified columns of `toDF("a", "b")` over rows written out: `Seq((1, "a")).toDF(…)`,
@@ -99,7 +123,13 @@ impl<'a> Extractor<'a> {
     /// `toDF("a", "b")`, `toDF(["a", "b"])`.
     pub(super) fn frame_column_names(&self, method: &str, args: Node<'a>) -> Option<Vec<String>> {
         match method {
-            "createDataFrame" => self.literal_names(self.data_and_schema(args).1?),
+            "createDataFrame" => {
+                let schema = self.data_and_schema(args).1?;
+                match self.schema_fields(schema) {
+                    Some(fields) => Some(fields.into_iter().map(|(name, _)| name).collect()),
+                    None => self.literal_names(schema),
+                }
+            }
             "toDF" => {
                 let args = named_children(args);
                 match &args[..] {
@@ -215,6 +245,33 @@ impl<'a> Extractor<'a> {
             _ => Class::Unknown,
         })
     }
+}
+
+/// The fields of a DDL schema string (`"id long, name string"`, `"id BIGINT, tags ARRAY<STRING>"`):
+/// each name with whether its type is a long; `None` for a string that is no such list.
+fn ddl_fields(ddl: &str) -> Option<Vec<(String, Option<bool>)>> {
+    let mut fields = Vec::new();
+    let (mut depth, mut start) = (0i32, 0);
+    let mut items = Vec::new();
+    for (i, c) in ddl.char_indices() {
+        match c {
+            '<' | '(' => depth += 1,
+            '>' | ')' => depth -= 1,
+            ',' if depth == 0 => {
+                items.push(&ddl[start..i]);
+                start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    items.push(&ddl[start..]);
+    for item in items {
+        let mut words = item.split_whitespace();
+        let name = words.next()?.trim_end_matches(':').trim_matches('`');
+        let field_type = words.next()?;
+        fields.push((name.to_owned(), super::folding::type_is_long(field_type)));
+    }
+    Some(fields)
 }
 
 /// The positions `[i]` or `[start:stop:step]` (`index` as written) picks from a list of `len`

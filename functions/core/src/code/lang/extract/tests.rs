@@ -112,8 +112,42 @@ fn rows_written_out_say_which_of_their_columns_are_longs() {
     assert_eq!(columns(2), expected.map(|(n, l)| (n.to_owned(), l)));
     // A column of two classes says nothing.
     assert_eq!(columns(3), vec![("name".to_owned(), false)]);
-    // An explicit schema decides the types itself.
+    // A schema this cannot read says nothing.
     assert!(columns(4).is_empty());
+}
+
+#[test]
+fn an_explicit_schema_says_which_columns_are_longs_whatever_the_rows_hold() {
+    let src = "schema = StructType([StructField(\"id\", LongType(), True), StructField(\"name\", StringType(), True), StructField(\"tags\", ArrayType(StringType()))])\n\
+               df = spark.createDataFrame([(1, \"a\", [])], schema)\n\
+               ddl = spark.createDataFrame(rows, \"n INT, total bigint, m map<string,int>\")\n\
+               ddl.select(ddl.columns[1:]).show()\n";
+    let out = extract_file(&super::super::python::Python, src, "", CodeFlags::default());
+    let chain_at = |line: u32| {
+        out.chains
+            .iter()
+            .find(|c| c.statement.start == line)
+            .unwrap()
+    };
+    let columns = |line: u32| -> Vec<(String, bool)> {
+        chain_at(line).calls[0]
+            .args
+            .inline_columns
+            .iter()
+            .map(|c| (c.name.clone(), c.long))
+            .collect()
+    };
+    // An array's class is unknown: it is left out.
+    assert_eq!(
+        columns(2),
+        [("id".to_owned(), true), ("name".to_owned(), false)]
+    );
+    assert_eq!(
+        columns(3),
+        [("n".to_owned(), false), ("total".to_owned(), true)]
+    );
+    // The DDL's names are the frame's columns.
+    assert_eq!(chain_at(4).calls[0].args.columns, ["total", "m"]);
 }
 
 #[test]
