@@ -28,9 +28,9 @@
 //! * **aliases** — the site names its results and the node's results carry none of those names
 //!   (Spark keeps user aliases, so `percentile_approx(x, 0.25, …)` as a result name means the
 //!   code wrote no alias).
-//! * **in-memory column types** — the site writes out rows whose column holds whole numbers
-//!   (Python's are longs) where the node's scan holds no long (`id#0`), or strings where it holds
-//!   a long (`id#0L`).
+//! * **in-memory column types** — the site's rows or schema make a column a long (Python's whole
+//!   numbers, Scala's `1L`, `LongType`) where the node's scan holds no long (`id#0`), or the
+//!   reverse (`id#0L` against strings).
 //!
 //! A conflict does not exclude a site — the plan may be an optimised rewrite — it multiplies its
 //! score by [`CONFLICT_PENALTY`].

@@ -151,20 +151,12 @@ impl<'a> Extractor<'a> {
                     };
                     let args = match args {
                         Some(args) => CallArgs {
-                            inline_columns: if method == "toDF" {
-                                let base = (!flat.base_is_call).then_some(flat.base);
-                                match (previous, base) {
-                                    (None, None) => Vec::new(),
-                                    (None, Some(base)) => {
-                                        self.inline_columns_named_after(args, None, base)
-                                    }
-                                    (Some(p), _) => {
-                                        self.inline_columns_named_after(args, Some(p), flat.base)
-                                    }
-                                }
-                            } else {
-                                self.inline_columns(&method, args)
-                            },
+                            inline_columns: self.inline_columns(
+                                &method,
+                                args,
+                                previous,
+                                (!flat.base_is_call).then_some(flat.base),
+                            ),
                             ..self.break_down_args(args, &method, &receiver, &mut inputs)
                         },
                         None => CallArgs::default(),

@@ -23,12 +23,41 @@ enum Class {
 }
 
 impl<'a> Extractor<'a> {
-    /// The classified columns of `createDataFrame(data, ["a", "b"])` (positional or `data=` /
-    /// `schema=`), the data written inline or held by a variable; empty for anything else.
-    pub(super) fn inline_columns(&self, method: &str, args: Node<'a>) -> Vec<InlineColumn> {
-        if method != "createDataFrame" {
-            return Vec::new();
+    /// The classified columns of the rows a call writes out: `createDataFrame(data, schema)`,
+    /// or `toDF("a", "b")` over rows (`Seq((1, "a")).toDF(…)`, `data.toDF(…)`,
+    /// `createDataFrame(data).toDF(…)`, `parallelize(data).toDF(…)`). `previous` is the call
+    /// before it in its chain (method, call, arguments), `base` the variable the chain starts
+    /// from; empty for any other call.
+    pub(super) fn inline_columns(
+        &self,
+        method: &str,
+        args: Node<'a>,
+        previous: Option<(&str, Node<'a>, Option<Node<'a>>)>,
+        base: Option<Node<'a>>,
+    ) -> Vec<InlineColumn> {
+        match method {
+            "createDataFrame" => self.created_columns(args),
+            "toDF" => {
+                let data = match previous {
+                    None => base,
+                    Some(("createDataFrame" | "parallelize", _, Some(args))) => {
+                        self.data_and_schema(args).0
+                    }
+                    Some((_, call, _)) if self.collection_items(call).is_some() => Some(call),
+                    Some(_) => None,
+                };
+                match (data, self.frame_column_names("toDF", args)) {
+                    (Some(data), Some(names)) => self.classified(data, names),
+                    _ => Vec::new(),
+                }
+            }
+            _ => Vec::new(),
         }
+    }
+
+    /// `createDataFrame(data, schema)` (positional or `data=` / `schema=`): an explicit schema's
+    /// types, else the classes of the rows under a list of names.
+    fn created_columns(&self, args: Node<'a>) -> Vec<InlineColumn> {
         let (data, Some(schema)) = self.data_and_schema(args) else {
             return Vec::new();
         };
@@ -59,29 +88,6 @@ impl<'a> Extractor<'a> {
             _ => self.struct_fields(schema),
         };
         (!fields.is_empty()).then_some(fields)
-    }
-
-    /// The classified columns of `toDF("a", "b")` over rows written out: `Seq((1, "a")).toDF(…)`,
-    /// `data.toDF(…)`, `createDataFrame(data).toDF(…)`, `parallelize(data).toDF(…)`. `previous`
-    /// is the call before `toDF` in its chain, `base` what the chain starts from.
-    pub(super) fn inline_columns_named_after(
-        &self,
-        args: Node<'a>,
-        previous: Option<(&str, Node<'a>, Option<Node<'a>>)>,
-        base: Node<'a>,
-    ) -> Vec<InlineColumn> {
-        let data = match previous {
-            None => Some(base),
-            Some(("createDataFrame" | "parallelize", _, Some(args))) => {
-                self.data_and_schema(args).0
-            }
-            Some((_, call, _)) if self.collection_items(call).is_some() => Some(call),
-            Some(_) => None,
-        };
-        match (data, self.frame_column_names("toDF", args)) {
-            (Some(data), Some(names)) => self.classified(data, names),
-            _ => Vec::new(),
-        }
     }
 
     /// The columns `names` of the rows in `data`, each with its class when all its values agree.
