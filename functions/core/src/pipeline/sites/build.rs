@@ -289,6 +289,15 @@ fn call_evidence(
         evidence.add(TokenKind::Function, "first");
     }
     let previous_call = position.checked_sub(1).map(|p| &chain.calls[p]);
+    // The call aggregating a grouping is the same Aggregate: it holds the grouping's keys too
+    // (`groupBy(df.state).agg(sum(df.salary))` keys on `state` at the `agg` as well), and returns
+    // them unless a projection right after it narrows them.
+    if let Some(grouping) = previous_call.filter(|c| is_grouping_method(&c.method))
+        && call_families(&call.method, &functions).contains(OperatorFamily::Aggregate)
+    {
+        evidence.add_all(TokenKind::Column, &grouping.args.columns);
+        evidence.returns_keys = returns_keys(&chain.calls[position + 1..]);
+    }
     // A de-duplication without columns (`distinct()`, `dropDuplicates()`) de-duplicates whole
     // rows of its input: right after a `select("a", "b")` of bare columns those are the selected
     // columns — the keys of the aggregate it plans. (A computed selection names its inputs, not

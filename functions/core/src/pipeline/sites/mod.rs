@@ -872,7 +872,7 @@ mod tests {
     }
 
     #[test]
-    fn a_grouping_call_holds_what_its_aggregation_reads_and_the_names_folded_after_it() {
+    fn a_grouping_and_its_aggregating_call_hold_each_others_columns_and_the_names_after_them() {
         let table = site_table(
             "job.py",
             "df.groupBy(df.state).agg(sum(df.salary)).withColumnRenamed(\"sum(salary)\", \"total\")\n\
@@ -892,6 +892,16 @@ mod tests {
         assert!(grouping(1).has(TokenKind::Column, "state"));
         assert!(grouping(1).has(TokenKind::Column, "salary"));
         assert!(grouping(1).has(TokenKind::Alias, "total"));
+        // … and the aggregating call holds the grouping's keys: one Aggregate, whichever call
+        // a look-alike spells what with (`groupBy("state").sum("salary")`).
+        let aggregating = &table
+            .sites
+            .iter()
+            .find(|s| matches!(&s.kind, SiteKind::Call { method, .. } if method == "agg"))
+            .expect("an agg site")
+            .evidence;
+        assert!(aggregating.has(TokenKind::Column, "state"));
+        assert!(aggregating.returns_keys);
         // A pivot's grouping keeps only the pivot's own evidence: naming what it sums would let
         // it pass for a plain grouping by the pivot's column (`GROUP BY card, month`).
         assert!(!grouping(2).has(TokenKind::Column, "spent"));
