@@ -511,7 +511,8 @@ fn rank_units(
 }
 
 /// Operations of a unit the plan shows nothing of (a sibling `withColumn` computing what no node
-/// computes): sites that can produce some node yet are no node's best site in the unit.
+/// computes): sites that can produce some node yet are no node's best site in the unit — but not
+/// those the optimizer may have removed ([`SiteTable::may_be_optimised_away`]).
 fn unshown_operations(
     sites: &BTreeSet<SiteId>,
     evidence: &PlanEvidence,
@@ -534,7 +535,11 @@ fn unshown_operations(
     }
     sites
         .iter()
-        .filter(|s| !table.sites[**s].families.is_empty() && !used.contains(s))
+        .filter(|s| {
+            !table.sites[**s].families.is_empty()
+                && !used.contains(s)
+                && !table.may_be_optimised_away(**s)
+        })
         .count()
 }
 

@@ -877,7 +877,7 @@ fn names_keys(call: &crate::code::SparkCall) -> bool {
 }
 
 /// `groupBy` and its spellings: a call whose aggregate the next call computes.
-fn is_grouping_method(method: &str) -> bool {
+pub(super) fn is_grouping_method(method: &str) -> bool {
     ["groupby", "group_by", "groupbykey", "rollup", "cube"]
         .iter()
         .any(|m| m.eq_ignore_ascii_case(method))

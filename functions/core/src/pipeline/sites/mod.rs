@@ -137,6 +137,28 @@ impl SiteTable {
         self.placement.get(file as usize).copied().unwrap_or(0)
     }
 
+    /// Whether the plan may show nothing of `site` because the optimizer removes it: a sort right
+    /// before a grouping (`df.sort(a, b).groupBy(a).agg(sum(b))`: Spark drops a Sort under an
+    /// Aggregate whose functions ignore order).
+    pub fn may_be_optimised_away(&self, site: SiteId) -> bool {
+        let SiteKind::Call {
+            chain,
+            position,
+            method,
+        } = &self.sites[site].kind
+        else {
+            return false;
+        };
+        let sorts = ["sort", "orderBy"]
+            .iter()
+            .any(|m| m.eq_ignore_ascii_case(method));
+        sorts
+            && self.chain_sites(*chain).iter().any(|s| {
+                matches!(&self.sites[*s].kind, SiteKind::Call { position: p, method, .. }
+                    if *p == position + 1 && is_grouping_method(method))
+            })
+    }
+
     /// Sites sharing at least one token with `evidence` — the only sites whose evidence overlap
     /// is not zero.
     pub fn sharing(&self, evidence: &Evidence) -> BTreeSet<SiteId> {
@@ -905,6 +927,31 @@ mod tests {
         // A pivot's grouping keeps only the pivot's own evidence: naming what it sums would let
         // it pass for a plain grouping by the pivot's column (`GROUP BY card, month`).
         assert!(!grouping(2).has(TokenKind::Column, "spent"));
+    }
+
+    #[test]
+    fn a_sort_right_before_a_grouping_may_be_optimised_away() {
+        let table = site_table(
+            "job.py",
+            "df.sort(\"state\", \"salary\").groupBy(\"state\").agg(sum(\"salary\")).show()\n\
+             df.sort(\"state\").show()\n\
+             df.groupBy(\"state\").count().orderBy(\"state\").show()\n",
+        );
+        let sort_on = |line: u32| {
+            table
+                .sites
+                .iter()
+                .find(|s| {
+                    s.lines.start == line
+                        && matches!(&s.kind, SiteKind::Call { method, .. }
+                            if method == "sort" || method == "orderBy")
+                })
+                .expect("a sort site")
+                .id
+        };
+        assert!(table.may_be_optimised_away(sort_on(1)));
+        assert!(!table.may_be_optimised_away(sort_on(2)));
+        assert!(!table.may_be_optimised_away(sort_on(3)));
     }
 
     #[test]
