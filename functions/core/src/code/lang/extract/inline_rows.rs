@@ -318,7 +318,11 @@ fn python_index(len: usize, index: &str) -> Option<Vec<usize>> {
         );
         while i < stop {
             picked.push(i as usize);
-            i += step;
+            // (a step past the end of i64 ends the slice, as it would in Python)
+            let Some(next) = i.checked_add(step) else {
+                break;
+            };
+            i = next;
         }
     } else {
         let (mut i, stop) = (
@@ -327,7 +331,10 @@ fn python_index(len: usize, index: &str) -> Option<Vec<usize>> {
         );
         while i > stop {
             picked.push(i as usize);
-            i += step;
+            let Some(next) = i.checked_add(step) else {
+                break;
+            };
+            i = next;
         }
     }
     Some(picked)
@@ -350,5 +357,13 @@ mod tests {
         assert_eq!(python_index(3, "5:0:-1"), Some(vec![2, 1]));
         assert_eq!(python_index(3, "i:"), None);
         assert_eq!(python_index(3, "::0"), None);
+        // Steps and bounds at the ends of i64 pick what Python would, without overflowing.
+        assert_eq!(python_index(3, "1::9223372036854775807"), Some(vec![1]));
+        assert_eq!(python_index(3, "::-9223372036854775808"), Some(vec![2]));
+        assert_eq!(
+            python_index(3, "-9223372036854775808:"),
+            Some(vec![0, 1, 2])
+        );
+        assert_eq!(python_index(3, "99999999999999999999"), None);
     }
 }
