@@ -6,6 +6,7 @@
 
 use plan2code_core::ports::{BlobStore, StoreError};
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
 
 #[derive(Debug, Clone)]
 pub struct DirBlobStore {
@@ -44,7 +45,15 @@ impl BlobStore for DirBlobStore {
         let path = self.path_for(key)?;
         let parent = path.parent().unwrap_or(&self.root);
         std::fs::create_dir_all(parent).map_err(|e| io_error("creating", parent, e))?;
-        let tmp = path.with_extension(format!("tmp{}", std::process::id()));
+        // One temporary file per write: jobs of one server write the same key from several
+        // threads (two jobs indexing one repository), and a name shared between them let one
+        // rename the other's half-written file into place, or find its own gone.
+        static WRITES: AtomicU64 = AtomicU64::new(0);
+        let tmp = path.with_extension(format!(
+            "tmp{}-{}",
+            std::process::id(),
+            WRITES.fetch_add(1, Ordering::Relaxed)
+        ));
         std::fs::write(&tmp, bytes).map_err(|e| io_error("writing", &tmp, e))?;
         std::fs::rename(&tmp, &path).map_err(|e| io_error("renaming into", &path, e))
     }
@@ -71,6 +80,27 @@ impl BlobStore for DirBlobStore {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn writers_of_one_key_on_many_threads_each_land_whole() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = DirBlobStore::new(dir.path());
+        let values: Vec<Vec<u8>> = (0..8u8).map(|i| vec![i; 256 * 1024]).collect();
+        let (store, values) = (&store, &values);
+        std::thread::scope(|scope| {
+            for value in values {
+                scope.spawn(move || {
+                    for _ in 0..20 {
+                        store.put("index/k/index.json", value).unwrap();
+                        let read = store.get("index/k/index.json").unwrap().unwrap();
+                        assert!(values.contains(&read), "a torn blob");
+                    }
+                });
+            }
+        });
+        let last = store.get("index/k/index.json").unwrap().unwrap();
+        assert!(values.contains(&last));
+    }
 
     #[test]
     fn round_trips_and_overwrites() {
