@@ -159,8 +159,9 @@ enum FoldValue<'t> {
     Str(Node<'t>),
     /// A literal collection (`[…]`, `(…)`, `Seq(…)`, `Arrays.asList(…)`): its strings.
     Collection(Node<'t>),
-    /// A `StructType` (the expression building it): its field names, which are columns.
-    Struct(Node<'t>),
+    /// A `StructType`: its fields, in order — names, which are columns, and whether each type is
+    /// a long when the code names one this knows.
+    Struct(Vec<(String, Option<bool>)>),
     /// A window spec (`Window.partitionBy(…).orderBy(…)`): broken down like an inline spec.
     Window(Node<'t>),
     /// A column condition (`cond = (a.k == b.k) & (a.s == b.s)`), passed to `join`, `filter`,

@@ -142,17 +142,12 @@ impl SiteTable {
     /// Aggregate whose functions ignore order).
     pub fn may_be_optimised_away(&self, site: SiteId) -> bool {
         let SiteKind::Call {
-            chain,
-            position,
-            method,
+            chain, position, ..
         } = &self.sites[site].kind
         else {
             return false;
         };
-        let sorts = ["sort", "orderBy"]
-            .iter()
-            .any(|m| m.eq_ignore_ascii_case(method));
-        sorts
+        self.sites[site].families.contains(OperatorFamily::Sort)
             && self.chain_sites(*chain).iter().any(|s| {
                 matches!(&self.sites[*s].kind, SiteKind::Call { position: p, method, .. }
                     if *p == position + 1 && is_grouping_method(method))

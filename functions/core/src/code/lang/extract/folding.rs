@@ -27,8 +27,8 @@ impl<'a> Extractor<'a> {
         let constructs_struct = matches!(first, Some("StructType" | "createStructType"))
             || (!flat.base_is_call && base.trim_start_matches("new ").starts_with("StructType"));
         if constructs_struct {
-            let named = !self.struct_fields(value).is_empty();
-            return named.then_some(FoldValue::Struct(value));
+            let fields = self.struct_fields(value);
+            return (!fields.is_empty()).then_some(FoldValue::Struct(fields));
         }
         let window_base = !flat.base_is_call
             && (base == "Window"
@@ -83,17 +83,9 @@ impl<'a> Extractor<'a> {
         }
     }
 
-    /// Field names of a `StructType` value: the first argument of every `StructField(…)`,
-    /// `.add(…)` and `createStructField(…)` inside it, in source order.
-    pub(super) fn struct_field_names(&self, value: Node<'a>) -> Vec<String> {
-        self.struct_fields(value)
-            .into_iter()
-            .map(|(name, _)| name)
-            .collect()
-    }
-
-    /// The fields of a `StructType`, in order, each with whether its type is a long when the
-    /// code names a type this knows ([`type_is_long`]).
+    /// The fields of a `StructType` value — the first argument of every `StructField(…)`,
+    /// `.add(…)` and `createStructField(…)` inside it, in source order — each with whether its
+    /// type is a long when the code names a type this knows ([`type_is_long`]).
     pub(super) fn struct_fields(&self, value: Node<'a>) -> Vec<(String, Option<bool>)> {
         let src = self.src;
         let mut names = Vec::new();
@@ -208,7 +200,9 @@ impl<'a> Extractor<'a> {
                     record_string(out, role, string);
                 }
             }
-            FoldValue::Struct(node) => out.columns.extend(self.struct_field_names(*node)),
+            FoldValue::Struct(fields) => out
+                .columns
+                .extend(fields.iter().map(|(name, _)| name.clone())),
             FoldValue::Window(node) => stack.push((*node, ArgRole::Column)),
             FoldValue::Condition(node) => {
                 // Its text joins the arguments' too: a join on a folded condition compares keys

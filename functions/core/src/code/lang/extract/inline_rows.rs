@@ -81,7 +81,7 @@ impl<'a> Extractor<'a> {
         let fields = match self.adapter.shape(schema, self.src) {
             Shape::Str => ddl_fields(&self.string_of(schema)?)?,
             Shape::Ident => match self.lookup_value(text(schema, self.src))? {
-                FoldValue::Struct(node) => self.struct_fields(*node),
+                FoldValue::Struct(fields) => fields.clone(),
                 FoldValue::Str(node) => ddl_fields(&self.string_of(*node)?)?,
                 _ => return None,
             },
@@ -214,10 +214,7 @@ impl<'a> Extractor<'a> {
     }
 
     fn string_of(&self, node: Node<'a>) -> Option<String> {
-        match self.adapter.shape(node, self.src) {
-            Shape::Str => self.adapter.decode_string(node, self.src).map(|d| d.text),
-            _ => None,
-        }
+        self.string_value(node).map(|(decoded, _)| decoded.text)
     }
 
     /// The items of a literal collection written here or held by a variable.
@@ -246,7 +243,7 @@ impl<'a> Extractor<'a> {
                 };
                 if long { Class::Long } else { Class::NotLong }
             }
-            Shape::Str | Shape::Bool if text(value, src) == "None" => return None,
+            Shape::Bool if text(value, src) == "None" => return None,
             Shape::Str | Shape::Bool => Class::NotLong,
             _ => Class::Unknown,
         })
