@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Re-captures the project's own bench sets from the pinned commits (the exact commands used).
 #
-#   bench/tools/capture.sh pipelines|notebooks [WORK]
+#   bench/tools/capture.sh pipelines|notebooks|jupyter [WORK]
 #
 # Needs: pyspark==4.3.0 (+ pyarrow, "pandas<3", zstandard), Java 17, the DEV benchmark's tools in
 # $BENCH_TOOLS (default ../shared/bench/tools) with their JVM helper compiled (its README,
@@ -11,7 +11,7 @@
 # Timings are not meaningful; Spark runs local[2] under `nice`.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
-set_name="${1:?usage: capture.sh pipelines|notebooks [WORK]}"
+set_name="${1:?usage: capture.sh pipelines|notebooks|jupyter [WORK]}"
 export WORK="${2:-/tmp/plan2code-capture}"
 export BENCH_TOOLS="${BENCH_TOOLS:-$here/../../../shared/bench/tools}"
 MIRRORS="${BENCH_MIRRORS:-/work/.mirror}"
@@ -71,6 +71,19 @@ notebooks)
   unset PATH_MAP
   mapfile -t files < <(cd "$WORK/src/${repo/\//+}" && ls PySpark/Self-Practice/001_PysparkPractice/*.py | sort -V)
   capture "$repo" "$commit" spl spl --notebooks "${files[@]}"
+  ;;
+jupyter)
+  # Jupyter notebooks (.ipynb) of three tutorial repositories; each notebook reads the data kept
+  # beside it (the driver runs it with cwd = its folder, as a Jupyter kernel starts)
+  while read -r repo commit prefix; do
+    checkout "$repo" "$commit"
+    mapfile -t files < <(cd "$WORK/src/${repo/\//+}" && find . -name '*.ipynb' -not -path '*/.ipynb_checkpoints/*' | sed 's|^\./||' | sort -V)
+    capture "$repo" "$commit" "$prefix" "$prefix" --notebooks "${files[@]}"
+  done <<'EOF'
+tirthajyoti/Spark-with-Python 670c35a8e3dc659d4090a3e644f4cecbbd48923f tsp
+krishnaik06/Pyspark-With-Python c0a945cc54bd55d25af7c660ccc7aeb70d02d3e4 kpy
+coder2j/pyspark-tutorial 860be30c06bbe1fb8f58aacfc118ab8757d06f88 c2j
+EOF
   ;;
 *) echo "unknown set $set_name" >&2; exit 2 ;;
 esac

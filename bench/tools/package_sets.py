@@ -10,7 +10,9 @@ is not taken for a user definition (_alias_ranges); (2) an aggregate made from `
 without an origin of its own is labelled with the Deduplicate's statement (_label_primary); (3) in Databricks notebook exports the labeler reads the file with the
 `# MAGIC ` prefixes (and a cell's leading `%sql`) replaced by spaces, which is exactly the text
 run_capture.py hands to spark.sql — so SQL spans in `# MAGIC %sql` cells map to their own lines
-and columns. Python cells are unchanged; line numbers are the file's own.
+and columns. Python cells are unchanged; line numbers are the file's own. (4) A Jupyter notebook
+is read as its code cells placed at the lines of the .ipynb JSON file that hold them
+(run_capture_text.ipynb_python_text), the numbering run_capture.py runs them in.
 """
 import json
 import os
@@ -22,7 +24,7 @@ sys.path.insert(0, os.environ.get("BENCH_TOOLS", os.path.join(HERE, "..", "..", 
 sys.path.insert(0, HERE)
 import label  # noqa: E402
 import package  # noqa: E402
-from run_capture_text import blank_magic_text  # noqa: E402
+from run_capture_text import blank_magic_text, ipynb_python_text  # noqa: E402
 
 _orig_text = label.Source.text
 
@@ -32,6 +34,9 @@ def _text(self, rel):
         t = _orig_text(self, rel)
         if t.startswith("# Databricks notebook source"):
             self.texts[rel] = blank_magic_text(t)
+        elif rel.endswith(".ipynb"):
+            v = self.texts[rel] = ipynb_python_text(t)
+            self.line_starts[rel] = [0] + [i + 1 for i, ch in enumerate(v) if ch == "\n"]
     return _orig_text(self, rel)
 
 

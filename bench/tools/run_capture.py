@@ -15,6 +15,10 @@ This driver adds what the DEV capture lacks for the styles these sets cover:
   the DataFrame (an action at the `display` line), `displayHTML` prints, `dbutils.widgets` returns
   the widget's default, every other `dbutils` call raises (its cell fails). Nothing in the
   notebook's own text is changed.
+* **Jupyter notebooks** (`--notebooks`, entries ending `.ipynb`): code cells run in order, cwd =
+  the notebook's folder (as Jupyter starts its kernel), each cell compiled against the .ipynb's
+  name with the lines of the JSON file that hold its source (run_capture_text.ipynb_code_cells,
+  the numbering the project reports); line magics and shell lines are blanked, cell magics skipped.
 * **`# MAGIC %sql` cells** run through `spark.sql`, one statement at a time, as Databricks does:
   the SQL text handed over is the cell's text with the `# MAGIC ` prefixes (and `%sql`) replaced
   by spaces, so every offset maps to the same line and column of the file (`package_sets.py`
@@ -43,7 +47,7 @@ entries = args[5:]
 sys.path.insert(0, os.environ.get("BENCH_TOOLS", os.path.join(os.path.dirname(__file__), "..", "..", "..",
                                                                "shared", "bench", "tools")))
 import sparkcap  # noqa: E402
-from run_capture_text import MAGIC, blank_magic  # noqa: E402
+from run_capture_text import MAGIC, blank_magic, ipynb_code_cells  # noqa: E402
 
 CELL_SEP = "# COMMAND ----------"
 QUERY_START = re.compile(r"^\s*(select|with|from|values|table|show|describe|explain)\b", re.I)
@@ -214,6 +218,37 @@ def run_notebook(path, rel):
     return nerr
 
 
+def run_ipynb(path):
+    with open(path) as f:
+        cells = ipynb_code_cells(f.read())
+    g = {"__name__": "__main__", "__file__": path, "display": _display}
+    nerr = 0
+    entry_dir = os.path.dirname(path)
+    # the JVM's working directory is the checkout's: a relative data path is made the notebook
+    # folder's here, as a kernel started in that folder would read it
+    orig_rw, orig_map = cap._rw, cap.path_map
+
+    def rw(v):
+        if isinstance(v, str) and v and not os.path.isabs(v) and ":" not in v:
+            return os.path.join(entry_dir, v)
+        return orig_rw(v)
+    cap._rw, cap.path_map = rw, dict(orig_map) or {"\0": "\0"}
+    os.chdir(entry_dir)
+    try:
+        for first, lines in cells:
+            try:
+                exec(compile("\n" * (first - 1) + "\n".join(lines), path, "exec"), g)
+            except Timeout:
+                raise
+            except BaseException as e:  # noqa: BLE001
+                nerr += 1
+                print(f"[cell@{first}] {type(e).__name__}: {str(e)[:200]}", file=sys.stderr)
+    finally:
+        os.chdir(repo_root)
+        cap._rw, cap.path_map = orig_rw, orig_map
+    return nerr
+
+
 class Timeout(Exception):
     pass
 
@@ -239,7 +274,9 @@ for s in entries:
     n0 = len(cap.cases)
     signal.alarm(int(os.environ.get("SCRIPT_TIMEOUT", "300")))
     try:
-        if notebooks:
+        if notebooks and rel.endswith(".ipynb"):
+            st = f"ok ({run_ipynb(os.path.join(repo_root, rel))} failing cells)"
+        elif notebooks:
             st = f"ok ({run_notebook(os.path.join(repo_root, rel), rel)} failing cells)"
         else:
             runpy.run_path(os.path.join(repo_root, rel), run_name="__main__")
