@@ -41,8 +41,9 @@ use serde::{Deserialize, Serialize};
 /// rows written out in a `createDataFrame` call, and which are longs; version 18: `df.columns`,
 /// indexed or sliced, names the columns the code listed for `df`; version 19: the same for rows
 /// named by `toDF`, Scala's `Seq(…).toDF(…)` included; version 20: an explicit schema's types — a
-/// `StructType`'s or a DDL string's — say which columns are longs).
-pub const INDEX_FORMAT_VERSION: u32 = 20;
+/// `StructType`'s or a DDL string's — say which columns are longs; version 21: a variable assigned
+/// a session, whatever its name, starts chains as `spark` does).
+pub const INDEX_FORMAT_VERSION: u32 = 21;
 
 pub type FileId = u32;
 pub type SymbolId = u32;

@@ -125,6 +125,7 @@ pub fn extract_file(
         },
         main_depth: 0,
         df_vars: HashSet::new(),
+        session_vars: HashSet::new(),
         frame_columns: HashMap::new(),
         string_vars: HashMap::new(),
         sql_literals: HashMap::new(),
@@ -186,6 +187,9 @@ struct Extractor<'a> {
     qualified_stack: Vec<String>,
     main_depth: usize,
     df_vars: HashSet<String>,
+    /// Variables assigned a session however they are named (`spark1 =
+    /// SparkSession.builder.getOrCreate()`): `spark1.read.csv(…)` reads like `spark.read.csv(…)`.
+    session_vars: HashSet<String>,
     /// DataFrame variables whose columns the code lists (`df = spark.createDataFrame(data,
     /// ["id", "name"])`): what `df.columns[1:]` selects.
     frame_columns: HashMap<String, Vec<String>>,
@@ -363,6 +367,11 @@ impl<'a> Extractor<'a> {
         self.df_vars.contains(name) || vocab::looks_like_dataframe_name(name)
     }
 
+    /// A session or SQL context: by its usual names, or a variable assigned one.
+    fn is_session(&self, name: &str) -> bool {
+        vocab::is_session_name(name) || self.session_vars.contains(name)
+    }
+
     /// Search one statement for chains, SQL and SQL-holding variables.
     fn record_call(&mut self, name: Node<'a>) {
         let caller = if self.main_depth > 0 {
@@ -416,6 +425,11 @@ impl<'a> Extractor<'a> {
             let fold = self.fold_value(value);
             self.value_vars.insert(key, fold);
             self.record_constant(name, value);
+            if vocab::creates_session(text(value, self.src)) {
+                self.session_vars.insert(name.clone());
+            } else {
+                self.session_vars.remove(name);
+            }
             if let Some((decoded, literal)) = self.string_value(value) {
                 self.string_vars.insert(
                     name.clone(),
@@ -436,7 +450,7 @@ impl<'a> Extractor<'a> {
             let fed_dataframe = named_children(args).into_iter().any(|a| {
                 matches!(self.adapter.shape(a, self.src), Shape::Ident)
                     && (self.is_dataframe_var(text(a, self.src))
-                        || vocab::is_session_name(text(a, self.src)))
+                        || self.is_session(text(a, self.src)))
             });
             if fed_dataframe || self.returns_dataframe(value) {
                 self.df_vars.insert(name.clone());

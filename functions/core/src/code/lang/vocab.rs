@@ -224,6 +224,20 @@ pub fn is_session_name(name: &str) -> bool {
     )
 }
 
+/// Whether an expression (its source text) makes or fetches a session or SQL context:
+/// `SparkSession.builder….getOrCreate()`, `SparkSession(sc)`, `SQLContext(sc)`,
+/// `new SQLContext(sc)`, `spark.newSession()`, `SparkSession.active()`.
+pub fn creates_session(expression: &str) -> bool {
+    let compact: String = expression.split_whitespace().collect();
+    let constructor = compact.trim_start_matches("new");
+    compact.ends_with(".getOrCreate()")
+        || compact.ends_with(".newSession()")
+        || compact.ends_with("SparkSession.active()")
+        || ["SparkSession(", "SQLContext(", "HiveContext("]
+            .iter()
+            .any(|c| constructor.starts_with(c))
+}
+
 /// Heuristic for DataFrame-ish variable names when flow is unknown (`df`, `orders_df`, `dfA`).
 pub fn looks_like_dataframe_name(name: &str) -> bool {
     let lower = name.to_ascii_lowercase();

@@ -110,7 +110,7 @@ impl<'a> Extractor<'a> {
         let root = receiver.split('.').next().unwrap_or("");
         let known_start = base_ident.is_some_and(|b| self.is_dataframe_var(b))
             || via_dataframe_helper
-            || vocab::is_session_name(root)
+            || self.is_session(root)
             || receiver.split('.').any(vocab::is_session_name);
         let strong = methods
             .iter()

@@ -114,7 +114,7 @@ impl<'a> Extractor<'a> {
             let owner = text(object, src);
             let module_like = matches!(self.adapter.shape(object, src), Shape::Ident)
                 && !self.is_dataframe_var(owner)
-                && !vocab::is_session_name(owner)
+                && !self.is_session(owner)
                 && !vocab::COLUMN_BUILDERS.contains(&owner)
                 && !is_foreign_module(owner);
             if !module_like {
@@ -229,7 +229,7 @@ impl<'a> Extractor<'a> {
                     let name = text(value, src);
                     if let Some(var) = self.string_vars.get(name) {
                         ArgValue::Literal(var.value.text.clone())
-                    } else if vocab::is_session_name(name) {
+                    } else if self.is_session(name) {
                         continue;
                     } else {
                         ArgValue::Name(name.to_string())

@@ -217,3 +217,26 @@ fn rows_named_by_to_df_say_which_columns_are_longs_as_their_language_infers() {
         owned(&[("id", false), ("name", false), ("n", true)])
     );
 }
+
+#[test]
+fn a_variable_assigned_a_session_reads_like_spark_whatever_its_name() {
+    let src = "spark1 = SparkSession.builder.appName('aggs').getOrCreate()\n\
+               orders = spark1.read.csv('Data/orders.csv', header=True)\n\
+               ctx = SQLContext(sc)\n\
+               totals = ctx.sql('SELECT 1')\n\
+               spark1 = make_config()\n\
+               other = spark1.read.csv('Data/other.csv')\n";
+    let out = extract_file(&super::super::python::Python, src, "", CodeFlags::default());
+    let starts: Vec<u32> = out.chains.iter().map(|c| c.statement.start).collect();
+    assert!(starts.contains(&2), "{:#?}", out.chains);
+    assert!(starts.contains(&4), "{:#?}", out.chains);
+    // reassigned to something else, it no longer is a session
+    assert!(!starts.contains(&6), "{:#?}", out.chains);
+    let reader = out.chains.iter().find(|c| c.statement.start == 2).unwrap();
+    assert_eq!(reader.calls[0].method, "csv");
+    assert!(vocab::creates_session(
+        "SparkSession \\\n  .builder\n  .getOrCreate()"
+    ));
+    assert!(vocab::creates_session("new SQLContext(sc)"));
+    assert!(!vocab::creates_session("spark.read.csv(path)"));
+}
