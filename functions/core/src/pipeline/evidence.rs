@@ -73,6 +73,10 @@ pub struct Evidence {
     /// For in-memory rows — a node's scan of them, or a site writing them out — whether each
     /// column (normalised) is a long ([`crate::code::index::InlineColumn`]).
     pub column_longs: BTreeMap<String, bool>,
+    /// For a scan or a site naming paths: each path's last components, directories included
+    /// ([`path_tail`]): `Data/sales_info.csv` says more about a scan of
+    /// `…/Data/sales_info.csv` than a look-alike's `sales_info.csv` does.
+    pub path_tails: BTreeSet<String>,
 }
 
 /// How an aggregate gathers its rows: `groupBy(k).agg(…)` / `GROUP BY k` plan aggregates keyed
@@ -228,6 +232,48 @@ pub fn normalise_path(path: &str) -> Option<String> {
     (!stem.is_empty() && stem != "*").then_some(stem)
 }
 
+/// How many trailing components of a path [`path_tail`] keeps: the file and the folders above it.
+const PATH_TAIL_DEPTH: usize = 4;
+
+/// A path's last components, lower-cased and joined with `/` (`file:/tmp/run/Data/sales.csv` →
+/// `tmp/run/data/sales.csv`), when it names a folder at all; a URL's scheme, host (and any
+/// credentials in it) and query are left out, and a pattern (`*.csv`, `{a,b}`, `..`) compares with
+/// nothing.
+pub fn path_tail(path: &str) -> Option<String> {
+    let path = path.trim();
+    let path = path.split('?').next().unwrap_or(path);
+    let path = match path.split_once("://") {
+        // (a secret key in the authority may hold a `/`: what follows its last `@` is the host)
+        Some((_, rest)) => {
+            let rest = rest.rsplit_once('@').map_or(rest, |(_, host_on)| host_on);
+            rest.split_once('/').map_or("", |(_, p)| p)
+        }
+        None => path.strip_prefix("file:").unwrap_or(path),
+    };
+    let parts: Vec<&str> = path
+        .split(['/', '\\'])
+        .filter(|p| !p.is_empty() && *p != ".")
+        .collect();
+    let pattern = |p: &&str| *p == ".." || p.contains(['*', '{', '[', '$']);
+    if parts.len() < 2 || parts.iter().any(pattern) {
+        return None;
+    }
+    let keep = parts.len().min(PATH_TAIL_DEPTH);
+    Some(parts[parts.len() - keep..].join("/").to_lowercase())
+}
+
+/// The tail of a relative `path` read by code in `folder` (repository-relative), resolved there:
+/// `sales.csv` read in `course/frames/` is `course/frames/sales.csv`. `None` for an absolute
+/// path or URL, whose own tail is all there is.
+pub fn relative_path_tail(folder: &str, path: &str) -> Option<String> {
+    let path = path.trim();
+    let absolute = path.starts_with(['/', '\\']) || path.contains(':') || path.starts_with('~');
+    if absolute || folder.is_empty() {
+        return None;
+    }
+    path_tail(&format!("{folder}/{path}"))
+}
+
 /// Table names compare by their unqualified name.
 pub fn normalise_table(name: &str) -> String {
     name.trim()
@@ -253,7 +299,10 @@ impl Evidence {
             TokenKind::Literal => normalise_literal(raw),
             TokenKind::Alias => Some(normalise_column(raw)),
             TokenKind::Table => Some(normalise_table(raw)),
-            TokenKind::Path => normalise_path(raw),
+            TokenKind::Path => {
+                self.path_tails.extend(path_tail(raw));
+                normalise_path(raw)
+            }
         };
         if let Some(v) = value.filter(|v| !v.is_empty()) {
             // (a name passed as a plain string may be recorded as a literal)
@@ -308,6 +357,7 @@ impl Evidence {
             returns_keys: self.returns_keys,
             folds_projection: self.folds_projection,
             column_longs: self.column_longs.clone(),
+            path_tails: self.path_tails.clone(),
             key_order: if kind == TokenKind::Column {
                 Vec::new()
             } else {
@@ -327,6 +377,7 @@ impl Evidence {
     pub fn extend(&mut self, other: &Evidence) {
         self.tokens.extend(other.tokens.iter().cloned());
         self.spellings.extend(other.spellings.iter().cloned());
+        self.path_tails.extend(other.path_tails.iter().cloned());
         self.grouping = self.grouping.or(other.grouping);
     }
 
@@ -438,6 +489,7 @@ pub fn overlap(node: &Evidence, site: &Evidence, weights: &TokenWeights) -> Over
     let tie_break = if mass > 0.0 {
         SPELLING_TIE_BREAK * shared_spellings(node, site) - EXCESS_TIE_BREAK * excess(node, site)
             + PASSED_THROUGH_TIE_BREAK * named_passed_through(node, site)
+            + PATH_TAIL_TIE_BREAK * shared_path_folders(node, site)
             + if same_key_order(node, site) {
                 KEY_ORDER_TIE_BREAK
             } else {
@@ -464,6 +516,28 @@ fn same_key_order(node: &Evidence, site: &Evidence) -> bool {
             .iter()
             .filter(|c| node.key_order.contains(c))
             .eq(node.key_order.iter())
+}
+
+/// What naming the scan's folders adds to a coverage: a tie-break between look-alike readers of
+/// one file name in other folders (`read.csv("Data/sales.csv")`, `read.csv("sales.csv")`).
+const PATH_TAIL_TIE_BREAK: f64 = 0.01;
+
+/// The most folders above one file that a site's path and the node's share, as a share of the
+/// most a tail holds (the file's own name is already a token).
+fn shared_path_folders(node: &Evidence, site: &Evidence) -> f64 {
+    let shared = |a: &String, b: &String| {
+        a.rsplit('/')
+            .zip(b.rsplit('/'))
+            .take_while(|(x, y)| x == y)
+            .count()
+    };
+    let most = node
+        .path_tails
+        .iter()
+        .flat_map(|n| site.path_tails.iter().map(move |s| shared(n, s)))
+        .max()
+        .unwrap_or(0);
+    most.saturating_sub(1) as f64 / (PATH_TAIL_DEPTH - 1) as f64
 }
 
 /// What naming the columns a projection passes through adds to a coverage: a tie-break between
@@ -678,6 +752,49 @@ mod tests {
         let lower = bag("state", "isnull");
         let plain = |site: &Evidence| overlap(&lower, site, &weights).coverage;
         assert_eq!(plain(&sql), plain(&dataframe));
+    }
+
+    #[test]
+    fn a_reader_naming_the_scans_folders_breaks_a_tie_and_nothing_more() {
+        let bag = |path: &str| {
+            let mut e = Evidence::default();
+            e.add(TokenKind::Path, path);
+            e
+        };
+        let node = bag("file:/tmp/run/checkout/Data/sales_info.csv");
+        let weights = TokenWeights::default();
+        let coverage = |site: &Evidence| overlap(&node, site, &weights).coverage;
+        let (in_folder, bare) = (bag("Data/sales_info.csv"), bag("sales_info.csv"));
+        assert!(coverage(&in_folder) > coverage(&bare));
+        assert_eq!(coverage(&bare), 1.0, "the file names still meet");
+        // another folder of the same file name is no better than none
+        assert_eq!(coverage(&bag("./raw/sales_info.csv")), coverage(&bare));
+        // a token more outweighs the folders
+        let mut more = bare.clone();
+        more.add(TokenKind::Path, "orders.csv");
+        let mut two = bag("file:/tmp/run/checkout/Data/sales_info.csv");
+        two.add(TokenKind::Path, "/x/orders.csv");
+        let cover_two = |site: &Evidence| overlap(&two, site, &weights).coverage;
+        assert!(cover_two(&more) > cover_two(&in_folder));
+    }
+
+    #[test]
+    fn a_path_tail_keeps_no_scheme_host_credentials_or_query() {
+        assert_eq!(
+            path_tail("s3a://AKIAX:se/cret@bucket/raw/2021/sales.csv?sig=abc").as_deref(),
+            Some("raw/2021/sales.csv")
+        );
+        assert_eq!(
+            path_tail("file:/a/b/c/d/e/F.parquet").as_deref(),
+            Some("c/d/e/f.parquet")
+        );
+        assert_eq!(
+            path_tail("C:\\data\\x.csv").as_deref(),
+            Some("c:/data/x.csv")
+        );
+        assert_eq!(path_tail("sales.csv"), None, "no folder to compare");
+        assert_eq!(path_tail("data/*.csv"), None);
+        assert_eq!(path_tail("../data/x.csv"), None);
     }
 
     #[test]

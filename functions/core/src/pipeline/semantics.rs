@@ -119,6 +119,8 @@ const PASSED_THROUGH: &str = "passedThrough";
 const FOLDS_PROJECTION: &str = "foldsProjection";
 /// … and its in-memory columns that are longs, and those that are not ([`Evidence::column_longs`]).
 const LONG_COLUMN: &str = "longColumn";
+/// … and the last components of the paths it names ([`Evidence::path_tails`]).
+const PATH_TAIL: &str = "pathTail";
 const NOT_LONG_COLUMN: &str = "notLongColumn";
 
 fn to_pairs(evidence: &Evidence) -> Vec<(String, String)> {
@@ -168,6 +170,12 @@ fn to_pairs(evidence: &Evidence) -> Vec<(String, String)> {
             let kind = if *long { LONG_COLUMN } else { NOT_LONG_COLUMN };
             (kind.to_owned(), column.clone())
         }))
+        .chain(
+            evidence
+                .path_tails
+                .iter()
+                .map(|t| (PATH_TAIL.to_owned(), t.clone())),
+        )
         .collect()
 }
 
@@ -193,6 +201,8 @@ pub fn evidence_of(pairs: &[(String, String)]) -> Evidence {
             e.folds_projection = true;
         } else if k == LONG_COLUMN || k == NOT_LONG_COLUMN {
             e.column_longs.insert(v.clone(), k == LONG_COLUMN);
+        } else if k == PATH_TAIL {
+            e.path_tails.insert(v.clone());
         }
     }
     e

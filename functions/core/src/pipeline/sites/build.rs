@@ -6,7 +6,7 @@ use crate::code::sql_expr::COUNT_OF_ROWS;
 use crate::pipeline::evidence::{
     CACHED, DROPPED_COLUMN, EVERY_COLUMN, FILL_VALUE, FILLED_COLUMN, FILLS_NULLS, Grouping,
     KEY_LEFT_OUT, NULL_DROP, PIVOT_VALUE, STRUCT_FIELDS, WITH_REPLACEMENT, canonical_literal,
-    is_noise_function, normalise_column,
+    is_noise_function, normalise_column, relative_path_tail,
 };
 use crate::pipeline::operations::{
     AGGREGATE_FUNCTIONS, TYPED_FILTER, passes_closure, typed_operator_of,
@@ -203,6 +203,15 @@ fn call_sites(
                 for value in passed.values(chain.symbol, &named.name) {
                     evidence.add(kind, value);
                 }
+            }
+            // `read.csv("sales.csv")` in a notebook: its kernel reads from the notebook's folder.
+            let folder = index
+                .files
+                .get(chain.file as usize)
+                .and_then(|f| f.path.rsplit_once('/'))
+                .map_or("", |(folder, _)| folder);
+            for path in &call.args.paths {
+                evidence.path_tails.extend(relative_path_tail(folder, path));
             }
             after_join |= families.contains(OperatorFamily::Join)
                 && !families.contains(OperatorFamily::Union);

@@ -1036,4 +1036,31 @@ mod tests {
         assert!(reader_path_hints("parquet", "(\"data/x.parquet\")").is_empty());
         assert!(reader_path_hints("parquet", "(input_path)").is_empty());
     }
+
+    #[test]
+    fn a_relative_path_is_read_from_the_folder_of_its_notebook_as_well() {
+        let files = [(
+            "course/frames/aggregates.py",
+            "df = spark.read.csv('sales.csv', header=True)\n\
+             raw = spark.read.csv('/mnt/raw/sales.csv')\n",
+        )];
+        let index = repo_index(&files);
+        let table = SiteTable::build(&index);
+        let tails = |line: u32| {
+            &table
+                .sites
+                .iter()
+                .find(|s| s.lines.start == line)
+                .unwrap()
+                .evidence
+                .path_tails
+        };
+        assert!(
+            tails(1).contains("course/frames/sales.csv"),
+            "{:?}",
+            tails(1)
+        );
+        // an absolute path is read from where it says only
+        assert_eq!(tails(2).iter().collect::<Vec<_>>(), ["mnt/raw/sales.csv"]);
+    }
 }
