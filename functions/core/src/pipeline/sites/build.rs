@@ -191,6 +191,11 @@ fn call_sites(
         let mut after_join = false;
         // `df.write.parquet(path)` writes: the reader-named methods after `write` are sinks.
         let mut after_write = is_writer_accessor(chain.receiver.rsplit('.').next());
+        let runs_prior = if never_runs(chain) {
+            NEVER_RUNS_PRIOR
+        } else {
+            1.0
+        };
         for (position, call) in chain.calls.iter().enumerate() {
             after_write |= is_writer_accessor(Some(&call.method));
             let (mut evidence, families) = call_evidence(chain, position, after_join, after_write);
@@ -232,7 +237,7 @@ fn call_sites(
                 terms: code_terms(&format!("{} {}", call.method, call.args.text)),
                 flags: origin.flags(chain.file, chain.symbol),
                 depth: 0,
-                origin_prior: origin.file_prior(chain.file),
+                origin_prior: origin.file_prior(chain.file) * runs_prior,
                 narrowed_before: false,
             });
             ids.push(id);
@@ -241,6 +246,63 @@ fn call_sites(
     }
     chain_sites
 }
+
+/// A chain standing alone as a statement and ending in a lazy transformation — not assigned,
+/// returned, passed on, shown nor written (`df.groupby("k").mean()` on a line of its own, a
+/// notebook cell that displays only its repr) — builds a plan Spark never runs.
+fn never_runs(chain: &CallChain) -> bool {
+    let Some(last) = chain.calls.last() else {
+        return false;
+    };
+    let method = last.method.to_ascii_lowercase();
+    let after_grouping = chain.calls.len() >= 2
+        && is_grouping_method(
+            &chain.calls[chain.calls.len() - 2]
+                .method
+                .to_ascii_lowercase(),
+        );
+    let lazy = LAZY_ENDINGS.contains(&method.as_str())
+        || after_grouping && matches!(method.as_str(), "count" | "sum" | "min" | "max");
+    lazy && chain.assigned_to.is_none()
+        && !chain.returned
+        && chain.text.trim_start().starts_with(chain.receiver.as_str())
+}
+
+/// How much to trust a chain that [`never_runs`] as the code of a plan Spark ran: a look-alike
+/// of the chain that runs wins, and one that never runs is still found when nothing else fits.
+const NEVER_RUNS_PRIOR: f64 = 0.9;
+
+/// Methods (lower-cased) returning a DataFrame or a grouping without running anything.
+const LAZY_ENDINGS: &[&str] = &[
+    "select",
+    "selectexpr",
+    "filter",
+    "where",
+    "withcolumn",
+    "withcolumns",
+    "withcolumnrenamed",
+    "drop",
+    "dropduplicates",
+    "drop_duplicates",
+    "distinct",
+    "orderby",
+    "sort",
+    "join",
+    "crossjoin",
+    "union",
+    "unionall",
+    "unionbyname",
+    "agg",
+    "mean",
+    "avg",
+    "groupby",
+    "limit",
+    "fillna",
+    "dropna",
+    "sample",
+    "pivot",
+    "alias",
+];
 
 /// The evidence of call `position` of `chain` and the operator families it can produce, given
 /// whether a join or a `write` came before it in the chain.

@@ -1038,6 +1038,35 @@ mod tests {
     }
 
     #[test]
+    fn a_chain_that_runs_nothing_is_trusted_less_than_its_look_alike_that_runs() {
+        let files = [(
+            "course/frames/aggregates.py",
+            "df = spark.read.csv('sales.csv', header=True)\n\
+             df.groupby('Company').mean()\n\
+             df.groupby('Company').mean().show()\n\
+             means = df.groupby('Company').mean()\n\
+             df.groupby('Company').count()\n\
+             df.count()\n",
+        )];
+        let index = repo_index(&files);
+        let table = SiteTable::build(&index);
+        let prior = |line: u32| {
+            table
+                .sites
+                .iter()
+                .find(|s| s.lines.start == line)
+                .map(|s| s.origin_prior)
+                .unwrap()
+        };
+        // a statement of its own ending in a lazy transformation never runs a job
+        assert!(prior(2) < prior(3), "{} {}", prior(2), prior(3));
+        assert!(prior(5) < prior(3));
+        // assigned, it may run later; `count()` on a frame is an action
+        assert_eq!(prior(4), prior(3));
+        assert_eq!(prior(6), prior(3));
+    }
+
+    #[test]
     fn a_relative_path_is_read_from_the_folder_of_its_notebook_as_well() {
         let files = [(
             "course/frames/aggregates.py",
