@@ -342,6 +342,10 @@ fn call_evidence(
     for f in statistics_computed_by(&call.method) {
         evidence.add(TokenKind::Function, f);
     }
+    // … and names the rows it explodes them into (`explode([count,mean,…])`).
+    for row in statistic_rows(&call.method) {
+        evidence.add(TokenKind::Literal, row);
+    }
     if let Some(operator) = typed_operator_of(&call.method) {
         evidence.add(TokenKind::Function, operator);
     }
@@ -763,8 +767,40 @@ fn family_sites(sites: &[Site]) -> Vec<Vec<SiteId>> {
 /// de-duplicates its columns.
 /// The aggregate functions `describe()` / `summary()` plan without naming them.
 pub(super) fn statistics_computed_by(method: &str) -> &'static [&'static str] {
-    if method.eq_ignore_ascii_case("describe") || method.eq_ignore_ascii_case("summary") {
+    // Both explode the statistics into rows and pick each column's value out of its map;
+    // `summary()` adds the quartiles.
+    if method.eq_ignore_ascii_case("describe") {
+        &[
+            "count",
+            "mean",
+            "stddev",
+            "min",
+            "max",
+            "explode",
+            "element_at",
+        ]
+    } else if method.eq_ignore_ascii_case("summary") {
+        &[
+            "count",
+            "mean",
+            "stddev",
+            "min",
+            "max",
+            "percentile_approx",
+            "explode",
+            "element_at",
+        ]
+    } else {
+        &[]
+    }
+}
+
+/// The rows `describe()` / `summary()` return, one per statistic, named as the plan prints them.
+fn statistic_rows(method: &str) -> &'static [&'static str] {
+    if method.eq_ignore_ascii_case("describe") {
         &["count", "mean", "stddev", "min", "max"]
+    } else if method.eq_ignore_ascii_case("summary") {
+        &["count", "mean", "stddev", "min", "25%", "50%", "75%", "max"]
     } else {
         &[]
     }

@@ -1092,4 +1092,43 @@ mod tests {
         // an absolute path is read from where it says only
         assert_eq!(tails(2).iter().collect::<Vec<_>>(), ["mnt/raw/sales.csv"]);
     }
+
+    #[test]
+    fn describe_and_summary_hold_the_statistics_and_rows_they_plan() {
+        let files = [(
+            "stats.py",
+            "df = spark.read.csv('x.csv', header=True)\n\
+             df.describe().show()\n\
+             df.summary().show()\n",
+        )];
+        let index = repo_index(&files);
+        let table = SiteTable::build(&index);
+        let site = |method: &str| {
+            table
+                .sites
+                .iter()
+                .find(|s| matches!(&s.kind, SiteKind::Call { method: m, .. } if m == method))
+                .unwrap()
+        };
+        // `explode([count,mean,stddev,min,max])`, then `element_at(col, summary)` per column
+        let describe = &site("describe").evidence;
+        for (kind, value) in [
+            (TokenKind::Function, "explode"),
+            (TokenKind::Function, "elementat"),
+            (TokenKind::Function, "stddevsamp"),
+            (TokenKind::Literal, "stddev"),
+            (TokenKind::Literal, "count"),
+        ] {
+            assert!(describe.has(kind, value), "{value}: {:?}", describe.tokens);
+        }
+        assert!(!describe.has(TokenKind::Function, "percentileapprox"));
+        // `summary()` adds the quartiles
+        let summary = &site("summary").evidence;
+        assert!(summary.has(TokenKind::Function, "percentileapprox"));
+        assert!(
+            summary.has(TokenKind::Literal, "25%"),
+            "{:?}",
+            summary.tokens
+        );
+    }
 }
