@@ -42,8 +42,9 @@ use serde::{Deserialize, Serialize};
 /// indexed or sliced, names the columns the code listed for `df`; version 19: the same for rows
 /// named by `toDF`, Scala's `Seq(…).toDF(…)` included; version 20: an explicit schema's types — a
 /// `StructType`'s or a DDL string's — say which columns are longs; version 21: a variable assigned
-/// a session, whatever its name, starts chains as `spark` does).
-pub const INDEX_FORMAT_VERSION: u32 = 21;
+/// a session, whatever its name, starts chains as `spark` does; version 22: the frames of a
+/// `randomSplit` unpacked into several variables are each the chain's).
+pub const INDEX_FORMAT_VERSION: u32 = 22;
 
 pub type FileId = u32;
 pub type SymbolId = u32;
@@ -293,6 +294,10 @@ pub struct CallChain {
     /// Variable the chain's result is assigned to, if any.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub assigned_to: Option<String>,
+    /// The further variables one assignment binds to the frames the chain splits into:
+    /// `(train, test) = df.randomSplit([0.8, 0.2])` is assigned to `train`, unpacked to `[test]`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub unpacked_to: Vec<String>,
     /// Calls in evaluation order (receiver first). Empty for a *pass-through* chain, which only
     /// carries a DataFrame between variables and functions (`orders = load_orders(spark, p)`,
     /// `return report`).

@@ -135,7 +135,10 @@ const METHOD_FAMILIES: &[(&[&str], &[OperatorFamily])] = &[
         ],
         &[F::Union, F::Join, F::Aggregate],
     ),
-    (&["sample", "randomsplit"], &[F::Sample]),
+    (&["sample"], &[F::Sample]),
+    // `randomSplit` sorts each partition on every column (so that the splits agree) before
+    // sampling each split's share.
+    (&["randomsplit"], &[F::Sample, F::Sort]),
     // `sampleBy(col, fractions, seed)` is a Filter keeping a row when a UDF of its key and
     // `rand(seed)` says so: `Filter UDF((id % 3), rand(0))`.
     (&["sampleby"], &[F::Filter]),

@@ -411,7 +411,22 @@ impl<'a> Extractor<'a> {
             host_start,
             host_end.min(end_line(statement)).max(host_start),
         );
-        let assignment = self.adapter.assignment(statement, self.src);
+        // `(train, test) = df.randomSplit([0.8, 0.2])`: the chain is assigned to the first
+        // variable and unpacked to the others (no other DataFrame method returns several frames).
+        let mut unpacked = Vec::new();
+        let assignment = self.adapter.assignment(statement, self.src).or_else(|| {
+            let (mut names, value) = self.adapter.unpacked_assignment(statement, self.src)?;
+            let value = self.unwrap_parens(value);
+            let splits = matches!(
+                self.adapter.shape(value, self.src),
+                Shape::Call { name, .. } if text(name, self.src) == "randomSplit"
+            );
+            if !splits || names.is_empty() {
+                return None;
+            }
+            unpacked = names.split_off(1);
+            Some((names.remove(0), value))
+        });
         let assigned_value = assignment.as_ref().map(|(_, v)| self.unwrap_parens(*v));
         let returned_value = self
             .adapter
@@ -482,6 +497,14 @@ impl<'a> Extractor<'a> {
                         };
                         let before = self.out.chains.len();
                         self.chain(&flat, node, statement, host, assigned_to);
+                        if is_outer
+                            && !unpacked.is_empty()
+                            && let Some(chain) = self.out.chains.get_mut(before..)
+                            && let Some(chain) = chain.last_mut()
+                        {
+                            self.df_vars.extend(unpacked.iter().cloned());
+                            chain.unpacked_to = std::mem::take(&mut unpacked);
+                        }
                         if returned_value == Some(node) && self.out.chains.len() > before {
                             self.mark_returned();
                         }

@@ -106,6 +106,16 @@ pub trait LanguageAdapter: Sync {
     }
     /// For a statement: the variable it assigns and the assigned expression.
     fn assignment<'t>(&self, statement: Node<'t>, src: &str) -> Option<(String, Node<'t>)>;
+    /// For a statement binding several variables at once (`(train, test) = df.randomSplit(…)`):
+    /// the variables, in order, and the assigned expression.
+    fn unpacked_assignment<'t>(
+        &self,
+        statement: Node<'t>,
+        src: &str,
+    ) -> Option<(Vec<String>, Node<'t>)> {
+        let _ = (statement, src);
+        None
+    }
     /// A definition that opens a symbol (`def`, `class`, `object`, method).
     fn definition<'t>(&self, node: Node<'t>, src: &str) -> Option<Definition<'t>>;
     /// Doc comment / docstring of a definition.

@@ -147,6 +147,29 @@ impl LanguageAdapter for Python {
         }
     }
 
+    fn unpacked_assignment<'t>(
+        &self,
+        statement: Node<'t>,
+        src: &str,
+    ) -> Option<(Vec<String>, Node<'t>)> {
+        let assignment = statement.named_child(0)?;
+        if kind_of(assignment) != "assignment" {
+            return None;
+        }
+        let left = field_of(assignment, Field::Left)?;
+        if !matches!(
+            kind_of(left),
+            "pattern_list" | "tuple_pattern" | "list_pattern"
+        ) {
+            return None;
+        }
+        let names = named_children(left)
+            .into_iter()
+            .map(|n| (kind_of(n) == "identifier").then(|| text(n, src).to_string()))
+            .collect::<Option<Vec<_>>>()?;
+        Some((names, field_of(assignment, Field::Right)?))
+    }
+
     fn definition<'t>(&self, node: Node<'t>, _src: &str) -> Option<Definition<'t>> {
         let kind = match kind_of(node) {
             "function_definition" => SymbolKind::Function,

@@ -186,7 +186,8 @@ pub(super) fn flow_edges(
     let chains = &index.chains;
     let mut by_var: HashMap<(FileId, &str), Vec<usize>> = HashMap::new();
     for (idx, chain) in chains.iter().enumerate() {
-        if let Some(var) = chain.assigned_to.as_deref() {
+        let unpacked = chain.unpacked_to.iter().map(String::as_str);
+        for var in chain.assigned_to.as_deref().into_iter().chain(unpacked) {
             by_var.entry((chain.file, var)).or_default().push(idx);
         }
     }

@@ -1131,4 +1131,32 @@ mod tests {
             summary.tokens
         );
     }
+
+    #[test]
+    fn each_frame_of_a_random_split_flows_from_the_split() {
+        let files = [(
+            "ml.py",
+            "data = spark.read.csv('ratings.csv')\n\
+             (training, test) = data.randomSplit([0.8, 0.2])\n\
+             single = test.filter(test['userId'] == 11)\n",
+        )];
+        let index = repo_index(&files);
+        let table = SiteTable::build(&index);
+        let chain = |line: u32| {
+            index
+                .chains
+                .iter()
+                .position(|c| c.statement.start == line)
+                .unwrap()
+        };
+        assert!(
+            table
+                .feeds(chain(3))
+                .contains(&(FlowRole::Receiver, chain(2)))
+        );
+        // the split sorts each partition before it samples
+        let split = table.sites.iter().find(|s| s.lines.start == 2).unwrap();
+        assert!(split.families.contains(OperatorFamily::Sort));
+        assert!(split.families.contains(OperatorFamily::Sample));
+    }
 }

@@ -240,3 +240,23 @@ fn a_variable_assigned_a_session_reads_like_spark_whatever_its_name() {
     assert!(vocab::creates_session("new SQLContext(sc)"));
     assert!(!vocab::creates_session("spark.read.csv(path)"));
 }
+
+#[test]
+fn a_random_split_unpacked_into_variables_makes_each_a_frame_of_the_chain() {
+    let src = "data = spark.read.csv('x.csv')\n\
+               (training, test) = data.randomSplit([0.8, 0.2])\n\
+               train_data, test_data = data.randomSplit([0.7, 0.3])\n\
+               name, count = pair\n\
+               single = test.filter(test['userId'] == 11)\n";
+    let out = extract_file(&super::super::python::Python, src, "", CodeFlags::default());
+    let chain = |line: u32| out.chains.iter().find(|c| c.statement.start == line);
+    let split = chain(2).unwrap();
+    assert_eq!(split.assigned_to.as_deref(), Some("training"));
+    assert_eq!(split.unpacked_to, ["test"]);
+    let split = chain(3).unwrap();
+    assert_eq!(split.assigned_to.as_deref(), Some("train_data"));
+    assert_eq!(split.unpacked_to, ["test_data"]);
+    // other unpacking binds no frames
+    assert!(chain(4).is_none());
+    assert_eq!(chain(5).unwrap().receiver, "test");
+}
