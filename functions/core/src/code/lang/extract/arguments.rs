@@ -22,6 +22,9 @@ impl<'a> Extractor<'a> {
         };
         let mut stack: Vec<(Node<'a>, ArgRole)> = Vec::new();
         self.push_args(args, method, &mut stack);
+        if is_sort_method(method) {
+            out.functions.extend(self.sort_directions(args));
+        }
         let mut budget = ARG_NODE_BUDGET;
         let mut folded: HashSet<&str> = HashSet::new();
         while let Some((node, role)) = stack.pop() {
@@ -178,6 +181,30 @@ impl<'a> Extractor<'a> {
         out
     }
 
+    /// A sort's `ascending=False` / `ascending=[0, 1]`: `desc` or `asc` per key, as the functions
+    /// Spark plans them with (a value this cannot read says nothing).
+    fn sort_directions(&self, args: Node<'a>) -> Vec<String> {
+        let Some(value) = named_children(args).into_iter().find_map(|arg| {
+            match self.adapter.shape(arg, self.src) {
+                Shape::Keyword { name, value } if text(name, self.src) == "ascending" => {
+                    Some(value)
+                }
+                _ => None,
+            }
+        }) else {
+            return Vec::new();
+        };
+        let direction = |node: Node<'a>| match text(node, self.src) {
+            "False" | "false" | "0" => Some("desc".to_string()),
+            "True" | "true" | "1" => Some("asc".to_string()),
+            _ => None,
+        };
+        match self.adapter.collection_items(value) {
+            Some(items) => items.into_iter().filter_map(direction).collect(),
+            None => direction(value).into_iter().collect(),
+        }
+    }
+
     /// Whether `count(…)`'s arguments count rows rather than a column's values: `count("*")`,
     /// `count(1)`, `count(lit(1))` (Spark plans each as `count(1)`).
     fn counts_rows(&self, args: Node<'a>) -> bool {
@@ -225,6 +252,11 @@ impl<'a> Extractor<'a> {
         }
         stack.extend(pending.into_iter().rev());
     }
+}
+
+/// The DataFrame methods that sort (and so take `ascending=`).
+fn is_sort_method(method: &str) -> bool {
+    ["orderBy", "sort", "sortWithinPartitions"].contains(&method)
 }
 
 /// A name passed where a path, a table or a value goes, kept for resolving across files.

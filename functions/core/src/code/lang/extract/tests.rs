@@ -260,3 +260,24 @@ fn a_random_split_unpacked_into_variables_makes_each_a_frame_of_the_chain() {
     assert!(chain(4).is_none());
     assert_eq!(chain(5).unwrap().receiver, "test");
 }
+
+#[test]
+fn a_sorts_ascending_keyword_says_each_keys_direction() {
+    let src = "df.orderBy(['Company', 'Sales'], ascending=[0, 1]).show()\n\
+               df.sort('Sales', ascending=False).show()\n\
+               df.orderBy('Sales', ascending=flag).show()\n";
+    let out = extract_file(&super::super::python::Python, src, "", CodeFlags::default());
+    let functions = |line: u32| {
+        out.chains
+            .iter()
+            .find(|c| c.statement.start == line)
+            .unwrap()
+            .calls[0]
+            .args
+            .functions
+            .clone()
+    };
+    assert_eq!(functions(1), ["desc", "asc"]);
+    assert_eq!(functions(2), ["desc"]);
+    assert!(functions(3).is_empty());
+}
