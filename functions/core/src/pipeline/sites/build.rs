@@ -302,6 +302,8 @@ const LAZY_ENDINGS: &[&str] = &[
     "sample",
     "pivot",
     "alias",
+    "describe",
+    "summary",
 ];
 
 /// The evidence of call `position` of `chain` and the operator families it can produce, given

@@ -1046,7 +1046,8 @@ mod tests {
              df.groupby('Company').mean().show()\n\
              means = df.groupby('Company').mean()\n\
              df.groupby('Company').count()\n\
-             df.count()\n",
+             df.count()\n\
+             df.describe()\n",
         )];
         let index = repo_index(&files);
         let table = SiteTable::build(&index);
@@ -1064,6 +1065,8 @@ mod tests {
         // assigned, it may run later; `count()` on a frame is an action
         assert_eq!(prior(4), prior(3));
         assert_eq!(prior(6), prior(3));
+        // `describe()` alone returns a frame of statistics it has not computed yet
+        assert!(prior(7) < prior(3));
     }
 
     #[test]
