@@ -181,9 +181,10 @@ pub struct PlanLocalisation {
     pub unit_sites: BTreeSet<SiteId>,
     /// `dagNodeId` → aligned site.
     pub aligned: BTreeMap<String, SiteId>,
-    /// `dagNodeId` → the sites *twin* units align it with, where those differ: units in other
-    /// files that fit the plan exactly as well as the winner (look-alike scripts, copied files).
-    /// The plan cannot tell them apart, so retrieval credits them all and none is confirmed.
+    /// `dagNodeId` → the sites *twin* units align it with, where those differ: units that fit the
+    /// plan exactly as well as the winner (look-alike scripts, copied files, a statement of the
+    /// same file on another frame). The plan cannot tell them apart, so retrieval credits them
+    /// all and none that is other code is confirmed.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub twins: BTreeMap<String, Vec<SiteId>>,
     /// Files most likely to hold the plan's code, with scores.
@@ -690,10 +691,11 @@ fn contender_ranks(
     ranks
 }
 
-/// The contenders in other files that fit the plan as well as the winner (within
-/// [`TWIN_TOLERANCE`]; at most [`TWINS_KEPT`]), as `dagNodeId` → their aligned sites, for the
-/// nodes whose sites differ and score alike (the same evidence in a look-alike statement, or in
-/// another construct that plans the same).
+/// The contenders that fit the plan as well as the winner (within [`TWIN_TOLERANCE`]; one per
+/// file, the winner's own included; at most [`TWINS_KEPT`]), as `dagNodeId` → their aligned
+/// sites, for the nodes whose sites differ and score alike (the same evidence in a look-alike
+/// statement, or in another construct that plans the same). The reasoner tells which of them is
+/// other code ([`super::reason::twin_of`]).
 #[allow(clippy::too_many_arguments)]
 fn twin_alignment(
     table: &SiteTable,
@@ -706,7 +708,6 @@ fn twin_alignment(
     graph: &PlanGraph,
 ) -> BTreeMap<String, Vec<SiteId>> {
     let file_of = |rank: usize| unit_file(table, &ranked[rank].1);
-    let winner_file = file_of(winner);
     let alike_nodes = |twin: &[Option<Aligned>]| -> BTreeMap<String, SiteId> {
         twin.iter()
             .zip(assigned)
@@ -721,14 +722,14 @@ fn twin_alignment(
             })
             .collect()
     };
-    // Every contender in another file that fits as well, those alike on the most nodes first (a
-    // copied file before a file that merely fits as well overall); one per file, at most
+    // Every contender that fits as well, those alike on the most nodes first (a copied file
+    // before a file that merely fits as well overall); one per file, at most
     // [`TWINS_KEPT`], so that each is among a node's alternatives.
     let mut twins: Vec<(Option<u32>, BTreeMap<String, SiteId>)> = Vec::new();
     for (fit, rank, twin) in fits {
         let file = file_of(*rank);
         let ties = best_fit > 0.0 && (best_fit - fit) <= TWIN_TOLERANCE * best_fit;
-        if *rank != winner && ties && file != winner_file && twins.iter().all(|(f, _)| *f != file) {
+        if *rank != winner && ties && twins.iter().all(|(f, _)| *f != file) {
             twins.push((file, alike_nodes(twin)));
         }
     }

@@ -71,13 +71,37 @@ pub fn merit(c: &Candidate) -> f64 {
     0.7 * c.retrieval_score + 0.3 * c.ast_score
 }
 
-/// A candidate in another file explaining the node as well as `top[best]` (within
-/// [`TWIN_MARGIN`] of its merit): a look-alike script, where the choice is a coin toss.
+/// A candidate explaining the node as well as `top[best]` (within [`TWIN_MARGIN`] of its
+/// merit) that is other code: in another file (a look-alike script), or a statement of the same
+/// file on another frame (`train.describe().show()` beside `test.describe().show()`). The choice
+/// between them is a coin toss. Statements of one file on the same frame that explain a node
+/// alike plan alike (`df.select("a")`, `df.select(col("a"))`): either is right.
 pub fn twin_of(top: &[Candidate], best: usize) -> Option<&Candidate> {
     let chosen = top.get(best)?;
+    let other_code = |c: &Candidate| {
+        c.file != chosen.file
+            || (c.start, c.end) != (chosen.start, chosen.end)
+                && statement_frame(&c.snippet) != statement_frame(&chosen.snippet)
+    };
     top.iter().enumerate().find_map(|(i, c)| {
-        (i != best && c.file != chosen.file && merit(chosen) - merit(c) < TWIN_MARGIN).then_some(c)
+        (i != best && other_code(c) && merit(chosen) - merit(c) < TWIN_MARGIN).then_some(c)
     })
+}
+
+/// The frame a statement starts from: the first name of its expression, past an assignment
+/// (`test_data` in `result = test_data.describe()`, `val x = df.filter(…)`).
+fn statement_frame(snippet: &str) -> &str {
+    let first = snippet.lines().next().unwrap_or("").trim();
+    let expression = match first.find('=') {
+        Some(at) if !first[..at].contains(['(', '.', '"', '\'', '<', '>', '!']) => {
+            first[at + 1..].trim_start()
+        }
+        _ => first,
+    };
+    let end = expression
+        .find(|c: char| !(c.is_alphanumeric() || c == '_' || c == '$'))
+        .unwrap_or(expression.len());
+    &expression[..end]
 }
 
 impl EvidenceReasoner {
@@ -234,6 +258,32 @@ mod tests {
         ];
         let tied = EvidenceReasoner.decide(&sem(), &same_file).unwrap();
         assert!(tied.confidence > TWIN_CONFIDENCE, "{}", tied.confidence);
+        // … and so is another statement on the same frame; one on another frame is a twin.
+        let mut other = candidate(1, "a/Job.scala", 1.0);
+        other.start = 40;
+        other.end = 40;
+        other.snippet = "data.toDF(\"salary\").show()".into();
+        let moved = EvidenceReasoner
+            .decide(&sem(), &[candidate(0, "a/Job.scala", 1.0), other.clone()])
+            .unwrap();
+        assert!(moved.confidence > TWIN_CONFIDENCE, "{}", moved.confidence);
+        other.snippet = "val df = other.toDF(\"salary\")".into();
+        let torn = EvidenceReasoner
+            .decide(&sem(), &[candidate(0, "a/Job.scala", 1.0), other])
+            .unwrap();
+        assert!(torn.confidence <= TWIN_CONFIDENCE, "{}", torn.confidence);
+    }
+
+    #[test]
+    fn a_statements_frame_is_the_first_name_of_its_expression() {
+        assert_eq!(statement_frame("test_data.describe().show()"), "test_data");
+        assert_eq!(
+            statement_frame("result = test_data.describe()"),
+            "test_data"
+        );
+        assert_eq!(statement_frame("val df = data.toDF(\"a\")"), "data");
+        assert_eq!(statement_frame("df.filter(df.x == 1).show()"), "df");
+        assert_eq!(statement_frame("  spark.sql(\"SELECT 1\")"), "spark");
     }
 
     #[test]
