@@ -12,7 +12,8 @@ node 6. DEV results are read from OUT/KIND, each own set's from OUT/<set>/KIND, 
 What is fitted: a monotone (isotonic, pool-adjacent-violators) map from the raw confidence to the
 share of answers that were right (evaluate.py's span@1) at that confidence, over every code node of
 every repository, both plan kinds, except coin tosses — nodes whose chosen site has a twin in
-another file explaining the node equally well, which the gate caps at 0.5 after the map instead.
+other code (another file, or another frame of the same file) explaining the node equally
+well, which the gate caps at 0.5 after the map instead.
 The map is piecewise linear through each block's (mean raw confidence, share right).
 
 What is printed:

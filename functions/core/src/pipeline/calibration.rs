@@ -12,8 +12,9 @@
 //! scored span@1 by the benchmark's `evaluate.py`) on results produced with the map switched off
 //! (`CONFIDENCE_CALIBRATION=off`). The same script shows what a map fitted on every *other*
 //! repository does to each one (leave-one-repository-out); `BENCHMARKS.md` holds that table.
-//! A coin toss — a site in another file explaining the node equally well — is fitted out and
-//! capped at [`COIN_TOSS`] instead: as likely wrong as right, whatever the raw score.
+//! A coin toss — other code (another file, or another frame in the same file) explaining the
+//! node equally well — is fitted out and capped at [`COIN_TOSS`] instead: as likely wrong as
+//! right, whatever the raw score.
 
 /// Fitted by `bench/tools/calibration.py OUT --rust` on 8,437 code nodes (main at 31bcd2f):
 /// (mean raw score of a block, share of its answers that were right).

@@ -5,7 +5,7 @@
 //! within [`ConfidenceConfig::close_alternative`] of the chosen candidate's: a distant runner-up
 //! is listed for the user but does not lower confidence. The confidence reported is the raw score
 //! through the [`calibration`] map — the share of answers right at that score on the benchmark —
-//! and at most [`calibration::COIN_TOSS`] when another file explains the node equally well; the
+//! and at most [`calibration::COIN_TOSS`] when other code explains the node equally well; the
 //! factors stay visible beside it. `CONFIDENCE_CALIBRATION=off` reports the raw score (what the
 //! map is fitted on). Bands: confirmed ≥ high, probable ≥ low, uncertain below (defaults 0.90 /
 //! 0.50, configurable through the environment): confirmed means right at least nine times in ten,
@@ -47,7 +47,7 @@ impl Default for ConfidenceConfig {
 pub struct Rivals {
     /// A runner-up's merit is within [`ConfidenceConfig::close_alternative`].
     pub close: bool,
-    /// A site in another file explains the node equally well ([`super::reason::twin_of`]).
+    /// Other code explains the node equally well ([`super::reason::twin_of`]).
     pub twin: bool,
 }
 

@@ -61,7 +61,7 @@ pub trait Reasoner: Send + Sync {
 #[derive(Debug, Default, Clone, Copy)]
 pub struct EvidenceReasoner;
 
-/// Merit difference under which a candidate in another file is the chosen one's twin.
+/// Merit difference under which a candidate that is other code is the chosen one's twin.
 const TWIN_MARGIN: f64 = 0.005;
 /// The reasoner's confidence when a twin exists: as likely wrong as right.
 const TWIN_CONFIDENCE: f64 = 0.5;
@@ -142,7 +142,7 @@ impl Reasoner for EvidenceReasoner {
             .map(|(_, c)| merit(c))
             .fold(0.0, f64::max);
         let margin = (merit(chosen) - runner_up).max(0.0);
-        // A site in another file explaining the node just as well (a look-alike script): the
+        // Other code explaining the node just as well (a look-alike script or statement): the
         // choice between them is a coin toss, and the confidence says so.
         let twin = twin_of(top, best);
         let mut confidence = (0.15
