@@ -504,7 +504,12 @@ fn call_evidence(
             evidence.add(TokenKind::Literal, &format!("{FILLED_COLUMN}{column}"));
         }
         // The value comes first (`fill(0)`, `fill("unknown", ["city"])`); a dict names columns.
-        if let Some(value) = call.args.literals.first() {
+        // One computed at run time (`fill(df.select(mean(x)).collect()[0][0])`) is unknown: the
+        // literals inside it are no value.
+        let computed = first_argument(&call.args.text).is_some_and(|first| {
+            !first.starts_with(['{', '"', '\'']) && first.contains(['(', '['])
+        });
+        if let Some(value) = call.args.literals.first().filter(|_| !computed) {
             let value = canonical_literal(value);
             evidence.add(TokenKind::Literal, &format!("{FILL_VALUE}{value}"));
         }
@@ -592,6 +597,40 @@ fn structs_taken_apart(call: &crate::code::SparkCall) -> BTreeSet<&str> {
 
 fn is_fill_method(method: &str) -> bool {
     method.eq_ignore_ascii_case("fill") || method.eq_ignore_ascii_case("fillna")
+}
+
+/// The text of a call's first argument (`(a(b, c), [d])` → `a(b, c)`), past a keyword's name.
+pub(super) fn first_argument(args_text: &str) -> Option<&str> {
+    let inner = args_text.trim().strip_prefix('(')?;
+    let mut depth = 0i32;
+    let mut quote = None;
+    let mut end = inner.len();
+    for (at, c) in inner.char_indices() {
+        match (quote, c) {
+            (Some(q), c) if c == q => quote = None,
+            (Some(_), _) => {}
+            (None, '"' | '\'') => quote = Some(c),
+            (None, '(' | '[' | '{') => depth += 1,
+            (None, ')' | ']' | '}') if depth == 0 => {
+                end = at;
+                break;
+            }
+            (None, ')' | ']' | '}') => depth -= 1,
+            (None, ',') if depth == 0 => {
+                end = at;
+                break;
+            }
+            _ => {}
+        }
+    }
+    let first = inner[..end].trim();
+    let first = match first.split_once('=') {
+        Some((name, value)) if name.trim().chars().all(|c| c.is_alphanumeric() || c == '_') => {
+            value.trim()
+        }
+        _ => first,
+    };
+    (!first.is_empty()).then_some(first)
 }
 
 /// The columns a run of fills names (`na.fill("x", ["a"]).na.fill("", ["b"])` — Spark plans the

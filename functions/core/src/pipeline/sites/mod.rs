@@ -1162,4 +1162,42 @@ mod tests {
         assert!(split.families.contains(OperatorFamily::Sort));
         assert!(split.families.contains(OperatorFamily::Sample));
     }
+
+    #[test]
+    fn a_fill_value_computed_at_run_time_is_no_literal_value() {
+        let files = [(
+            "fill.py",
+            "df = spark.read.csv('sales.csv')\n\
+             df.na.fill(0).show()\n\
+             df.na.fill(df.select(mean(df['Sales'])).collect()[0][0], ['Sales']).show()\n\
+             df.na.fill(value='none', subset=['Name']).show()\n",
+        )];
+        let index = repo_index(&files);
+        let table = SiteTable::build(&index);
+        let fill_values = |line: u32| -> Vec<String> {
+            let site = table
+                .sites
+                .iter()
+                .find(|s| s.lines.start == line && s.evidence.has(TokenKind::Function, "coalesce"))
+                .unwrap();
+            site.evidence
+                .tokens
+                .iter()
+                .filter_map(|(_, v)| {
+                    v.strip_prefix(crate::pipeline::evidence::FILL_VALUE)
+                        .map(str::to_owned)
+                })
+                .collect()
+        };
+        assert_eq!(fill_values(2), ["0"]);
+        // `[0][0]` picks the mean out of the collected rows: no zero is filled in
+        assert!(fill_values(3).is_empty(), "{:?}", fill_values(3));
+        assert_eq!(fill_values(4), ["none"]);
+        assert_eq!(build::first_argument("(a(b, c), [d])"), Some("a(b, c)"));
+        assert_eq!(
+            build::first_argument("(value = 'x,y', subset=['a'])"),
+            Some("'x,y'")
+        );
+        assert_eq!(build::first_argument("()"), None);
+    }
 }
