@@ -694,11 +694,18 @@ fn sample_evidence(e: &mut Evidence, d: &crate::plan::NodeDetails) {
     // `sample(0.1, 123)` → `Sample 0.0, 0.1, false, 123`: the fraction is the upper
     // bound when sampling from zero, and a seed the user chose is written as is.
     let a = &d.arguments;
-    if a.get("lowerBound")
-        .is_some_and(|l| l.parse::<f64>() == Ok(0.0))
+    let bound = |name: &str| a.get(name).and_then(|v| v.parse::<f64>().ok());
+    if bound("lowerBound") == Some(0.0)
         && let Some(upper) = a.get("upperBound")
     {
         e.add(TokenKind::Literal, upper);
+    } else if let (Some(lower), Some(upper)) = (bound("lowerBound"), bound("upperBound")) {
+        // A later split of `randomSplit([0.7, 0.3])` samples `0.7, 1.0`: its weight is the width.
+        let width = format!("{:.6}", upper - lower);
+        e.add(
+            TokenKind::Literal,
+            width.trim_end_matches('0').trim_end_matches('.'),
+        );
     }
     if let Some(seed) = a.get("seed") {
         e.add(TokenKind::Literal, seed);
@@ -1414,6 +1421,25 @@ SortAggregate(keys=[region#1], functions=[max(revenue#2)])
         };
         assert!(marked("true"));
         assert!(!marked("false"));
+    }
+
+    #[test]
+    fn a_later_split_of_a_random_split_names_its_weight() {
+        let literals = |bounds: &str| {
+            let plan = format!("Sample {bounds}, false, 42\n+- Range (0, 100, step=1, splits=2)\n");
+            let graph = parse_plan(&plan, &ParseOptions::default()).unwrap();
+            plan_semantics(&graph)[0]
+                .signature
+                .iter()
+                .filter(|(k, _)| k == "literal")
+                .map(|(_, v)| v.clone())
+                .collect::<Vec<_>>()
+        };
+        // `randomSplit([0.7, 0.3])`: the first split samples 0.0–0.7, the second 0.7–1.0
+        assert!(literals("0.0, 0.7").contains(&"0.7".to_owned()));
+        let second = literals("0.7, 1.0");
+        assert!(second.contains(&"0.3".to_owned()), "{second:?}");
+        assert!(!second.contains(&"1".to_owned()), "{second:?}");
     }
 
     #[test]
