@@ -224,10 +224,17 @@ pub fn is_session_name(name: &str) -> bool {
     )
 }
 
+/// The longest expression [`creates_session`] reads (bytes).
+const SESSION_EXPRESSION_CAP: usize = 2_000;
+
 /// Whether an expression (its source text) makes or fetches a session or SQL context:
 /// `SparkSession.builder….getOrCreate()`, `SparkSession(sc)`, `SQLContext(sc)`,
 /// `new SQLContext(sc)`, `spark.newSession()`, `SparkSession.active()`.
 pub fn creates_session(expression: &str) -> bool {
+    // A builder is a line or a few; a huge value (a hostile repository's literal) is none.
+    if expression.len() > SESSION_EXPRESSION_CAP {
+        return false;
+    }
     let compact: String = expression.split_whitespace().collect();
     let constructor = compact.trim_start_matches("new");
     compact.ends_with(".getOrCreate()")

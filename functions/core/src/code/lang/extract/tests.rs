@@ -239,6 +239,11 @@ fn a_variable_assigned_a_session_reads_like_spark_whatever_its_name() {
     ));
     assert!(vocab::creates_session("new SQLContext(sc)"));
     assert!(!vocab::creates_session("spark.read.csv(path)"));
+    let huge = format!("SparkSession({})", "x".repeat(10_000));
+    assert!(
+        !vocab::creates_session(&huge),
+        "a huge value is read no further"
+    );
 }
 
 #[test]
