@@ -73,16 +73,20 @@ notebooks)
   capture "$repo" "$commit" spl spl --notebooks "${files[@]}"
   ;;
 jupyter)
-  # Jupyter notebooks (.ipynb) of three tutorial repositories; each notebook reads the data kept
+  # Jupyter notebooks (.ipynb) of four tutorial repositories; each notebook reads the data kept
   # beside it (the driver runs it with cwd = its folder, as a Jupyter kernel starts)
-  while read -r repo commit prefix; do
+  # (PATH_MAP: where a repository's notebooks expect their data — a container's mount — and
+  # where the checkout keeps it; `-` for none)
+  while read -r repo commit prefix path_map; do
     checkout "$repo" "$commit"
+    if [ "$path_map" = - ]; then unset PATH_MAP; else export PATH_MAP="$path_map"; fi
     mapfile -t files < <(cd "$WORK/src/${repo/\//+}" && find . -name '*.ipynb' -not -path '*/.ipynb_checkpoints/*' | sed 's|^\./||' | sort -V)
     capture "$repo" "$commit" "$prefix" "$prefix" --notebooks "${files[@]}"
   done <<'EOF'
-tirthajyoti/Spark-with-Python 670c35a8e3dc659d4090a3e644f4cecbbd48923f tsp
-krishnaik06/Pyspark-With-Python c0a945cc54bd55d25af7c660ccc7aeb70d02d3e4 kpy
-coder2j/pyspark-tutorial 860be30c06bbe1fb8f58aacfc118ab8757d06f88 c2j
+tirthajyoti/Spark-with-Python 670c35a8e3dc659d4090a3e644f4cecbbd48923f tsp -
+krishnaik06/Pyspark-With-Python c0a945cc54bd55d25af7c660ccc7aeb70d02d3e4 kpy -
+coder2j/pyspark-tutorial 860be30c06bbe1fb8f58aacfc118ab8757d06f88 c2j -
+subhamkharwal/pyspark-zero-to-hero 90ac0be7a5ee376c213dbb468fd4e21a0d594f5b pzh /data/input/={entry_dir}/datasets/,data/input/={entry_dir}/datasets/
 EOF
   ;;
 *) echo "unknown set $set_name" >&2; exit 2 ;;

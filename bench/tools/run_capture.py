@@ -229,9 +229,10 @@ def run_ipynb(path):
     orig_rw, orig_map = cap._rw, cap.path_map
 
     def rw(v):
+        v = orig_rw(v)
         if isinstance(v, str) and v and not os.path.isabs(v) and ":" not in v:
             return os.path.join(entry_dir, v)
-        return orig_rw(v)
+        return v
     cap._rw, cap.path_map = rw, dict(orig_map) or {"\0": "\0"}
     os.chdir(entry_dir)
     try:
