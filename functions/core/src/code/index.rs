@@ -43,8 +43,9 @@ use serde::{Deserialize, Serialize};
 /// named by `toDF`, Scala's `Seq(…).toDF(…)` included; version 20: an explicit schema's types — a
 /// `StructType`'s or a DDL string's — say which columns are longs; version 21: a variable assigned
 /// a session, whatever its name, starts chains as `spark` does; version 22: the frames of a
-/// `randomSplit` unpacked into several variables are each the chain's).
-pub const INDEX_FORMAT_VERSION: u32 = 22;
+/// `randomSplit` unpacked into several variables are each the chain's; version 23: a DDL schema
+/// string names its columns).
+pub const INDEX_FORMAT_VERSION: u32 = 23;
 
 pub type FileId = u32;
 pub type SymbolId = u32;

@@ -753,7 +753,11 @@ fn is_foreign_module(name: &str) -> bool {
 
 fn record_string(out: &mut CallArgs, role: ArgRole, value: String) {
     match role {
-        ArgRole::Column => out.columns.push(value),
+        // `createDataFrame(rows, "id long, name string")`: the schema names the columns
+        ArgRole::Column => match inline_rows::ddl_field_names(&value) {
+            Some(names) => out.columns.extend(names),
+            None => out.columns.push(value),
+        },
         ArgRole::Literal => out.literals.push(value),
         ArgRole::Path => out.paths.push(value),
         ArgRole::Table => out.tables.push(value),

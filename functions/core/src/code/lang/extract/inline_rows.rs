@@ -272,9 +272,26 @@ fn ddl_fields(ddl: &str) -> Option<Vec<(String, Option<bool>)>> {
         let mut words = item.split_whitespace();
         let name = words.next()?.trim_end_matches(':').trim_matches('`');
         let field_type = words.next()?;
-        fields.push((name.to_owned(), super::folding::type_is_long(field_type)));
+        let long = super::folding::type_is_long(field_type);
+        let lower = field_type.to_ascii_lowercase();
+        let complex = ["array<", "map<", "struct<", "varchar(", "char("]
+            .iter()
+            .any(|t| lower.starts_with(t));
+        // a name with a space in it (`"first name"`) is no schema
+        if long.is_none() && !complex {
+            return None;
+        }
+        fields.push((name.to_owned(), long));
     }
     Some(fields)
+}
+
+/// The column names a DDL schema string lists (`"id long, name string"` → `id`, `name`).
+pub(super) fn ddl_field_names(ddl: &str) -> Option<Vec<String>> {
+    if !ddl.trim().contains(char::is_whitespace) {
+        return None;
+    }
+    Some(ddl_fields(ddl)?.into_iter().map(|(name, _)| name).collect())
 }
 
 /// The positions `[i]` or `[start:stop:step]` (`index` as written) picks from a list of `len`

@@ -286,3 +286,26 @@ fn a_sorts_ascending_keyword_says_each_keys_direction() {
     assert_eq!(functions(2), ["desc"]);
     assert!(functions(3).is_empty());
 }
+
+#[test]
+fn a_ddl_schema_string_names_its_columns() {
+    let src = "schema = 'employee_id string, salary decimal(10,2), tags array<string>'\n\
+               emp = spark.createDataFrame(data=rows, schema=schema)\n\
+               people = spark.createDataFrame(rows, \"id: long, name: string\")\n\
+               emp.select(col('first name')).show()\n";
+    let out = extract_file(&super::super::python::Python, src, "", CodeFlags::default());
+    let columns = |line: u32| {
+        out.chains
+            .iter()
+            .find(|c| c.statement.start == line)
+            .unwrap()
+            .calls[0]
+            .args
+            .columns
+            .clone()
+    };
+    assert_eq!(columns(2), ["employee_id", "salary", "tags"]);
+    assert_eq!(columns(3), ["id", "name"]);
+    // a name with a space in it is a name, not a schema
+    assert_eq!(columns(4), ["first name"]);
+}
