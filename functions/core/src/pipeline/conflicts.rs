@@ -127,11 +127,14 @@ pub fn conflicts(family: OperatorFamily, node: &Evidence, site: &Evidence) -> bo
                 || drops_other_columns(node, site)
         }
         OperatorFamily::Window => aliases_conflict(node, site),
-        OperatorFamily::Scan => node.column_longs.iter().any(|(column, long)| {
-            site.column_longs
-                .get(column)
-                .is_some_and(|written| written != long)
-        }),
+        // rows whose columns' classes contradict the scan's, or files of another format
+        OperatorFamily::Scan => {
+            node.column_longs.iter().any(|(column, long)| {
+                site.column_longs
+                    .get(column)
+                    .is_some_and(|written| written != long)
+            }) || matches!((&node.file_format, &site.file_format), (Some(n), Some(s)) if n != s)
+        }
         _ => false,
     }
 }

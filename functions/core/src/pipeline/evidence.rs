@@ -77,6 +77,9 @@ pub struct Evidence {
     /// ([`path_tail`]): `Data/sales_info.csv` says more about a scan of
     /// `…/Data/sales_info.csv` than a look-alike's `sales_info.csv` does.
     pub path_tails: BTreeSet<String>,
+    /// For a scan of files, or a reader: the file format (`csv`, `json`, `text`, …; see
+    /// [`file_format`]). A reader of another format does not produce the scan.
+    pub file_format: Option<String>,
 }
 
 /// How an aggregate gathers its rows: `groupBy(k).agg(…)` / `GROUP BY k` plan aggregates keyed
@@ -262,6 +265,30 @@ pub fn path_tail(path: &str) -> Option<String> {
     Some(parts[parts.len() - keep..].join("/").to_lowercase())
 }
 
+/// The file format a scan or a reader names (`Scan csv`, `read.csv`, `format("json")`), lower-cased;
+/// `None` for anything but a file format (tables, in-memory data, a format this does not know).
+pub fn file_format(name: &str) -> Option<String> {
+    let lower = name.trim().to_ascii_lowercase();
+    let lower = match lower.as_str() {
+        "textfile" => "text",
+        "binaryfile" => "binaryfile",
+        other => other,
+    };
+    [
+        "csv",
+        "json",
+        "parquet",
+        "orc",
+        "text",
+        "avro",
+        "libsvm",
+        "xml",
+        "binaryfile",
+    ]
+    .contains(&lower)
+    .then(|| lower.to_owned())
+}
+
 /// The tail of a relative `path` read by code in `folder` (repository-relative), resolved there:
 /// `sales.csv` read in `course/frames/` is `course/frames/sales.csv`. `None` for an absolute
 /// path or URL, whose own tail is all there is.
@@ -358,6 +385,7 @@ impl Evidence {
             folds_projection: self.folds_projection,
             column_longs: self.column_longs.clone(),
             path_tails: self.path_tails.clone(),
+            file_format: self.file_format.clone(),
             key_order: if kind == TokenKind::Column {
                 Vec::new()
             } else {

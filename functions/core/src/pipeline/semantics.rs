@@ -121,6 +121,8 @@ const FOLDS_PROJECTION: &str = "foldsProjection";
 const LONG_COLUMN: &str = "longColumn";
 /// … and the last components of the paths it names ([`Evidence::path_tails`]).
 const PATH_TAIL: &str = "pathTail";
+/// … and the file format it reads ([`Evidence::file_format`]).
+const FILE_FORMAT: &str = "fileFormat";
 const NOT_LONG_COLUMN: &str = "notLongColumn";
 
 fn to_pairs(evidence: &Evidence) -> Vec<(String, String)> {
@@ -176,6 +178,12 @@ fn to_pairs(evidence: &Evidence) -> Vec<(String, String)> {
                 .iter()
                 .map(|t| (PATH_TAIL.to_owned(), t.clone())),
         )
+        .chain(
+            evidence
+                .file_format
+                .iter()
+                .map(|f| (FILE_FORMAT.to_owned(), f.clone())),
+        )
         .collect()
 }
 
@@ -203,6 +211,8 @@ pub fn evidence_of(pairs: &[(String, String)]) -> Evidence {
             e.column_longs.insert(v.clone(), k == LONG_COLUMN);
         } else if k == PATH_TAIL {
             e.path_tails.insert(v.clone());
+        } else if k == FILE_FORMAT {
+            e.file_format = Some(v.clone());
         }
     }
     e
@@ -398,6 +408,7 @@ fn scan_evidence(e: &mut Evidence, d: &crate::plan::NodeDetails) {
             e.add(TokenKind::Table, t);
         }
         e.add_all(TokenKind::Path, &scan.paths);
+        e.file_format = super::evidence::file_format(&scan.format);
     }
     // `spark.range(100)`: the bounds and step the user wrote.
     if let Some(range) = d.arguments.get("range") {

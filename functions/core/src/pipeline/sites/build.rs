@@ -6,7 +6,7 @@ use crate::code::sql_expr::COUNT_OF_ROWS;
 use crate::pipeline::evidence::{
     CACHED, DROPPED_COLUMN, EVERY_COLUMN, FILL_VALUE, FILLED_COLUMN, FILLS_NULLS, Grouping,
     KEY_LEFT_OUT, NULL_DROP, PIVOT_VALUE, STRUCT_FIELDS, WITH_REPLACEMENT, canonical_literal,
-    is_noise_function, normalise_column, relative_path_tail,
+    file_format, is_noise_function, normalise_column, relative_path_tail,
 };
 use crate::pipeline::operations::{
     AGGREGATE_FUNCTIONS, TYPED_FILTER, passes_closure, typed_operator_of,
@@ -336,6 +336,9 @@ fn call_evidence(
     }
     evidence.add_all(TokenKind::Table, &call.args.tables);
     evidence.add_all(TokenKind::Path, &call.args.paths);
+    if !after_write {
+        evidence.file_format = reader_format(chain, position);
+    }
     if call.args.paths.is_empty() && call.args.tables.is_empty() {
         for hint in reader_path_hints(&call.method, &call.args.text) {
             evidence.add(TokenKind::Path, &hint);
@@ -834,6 +837,24 @@ pub(super) fn statistics_computed_by(method: &str) -> &'static [&'static str] {
     } else {
         &[]
     }
+}
+
+/// The file format a reader call reads: its own method's (`read.csv`, `textFile`), or for
+/// `load` the `format("json")` before it in the chain.
+fn reader_format(chain: &CallChain, position: usize) -> Option<String> {
+    let call = &chain.calls[position];
+    if let Some(format) = file_format(&call.method) {
+        return Some(format);
+    }
+    if !call.method.eq_ignore_ascii_case("load") {
+        return None;
+    }
+    chain.calls[..position]
+        .iter()
+        .rev()
+        .find(|c| c.method == "format")
+        .and_then(|c| c.args.literals.first())
+        .and_then(|f| file_format(f))
 }
 
 /// The rows `describe()` / `summary()` return, one per statistic, named as the plan prints them.

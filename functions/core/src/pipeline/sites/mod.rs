@@ -1200,4 +1200,52 @@ mod tests {
         );
         assert_eq!(build::first_argument("()"), None);
     }
+
+    #[test]
+    fn a_reader_of_another_file_format_does_not_produce_the_scan() {
+        let files = [(
+            "read.py",
+            "orders = spark.read.format('json').load('data/orders.json')\n\
+             raw = spark.read.format('text').load('data/orders.json')\n\
+             people = spark.read.option('header', True).csv('data/people.csv')\n\
+             lines = spark.read.textFile('data/notes.txt')\n",
+        )];
+        let index = repo_index(&files);
+        let table = SiteTable::build(&index);
+        let format_at = |line: u32| {
+            table
+                .sites
+                .iter()
+                .filter(|s| s.lines.start == line)
+                .find_map(|s| s.evidence.file_format.clone())
+        };
+        assert_eq!(format_at(1).as_deref(), Some("json"));
+        assert_eq!(format_at(2).as_deref(), Some("text"));
+        assert_eq!(format_at(3).as_deref(), Some("csv"));
+        assert_eq!(format_at(4).as_deref(), Some("text"));
+        let scan_of = |format: &str| Evidence {
+            file_format: crate::pipeline::evidence::file_format(format),
+            ..Evidence::default()
+        };
+        let reader = |line: u32| {
+            table
+                .sites
+                .iter()
+                .find(|s| s.lines.start == line && s.evidence.file_format.is_some())
+                .unwrap()
+        };
+        let conflicts = |node: &Evidence, line: u32| {
+            crate::pipeline::conflicts::conflicts(
+                OperatorFamily::Scan,
+                node,
+                &reader(line).evidence,
+            )
+        };
+        // `Scan text` of a JSON file is the text reader's, not the JSON reader's
+        assert!(conflicts(&scan_of("text"), 1));
+        assert!(!conflicts(&scan_of("text"), 2));
+        assert!(!conflicts(&scan_of("csv"), 3));
+        // a scan of a table names no file format: nothing to contradict
+        assert!(!conflicts(&Evidence::default(), 1));
+    }
 }
