@@ -3,6 +3,14 @@
 use super::*;
 use crate::code::sql_expr::COUNT_OF_ROWS;
 
+/// The first call of the chain whose statement starts at `line`.
+fn first_call_at(out: &FileExtract, line: u32) -> &SparkCall {
+    let chain = out.chains.iter().find(|c| c.statement.start == line);
+    &chain
+        .unwrap_or_else(|| panic!("no chain at line {line}: {:#?}", out.chains))
+        .calls[0]
+}
+
 fn tokens(expr: &str) -> CallArgs {
     let mut out = CallArgs::default();
     sql_expression_tokens(expr, &mut out);
@@ -272,16 +280,7 @@ fn a_sorts_ascending_keyword_says_each_keys_direction() {
                df.sort('Sales', ascending=False).show()\n\
                df.orderBy('Sales', ascending=flag).show()\n";
     let out = extract_file(&super::super::python::Python, src, "", CodeFlags::default());
-    let functions = |line: u32| {
-        out.chains
-            .iter()
-            .find(|c| c.statement.start == line)
-            .unwrap()
-            .calls[0]
-            .args
-            .functions
-            .clone()
-    };
+    let functions = |line: u32| first_call_at(&out, line).args.functions.clone();
     assert_eq!(functions(1), ["desc", "asc"]);
     assert_eq!(functions(2), ["desc"]);
     assert!(functions(3).is_empty());
@@ -294,16 +293,7 @@ fn a_ddl_schema_string_names_its_columns() {
                people = spark.createDataFrame(rows, \"id: long, name: string\")\n\
                emp.select(col('first name')).show()\n";
     let out = extract_file(&super::super::python::Python, src, "", CodeFlags::default());
-    let columns = |line: u32| {
-        out.chains
-            .iter()
-            .find(|c| c.statement.start == line)
-            .unwrap()
-            .calls[0]
-            .args
-            .columns
-            .clone()
-    };
+    let columns = |line: u32| first_call_at(&out, line).args.columns.clone();
     assert_eq!(columns(2), ["employee_id", "salary", "tags"]);
     assert_eq!(columns(3), ["id", "name"]);
     // a name with a space in it is a name, not a schema
