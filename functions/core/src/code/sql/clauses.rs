@@ -501,13 +501,21 @@ impl ClauseBuilder<'_> {
         self.relation(&table.relation, i, from_lines, subqueries);
         for join in &table.joins {
             let join_lines = self.lines(join.span(), parent);
-            let j = self.push(SqlClauseKind::Join, join_lines, join.to_string(), depth);
+            let written = join.to_string();
+            let j = self.push(SqlClauseKind::Join, join_lines, written.clone(), depth);
             self.clauses[j].columns.clear();
             self.relation(&join.relation, j, join_lines, subqueries);
+            let join_type = join_type_word(&written);
+            self.clauses[j]
+                .literals
+                .extend(join_type.map(str::to_owned));
             if let Some(JoinConstraint::On(predicate)) = join_constraint(&join.join_operator) {
                 let p_lines = self.lines(predicate.span(), join_lines);
                 let p = self.push_expr(SqlClauseKind::JoinPredicate, p_lines, predicate, depth);
                 self.clauses[j].columns = self.clauses[p].columns.clone();
+                self.clauses[p]
+                    .literals
+                    .extend(join_type.map(str::to_owned));
             }
             if let Some(JoinConstraint::Using(names)) = join_constraint(&join.join_operator) {
                 self.clauses[j].columns = names.iter().map(|n| n.to_string()).collect();
@@ -599,4 +607,21 @@ fn first_selected(query: &Query) -> Option<String> {
         }
         _ => None,
     }
+}
+
+/// The word `join(…, how=…)` would use for a SQL join's type (`LEFT [OUTER] JOIN` → `left`), so a
+/// query's join meets its plan's join type as DataFrame code does; none for an inner join.
+fn join_type_word(join: &str) -> Option<&'static str> {
+    let upper = join.trim_start().to_ascii_uppercase();
+    [
+        ("LEFT SEMI", "left_semi"),
+        ("LEFT ANTI", "left_anti"),
+        ("LEFT", "left"),
+        ("RIGHT", "right"),
+        ("FULL", "full"),
+        ("CROSS", "cross"),
+    ]
+    .into_iter()
+    .find(|(prefix, _)| upper.starts_with(prefix))
+    .map(|(_, word)| word)
 }

@@ -351,6 +351,35 @@ mod tests {
     }
 
     #[test]
+    fn a_joins_type_is_the_word_a_dataframe_join_would_use() {
+        let words = |sql: &str| {
+            let out = analyse_sql(&at_line(sql, 1));
+            out[0]
+                .clauses
+                .iter()
+                .filter(|c| matches!(c.kind, SqlClauseKind::Join | SqlClauseKind::JoinPredicate))
+                .map(|c| c.literals.clone())
+                .collect::<Vec<_>>()
+        };
+        let left = words("SELECT * FROM s LEFT JOIN e ON s.id = e.id");
+        assert_eq!(left, [vec!["left".to_owned()], vec!["left".to_owned()]]);
+        assert_eq!(
+            words("SELECT * FROM s LEFT OUTER JOIN e ON s.id = e.id")[0],
+            ["left"]
+        );
+        assert_eq!(
+            words("SELECT * FROM s FULL OUTER JOIN e ON s.id = e.id")[0],
+            ["full"]
+        );
+        assert_eq!(
+            words("SELECT * FROM s LEFT ANTI JOIN e ON s.id = e.id")[0],
+            ["left_anti"]
+        );
+        // an inner join names no type, as `join(other, key)` does not
+        assert!(words("SELECT * FROM s JOIN e ON s.id = e.id")[0].is_empty());
+    }
+
+    #[test]
     fn clauses_carry_repository_lines() {
         let sql = "SELECT dept, sum(salary) AS total\nFROM emp e\nJOIN dept d ON e.dept_id = d.id\nWHERE e.age > 30 AND d.name <> 'x'\nGROUP BY dept\nHAVING sum(salary) > 10\nORDER BY total DESC\nLIMIT 5";
         let out = analyse_sql(&at_line(sql, 20));
