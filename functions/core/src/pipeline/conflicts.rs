@@ -30,7 +30,9 @@
 //!   code wrote no alias).
 //! * **in-memory column types** — the site's rows or schema make a column a long (Python's whole
 //!   numbers, Scala's `1L`, `LongType`) where the node's scan holds no long (`id#0`), or the
-//!   reverse (`id#0L` against strings).
+//!   reverse (`id#0L` against strings);
+//! * **file format** — the site reads another format than the scan's files (`format("json")`
+//!   against `Scan text`).
 //!
 //! A conflict does not exclude a site — the plan may be an optimised rewrite — it multiplies its
 //! score by [`CONFLICT_PENALTY`].

@@ -271,7 +271,6 @@ pub fn file_format(name: &str) -> Option<String> {
     let lower = name.trim().to_ascii_lowercase();
     let lower = match lower.as_str() {
         "textfile" => "text",
-        "binaryfile" => "binaryfile",
         other => other,
     };
     [
@@ -400,13 +399,6 @@ impl Evidence {
         if !column.is_empty() && !self.key_order.contains(&column) {
             self.key_order.push(column);
         }
-    }
-
-    pub fn extend(&mut self, other: &Evidence) {
-        self.tokens.extend(other.tokens.iter().cloned());
-        self.spellings.extend(other.spellings.iter().cloned());
-        self.path_tails.extend(other.path_tails.iter().cloned());
-        self.grouping = self.grouping.or(other.grouping);
     }
 
     /// Whether this bag holds `value` in any role where a plan token of `kind` could appear:

@@ -135,12 +135,7 @@ impl LanguageAdapter for Python {
     }
 
     fn assignment<'t>(&self, statement: Node<'t>, src: &str) -> Option<(String, Node<'t>)> {
-        let assignment = statement.named_child(0)?;
-        if kind_of(assignment) != "assignment" {
-            return None;
-        }
-        let left = field_of(assignment, Field::Left)?;
-        let right = field_of(assignment, Field::Right)?;
+        let (left, right) = assignment_sides(statement)?;
         match kind_of(left) {
             "identifier" | "attribute" => Some((text(left, src).to_string(), right)),
             _ => None,
@@ -152,11 +147,7 @@ impl LanguageAdapter for Python {
         statement: Node<'t>,
         src: &str,
     ) -> Option<(Vec<String>, Node<'t>)> {
-        let assignment = statement.named_child(0)?;
-        if kind_of(assignment) != "assignment" {
-            return None;
-        }
-        let left = field_of(assignment, Field::Left)?;
+        let (left, right) = assignment_sides(statement)?;
         if !matches!(
             kind_of(left),
             "pattern_list" | "tuple_pattern" | "list_pattern"
@@ -167,7 +158,7 @@ impl LanguageAdapter for Python {
             .into_iter()
             .map(|n| (kind_of(n) == "identifier").then(|| text(n, src).to_string()))
             .collect::<Option<Vec<_>>>()?;
-        Some((names, field_of(assignment, Field::Right)?))
+        Some((names, right))
     }
 
     fn definition<'t>(&self, node: Node<'t>, _src: &str) -> Option<Definition<'t>> {
@@ -266,6 +257,18 @@ fn decode_python_literal(literal: &str, line: u32) -> Option<DecodedString> {
             Interpolation::None
         },
     }))
+}
+
+/// The target and the value of an assignment statement (`x = …`, `a, b = …`).
+fn assignment_sides(statement: Node<'_>) -> Option<(Node<'_>, Node<'_>)> {
+    let assignment = statement.named_child(0)?;
+    if kind_of(assignment) != "assignment" {
+        return None;
+    }
+    Some((
+        field_of(assignment, Field::Left)?,
+        field_of(assignment, Field::Right)?,
+    ))
 }
 
 #[cfg(test)]

@@ -501,11 +501,10 @@ impl ClauseBuilder<'_> {
         self.relation(&table.relation, i, from_lines, subqueries);
         for join in &table.joins {
             let join_lines = self.lines(join.span(), parent);
-            let written = join.to_string();
-            let j = self.push(SqlClauseKind::Join, join_lines, written.clone(), depth);
+            let j = self.push(SqlClauseKind::Join, join_lines, join.to_string(), depth);
             self.clauses[j].columns.clear();
             self.relation(&join.relation, j, join_lines, subqueries);
-            let join_type = join_type_word(&written);
+            let join_type = join_type_word(&join.join_operator);
             self.clauses[j]
                 .literals
                 .extend(join_type.map(str::to_owned));
@@ -611,17 +610,14 @@ fn first_selected(query: &Query) -> Option<String> {
 
 /// The word `join(…, how=…)` would use for a SQL join's type (`LEFT [OUTER] JOIN` → `left`), so a
 /// query's join meets its plan's join type as DataFrame code does; none for an inner join.
-fn join_type_word(join: &str) -> Option<&'static str> {
-    let upper = join.trim_start().to_ascii_uppercase();
-    [
-        ("LEFT SEMI", "left_semi"),
-        ("LEFT ANTI", "left_anti"),
-        ("LEFT", "left"),
-        ("RIGHT", "right"),
-        ("FULL", "full"),
-        ("CROSS", "cross"),
-    ]
-    .into_iter()
-    .find(|(prefix, _)| upper.starts_with(prefix))
-    .map(|(_, word)| word)
+fn join_type_word(operator: &JoinOperator) -> Option<&'static str> {
+    match operator {
+        JoinOperator::Left(_) | JoinOperator::LeftOuter(_) => Some("left"),
+        JoinOperator::Right(_) | JoinOperator::RightOuter(_) => Some("right"),
+        JoinOperator::FullOuter(_) => Some("full"),
+        JoinOperator::CrossJoin(_) => Some("cross"),
+        JoinOperator::LeftSemi(_) => Some("left_semi"),
+        JoinOperator::LeftAnti(_) => Some("left_anti"),
+        _ => None,
+    }
 }

@@ -196,6 +196,12 @@ fn call_sites(
         } else {
             1.0
         };
+        // `read.csv("sales.csv")` in a notebook: its kernel reads from the notebook's folder.
+        let folder = index
+            .files
+            .get(chain.file as usize)
+            .and_then(|f| f.path.rsplit_once('/'))
+            .map_or("", |(folder, _)| folder);
         for (position, call) in chain.calls.iter().enumerate() {
             after_write |= is_writer_accessor(Some(&call.method));
             let (mut evidence, families) = call_evidence(chain, position, after_join, after_write);
@@ -209,12 +215,6 @@ fn call_sites(
                     evidence.add(kind, value);
                 }
             }
-            // `read.csv("sales.csv")` in a notebook: its kernel reads from the notebook's folder.
-            let folder = index
-                .files
-                .get(chain.file as usize)
-                .and_then(|f| f.path.rsplit_once('/'))
-                .map_or("", |(folder, _)| folder);
             for path in &call.args.paths {
                 evidence.path_tails.extend(relative_path_tail(folder, path));
             }
@@ -255,12 +255,8 @@ fn never_runs(chain: &CallChain) -> bool {
         return false;
     };
     let method = last.method.to_ascii_lowercase();
-    let after_grouping = chain.calls.len() >= 2
-        && is_grouping_method(
-            &chain.calls[chain.calls.len() - 2]
-                .method
-                .to_ascii_lowercase(),
-        );
+    let after_grouping =
+        chain.calls.len() >= 2 && is_grouping_method(&chain.calls[chain.calls.len() - 2].method);
     let lazy = LAZY_ENDINGS.contains(&method.as_str())
         || after_grouping && matches!(method.as_str(), "count" | "sum" | "min" | "max");
     lazy && chain.assigned_to.is_none()
@@ -344,11 +340,12 @@ fn call_evidence(
             evidence.add(TokenKind::Path, &hint);
         }
     }
-    for f in statistics_computed_by(&call.method) {
+    // `describe()` / `summary()`: the statistics and the rows it explodes them into.
+    let (statistics, rows) = statistics_computed_by(&call.method);
+    for f in statistics {
         evidence.add(TokenKind::Function, f);
     }
-    // … and names the rows it explodes them into (`explode([count,mean,…])`).
-    for row in statistic_rows(&call.method) {
+    for row in rows {
         evidence.add(TokenKind::Literal, row);
     }
     if let Some(operator) = typed_operator_of(&call.method) {
@@ -809,33 +806,42 @@ fn family_sites(sites: &[Site]) -> Vec<Vec<SiteId>> {
 /// `distinct()`, `dropDuplicates(…)`: the plan shows them as aggregates with no functions of
 /// their own (see `semantics::is_deduplication`); so does `countDistinct(…)`, whose plan first
 /// de-duplicates its columns.
-/// The aggregate functions `describe()` / `summary()` plan without naming them.
-pub(super) fn statistics_computed_by(method: &str) -> &'static [&'static str] {
-    // Both explode the statistics into rows and pick each column's value out of its map;
-    // `summary()` adds the quartiles.
+/// The aggregate functions `describe()` / `summary()` plan without naming them, and the rows
+/// they return, one per statistic.
+pub(super) fn statistics_computed_by(
+    method: &str,
+) -> (&'static [&'static str], &'static [&'static str]) {
+    // Both explode the statistics into rows named as the plan prints them and pick each
+    // column's value out of its map; `summary()` adds the quartiles.
     if method.eq_ignore_ascii_case("describe") {
-        &[
-            "count",
-            "mean",
-            "stddev",
-            "min",
-            "max",
-            "explode",
-            "element_at",
-        ]
+        (
+            &[
+                "count",
+                "mean",
+                "stddev",
+                "min",
+                "max",
+                "explode",
+                "element_at",
+            ],
+            &["count", "mean", "stddev", "min", "max"],
+        )
     } else if method.eq_ignore_ascii_case("summary") {
-        &[
-            "count",
-            "mean",
-            "stddev",
-            "min",
-            "max",
-            "percentile_approx",
-            "explode",
-            "element_at",
-        ]
+        (
+            &[
+                "count",
+                "mean",
+                "stddev",
+                "min",
+                "max",
+                "percentile_approx",
+                "explode",
+                "element_at",
+            ],
+            &["count", "mean", "stddev", "min", "25%", "50%", "75%", "max"],
+        )
     } else {
-        &[]
+        (&[], &[])
     }
 }
 
@@ -855,17 +861,6 @@ fn reader_format(chain: &CallChain, position: usize) -> Option<String> {
         .find(|c| c.method == "format")
         .and_then(|c| c.args.literals.first())
         .and_then(|f| file_format(f))
-}
-
-/// The rows `describe()` / `summary()` return, one per statistic, named as the plan prints them.
-fn statistic_rows(method: &str) -> &'static [&'static str] {
-    if method.eq_ignore_ascii_case("describe") {
-        &["count", "mean", "stddev", "min", "max"]
-    } else if method.eq_ignore_ascii_case("summary") {
-        &["count", "mean", "stddev", "min", "25%", "50%", "75%", "max"]
-    } else {
-        &[]
-    }
 }
 
 pub(super) fn is_writer_accessor(member: Option<&str>) -> bool {
