@@ -44,8 +44,9 @@ use serde::{Deserialize, Serialize};
 /// `StructType`'s or a DDL string's — say which columns are longs; version 21: a variable assigned
 /// a session, whatever its name, starts chains as `spark` does; version 22: the frames of a
 /// `randomSplit` unpacked into several variables are each the chain's; version 23: a DDL schema
-/// string names its columns; version 24: a SQL join names its type as `join(…, how=…)` would).
-pub const INDEX_FORMAT_VERSION: u32 = 24;
+/// string names its columns; version 24: a SQL join names its type as `join(…, how=…)` would; version 25: a path interpolating
+/// its file name keeps the names it interpolates, for the values callers pass).
+pub const INDEX_FORMAT_VERSION: u32 = 25;
 
 pub type FileId = u32;
 pub type SymbolId = u32;

@@ -540,6 +540,45 @@ mod tests {
     }
 
     #[test]
+    fn a_path_interpolating_its_file_name_is_what_the_callers_pass() {
+        let files = [
+            (
+                "Datasets.scala",
+                "object Datasets {\n\
+                 \x20 def main(args: Array[String]): Unit = {\n\
+                 \x20   def readDF(filename: String) = spark.read\n\
+                 \x20     .option(\"inferSchema\", \"true\")\n\
+                 \x20     .json(s\"src/main/resources/data/$filename\")\n\
+                 \x20   val carsDF = readDF(\"cars.json\")\n\
+                 \x20   carsDF.show()\n\
+                 \x20 }\n\
+                 }\n",
+            ),
+            (
+                "jobs/load.py",
+                "def load(spark, name, folder):\n    \
+                 return spark.read.csv(f\"{folder}/{name}.csv\", header=True)\n\
+                 def main(spark):\n    \
+                 load(spark, \"orders\", \"raw\").show()\n",
+            ),
+        ];
+        let index = repo_index(&files);
+        let table = SiteTable::build(&index);
+        let reader = |method: &str| {
+            table
+                .sites
+                .iter()
+                .find(|s| matches!(&s.kind, SiteKind::Call { method: m, .. } if m == method))
+                .unwrap()
+        };
+        // Scala's `s"…/$filename"` inside a nested def, Python's f-string: the file passed
+        assert!(reader("json").evidence.has(TokenKind::Path, "cars"));
+        assert!(reader("csv").evidence.has(TokenKind::Path, "orders"));
+        // a folder interpolated before a written file name names no file
+        assert!(!reader("csv").evidence.has(TokenKind::Path, "raw"));
+    }
+
+    #[test]
     fn a_sql_unit_holds_the_flow_registering_its_view() {
         let table = site_table(
             "Job.scala",

@@ -3,6 +3,7 @@
 
 use super::*;
 use crate::code::sql_expr::COUNT_OF_ROWS;
+use crate::code::strings::PLACEHOLDER;
 
 impl<'a> Extractor<'a> {
     /// Break a call's arguments down into columns, literals, functions, aliases, tables, paths.
@@ -37,6 +38,10 @@ impl<'a> Extractor<'a> {
                 Shape::Str if method == "sql" => {}
                 Shape::Str => {
                     if let Some(decoded) = self.adapter.decode_string(node, src) {
+                        // `json(s"data/$filename")`: the file is what the name holds.
+                        for name in self.file_name_interpolations(node, &decoded.text) {
+                            record_name(&mut out, role, name);
+                        }
                         record_string(&mut out, role, decoded.text);
                     }
                 }
@@ -224,6 +229,46 @@ impl<'a> Extractor<'a> {
             } if text(name, self.src) == "lit" => self.counts_rows(inner),
             _ => false,
         }
+    }
+
+    /// The names read by the interpolations (`$filename`, `{name}`, `${dir.name}`) that write a
+    /// decoded path's last component: `{folder}/{name}.csv` reads `name`, not `folder`.
+    fn file_name_interpolations(&self, string: Node<'a>, decoded: &str) -> Vec<&'a str> {
+        let last_start = decoded
+            .trim_end_matches(['/', '\\'])
+            .rfind(['/', '\\'])
+            .map_or(0, |i| i + 1);
+        let before = decoded[..last_start].matches(PLACEHOLDER).count();
+        // interpolations in source order: a stack walk, children pushed in reverse
+        let mut interpolations = Vec::new();
+        let mut stack = named_children(string);
+        stack.reverse();
+        let mut budget = ARG_NODE_BUDGET;
+        while let Some(node) = stack.pop() {
+            budget = budget.saturating_sub(1);
+            if budget == 0 {
+                break;
+            }
+            if node.kind() == "interpolation" {
+                interpolations.push(node);
+            } else {
+                stack.extend(named_children(node).into_iter().rev());
+            }
+        }
+        let mut names = Vec::new();
+        for interpolation in interpolations.into_iter().skip(before) {
+            let mut inner = vec![interpolation];
+            while let Some(node) = inner.pop() {
+                if names.len() >= NAMES_CAP {
+                    return names;
+                }
+                match self.adapter.shape(node, self.src) {
+                    Shape::Ident => names.push(text(node, self.src)),
+                    _ => inner.extend(named_children(node)),
+                }
+            }
+        }
+        names
     }
 
     /// Push a call's arguments with the role the method gives each position / keyword.
