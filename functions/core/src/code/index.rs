@@ -45,8 +45,10 @@ use serde::{Deserialize, Serialize};
 /// a session, whatever its name, starts chains as `spark` does; version 22: the frames of a
 /// `randomSplit` unpacked into several variables are each the chain's; version 23: a DDL schema
 /// string names its columns; version 24: a SQL join names its type as `join(…, how=…)` would; version 25: a path interpolating
-/// its file name keeps the names it interpolates, for the values callers pass).
-pub const INDEX_FORMAT_VERSION: u32 = 25;
+/// its file name keeps the names it interpolates, for the values callers pass; version 26: Scala's
+/// parenless `toDF` / `as[T]` are calls, and a chain knows when the variable it is assigned to is
+/// never read).
+pub const INDEX_FORMAT_VERSION: u32 = 26;
 
 pub type FileId = u32;
 pub type SymbolId = u32;
@@ -317,6 +319,10 @@ pub struct CallChain {
     /// of a Scala body).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub returned: bool,
+    /// The chain is assigned to a variable that nothing after it in its file reads (the name
+    /// never appears on a later line): the frame it builds is never used.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub unread: bool,
 }
 
 /// Where a SQL statement came from.

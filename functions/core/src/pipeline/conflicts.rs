@@ -32,7 +32,9 @@
 //!   numbers, Scala's `1L`, `LongType`) where the node's scan holds no long (`id#0`), or the
 //!   reverse (`id#0L` against strings);
 //! * **file format** — the site reads another format than the scan's files (`format("json")`
-//!   against `Scan text`).
+//!   against `Scan text`);
+//! * **compiled class** — the node runs a closure compiled in another class than the one around
+//!   the site (`RDDs.scala`'s `map(_.genre)` against `MapElements Datasets$$$Lambda$42`).
 //!
 //! A conflict does not exclude a site — the plan may be an optimised rewrite — it multiplies its
 //! score by [`CONFLICT_PENALTY`].
@@ -53,6 +55,11 @@ pub const CONFLICT_PENALTY: f64 = 0.55;
 
 /// Whether `site` says something the node (`family`, `node`) rules out (see module docs).
 pub fn conflicts(family: OperatorFamily, node: &Evidence, site: &Evidence) -> bool {
+    if let (Some(closure), Some(around)) = (&node.compiled_in, &site.compiled_in)
+        && closure != around
+    {
+        return true;
+    }
     match family {
         OperatorFamily::Join => {
             let node_types = values(node, TokenKind::Literal, is_join_type_word);
@@ -261,6 +268,32 @@ fn values(e: &Evidence, kind: TokenKind, keep: impl Fn(&str) -> bool) -> BTreeSe
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_closure_compiled_in_another_class_is_other_code() {
+        let class = |name: Option<&str>| Evidence {
+            compiled_in: name.map(str::to_owned),
+            ..Evidence::default()
+        };
+        let node = class(Some("Datasets"));
+        assert!(conflicts(
+            OperatorFamily::Project,
+            &node,
+            &class(Some("RDDs"))
+        ));
+        assert!(!conflicts(
+            OperatorFamily::Project,
+            &node,
+            &class(Some("Datasets"))
+        ));
+        // Python code, or a plan without a closure, says nothing either way
+        assert!(!conflicts(OperatorFamily::Project, &node, &class(None)));
+        assert!(!conflicts(
+            OperatorFamily::Project,
+            &class(None),
+            &class(Some("RDDs"))
+        ));
+    }
 
     fn bag(tokens: &[(TokenKind, &str)]) -> Evidence {
         let mut e = Evidence::default();

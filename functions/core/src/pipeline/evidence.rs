@@ -80,6 +80,12 @@ pub struct Evidence {
     /// For a scan of files, or a reader: the file format (`csv`, `json`, `text`, …; see
     /// [`file_format`]). A reader of another format does not produce the scan.
     pub file_format: Option<String>,
+    /// For a node running a closure the user compiled (a typed `map` / `filter`, `groupByKey`):
+    /// the top-level class it was compiled in, without its package
+    /// ([`super::hints::closure_class`]); for a
+    /// site in Scala or Java code: the top-level class around it. A closure compiled in another
+    /// class is other code.
+    pub compiled_in: Option<String>,
 }
 
 /// How an aggregate gathers its rows: `groupBy(k).agg(…)` / `GROUP BY k` plan aggregates keyed
@@ -385,6 +391,7 @@ impl Evidence {
             column_longs: self.column_longs.clone(),
             path_tails: self.path_tails.clone(),
             file_format: self.file_format.clone(),
+            compiled_in: self.compiled_in.clone(),
             key_order: if kind == TokenKind::Column {
                 Vec::new()
             } else {

@@ -216,6 +216,16 @@ impl<'a> HintResolver<'a> {
     }
 }
 
+/// The outermost class a JVM closure printed in `text` was compiled in, package included:
+/// `part3.Datasets` of `part3.Datasets$$$Lambda$4283/0x…@451e` ([`CLOSURE`]). A lambda is
+/// compiled into the class whose code creates it, so the class names the code.
+pub fn closure_class(text: &str) -> Option<&str> {
+    CLOSURE
+        .captures(text)
+        .and_then(|c| c.get(1))
+        .map(|m| m.as_str())
+}
+
 /// What a plan itself says of the user's code, each once: the closures its typed operators and
 /// filters run ([`CLOSURE`]) and the file and line that made the RDDs it scans ([`RDD_ORIGIN`]).
 pub fn plan_hints(graph: &PlanGraph) -> Vec<String> {
@@ -243,6 +253,32 @@ pub fn plan_hints(graph: &PlanGraph) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_closure_names_the_outermost_class_it_was_compiled_in() {
+        let cases = [
+            (
+                "part3.Datasets$$$Lambda$4283/0x00007f9e9d21cf10@451e8bd0, obj#170: bigint",
+                Some("part3.Datasets"),
+            ),
+            (
+                "invoke(part3.Datasets$$$Lambda$4233/0x1@4b8ab2f8.apply(newInstance(class part3.Datasets$Car)))",
+                Some("part3.Datasets"),
+            ),
+            (
+                "com.x.TypedDataset$$Lambda$4444/0x7@4c33450c",
+                Some("com.x.TypedDataset"),
+            ),
+            ("com.x.Outer$Inner$$Lambda$7/0x1@1", Some("com.x.Outer")),
+            ("com.x.Job$$anonfun$1", Some("com.x.Job")),
+            // a case class alone, or a named class's instance, is no closure
+            ("newInstance(class part3.Datasets$Car)", None),
+            ("part3.MyFunction@37a5ac85", None),
+        ];
+        for (text, class) in cases {
+            assert_eq!(closure_class(text), class, "{text}");
+        }
+    }
 
     const PATHS: [&str; 6] = [
         "src/main/scala/com/shop/Revenue.scala",

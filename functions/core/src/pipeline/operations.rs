@@ -224,10 +224,14 @@ pub fn calls_closure(expression: &str) -> bool {
     expression.contains("$$Lambda") || expression.contains("$anonfun")
 }
 
-/// Whether a call's arguments are a closure: a Java (`->`) or Scala (`=>`) lambda, or a method
-/// reference (`Job::keep`).
+/// Whether a call's arguments are a closure: a Java (`->`) or Scala (`=>`) lambda, a method
+/// reference (`Job::keep`), or Scala's placeholder syntax (`_.age > 30`, `_ + _`).
 pub fn passes_closure(arguments: &str) -> bool {
-    ["->", "=>", "::"].iter().any(|op| arguments.contains(op))
+    let placeholder = arguments.match_indices('_').any(|(at, _)| {
+        let word = |c: char| c.is_alphanumeric() || c == '_' || c == '"' || c == '\'';
+        !arguments[..at].ends_with(word) && !arguments[at + 1..].starts_with(word)
+    });
+    placeholder || ["->", "=>", "::"].iter().any(|op| arguments.contains(op))
 }
 
 /// Whether the plan operator runs a user's closure over objects (`MapElements`, `MapPartitions`…).
@@ -390,6 +394,28 @@ pub fn clause_families(kind: SqlClauseKind, functions: &[String]) -> FamilySet {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_closure_is_a_lambda_a_method_reference_or_scalas_placeholder() {
+        for closure in [
+            "(r -> r.getAge() > 30)",
+            "(car => car.Name)",
+            "(Job::keep)",
+            "(_.Horsepower.getOrElse(0L) > 140)",
+            "(_ + _)",
+            "(_ < 100)",
+        ] {
+            assert!(passes_closure(closure), "{closure}");
+        }
+        for condition in [
+            "(col(\"first_name\") > 1)",
+            "(df._c0 > 1)",
+            "(\"_\")",
+            "(F.col(\"x\") == 2)",
+        ] {
+            assert!(!passes_closure(condition), "{condition}");
+        }
+    }
 
     #[test]
     fn select_with_an_aggregate_is_an_aggregation() {

@@ -123,6 +123,8 @@ const LONG_COLUMN: &str = "longColumn";
 const PATH_TAIL: &str = "pathTail";
 /// … and the file format it reads ([`Evidence::file_format`]).
 const FILE_FORMAT: &str = "fileFormat";
+/// … and the class its closure was compiled in ([`Evidence::compiled_in`]).
+const COMPILED_IN: &str = "compiledIn";
 const NOT_LONG_COLUMN: &str = "notLongColumn";
 
 fn to_pairs(evidence: &Evidence) -> Vec<(String, String)> {
@@ -184,6 +186,12 @@ fn to_pairs(evidence: &Evidence) -> Vec<(String, String)> {
                 .iter()
                 .map(|f| (FILE_FORMAT.to_owned(), f.clone())),
         )
+        .chain(
+            evidence
+                .compiled_in
+                .iter()
+                .map(|c| (COMPILED_IN.to_owned(), c.clone())),
+        )
         .collect()
 }
 
@@ -213,6 +221,8 @@ pub fn evidence_of(pairs: &[(String, String)]) -> Evidence {
             e.path_tails.insert(v.clone());
         } else if k == FILE_FORMAT {
             e.file_format = Some(v.clone());
+        } else if k == COMPILED_IN {
+            e.compiled_in = Some(v.clone());
         }
     }
     e
@@ -395,6 +405,14 @@ fn own_signature(node: &PlanNode, inferred_from_above: bool) -> Evidence {
     if is_typed_operator(&node.operator) {
         e.add(TokenKind::Function, &node.operator);
     }
+    // `MapElements part3.Datasets$$$Lambda$42…`, a typed filter's `invoke(…Lambda…apply(…))`
+    e.compiled_in = d
+        .arguments
+        .values()
+        .map(String::as_str)
+        .chain(d.conditions.iter().map(|c| c.text.as_str()))
+        .find_map(super::hints::closure_class)
+        .map(|class| class.rsplit('.').next().unwrap_or(class).to_owned());
     e
 }
 
@@ -1668,9 +1686,13 @@ Filter invoke(com.shop.Survey$$Lambda$3802/0x00007f196d16afa8@642aa8ea.call(init
 ";
         let graph = parse_plan(plan, &ParseOptions::default()).unwrap();
         let semantics = plan_semantics(&graph);
+        // … and by the class its closure was compiled in
         assert_eq!(
             semantics[0].signature,
-            [("function".to_owned(), "typedfilter".to_owned())]
+            [
+                ("function".to_owned(), "typedfilter".to_owned()),
+                ("compiledIn".to_owned(), "Survey".to_owned())
+            ]
         );
     }
 

@@ -306,6 +306,14 @@ impl<'a> Extractor<'a> {
         for (i, s) in self.out.sql.iter_mut().enumerate() {
             s.id = i as u32;
         }
+        let last_lines = last_line_of_each_name(self.src);
+        for chain in &mut self.out.chains {
+            chain.unread = chain.assigned_to.as_ref().is_some_and(|name| {
+                last_lines
+                    .get(name.as_str())
+                    .is_none_or(|&line| line <= chain.statement.end)
+            });
+        }
         self.out
     }
 
@@ -765,6 +773,30 @@ fn record_string(out: &mut CallArgs, role: ArgRole, value: String) {
         ArgRole::Function => out.functions.push(value),
         ArgRole::SqlExpr => sql_expression_tokens(&value, out),
     }
+}
+
+/// The last line (1-based) on which each identifier-like word of `src` appears. One pass over
+/// the source, so that whether a variable is read after its assignment costs a lookup.
+fn last_line_of_each_name(src: &str) -> HashMap<&str, u32> {
+    let mut last = HashMap::new();
+    let mut line = 1u32;
+    let mut word_start: Option<usize> = None;
+    for (at, c) in src.char_indices() {
+        if c.is_alphanumeric() || c == '_' {
+            word_start.get_or_insert(at);
+            continue;
+        }
+        if let Some(start) = word_start.take() {
+            last.insert(&src[start..at], line);
+        }
+        if c == '\n' {
+            line += 1;
+        }
+    }
+    if let Some(start) = word_start {
+        last.insert(&src[start..], line);
+    }
+    last
 }
 
 fn collapse_whitespace(s: &str) -> String {

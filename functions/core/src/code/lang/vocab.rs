@@ -253,7 +253,15 @@ pub fn looks_like_dataframe_name(name: &str) -> bool {
         || lower.ends_with("df") && name.len() > 2 && name.ends_with("DF")
         || name.ends_with("Df")
         || lower.ends_with("_dataframe")
+        // a typed Dataset, as Scala and Java code names one: `carsDS`, `people_ds`
+        || name.len() > 2 && (name.ends_with("DS") || name.ends_with("Ds"))
+        || lower.ends_with("_ds")
 }
+
+/// DataFrame methods Scala calls without parentheses that make a frame of something else:
+/// `rdd.toDF`, `seq.toDS`, `df.as[Car]`. Written first after a name that is no DataFrame, they
+/// are the chain's first call, not part of its receiver.
+pub const PARENLESS_FRAME_MAKERS: &[&str] = &["toDF", "toDS", "as"];
 
 /// What a string argument of a call stands for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -3,6 +3,7 @@
 
 use super::*;
 use crate::code::sql_expr::COUNT_OF_ROWS;
+use crate::code::{Language, SymbolKind};
 use crate::pipeline::evidence::{
     CACHED, DROPPED_COLUMN, EVERY_COLUMN, FILL_VALUE, FILLED_COLUMN, FILLS_NULLS, Grouping,
     KEY_LEFT_OUT, NULL_DROP, PIVOT_VALUE, STRUCT_FIELDS, WITH_REPLACEMENT, canonical_literal,
@@ -202,9 +203,11 @@ fn call_sites(
             .get(chain.file as usize)
             .and_then(|f| f.path.rsplit_once('/'))
             .map_or("", |(folder, _)| folder);
+        let class = top_level_class(index, chain);
         for (position, call) in chain.calls.iter().enumerate() {
             after_write |= is_writer_accessor(Some(&call.method));
             let (mut evidence, families) = call_evidence(chain, position, after_join, after_write);
+            evidence.compiled_in.clone_from(&class);
             // `read.csv(input_file)`: the path its callers pass.
             for named in &call.args.names {
                 let kind = match named.role {
@@ -247,9 +250,24 @@ fn call_sites(
     chain_sites
 }
 
-/// A chain standing alone as a statement and ending in a lazy transformation — not assigned,
-/// returned, passed on, shown nor written (`df.groupby("k").mean()` on a line of its own, a
-/// notebook cell that displays only its repr) — builds a plan Spark never runs.
+/// The top-level class (Scala `object` / `class`, Java `class`) around a JVM chain: its closures
+/// are compiled in it ([`Evidence::compiled_in`]). Python's closures print no class.
+fn top_level_class(index: &RepoIndex, chain: &CallChain) -> Option<String> {
+    let jvm = index
+        .files
+        .get(chain.file as usize)
+        .is_some_and(|f| matches!(f.language, Language::Scala | Language::Java));
+    let mut symbol = index.symbols.get(chain.symbol? as usize).filter(|_| jvm)?;
+    while let Some(parent) = symbol.parent.and_then(|p| index.symbols.get(p as usize)) {
+        symbol = parent;
+    }
+    matches!(symbol.kind, SymbolKind::Class | SymbolKind::Object).then(|| symbol.name.clone())
+}
+
+/// A chain ending in a lazy transformation that nothing uses — standing alone as a statement,
+/// not returned, passed on, shown nor written (`df.groupby("k").mean()` on a line of its own, a
+/// notebook cell that displays only its repr), or assigned to a variable nothing reads later
+/// (`val names = ds.map(_.name)`) — builds a plan Spark never runs.
 fn never_runs(chain: &CallChain) -> bool {
     let Some(last) = chain.calls.last() else {
         return false;
@@ -259,9 +277,9 @@ fn never_runs(chain: &CallChain) -> bool {
         chain.calls.len() >= 2 && is_grouping_method(&chain.calls[chain.calls.len() - 2].method);
     let lazy = LAZY_ENDINGS.contains(&method.as_str())
         || after_grouping && matches!(method.as_str(), "count" | "sum" | "min" | "max");
-    lazy && chain.assigned_to.is_none()
-        && !chain.returned
-        && chain.text.trim_start().starts_with(chain.receiver.as_str())
+    let stands_alone =
+        chain.assigned_to.is_none() && chain.text.trim_start().starts_with(chain.receiver.as_str());
+    lazy && !chain.returned && (stands_alone || chain.unread)
 }
 
 /// How much to trust a chain that [`never_runs`] as the code of a plan Spark ran: a look-alike
@@ -300,6 +318,12 @@ const LAZY_ENDINGS: &[&str] = &[
     "alias",
     "describe",
     "summary",
+    "map",
+    "flatmap",
+    "mappartitions",
+    "groupbykey",
+    "as",
+    "todf",
 ];
 
 /// The evidence of call `position` of `chain` and the operator families it can produce, given

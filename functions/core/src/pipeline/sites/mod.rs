@@ -576,6 +576,13 @@ mod tests {
         assert!(reader("csv").evidence.has(TokenKind::Path, "orders"));
         // a folder interpolated before a written file name names no file
         assert!(!reader("csv").evidence.has(TokenKind::Path, "raw"));
+        // closures of Scala code are compiled in the top-level object around them; Python's
+        // print no class
+        assert_eq!(
+            reader("json").evidence.compiled_in.as_deref(),
+            Some("Datasets")
+        );
+        assert_eq!(reader("csv").evidence.compiled_in, None);
     }
 
     #[test]
@@ -1086,7 +1093,9 @@ mod tests {
              means = df.groupby('Company').mean()\n\
              df.groupby('Company').count()\n\
              df.count()\n\
-             df.describe()\n",
+             df.describe()\n\
+             unused = df.groupby('Company').mean()\n\
+             means.show()\n",
         )];
         let index = repo_index(&files);
         let table = SiteTable::build(&index);
@@ -1101,11 +1110,13 @@ mod tests {
         // a statement of its own ending in a lazy transformation never runs a job
         assert!(prior(2) < prior(3), "{} {}", prior(2), prior(3));
         assert!(prior(5) < prior(3));
-        // assigned, it may run later; `count()` on a frame is an action
+        // assigned to a variable read later, it may run then; `count()` on a frame is an action
         assert_eq!(prior(4), prior(3));
         assert_eq!(prior(6), prior(3));
         // `describe()` alone returns a frame of statistics it has not computed yet
         assert!(prior(7) < prior(3));
+        // assigned to a variable nothing reads, it never runs either
+        assert!(prior(8) < prior(3));
     }
 
     #[test]

@@ -38,7 +38,15 @@ impl<'a> Extractor<'a> {
                 _ => break,
             }
         }
-        if !links.iter().any(|l| matches!(l, Link::Call { .. })) {
+        // `rdd.toDF.show`, `df.as[Car]`: Scala's parenless calls make a chain of members alone.
+        let makes_frame = |l: &Link<'a>| {
+            matches!(l, Link::Member { name }
+                if vocab::PARENLESS_FRAME_MAKERS.contains(&text(*name, self.src)))
+        };
+        if !links
+            .iter()
+            .any(|l| matches!(l, Link::Call { .. }) || makes_frame(l))
+        {
             return None;
         }
         links.reverse();
@@ -93,6 +101,9 @@ impl<'a> Extractor<'a> {
             if !base_is_df {
                 while let Some(Link::Member { name }) = links.first() {
                     let member = text(*name, src);
+                    if vocab::PARENLESS_FRAME_MAKERS.contains(&member) {
+                        break;
+                    }
                     // `frame.na.drop(…)`: the null and statistics helpers exist on DataFrames.
                     via_dataframe_helper |= vocab::DATAFRAME_HELPERS.contains(&member);
                     receiver.push('.');
@@ -108,8 +119,16 @@ impl<'a> Extractor<'a> {
             })
             .collect();
         let root = receiver.split('.').next().unwrap_or("");
+        // `readDF("cars.json").as[Car]`: a function's result made a typed Dataset
+        let converts_a_result = flat.base_is_call
+            && links.len() >= 2
+            && links[1..].iter().all(|l| {
+                matches!(l, Link::Member { name }
+                    if vocab::PARENLESS_FRAME_MAKERS.contains(&text(*name, src)))
+            });
         let known_start = base_ident.is_some_and(|b| self.is_dataframe_var(b))
             || via_dataframe_helper
+            || converts_a_result
             || self.is_session(root)
             || receiver.split('.').any(vocab::is_session_name);
         let strong = methods
@@ -212,6 +231,7 @@ impl<'a> Extractor<'a> {
             source_function,
             applied_functions,
             returned: false,
+            unread: false,
         });
     }
 

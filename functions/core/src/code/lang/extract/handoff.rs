@@ -192,6 +192,7 @@ impl<'a> Extractor<'a> {
             source_function,
             applied_functions: Vec::new(),
             returned: false,
+            unread: false,
         });
     }
 

@@ -299,3 +299,41 @@ fn a_ddl_schema_string_names_its_columns() {
     // a name with a space in it is a name, not a schema
     assert_eq!(columns(4), ["first name"]);
 }
+
+#[test]
+fn scalas_parenless_frame_makers_are_calls_and_datasets_are_frames() {
+    let src = "object Datasets {\n\
+               def main(args: Array[String]): Unit = {\n\
+               val carsDS = carsDF.as[Car]\n\
+               carsDS.filter(_.hp > 140).count\n\
+               val guitarsDS = readDF(\"guitars.json\").as[Guitar]\n\
+               moviesRDD.toDF.groupBy(col(\"genre\")).avg(\"rating\").show\n\
+               ratingsRDD.toDF.show\n\
+               df.agg(sum(\"amount\").as(\"total\")).show()\n\
+               }\n\
+               }\n";
+    let out = extract_file(&super::super::scala::Scala, src, "", CodeFlags::default());
+    let methods = |line: u32| -> Vec<&str> {
+        first_call_at(&out, line);
+        let chain = out
+            .chains
+            .iter()
+            .find(|c| c.statement.start == line)
+            .unwrap();
+        chain.calls.iter().map(|c| c.method.as_str()).collect()
+    };
+    // `as[Car]` makes a Dataset of a frame, and `carsDS` names one
+    assert_eq!(methods(3), ["as"]);
+    assert_eq!(methods(4), ["filter", "count"]);
+    // a function's result made a Dataset
+    assert_eq!(methods(5), ["readDF", "as"]);
+    // `toDF` written without parentheses is the chain's first call, not part of its receiver
+    assert_eq!(methods(6), ["toDF", "groupBy", "avg", "show"]);
+    assert_eq!(methods(7), ["toDF", "show"]);
+    // `sum("amount").as("total")` names a column: no chain of its own
+    assert!(
+        !out.chains.iter().any(|c| c.receiver.starts_with("sum")),
+        "{:#?}",
+        out.chains
+    );
+}
