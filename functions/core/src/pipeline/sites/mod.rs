@@ -802,7 +802,8 @@ mod tests {
              df.select(count(\"id\"), count(\"name\")).show()\n\
              df.agg(countDistinct(\"dept\")).show()\n\
              df.agg(stddev(\"salary\")).show()\n\
-             df.groupBy(\"dept\").mean(\"salary\", \"age\").show()\n",
+             df.groupBy(\"dept\").mean(\"salary\", \"age\").show()\n\
+             df.select(count(\"*\")).show()\n",
         );
         let aliases_on = |line: u32, method: &str| -> Vec<String> {
             let site = table
@@ -821,6 +822,8 @@ mod tests {
                 .collect()
         };
         assert_eq!(aliases_on(2, "select"), ["count(1)"]);
+        // `count("*")` is planned `count(1)` as well
+        assert_eq!(aliases_on(9, "select"), ["count(1)"]);
         assert_eq!(aliases_on(3, "agg"), ["max(salary)"]);
         assert_eq!(aliases_on(4, "agg"), ["top"]);
         // which of two counts is which is not kept: no name is guessed
