@@ -914,6 +914,10 @@ fn derived_reason(
         OperatorFamily::Project if takes_out_pivoted_values(d) => {
             Some(PIVOT_VALUES_PROJECT.to_owned())
         }
+        // `a.joinWith(b, …)` joins each side as a tuple's field: `named_struct(…) AS _1`.
+        OperatorFamily::Project if wraps_rows_in_a_tuple_field(d) => {
+            Some("each side's rows made a tuple's field for".to_owned())
+        }
         // A join on names plans the Project above it (each key once, keys first).
         OperatorFamily::Project if keeps_one_of_each_name(node) => {
             Some(JOIN_ON_NAMES_PROJECT.to_owned())
@@ -971,6 +975,21 @@ fn sort_key_functions(k: &crate::plan::SortKey) -> impl Iterator<Item = &'static
         _ => None,
     };
     direction.into_iter().chain(nulls)
+}
+
+/// Whether a projection only wraps whole rows into a tuple's field (`named_struct(id, id#1, …)
+/// AS _1`), as a typed join (`joinWith`) plans each of its sides.
+fn wraps_rows_in_a_tuple_field(d: &crate::plan::NodeDetails) -> bool {
+    !d.projections.is_empty()
+        && d.projections.iter().all(|p| {
+            p.functions
+                .iter()
+                .any(|f| normalise_function(f) == "namedstruct")
+                && p.alias.as_deref().is_some_and(|a| {
+                    a.strip_prefix('_')
+                        .is_some_and(|n| !n.is_empty() && n.chars().all(|c| c.is_ascii_digit()))
+                })
+        })
 }
 
 /// Whether a projection passes its columns through and adds null columns, and nothing else.
@@ -1675,6 +1694,37 @@ Input: []
              +- LocalTableScan [k#5]\n",
         );
         assert!(!has(&joined, "function", "isnotnull"), "{joined:?}");
+    }
+
+    #[test]
+    fn a_typed_joins_tuples_are_its_own_and_its_condition_names_their_fields() {
+        let plan = "\
+BroadcastNestedLoopJoin BuildRight, FullOuter, array_contains(_1#252.guitars, _2#253.id)
+:- Project [named_struct(band, band#215L, guitars, guitars#216) AS _1#252]
+:  +- LocalTableScan [band#215L, guitars#216]
++- Project [named_struct(id, id#197L, make, make#198) AS _2#253]
+   +- LocalTableScan [id#197L, make#198]
+";
+        let graph = parse_plan(plan, &ParseOptions::default()).unwrap();
+        let semantics = plan_semantics(&graph);
+        let join = &semantics[0];
+        for column in ["guitars", "id"] {
+            assert!(
+                join.signature
+                    .contains(&("column".to_owned(), column.to_owned())),
+                "{:?}",
+                join.signature
+            );
+        }
+        let tuples: Vec<_> = semantics
+            .iter()
+            .filter(|s| s.node_name.starts_with("Project"))
+            .collect();
+        assert_eq!(tuples.len(), 2);
+        for tuple in tuples {
+            let consumer = tuple.induced_by.as_ref().expect("the join's own");
+            assert_eq!(consumer.dag_node_id, join.dag_node_id);
+        }
     }
 
     #[test]

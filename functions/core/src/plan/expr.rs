@@ -584,6 +584,10 @@ pub fn parse_expr(raw: &str) -> Expr {
                 } else if id.is_some() || in_attribute_name[i] && !is_keyword(word) {
                     // `sum((l_extendedprice * l_discount))#44` names columns without ids
                     columns.push(word.trim_matches('`'));
+                } else if i > 1 && body[i - 1].text == "." && is_tuple_field(body[i - 2].text) {
+                    // a field of a tuple a typed join made (`joinWith`: `_1#252.guitars`) is
+                    // the joined frame's column
+                    columns.push(word.trim_matches('`'));
                 } else if next.is_some_and(|n| n.kind == TokKind::Punct && n.text == ".")
                     || i > 0 && body[i - 1].text == "."
                     || body.get(i + 2).is_some_and(|t| t.kind == TokKind::Id)
@@ -618,6 +622,13 @@ pub fn parse_expr(raw: &str) -> Expr {
     expr.functions = functions.into_vec();
     expr.literals = literals.into_vec();
     expr
+}
+
+/// Whether an attribute token (`_1#252`, or `_1` before its id) is a tuple's field, `_1`, `_2`, …
+fn is_tuple_field(token: &str) -> bool {
+    let name = token.split('#').next().unwrap_or(token);
+    name.strip_prefix('_')
+        .is_some_and(|n| !n.is_empty() && n.chars().all(|c| c.is_ascii_digit()))
 }
 
 /// Index of the last `AS` outside brackets, when something follows it.

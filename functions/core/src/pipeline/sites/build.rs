@@ -579,7 +579,11 @@ fn implicit_aggregate_name(call: &crate::code::SparkCall) -> Option<String> {
     };
     let counts_rows = call.args.functions.iter().any(|f| f == COUNT_OF_ROWS);
     // `count("*")` names the star it counts
-    let column = call.args.columns.first().filter(|c| !(counts_rows && *c == "*"));
+    let column = call
+        .args
+        .columns
+        .first()
+        .filter(|c| !(counts_rows && *c == "*"));
     match (column, counts_rows) {
         (None, true) => Some("count(1)".to_owned()),
         (Some(column), false) => result_name(&function, column),

@@ -238,3 +238,11 @@ fn sort_keys_read_direction_and_nulls() {
         ("revenue", false, false)
     );
 }
+
+#[test]
+fn a_field_of_a_typed_joins_tuple_is_a_column_and_a_structs_field_is_not() {
+    let e = parse_expr("array_contains(_1#252.guitars, _2#253.id)");
+    assert_eq!(e.columns, vec!["_1", "guitars", "_2", "id"]);
+    let e = parse_expr("(name#3.first = James)");
+    assert_eq!(e.columns, vec!["name"]);
+}
