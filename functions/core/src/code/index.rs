@@ -47,7 +47,7 @@ use serde::{Deserialize, Serialize};
 /// string names its columns; version 24: a SQL join names its type as `join(…, how=…)` would; version 25: a path interpolating
 /// its file name keeps the names it interpolates, for the values callers pass; version 26: Scala's
 /// parenless `toDF` / `as[T]` are calls, and a chain knows when the variable it is assigned to is
-/// never read).
+/// never read, and where the RDD it makes a frame of was made).
 pub const INDEX_FORMAT_VERSION: u32 = 26;
 
 pub type FileId = u32;
@@ -323,6 +323,10 @@ pub struct CallChain {
     /// never appears on a later line): the frame it builds is never used.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub unread: bool,
+    /// For a chain making a frame of an RDD variable (`rdd.toDF`): the lines of the statement
+    /// that last assigned the variable — where Spark says the RDD it scans was made.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub receiver_made_at: Option<LineRange>,
 }
 
 /// Where a SQL statement came from.

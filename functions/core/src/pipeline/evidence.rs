@@ -271,6 +271,13 @@ pub fn path_tail(path: &str) -> Option<String> {
     Some(parts[parts.len() - keep..].join("/").to_lowercase())
 }
 
+/// The literal saying an RDD was made on `line` of the file named `file_name`: a scan of an RDD
+/// carries it for where Spark says its RDD was made, a site making a frame of an RDD variable
+/// (`rdd.toDF`) for each line of the statement that assigned the variable.
+pub fn rdd_made_at(file_name: &str, line: u32) -> String {
+    format!("rddmadeat:{}:{line}", file_name.to_lowercase())
+}
+
 /// The file format a scan or a reader names (`Scan csv`, `read.csv`, `format("json")`), lower-cased;
 /// `None` for anything but a file format (tables, in-memory data, a format this does not know).
 pub fn file_format(name: &str) -> Option<String> {

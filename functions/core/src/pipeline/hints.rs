@@ -226,6 +226,15 @@ pub fn closure_class(text: &str) -> Option<&str> {
         .map(|m| m.as_str())
 }
 
+/// Where the RDD a scan reads was made, as its plan prints it ([`RDD_ORIGIN`]): the source
+/// file's name and the line (`RDDs.scala`, 134 of `MapPartitionsRDD[57] at map at
+/// RDDs.scala:134`).
+pub fn rdd_origin(text: &str) -> Option<(&str, u32)> {
+    let at = RDD_ORIGIN.captures(text)?.get(1)?.as_str();
+    let (file, line) = at.rsplit_once(':')?;
+    Some((file, line.parse().ok()?))
+}
+
 /// What a plan itself says of the user's code, each once: the closures its typed operators and
 /// filters run ([`CLOSURE`]) and the file and line that made the RDDs it scans ([`RDD_ORIGIN`]).
 pub fn plan_hints(graph: &PlanGraph) -> Vec<String> {

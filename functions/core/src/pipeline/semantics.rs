@@ -421,6 +421,17 @@ fn scan_evidence(e: &mut Evidence, d: &crate::plan::NodeDetails) {
     if d.scan.as_ref().is_some_and(|s| s.format == "InMemory") {
         e.add(TokenKind::Function, CACHED);
     }
+    // `Scan` of `rdd.toDF`: `obj#1: int, ParallelCollectionRDD[0] at parallelize at Job.scala:35`
+    if let Some((file, line)) = d
+        .arguments
+        .values()
+        .find_map(|a| super::hints::rdd_origin(a))
+    {
+        e.add(
+            TokenKind::Literal,
+            &super::evidence::rdd_made_at(file, line),
+        );
+    }
     if let Some(scan) = &d.scan {
         if let Some(t) = &scan.table {
             e.add(TokenKind::Table, t);
@@ -1725,6 +1736,33 @@ BroadcastNestedLoopJoin BuildRight, FullOuter, array_contains(_1#252.guitars, _2
             let consumer = tuple.induced_by.as_ref().expect("the join's own");
             assert_eq!(consumer.dag_node_id, join.dag_node_id);
         }
+    }
+
+    #[test]
+    fn a_scan_of_an_rdd_names_where_the_rdd_was_made() {
+        let plan = "\
+== Physical Plan ==
+* SerializeFromObject (2)
++- Scan (1)
+
+
+(1) Scan
+Output [1]: [obj#1]
+Arguments: obj#1: int, ParallelCollectionRDD[0] at parallelize at SparkJobAnatomy.scala:35
+
+(2) SerializeFromObject [codegen id : 1]
+Input [1]: [obj#1]
+Arguments: [input[0, int, false] AS value#2]
+";
+        let graph = parse_plan(plan, &ParseOptions::default()).unwrap();
+        let semantics = plan_semantics(&graph);
+        let scan = semantics.iter().find(|s| s.node_name == "Scan").unwrap();
+        let made_at = super::super::evidence::rdd_made_at("SparkJobAnatomy.scala", 35);
+        assert!(
+            scan.signature.contains(&("literal".to_owned(), made_at)),
+            "{:?}",
+            scan.signature
+        );
     }
 
     #[test]

@@ -132,6 +132,7 @@ pub fn extract_file(
         value_vars: HashMap::new(),
         consumed_literals: HashSet::new(),
         returning_functions: HashSet::new(),
+        assigned_at: HashMap::new(),
     };
     extractor.run(tree.root_node());
     extractor.finish()
@@ -202,6 +203,9 @@ struct Extractor<'a> {
     value_vars: HashMap<(Option<SymbolId>, String), Option<FoldValue<'a>>>,
     /// Functions of this file seen returning a DataFrame chain (see [`handoff`]).
     returning_functions: HashSet<String>,
+    /// Where each variable was last assigned (its statement's lines): where an RDD a chain
+    /// makes a frame of was made ([`CallChain::receiver_made_at`]).
+    assigned_at: HashMap<String, LineRange>,
 }
 
 /// One step of a flattened chain.
@@ -441,6 +445,7 @@ impl<'a> Extractor<'a> {
             .returned_value(statement, parent)
             .map(|v| self.unwrap_parens(v));
         if let Some((name, value)) = &assignment {
+            self.assigned_at.insert(name.clone(), host);
             let value = self.unwrap_parens(*value);
             // The latest assignment wins: a variable reassigned to something else stops folding
             // (and hides an outer variable of the same name).

@@ -7,7 +7,7 @@ use crate::code::{Language, SymbolKind};
 use crate::pipeline::evidence::{
     CACHED, DROPPED_COLUMN, EVERY_COLUMN, FILL_VALUE, FILLED_COLUMN, FILLS_NULLS, Grouping,
     KEY_LEFT_OUT, NULL_DROP, PIVOT_VALUE, STRUCT_FIELDS, WITH_REPLACEMENT, canonical_literal,
-    file_format, is_noise_function, normalise_column, relative_path_tail,
+    file_format, is_noise_function, normalise_column, rdd_made_at, relative_path_tail,
 };
 use crate::pipeline::operations::{
     AGGREGATE_FUNCTIONS, TYPED_FILTER, passes_closure, typed_operator_of,
@@ -204,10 +204,20 @@ fn call_sites(
             .and_then(|f| f.path.rsplit_once('/'))
             .map_or("", |(folder, _)| folder);
         let class = top_level_class(index, chain);
+        let file_name = index
+            .files
+            .get(chain.file as usize)
+            .map_or("", |f| f.path.rsplit('/').next().unwrap_or(&f.path));
         for (position, call) in chain.calls.iter().enumerate() {
             after_write |= is_writer_accessor(Some(&call.method));
             let (mut evidence, families) = call_evidence(chain, position, after_join, after_write);
             evidence.compiled_in.clone_from(&class);
+            // `rdd.toDF`: the statement that made the RDD, as the scan of it names it
+            if let Some(made) = chain.receiver_made_at.filter(|_| position == 0) {
+                for line in (made.start..=made.end).take(RDD_STATEMENT_LINES) {
+                    evidence.add(TokenKind::Literal, &rdd_made_at(file_name, line));
+                }
+            }
             // `read.csv(input_file)`: the path its callers pass.
             for named in &call.args.names {
                 let kind = match named.role {
@@ -249,6 +259,9 @@ fn call_sites(
     }
     chain_sites
 }
+
+/// Most lines of the statement making an RDD that a frame made of it names.
+const RDD_STATEMENT_LINES: usize = 20;
 
 /// The top-level class (Scala `object` / `class`, Java `class`) around a JVM chain: its closures
 /// are compiled in it ([`Evidence::compiled_in`]). Python's closures print no class.

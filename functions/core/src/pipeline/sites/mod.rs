@@ -416,6 +416,7 @@ pub(super) fn reader_path_hints(method: &str, args_text: &str) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::pipeline::evidence::rdd_made_at;
 
     /// The index of a repository holding `files` (path, source).
     fn repo_index(files: &[(&str, &str)]) -> RepoIndex {
@@ -583,6 +584,40 @@ mod tests {
             Some("Datasets")
         );
         assert_eq!(reader("csv").evidence.compiled_in, None);
+    }
+
+    #[test]
+    fn a_frame_made_of_an_rdd_names_the_statement_that_made_the_rdd() {
+        let files = [(
+            "src/Job.scala",
+            "object Job {\n\
+             \x20 def main(args: Array[String]): Unit = {\n\
+             \x20   val rdd1 = sc.parallelize(1 to 1000)\n\
+             \x20   val counts = rdd1.map(x => (x % 10, x))\n\
+             \x20     .reduceByKey(_ + _)\n\
+             \x20   rdd1.toDF.show\n\
+             \x20   counts.toDF(\"k\", \"n\").show()\n\
+             \x20 }\n\
+             }\n",
+        )];
+        let index = repo_index(&files);
+        let table = SiteTable::build(&index);
+        let to_df = |line: u32| {
+            table
+                .sites
+                .iter()
+                .find(|s| {
+                    s.lines.start == line
+                        && matches!(&s.kind, SiteKind::Call { method, .. } if method == "toDF")
+                })
+                .unwrap()
+        };
+        let made_at = |line: u32| rdd_made_at("Job.scala", line);
+        assert!(to_df(6).evidence.has(TokenKind::Literal, &made_at(3)));
+        // every line of the statement that made it, and none other
+        assert!(to_df(7).evidence.has(TokenKind::Literal, &made_at(4)));
+        assert!(to_df(7).evidence.has(TokenKind::Literal, &made_at(5)));
+        assert!(!to_df(7).evidence.has(TokenKind::Literal, &made_at(3)));
     }
 
     #[test]

@@ -214,6 +214,14 @@ impl<'a> Extractor<'a> {
                 None => self.frame_columns.remove(var),
             };
         }
+        // `rdd.toDF`: the plan's scan names where the RDD was made
+        let receiver_made_at = base_ident
+            .filter(|_| {
+                calls
+                    .first()
+                    .is_some_and(|c| ["toDF", "toDS"].contains(&c.method.as_str()))
+            })
+            .and_then(|b| self.assigned_at.get(b).copied());
         let (source_function, applied_functions) = self.helpers_of(flat, links);
         let id = self.out.chains.len() as u32;
         let _ = top;
@@ -232,6 +240,7 @@ impl<'a> Extractor<'a> {
             applied_functions,
             returned: false,
             unread: false,
+            receiver_made_at,
         });
     }
 

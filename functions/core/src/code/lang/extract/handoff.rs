@@ -193,6 +193,7 @@ impl<'a> Extractor<'a> {
             applied_functions: Vec::new(),
             returned: false,
             unread: false,
+            receiver_made_at: None,
         });
     }
 
