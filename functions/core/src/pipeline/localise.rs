@@ -519,6 +519,23 @@ fn unshown_operations(
     evidence: &PlanEvidence,
     table: &SiteTable,
 ) -> usize {
+    unshown_of(sites, evidence, table, |_| true)
+}
+
+/// The filters of a unit the plan shows nothing of ([`unshown_operations`] that filter): a
+/// `where` the plan has no Filter for is not the plan's code.
+fn unshown_filters(sites: &BTreeSet<SiteId>, evidence: &PlanEvidence, table: &SiteTable) -> usize {
+    unshown_of(sites, evidence, table, |site| {
+        site.families.contains(OperatorFamily::Filter)
+    })
+}
+
+fn unshown_of(
+    sites: &BTreeSet<SiteId>,
+    evidence: &PlanEvidence,
+    table: &SiteTable,
+    counted: impl Fn(&super::sites::Site) -> bool,
+) -> usize {
     let mut used: BTreeSet<SiteId> = BTreeSet::new();
     for &n in &evidence.writers {
         let scored: Vec<(SiteId, f64)> = sites
@@ -538,6 +555,7 @@ fn unshown_operations(
         .iter()
         .filter(|s| {
             !table.sites[**s].families.is_empty()
+                && counted(&table.sites[**s])
                 && !used.contains(s)
                 && !table.may_be_optimised_away(**s)
         })
@@ -558,7 +576,17 @@ fn order_tied_files(
         let end = start + ranked[start..].partition_point(|u| u.0.score == score);
         let run = &mut ranked[start..end];
         let files: Vec<Option<u32>> = run.iter().map(|u| unit_file(table, &u.1)).collect();
-        if files.iter().any(|f| *f != files[0]) {
+        if run.len() > 1 && files.iter().all(|f| *f == files[0]) {
+            // one file: the unit whose filters the plan shows, then program order
+            let unshown: Vec<usize> = run
+                .iter()
+                .map(|u| unshown_filters(&u.1, evidence, table))
+                .collect();
+            let mut order: Vec<usize> = (0..run.len()).collect();
+            order.sort_by_key(|&i| (unshown[i], i));
+            let sorted: Vec<_> = order.iter().map(|&i| run[i].clone()).collect();
+            run.clone_from_slice(&sorted);
+        } else if files.iter().any(|f| *f != files[0]) {
             // Per file: its fewest unshown operations, its placement, where it first appears.
             let mut keys: BTreeMap<Option<u32>, (usize, std::cmp::Reverse<usize>, usize)> =
                 BTreeMap::new();
