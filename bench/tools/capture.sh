@@ -89,6 +89,74 @@ coder2j/pyspark-tutorial 860be30c06bbe1fb8f58aacfc118ab8757d06f88 c2j -
 subhamkharwal/pyspark-zero-to-hero 90ac0be7a5ee376c213dbb468fd4e21a0d594f5b pzh /data/input/={entry_dir}/datasets/,data/input/={entry_dir}/datasets/
 EOF
   ;;
+scripts)
+  # A book's companion spark-submit scripts (mahmoudparsian/pyspark-algorithms, code/chapNN/*.py):
+  # the ones that use the DataFrame API or Spark SQL, each run as its sibling .sh runs it —
+  # `spark-submit chapNN/x.py ARGS` becomes sys.argv = [x.py, ARGS...] (run_capture.py's
+  # ENTRY_ARGV). The .sh files use absolute paths under /pyspark_book/ (the repository's root):
+  # that prefix is written {repo_root} (the scratch copy); their /tmp/ outputs go to
+  # {repo_root}/_out/. (dataframe_creation_from_directory.sh passes an unset $INPUT_FILE; the
+  # $INPUT_DIR it exports is passed instead.)
+  repo=mahmoudparsian/pyspark-algorithms
+  commit=26f4090ac8d41fd7fff00c66d8e74a1a8ef5f806
+  # this mirror is a non-bare clone (git directory repo/.git); checkout() is then a no-op
+  [ -d "$WORK/src/${repo/\//+}" ] || python3 - "$MIRRORS/${repo/\//+}/repo/.git" "$commit" "$WORK/src/${repo/\//+}" <<'PY'
+import sys
+sys.path.insert(0, __import__("os").environ["BENCH_TOOLS"])
+import evaluate
+evaluate.extract(*sys.argv[1:4])
+PY
+  unset PATH_MAP
+  argv_list='
+code/chap01/basic_dataframe_example.py {repo_root}/code/chap01/sample_people.json
+code/chap01/dataframe_creation_from_csv.py {repo_root}/code/chap01/name_city_age.csv
+code/chap03/dataframe_creation_from_collection.py
+code/chap03/dataframe_creation_from_csv_no_header.py {repo_root}/code/chap03/kv_no_header.txt
+code/chap03/dataframe_creation_from_csv_with_header.py {repo_root}/code/chap03/kv_with_header.txt
+code/chap03/dataframe_creation_from_dictionary.py
+code/chap03/dataframe_creation_from_directory.py {repo_root}/code/chap03/sample_dir2
+code/chap03/dataframe_creation_from_rdd.py
+code/chap03/rdd_creation_from_dataframe.py
+code/chap05/dataframe_action_describe.py
+code/chap05/dataframe_drop.py
+code/chap05/dataframe_filter.py
+code/chap05/dataframe_join_cross.py
+code/chap05/dataframe_join_inner.py
+code/chap05/dataframe_join_left.py
+code/chap05/dataframe_join_right.py
+code/chap05/dataframe_sql.py
+code/chap05/dataframe_withcolumn.py
+code/chap07/dataframe_creation_add_columns.py
+code/chap07/dataframe_creation_aggregate_multiple_columns.py
+code/chap07/dataframe_creation_aggregate_single_column.py
+code/chap07/dataframe_creation_call_udf.py
+code/chap07/dataframe_creation_cvs_no_header.py {repo_root}/code/chap07/emps_no_header.txt
+code/chap07/dataframe_creation_cvs_with_header.py {repo_root}/code/chap07/emps_with_header.txt
+code/chap07/dataframe_creation_from_collections.py
+code/chap07/dataframe_creation_from_pandas.py
+code/chap07/dataframe_creation_from_rows.py
+code/chap07/dataframe_creation_order_by.py
+code/chap07/dataframe_creation_with_explicit_schema.py {repo_root}/code/chap07/emps_no_header.txt
+code/chap07/dataframe_crosstab.py
+code/chap07/dataframe_drop_column.py
+code/chap07/dataframe_drop_duplicates.py
+code/chap07/dataframe_multi_dim_agg_groupby.py
+code/chap07/dataframe_multi_dim_agg_rollup.py
+code/chap07/dataframe_tutorial_with_worldcup.py {repo_root}/code/chap07/WorldCupPlayers.csv
+code/chap07/dataframe_with_statistical_data.py {repo_root}/code/chap07/life_expentancy.txt
+code/chap07/partition_data_by_customer_and_year.py {repo_root}/code/chap07/customers.txt {repo_root}/_out/partition_demo
+code/chap08/datasource_csv_reader_no_header.py {repo_root}/code/chap08/sample_no_header.csv
+code/chap08/datasource_csv_reader_with_header.py {repo_root}/code/chap08/sample_with_header.csv
+code/chap08/datasource_csv_writer.py {repo_root}/_out/output.csv
+code/chap08/datasource_json_reader_multi_line.py {repo_root}/code/chap08/sample_multi_line.json
+code/chap08/datasource_json_reader_single_line.py {repo_root}/code/chap08/sample_single_line.json
+'
+  export ENTRY_ARGV="$WORK/logs/pal_argv.json"
+  printf '%s' "$argv_list" | python3 -c 'import json,sys; json.dump({l.split()[0]: l.split()[1:] for l in sys.stdin if l.strip()}, sys.stdout, indent=1)' > "$ENTRY_ARGV"
+  mapfile -t files < <(printf '%s' "$argv_list" | awk 'NF {print $1}')
+  capture "$repo" "$commit" pal pal "" "${files[@]}"
+  unset ENTRY_ARGV
+  ;;
 *) echo "unknown set $set_name" >&2; exit 2 ;;
 esac
 python3 "$here/package_sets.py" "$here/../$set_name/package.json"

@@ -29,6 +29,10 @@ usage: BENCH_TOOLS=../shared/bench/tools python run_capture.py [--notebooks]
            REPO_ROOT OUT_DIR REPO_NAME COMMIT PREFIX entry1 [entry2 ...]
 Environment as run_scripts.py: PATH_MAP="/src/=<dir>/,..." (first matching prefix wins; `{entry_dir}`
 in a target is the running entry file's folder), NO_STREAMING=1, SCRIPT_TIMEOUT=s.
+ENTRY_ARGV=<file.json> (optional): {"entry": ["arg", ...]} — command-line arguments of script
+entries (what `spark-submit entry.py ARGS` would pass): while an entry listed there runs,
+sys.argv = [<its absolute path>, *ARGS], `{repo_root}` in an argument being the checkout's root.
+Entries not listed (and every entry when the variable is unset) run with sys.argv unchanged.
 """
 import json
 import os
@@ -262,6 +266,10 @@ os.chdir(repo_root)
 sys.path.insert(0, repo_root)
 signal.signal(signal.SIGALRM, _alarm)
 status = {}
+entry_argv = {}
+if os.environ.get("ENTRY_ARGV"):
+    with open(os.environ["ENTRY_ARGV"]) as f:
+        entry_argv = json.load(f)
 for s in entries:
     rel = os.path.relpath(os.path.realpath(os.path.join(repo_root, s)), os.path.realpath(repo_root))
     stem = re.sub(r"[^A-Za-z0-9]+", "-", os.path.splitext(os.path.basename(rel))[0]).strip("-").lower()
@@ -273,6 +281,10 @@ for s in entries:
     cap.case_counter = 0
     cap.seen_sites = set()
     n0 = len(cap.cases)
+    saved_argv = sys.argv
+    if s in entry_argv or rel in entry_argv:
+        sys.argv = [os.path.join(repo_root, rel)] + [str(x).replace("{repo_root}", repo_root)
+                                                    for x in entry_argv.get(s, entry_argv.get(rel))]
     signal.alarm(int(os.environ.get("SCRIPT_TIMEOUT", "300")))
     try:
         if notebooks and rel.endswith(".ipynb"):
@@ -291,6 +303,7 @@ for s in entries:
         traceback.print_exc()
     finally:
         signal.alarm(0)
+        sys.argv = saved_argv
     status[rel] = {"status": st, "cases": len(cap.cases) - n0}
     print(f"[run_capture] {rel}: {st}, {len(cap.cases) - n0} cases", file=sys.stderr, flush=True)
 cap.save_index()
