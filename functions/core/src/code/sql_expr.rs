@@ -31,6 +31,8 @@ pub fn sql_expression_tokens(expr: &str, out: &mut CallArgs) {
     let mut i = 0;
     // The next word is an alias or a type (`x AS total`, `CAST(x AS INT)`).
     let mut after_as = false;
+    // Brackets open around the current word: an `AS` outside any names a result.
+    let mut depth = 0usize;
     // Date-time units may follow (`INTERVAL '1' DAY TO SECOND`, `EXTRACT(YEAR FROM d)`).
     let mut units_may_follow = false;
     while i < chars.len() {
@@ -49,6 +51,9 @@ pub fn sql_expression_tokens(expr: &str, out: &mut CallArgs) {
             }
             let lower = word.to_ascii_lowercase();
             if std::mem::take(&mut after_as) {
+                if depth == 0 {
+                    out.aliases.push(word);
+                }
                 continue;
             }
             if units_may_follow && (DATE_TIME_UNITS.contains(&lower.as_str()) || lower == "to") {
@@ -109,9 +114,11 @@ pub fn sql_expression_tokens(expr: &str, out: &mut CallArgs) {
             while i < chars.len() && chars[i] != '`' {
                 i += 1;
             }
+            let name: String = chars[start..i.min(chars.len())].iter().collect();
             if !std::mem::take(&mut after_as) {
-                out.columns
-                    .push(chars[start..i.min(chars.len())].iter().collect());
+                out.columns.push(name);
+            } else if depth == 0 {
+                out.aliases.push(name);
             }
             i += 1;
         } else if c.is_ascii_digit() {
@@ -127,6 +134,11 @@ pub fn sql_expression_tokens(expr: &str, out: &mut CallArgs) {
                 digits
             });
         } else {
+            match c {
+                '(' => depth += 1,
+                ')' => depth = depth.saturating_sub(1),
+                _ => {}
+            }
             i += 1;
         }
     }

@@ -154,6 +154,11 @@ const FUNCTION_SYNONYMS: &[(&str, &str)] = &[
     ("todate", "todate"),
     ("currentdate", "currentdate"),
     ("currenttimestamp", "currenttimestamp"),
+    // functions Spark plans as the expression they stand for
+    ("ifnull", "coalesce"),
+    ("nvl", "coalesce"),
+    ("nvl2", "if"),
+    ("nullif", "if"),
 ];
 
 /// Lower-case and drop `_` so `approx_count_distinct` == `approxCountDistinct`; strip Spark's
@@ -727,6 +732,14 @@ pub(crate) fn identifier_parts(word: &str) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_function_spark_plans_as_another_is_that_other() {
+        assert_eq!(normalise_function("ifnull"), "coalesce");
+        assert_eq!(normalise_function("nvl"), "coalesce");
+        assert_eq!(normalise_function("nullif"), "if");
+        assert_eq!(normalise_function("nvl2"), "if");
+    }
 
     #[test]
     fn function_spellings_meet() {

@@ -133,6 +133,7 @@ pub fn extract_file(
         consumed_literals: HashSet::new(),
         returning_functions: HashSet::new(),
         assigned_at: HashMap::new(),
+        lambda_udfs: HashSet::new(),
     };
     extractor.run(tree.root_node());
     extractor.finish()
@@ -206,6 +207,8 @@ struct Extractor<'a> {
     /// Where each variable was last assigned (its statement's lines): where an RDD a chain
     /// makes a frame of was made ([`CallChain::receiver_made_at`]).
     assigned_at: HashMap<String, LineRange>,
+    /// Variables holding a UDF made of a lambda ([`vocab::makes_lambda_udf`]).
+    lambda_udfs: HashSet<String>,
 }
 
 /// One step of a flattened chain.
@@ -453,6 +456,11 @@ impl<'a> Extractor<'a> {
             let fold = self.fold_value(value);
             self.value_vars.insert(key, fold);
             self.record_constant(name, value);
+            if vocab::makes_lambda_udf(text(value, self.src)) {
+                self.lambda_udfs.insert(name.clone());
+            } else {
+                self.lambda_udfs.remove(name);
+            }
             if vocab::creates_session(text(value, self.src)) {
                 self.session_vars.insert(name.clone());
             } else {

@@ -258,6 +258,19 @@ pub fn looks_like_dataframe_name(name: &str) -> bool {
         || lower.ends_with("_ds")
 }
 
+/// The name Spark gives a Python UDF made of a lambda (`udf(lambda x: …)`), in its plan.
+pub const LAMBDA_UDF: &str = "<lambda>";
+
+/// Whether an assigned value makes a UDF of a lambda: `udf(lambda x: …, StringType())`,
+/// `F.udf(lambda …)`, `pandas_udf(lambda …)`.
+pub fn makes_lambda_udf(value: &str) -> bool {
+    let Some((callee, arguments)) = value.split_once('(') else {
+        return false;
+    };
+    let callee = callee.rsplit('.').next().unwrap_or(callee).trim();
+    matches!(callee, "udf" | "pandas_udf") && arguments.trim_start().starts_with("lambda")
+}
+
 /// DataFrame methods Scala calls without parentheses that make a frame of something else:
 /// `rdd.toDF`, `seq.toDS`, `df.as[Car]`. Written first after a name that is no DataFrame, they
 /// are the chain's first call, not part of its receiver.

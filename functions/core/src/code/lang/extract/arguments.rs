@@ -134,6 +134,10 @@ impl<'a> Extractor<'a> {
                         {
                             out.functions.push(callee.to_string());
                         }
+                        // `zip_ = udf(lambda a, b: …)`: Spark names the UDF `<lambda>`
+                        if object.is_none() && self.lambda_udfs.contains(callee) {
+                            out.functions.push(vocab::LAMBDA_UDF.to_string());
+                        }
                         if callee.eq_ignore_ascii_case("count")
                             && args.is_some_and(|args| self.counts_rows(args))
                         {

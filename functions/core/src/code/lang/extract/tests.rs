@@ -337,3 +337,37 @@ fn scalas_parenless_frame_makers_are_calls_and_datasets_are_frames() {
         out.chains
     );
 }
+
+#[test]
+fn a_sql_expression_names_its_result_and_a_cast_names_no_result() {
+    let t = tokens("ifnull(Rotten_Tomatoes_Rating, IMDB_Rating * 10) as ifnull");
+    assert_eq!(t.aliases, vec!["ifnull"]);
+    assert_eq!(t.columns, vec!["Rotten_Tomatoes_Rating", "IMDB_Rating"]);
+    let t = tokens("CAST(age AS INT) AS `age in years`");
+    assert_eq!(t.aliases, vec!["age in years"]);
+    assert_eq!(t.columns, vec!["age"]);
+    assert!(tokens("cast(x as double) > 2").aliases.is_empty());
+}
+
+#[test]
+fn a_call_of_a_udf_made_of_a_lambda_is_the_lambda_spark_names() {
+    let src = "zip_ = udf(lambda x, y: list(zip(x, y)), ArrayType(StringType()))\n\
+               df.withColumn('x', zip_(col('food'), col('price'))).show()\n\
+               named = udf(to_upper, StringType())\n\
+               df.withColumn('y', named(col('food'))).show()\n";
+    let out = extract_file(&super::super::python::Python, src, "", CodeFlags::default());
+    assert!(
+        first_call_at(&out, 2)
+            .args
+            .functions
+            .iter()
+            .any(|f| f == "<lambda>")
+    );
+    assert!(
+        !first_call_at(&out, 4)
+            .args
+            .functions
+            .iter()
+            .any(|f| f == "<lambda>")
+    );
+}
