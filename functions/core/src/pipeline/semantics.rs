@@ -1026,9 +1026,17 @@ fn converts_objects_for_typed_operator(
 ) -> bool {
     let node = &graph.nodes[idx];
     let typed = |i: &NodeIdx| is_typed_operator(&graph.nodes[*i].operator);
+    // `rdd.toDF` of a Scala RDD of objects scans the objects (`obj#132: pkg.Job$Rating`) and
+    // turns them into rows right above
+    let scans_objects = |i: &NodeIdx| {
+        let child = &graph.nodes[*i];
+        child.family == OperatorFamily::Scan
+            && child.details.output.len() == 1
+            && child.details.output.iter().all(|a| a.name == "obj")
+    };
     match node.operator.as_str() {
         "DeserializeToObject" => parents[idx].as_ref().is_some_and(typed),
-        "SerializeFromObject" => node.children.iter().any(typed),
+        "SerializeFromObject" => node.children.iter().any(|c| typed(c) || scans_objects(c)),
         _ => false,
     }
 }
@@ -1763,6 +1771,13 @@ Arguments: [input[0, int, false] AS value#2]
             "{:?}",
             scan.signature
         );
+        // the objects it scans are turned into rows by the same `toDF`
+        let rows = semantics
+            .iter()
+            .find(|s| s.node_name.starts_with("SerializeFromObject"))
+            .unwrap();
+        let consumer = rows.induced_by.as_ref().expect("the scan's own");
+        assert_eq!(consumer.dag_node_id, scan.dag_node_id);
     }
 
     #[test]
