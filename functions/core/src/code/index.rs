@@ -44,10 +44,11 @@ use serde::{Deserialize, Serialize};
 /// `StructType`'s or a DDL string's — say which columns are longs; version 21: a variable assigned
 /// a session, whatever its name, starts chains as `spark` does; version 22: the frames of a
 /// `randomSplit` unpacked into several variables are each the chain's; version 23: a DDL schema
-/// string names its columns; version 24: a SQL join names its type as `join(…, how=…)` would; version 25: a path interpolating
-/// its file name keeps the names it interpolates, for the values callers pass; version 26: Scala's
-/// parenless `toDF` / `as[T]` are calls, and a chain knows when the variable it is assigned to is
-/// never read, and where the RDD it makes a frame of was made).
+/// string names its columns; version 24: a SQL join names its type as `join(…, how=…)` would;
+/// version 25: a path interpolating its file name keeps the names it interpolates, for the values
+/// callers pass; version 26: Scala's parenless `toDF` / `as[T]` are calls, a chain knows when the
+/// variable it is assigned to is never read and where the RDD it makes a frame of was made, a SQL
+/// expression names its result, and a call of a `udf(lambda …)` variable is Spark's `<lambda>`).
 pub const INDEX_FORMAT_VERSION: u32 = 26;
 
 pub type FileId = u32;

@@ -996,10 +996,9 @@ fn wraps_rows_in_a_tuple_field(d: &crate::plan::NodeDetails) -> bool {
             p.functions
                 .iter()
                 .any(|f| normalise_function(f) == "namedstruct")
-                && p.alias.as_deref().is_some_and(|a| {
-                    a.strip_prefix('_')
-                        .is_some_and(|n| !n.is_empty() && n.chars().all(|c| c.is_ascii_digit()))
-                })
+                && p.alias
+                    .as_deref()
+                    .is_some_and(crate::plan::expr::is_tuple_field)
         })
 }
 
@@ -1031,8 +1030,7 @@ fn converts_objects_for_typed_operator(
     let scans_objects = |i: &NodeIdx| {
         let child = &graph.nodes[*i];
         child.family == OperatorFamily::Scan
-            && child.details.output.len() == 1
-            && child.details.output.iter().all(|a| a.name == "obj")
+            && matches!(child.details.output.as_slice(), [only] if only.name == "obj")
     };
     match node.operator.as_str() {
         "DeserializeToObject" => parents[idx].as_ref().is_some_and(typed),

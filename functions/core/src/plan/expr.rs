@@ -624,8 +624,9 @@ pub fn parse_expr(raw: &str) -> Expr {
     expr
 }
 
-/// Whether an attribute token (`_1#252`, or `_1` before its id) is a tuple's field, `_1`, `_2`, …
-fn is_tuple_field(token: &str) -> bool {
+/// Whether a name (`_1`, or an attribute token `_1#252`) is a tuple's field, `_1`, `_2`, …: what
+/// a typed join (`joinWith`) and Scala tuples name their parts.
+pub fn is_tuple_field(token: &str) -> bool {
     let name = token.split('#').next().unwrap_or(token);
     name.strip_prefix('_')
         .is_some_and(|n| !n.is_empty() && n.chars().all(|c| c.is_ascii_digit()))

@@ -39,13 +39,9 @@ impl<'a> Extractor<'a> {
             }
         }
         // `rdd.toDF.show`, `df.as[Car]`: Scala's parenless calls make a chain of members alone.
-        let makes_frame = |l: &Link<'a>| {
-            matches!(l, Link::Member { name }
-                if vocab::PARENLESS_FRAME_MAKERS.contains(&text(*name, self.src)))
-        };
         if !links
             .iter()
-            .any(|l| matches!(l, Link::Call { .. }) || makes_frame(l))
+            .any(|l| matches!(l, Link::Call { .. }) || self.makes_frame(l))
         {
             return None;
         }
@@ -120,12 +116,8 @@ impl<'a> Extractor<'a> {
             .collect();
         let root = receiver.split('.').next().unwrap_or("");
         // `readDF("cars.json").as[Car]`: a function's result made a typed Dataset
-        let converts_a_result = flat.base_is_call
-            && links.len() >= 2
-            && links[1..].iter().all(|l| {
-                matches!(l, Link::Member { name }
-                    if vocab::PARENLESS_FRAME_MAKERS.contains(&text(*name, src)))
-            });
+        let converts_a_result =
+            flat.base_is_call && links.len() >= 2 && links[1..].iter().all(|l| self.makes_frame(l));
         let known_start = base_ident.is_some_and(|b| self.is_dataframe_var(b))
             || via_dataframe_helper
             || converts_a_result
@@ -219,7 +211,11 @@ impl<'a> Extractor<'a> {
             .filter(|_| {
                 calls
                     .first()
-                    .is_some_and(|c| ["toDF", "toDS"].contains(&c.method.as_str()))
+                    // (`as[T]` makes a Dataset of a frame, not of an RDD)
+                    .is_some_and(|c| {
+                        c.method != "as"
+                            && vocab::PARENLESS_FRAME_MAKERS.contains(&c.method.as_str())
+                    })
             })
             .and_then(|b| self.assigned_at.get(b).copied());
         let (source_function, applied_functions) = self.helpers_of(flat, links);
@@ -242,6 +238,12 @@ impl<'a> Extractor<'a> {
             unread: false,
             receiver_made_at,
         });
+    }
+
+    /// Whether a link is a parenless call making a frame ([`vocab::PARENLESS_FRAME_MAKERS`]).
+    fn makes_frame(&self, link: &Link<'a>) -> bool {
+        matches!(link, Link::Member { name }
+            if vocab::PARENLESS_FRAME_MAKERS.contains(&text(*name, self.src)))
     }
 
     /// `spark.sql(<literal | variable>)`.
