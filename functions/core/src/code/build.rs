@@ -10,8 +10,8 @@
 use super::error::RepoError;
 use super::guard;
 use super::index::{
-    CodeFlags, INDEX_FORMAT_VERSION, IndexStats, Language, LineRange, RepoIndex, SkipReason,
-    SourceFile, SqlOrigin, SqlStatement, SymbolId, SymbolKind,
+    CodeFlags, INDEX_FORMAT_VERSION, IndexStats, Language, Launch, LineRange, RepoIndex,
+    SkipReason, SourceFile, SqlOrigin, SqlStatement, SymbolId, SymbolKind,
 };
 use super::lang::{FileExtract, LanguageAdapter, adapter_for, extract_file};
 use super::notebook;
@@ -75,11 +75,15 @@ pub fn build_index_and_texts(
         super::walk::WalkError::TooLarge { .. } => RepoError::RepoTooLarge(e.to_string()),
         super::walk::WalkError::Root(m) => RepoError::InvalidSource(m),
     })?;
-    let total = walked.files.len() as u64;
+    // Shell scripts are read for the jobs they launch, not indexed as code.
+    let (launchers, sources): (Vec<WalkedFile>, Vec<WalkedFile>) = walked
+        .files
+        .into_iter()
+        .partition(|f| f.kind == FileKind::Launcher);
+    let total = sources.len() as u64;
     let done = AtomicU64::new(0);
     let timed_out = AtomicBool::new(false);
-    let results: Vec<Option<IndexedFile>> = walked
-        .files
+    let results: Vec<Option<IndexedFile>> = sources
         .par_iter()
         .map(|file| {
             if deadline.is_some_and(|d| Instant::now() > d) {
@@ -113,12 +117,13 @@ pub fn build_index_and_texts(
         sql: Vec::new(),
         constants: Vec::new(),
         passed: Vec::new(),
+        launches: Vec::new(),
         stats: IndexStats::default(),
     };
     let mut edges: Vec<(Option<SymbolId>, String)> = Vec::new();
     let mut entry_points: Vec<bool> = Vec::new();
     let mut texts = FileTexts::default();
-    for (walked_file, result) in walked.files.into_iter().zip(results) {
+    for (walked_file, result) in sources.into_iter().zip(results) {
         let Some(result) = result else { continue };
         if let Some(hazard) = &result.hazard {
             *stats
@@ -156,6 +161,7 @@ pub fn build_index_and_texts(
             flags: result.flags,
             uses_spark: notebook::is_databricks_notebook(&walked_file.text)
                 || uses_spark(&walked_file.text),
+            argv_names: extract.argv_names,
         });
         for mut symbol in extract.symbols {
             symbol.id += symbol_offset;
@@ -194,6 +200,17 @@ pub fn build_index_and_texts(
                 .map(|(caller, callee)| (caller.map(|c| c + symbol_offset), callee)),
         );
         texts.insert(walked_file.rel_path, walked_file.text);
+    }
+    for launcher in &launchers {
+        for line in super::launch::launches(&launcher.text) {
+            if let Some(file) = super::launch::job_file(&line.job, &launcher.rel_path, &index.files)
+            {
+                index.launches.push(Launch {
+                    file,
+                    args: line.args,
+                });
+            }
+        }
     }
     resolve_call_graph(&mut index, &edges, &entry_points);
     stats.files_scanned = index.files.len() as u64;
@@ -284,6 +301,15 @@ fn index_file(file: &WalkedFile) -> IndexedFile {
                 hazard,
             }
         }
+        // partitioned out before indexing ([`super::launch`])
+        FileKind::Launcher => IndexedFile {
+            language: Language::Sql,
+            lines,
+            notebook: false,
+            flags,
+            extract: None,
+            hazard: None,
+        },
         FileKind::JupyterNotebook => {
             let Some((source, language)) = notebook::jupyter(&file.text) else {
                 return IndexedFile {

@@ -48,7 +48,8 @@ use serde::{Deserialize, Serialize};
 /// version 25: a path interpolating its file name keeps the names it interpolates, for the values
 /// callers pass; version 26: Scala's parenless `toDF` / `as[T]` are calls, a chain knows when the
 /// variable it is assigned to is never read and where the RDD it makes a frame of was made, a SQL
-/// expression names its result, and a call of a `udf(lambda …)` variable is Spark's `<lambda>`).
+/// expression names its result, a call of a `udf(lambda …)` variable is Spark's `<lambda>`,
+/// and the jobs shell scripts launch with the command-line arguments they pass).
 pub const INDEX_FORMAT_VERSION: u32 = 26;
 
 pub type FileId = u32;
@@ -128,6 +129,18 @@ pub struct SourceFile {
     /// always are. Lets retrieval rank pandas / Polars / Dask look-alikes lower.
     #[serde(default)]
     pub uses_spark: bool,
+    /// Variables the file reads from its command line (`input_path = sys.argv[1]` → position 1),
+    /// for what a launcher script passes ([`Launch`]).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub argv_names: Vec<(String, u32)>,
+}
+
+/// A job a launcher script runs with its arguments (`spark-submit job.py a b`; see
+/// [`super::launch`]): `args[0]` is the job's `sys.argv[1]`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Launch {
+    pub file: FileId,
+    pub args: Vec<String>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -462,5 +475,8 @@ pub struct RepoIndex {
     /// What calls of user functions pass: literals and names.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub passed: Vec<PassedArg>,
+    /// The jobs launcher scripts run, with their arguments.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub launches: Vec<Launch>,
     pub stats: IndexStats,
 }

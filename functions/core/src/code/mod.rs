@@ -24,6 +24,7 @@ pub mod error;
 pub mod guard;
 pub mod index;
 pub mod lang;
+pub mod launch;
 pub mod notebook;
 pub mod source;
 pub mod sql;

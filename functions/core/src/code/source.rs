@@ -151,18 +151,20 @@ pub fn redact_url(url: &str) -> String {
         Some((body, query)) => (body, Some(query)),
         None => (before_fragment, None),
     };
+    // User-info ends at the last `@`: a secret written raw may hold a `/` (`s3a://KEY:se/cret@b`).
+    let (user_info, body) = match body.rsplit_once('@') {
+        Some((user_info, host_on)) => (Some(user_info), host_on),
+        None => (None, body),
+    };
     let (authority, path) = match body.split_once('/') {
         Some((authority, path)) => (authority, Some(path)),
         None => (body, None),
     };
     let mut out = format!("{scheme}://");
-    match authority.rsplit_once('@') {
-        Some((_, host)) => {
-            out.push_str("***@");
-            out.push_str(host);
-        }
-        None => out.push_str(authority),
+    if user_info.is_some() {
+        out.push_str("***@");
     }
+    out.push_str(authority);
     if let Some(path) = path {
         out.push('/');
         out.push_str(path);
@@ -548,6 +550,11 @@ mod tests {
             "https://***@h.io/r.git?access_token=***&x=***"
         );
         assert_eq!(redact_url("file://user:secret@/srv/r"), "file://***@/srv/r");
+        // a secret written raw with a `/` in it is user-info all the same
+        assert_eq!(
+            redact_url("s3a://AKIA1:se/cret@bucket/raw/x.csv"),
+            "s3a://***@bucket/raw/x.csv"
+        );
         assert_eq!(redact_url("/plain/dir"), "/plain/dir");
     }
 

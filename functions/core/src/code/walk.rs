@@ -73,6 +73,8 @@ pub enum WalkError {
 pub enum FileKind {
     Source(Language),
     JupyterNotebook,
+    /// A shell script, read for the jobs it launches ([`super::launch`]).
+    Launcher,
 }
 
 /// The kind of file at `path`: a language adapter's source (`lang::ADAPTERS`), SQL, or a
@@ -85,6 +87,7 @@ pub fn file_kind(path: &Path) -> Option<FileKind> {
     Some(match ext.as_str() {
         "sql" => FileKind::Source(Language::Sql),
         "ipynb" => FileKind::JupyterNotebook,
+        "sh" => FileKind::Launcher,
         _ => return None,
     })
 }

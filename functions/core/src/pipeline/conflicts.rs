@@ -33,6 +33,8 @@
 //!   reverse (`id#0L` against strings);
 //! * **file format** — the site reads another format than the scan's files (`format("json")`
 //!   against `Scan text`);
+//! * **CSV header** — the site reads CSV without a header row or a schema and the scan's columns
+//!   are named, or the reverse (Spark names a headerless CSV's columns `_c0`, `_c1`, …);
 //! * **compiled class** — the node runs a closure compiled in another class than the one around
 //!   the site (`RDDs.scala`'s `map(_.genre)` against `MapElements Datasets$$$Lambda$42`).
 //!
@@ -143,6 +145,7 @@ pub fn conflicts(family: OperatorFamily, node: &Evidence, site: &Evidence) -> bo
                     .get(column)
                     .is_some_and(|written| written != long)
             }) || matches!((&node.file_format, &site.file_format), (Some(n), Some(s)) if n != s)
+                || matches!((node.headerless_csv, site.headerless_csv), (Some(n), Some(s)) if n != s)
         }
         _ => false,
     }
@@ -268,6 +271,24 @@ fn values(e: &Evidence, kind: TokenKind, keep: impl Fn(&str) -> bool) -> BTreeSe
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_csv_reader_naming_no_column_did_not_read_named_columns() {
+        let csv = |headerless: bool| Evidence {
+            file_format: Some("csv".to_owned()),
+            headerless_csv: Some(headerless),
+            ..Evidence::default()
+        };
+        assert!(conflicts(OperatorFamily::Scan, &csv(false), &csv(true)));
+        assert!(conflicts(OperatorFamily::Scan, &csv(true), &csv(false)));
+        assert!(!conflicts(OperatorFamily::Scan, &csv(true), &csv(true)));
+        // a scan that reads no column says nothing either way
+        let unknown = Evidence {
+            file_format: Some("csv".to_owned()),
+            ..Evidence::default()
+        };
+        assert!(!conflicts(OperatorFamily::Scan, &unknown, &csv(true)));
+    }
 
     #[test]
     fn a_closure_compiled_in_another_class_is_other_code() {

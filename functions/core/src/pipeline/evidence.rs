@@ -86,6 +86,9 @@ pub struct Evidence {
     /// site in Scala or Java code: the top-level class around it. A closure compiled in another
     /// class is other code.
     pub compiled_in: Option<String>,
+    /// For a scan of CSV files, whether Spark named its columns `_c0`, `_c1`, …; for a CSV
+    /// reader, whether it gives neither a header row nor a schema. Either way or not at all.
+    pub headerless_csv: Option<bool>,
 }
 
 /// How an aggregate gathers its rows: `groupBy(k).agg(…)` / `GROUP BY k` plan aggregates keyed
@@ -404,6 +407,7 @@ impl Evidence {
             path_tails: self.path_tails.clone(),
             file_format: self.file_format.clone(),
             compiled_in: self.compiled_in.clone(),
+            headerless_csv: self.headerless_csv,
             key_order: if kind == TokenKind::Column {
                 Vec::new()
             } else {
@@ -659,6 +663,7 @@ pub const JOINED_ON_NAMES: &str = "using";
 /// The literal marking a sample taken with replacement (`sample(True, 0.3)`; the plan's
 /// `Sample 0.0, 0.3, true, …`): booleans are no literals of their own.
 pub const WITH_REPLACEMENT: &str = "withreplacement";
+
 /// The prefix of a pivot value named as such (`pivot:male`): a pivot given its values
 /// (`pivot("g", ["Male"])`) plans exactly those, and the plan's
 /// `pivotfirst(g, …, Female, Male, 0, 0)` lists every value it pivots into.

@@ -125,6 +125,8 @@ const PATH_TAIL: &str = "pathTail";
 const FILE_FORMAT: &str = "fileFormat";
 /// … and the class its closure was compiled in ([`Evidence::compiled_in`]).
 const COMPILED_IN: &str = "compiledIn";
+/// … and whether its CSV columns are Spark's `_c0`, `_c1`, … ([`Evidence::headerless_csv`]).
+const HEADERLESS_CSV: &str = "headerlessCsv";
 const NOT_LONG_COLUMN: &str = "notLongColumn";
 
 fn to_pairs(evidence: &Evidence) -> Vec<(String, String)> {
@@ -192,6 +194,11 @@ fn to_pairs(evidence: &Evidence) -> Vec<(String, String)> {
                 .iter()
                 .map(|c| (COMPILED_IN.to_owned(), c.clone())),
         )
+        .chain(
+            evidence
+                .headerless_csv
+                .map(|h| (HEADERLESS_CSV.to_owned(), h.to_string())),
+        )
         .collect()
 }
 
@@ -223,6 +230,8 @@ pub fn evidence_of(pairs: &[(String, String)]) -> Evidence {
             e.file_format = Some(v.clone());
         } else if k == COMPILED_IN {
             e.compiled_in = Some(v.clone());
+        } else if k == HEADERLESS_CSV {
+            e.headerless_csv = Some(v == "true");
         }
     }
     e
@@ -438,6 +447,14 @@ fn scan_evidence(e: &mut Evidence, d: &crate::plan::NodeDetails) {
         }
         e.add_all(TokenKind::Path, &scan.paths);
         e.file_format = super::evidence::file_format(&scan.format);
+        // CSV read without a header row or a schema: Spark names the columns `_c0`, `_c1`, …
+        let spark_named = |name: &str| {
+            name.strip_prefix("_c")
+                .is_some_and(|n| !n.is_empty() && n.chars().all(|c| c.is_ascii_digit()))
+        };
+        if e.file_format.as_deref() == Some("csv") && !d.output.is_empty() {
+            e.headerless_csv = Some(d.output.iter().all(|a| spark_named(&a.name)));
+        }
     }
     // `spark.range(100)`: the bounds and step the user wrote.
     if let Some(range) = d.arguments.get("range") {
@@ -1742,6 +1759,27 @@ BroadcastNestedLoopJoin BuildRight, FullOuter, array_contains(_1#252.guitars, _2
             let consumer = tuple.induced_by.as_ref().expect("the join's own");
             assert_eq!(consumer.dag_node_id, join.dag_node_id);
         }
+    }
+
+    #[test]
+    fn a_csv_scan_says_whether_spark_named_its_columns() {
+        let scan = |columns: &str| {
+            let plan = format!(
+                "FileScan csv [{columns}] Batched: false, DataFilters: [], Format: CSV, \
+                 Location: InMemoryFileIndex(1 paths)[file:/data/emps.txt], PartitionFilters: [], \
+                 PushedFilters: [], ReadSchema: struct<>\n"
+            );
+            let graph = parse_plan(&plan, &ParseOptions::default()).unwrap();
+            plan_semantics(&graph).remove(0).signature
+        };
+        let headerless = |signature: &[(String, String)]| {
+            signature
+                .iter()
+                .find(|(k, _)| k == "headerlessCsv")
+                .map(|(_, v)| v.clone())
+        };
+        assert_eq!(headerless(&scan("_c0#0,_c1#1")).as_deref(), Some("true"));
+        assert_eq!(headerless(&scan("id#0,name#1")).as_deref(), Some("false"));
     }
 
     #[test]

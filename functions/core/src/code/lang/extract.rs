@@ -60,6 +60,9 @@ pub struct FileExtract {
     pub entry_points: Vec<bool>,
     pub chains: Vec<CallChain>,
     pub sql: Vec<SqlStatement>,
+    /// Variables assigned a command-line argument (`input_path = sys.argv[1]`), with its
+    /// position.
+    pub argv_names: Vec<(String, u32)>,
     /// `(caller, callee name)`; caller `None` = module level or a `__main__` block.
     pub call_edges: Vec<(Option<SymbolId>, String)>,
     pub constants: Vec<Constant>,
@@ -449,6 +452,9 @@ impl<'a> Extractor<'a> {
             .map(|v| self.unwrap_parens(v));
         if let Some((name, value)) = &assignment {
             self.assigned_at.insert(name.clone(), host);
+            if let Some(position) = command_line_argument(text(*value, self.src)) {
+                self.out.argv_names.push((name.clone(), position));
+            }
             let value = self.unwrap_parens(*value);
             // The latest assignment wins: a variable reassigned to something else stops folding
             // (and hides an outer variable of the same name).
@@ -786,6 +792,16 @@ fn record_string(out: &mut CallArgs, role: ArgRole, value: String) {
         ArgRole::Function => out.functions.push(value),
         ArgRole::SqlExpr => sql_expression_tokens(&value, out),
     }
+}
+
+/// The position a value reads from the command line: 1 for `sys.argv[1]`, `argv[1]`.
+fn command_line_argument(value: &str) -> Option<u32> {
+    let value = value.trim();
+    let index = value
+        .strip_prefix("sys.argv[")
+        .or_else(|| value.strip_prefix("argv["))?
+        .strip_suffix(']')?;
+    index.trim().parse().ok().filter(|p| *p > 0)
 }
 
 /// The last line (1-based) on which each identifier-like word of `src` appears. One pass over

@@ -227,6 +227,13 @@ fn call_sites(
                 for value in passed.values(chain.symbol, &named.name) {
                     evidence.add(kind, value);
                 }
+                // `read.csv(input_path)`, `input_path = sys.argv[1]`: what its launcher passes
+                for value in passed.launched(chain.file, &named.name) {
+                    evidence.add(kind, value);
+                    evidence
+                        .path_tails
+                        .extend(relative_path_tail(folder, value));
+                }
             }
             for path in &call.args.paths {
                 evidence.path_tails.extend(relative_path_tail(folder, path));
@@ -371,6 +378,9 @@ fn call_evidence(
     evidence.add_all(TokenKind::Path, &call.args.paths);
     if !after_write {
         evidence.file_format = reader_format(chain, position);
+        if evidence.file_format.as_deref() == Some("csv") {
+            evidence.headerless_csv = Some(!names_csv_columns(chain, position));
+        }
     }
     if call.args.paths.is_empty() && call.args.tables.is_empty() {
         for hint in reader_path_hints(&call.method, &call.args.text) {
@@ -890,6 +900,17 @@ pub(super) fn statistics_computed_by(
 
 /// The file format a reader call reads: its own method's (`read.csv`, `textFile`), or for
 /// `load` the `format("json")` before it in the chain.
+/// Whether a CSV reader names its columns: a header row (`option("header", "true")`,
+/// `csv(p, header=True)`) or a schema (`schema(s)`, `schema=s`) before or at the read.
+fn names_csv_columns(chain: &CallChain, position: usize) -> bool {
+    chain.calls[..=position].iter().any(|c| {
+        let arguments = c.args.text.to_ascii_lowercase();
+        c.method.eq_ignore_ascii_case("schema")
+            || arguments.contains("schema")
+            || arguments.contains("header") && arguments.contains("true")
+    })
+}
+
 fn reader_format(chain: &CallChain, position: usize) -> Option<String> {
     let call = &chain.calls[position];
     if let Some(format) = file_format(&call.method) {

@@ -621,6 +621,52 @@ mod tests {
     }
 
     #[test]
+    fn a_job_reads_the_arguments_its_launcher_passes_and_a_csv_reader_says_if_it_names_columns() {
+        let files = [
+            (
+                "code/chap07/schema.py",
+                "import sys\n\
+                 if __name__ == '__main__':\n    \
+                 input_path = sys.argv[1]\n    \
+                 emps = spark.read.csv(input_path, schema=emps_schema)\n    \
+                 emps.show()\n",
+            ),
+            (
+                "code/chap07/no_header.py",
+                "import sys\n\
+                 input_path = sys.argv[1]\n\
+                 df = spark.read.csv(input_path)\n\
+                 df.show()\n",
+            ),
+            (
+                "code/chap07/schema.sh",
+                "export INPUT_FILE=\"/book/code/chap07/emps_no_header.txt\"\n\
+                 export PROG=\"/book/code/chap07/schema.py\"\n\
+                 $SPARK_HOME/bin/spark-submit $PROG $INPUT_FILE\n",
+            ),
+        ];
+        let index = repo_index(&files);
+        let table = SiteTable::build(&index);
+        let reader = |line: u32| {
+            table
+                .sites
+                .iter()
+                .find(|s| {
+                    s.lines.start == line
+                        && matches!(&s.kind, SiteKind::Call { method, .. } if method == "csv")
+                })
+                .unwrap()
+        };
+        // `sys.argv[1]` is what the launcher passes
+        assert!(reader(4).evidence.has(TokenKind::Path, "emps_no_header"));
+        // a job no launcher runs reads nothing known
+        assert!(!reader(3).evidence.has(TokenKind::Path, "emps_no_header"));
+        // a schema names the columns; a bare read leaves them `_c0`, `_c1`, …
+        assert_eq!(reader(4).evidence.headerless_csv, Some(false));
+        assert_eq!(reader(3).evidence.headerless_csv, Some(true));
+    }
+
+    #[test]
     fn a_sql_unit_holds_the_flow_registering_its_view() {
         let table = site_table(
             "Job.scala",

@@ -84,6 +84,34 @@ impl<'i> PassedValues<'i> {
         values
     }
 
+    /// What launcher scripts pass a job for `name` when the job reads it from its command line
+    /// (`input_path = sys.argv[1]`, `spark-submit job.py data/emps.txt`); none when the file
+    /// reads no such argument or too many launches pass different values.
+    pub(super) fn launched(&self, file: u32, name: &str) -> Vec<&'i str> {
+        let Some(position) = self
+            .index
+            .files
+            .get(file as usize)
+            .and_then(|f| f.argv_names.iter().find(|(n, _)| n == name))
+            .map(|(_, p)| *p as usize)
+        else {
+            return Vec::new();
+        };
+        let mut values: Vec<&str> = self
+            .index
+            .launches
+            .iter()
+            .filter(|l| l.file == file)
+            .filter_map(|l| l.args.get(position - 1).map(String::as_str))
+            .collect();
+        values.sort_unstable();
+        values.dedup();
+        if values.len() > MAX_VALUES {
+            values.clear();
+        }
+        values
+    }
+
     fn constant(&self, name: &str) -> impl Iterator<Item = &'i str> + '_ {
         self.constants.get(name).into_iter().flatten().copied()
     }
