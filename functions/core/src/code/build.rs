@@ -301,7 +301,8 @@ fn index_file(file: &WalkedFile) -> IndexedFile {
                 hazard,
             }
         }
-        // partitioned out before indexing ([`super::launch`])
+        // A shell script holds no Spark code: `build_index_and_texts` reads launchers apart, for
+        // the jobs they launch ([`super::launch`]), and never indexes one.
         FileKind::Launcher => IndexedFile {
             language: Language::Sql,
             lines,
