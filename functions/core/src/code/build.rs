@@ -203,13 +203,11 @@ pub fn build_index_and_texts(
     }
     for launcher in &launchers {
         for line in super::launch::launches(&launcher.text) {
-            if let Some(file) = super::launch::job_file(&line.job, &launcher.rel_path, &index.files)
-            {
-                index.launches.push(Launch {
-                    file,
-                    args: line.args,
-                });
-            }
+            index.launches.push(Launch {
+                launcher: launcher.rel_path.clone(),
+                job: line.job,
+                args: line.args,
+            });
         }
     }
     resolve_call_graph(&mut index, &edges, &entry_points);

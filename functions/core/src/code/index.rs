@@ -136,10 +136,13 @@ pub struct SourceFile {
 }
 
 /// A job a launcher script runs with its arguments (`spark-submit job.py a b`; see
-/// [`super::launch`]): `args[0]` is the job's `sys.argv[1]`.
+/// [`super::launch`]): `args[0]` is the job's `sys.argv[1]`. The job is the path as the script
+/// writes it, resolved to a file where the arguments are read (`pipeline::sites::passing`).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Launch {
-    pub file: FileId,
+    /// The launcher script's repository-relative path.
+    pub launcher: String,
+    pub job: String,
     pub args: Vec<String>,
 }
 

@@ -12,11 +12,10 @@
 //!
 //! Each `spark-submit` (or `python` / `python3`) line, backslash continuations joined and
 //! `$NAME` / `${NAME}` replaced by the script's own earlier assignments, gives a job (its first
-//! `.py` argument, options before it skipped) and the arguments after it. The job is matched to
-//! a file of the repository by the longest tail of path components they share. A line this
+//! `.py` argument, options before it skipped) and the arguments after it; which file of the
+//! repository the job is, is the site table's to tell (`pipeline::sites::passing`). A line this
 //! does not understand (a variable it cannot replace, no `.py`) gives nothing.
 
-use super::index::{FileId, SourceFile};
 use std::collections::HashMap;
 
 /// One launch a script writes: the job it runs (as written) and its arguments, in order.
@@ -73,37 +72,6 @@ pub fn launches(script: &str) -> Vec<LaunchLine> {
         }
     }
     out
-}
-
-/// The file a launch's job names: the one sharing the longest tail of path components with it
-/// (its file name at least), a file beside the launcher winning a tie; none when several tie.
-pub fn job_file(job: &str, launcher: &str, files: &[SourceFile]) -> Option<FileId> {
-    let job: Vec<&str> = job
-        .split('/')
-        .filter(|p| !p.is_empty() && *p != ".")
-        .collect();
-    let folder = launcher.rsplit_once('/').map_or("", |(folder, _)| folder);
-    let shared = |path: &str| {
-        job.iter()
-            .rev()
-            .zip(path.split('/').rev())
-            .take_while(|(a, b)| **a == *b)
-            .count()
-    };
-    let mut best: Vec<(usize, bool, FileId)> = files
-        .iter()
-        .map(|f| {
-            let beside = f.path.rsplit_once('/').map_or("", |(d, _)| d) == folder;
-            (shared(&f.path), beside, f.id)
-        })
-        .filter(|(n, _, _)| *n > 0)
-        .collect();
-    best.sort_by_key(|&(shared, beside, _)| std::cmp::Reverse((shared, beside)));
-    match best.as_slice() {
-        [only] => Some(only.2),
-        [first, second, ..] if (first.0, first.1) != (second.0, second.1) => Some(first.2),
-        _ => None,
-    }
 }
 
 /// Lines with backslash continuations joined.
@@ -178,7 +146,6 @@ fn is_runner(word: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::code::index::{CodeFlags, Language};
 
     #[test]
     fn a_launch_line_gives_its_job_and_arguments_with_variables_replaced() {
@@ -201,34 +168,5 @@ mod tests {
                 ],
             }]
         );
-    }
-
-    #[test]
-    fn a_job_is_the_file_sharing_the_longest_path_tail() {
-        let file = |id: u32, path: &str| SourceFile {
-            id,
-            path: path.into(),
-            language: Language::Python,
-            lines: 1,
-            bytes: 1,
-            notebook: false,
-            flags: CodeFlags::default(),
-            uses_spark: true,
-            argv_names: Vec::new(),
-        };
-        let files = [
-            file(0, "code/chap07/schema.py"),
-            file(1, "code/chap05/schema.py"),
-            file(2, "code/chap07/other.py"),
-        ];
-        let job = |path: &str, launcher: &str| job_file(path, launcher, &files);
-        assert_eq!(
-            job("/book/code/chap07/schema.py", "code/chap07/schema.sh"),
-            Some(0)
-        );
-        assert_eq!(job("schema.py", "code/chap05/run.sh"), Some(1));
-        // two files of that name, neither beside the launcher: none
-        assert_eq!(job("schema.py", "scripts/run.sh"), None);
-        assert_eq!(job("missing.py", "code/chap07/run.sh"), None);
     }
 }

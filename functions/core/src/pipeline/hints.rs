@@ -173,7 +173,7 @@ impl<'a> HintResolver<'a> {
 
     /// The files whose path shares the longest tail of folders with `path` (at least its name);
     /// none when that tail is only the name and several files carry it.
-    fn files_for(&self, path: &str) -> Vec<u32> {
+    pub(crate) fn files_for(&self, path: &str) -> Vec<u32> {
         let wanted: Vec<&str> = path.split('/').filter(|p| !p.is_empty()).collect();
         let Some(name) = wanted.last() else {
             return Vec::new();

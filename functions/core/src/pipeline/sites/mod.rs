@@ -644,6 +644,13 @@ mod tests {
                  export PROG=\"/book/code/chap07/schema.py\"\n\
                  $SPARK_HOME/bin/spark-submit $PROG $INPUT_FILE\n",
             ),
+            // two jobs of one name: the launcher runs the one beside it
+            ("jobs/a/load.py", JOB_READING_ITS_ARGUMENT),
+            ("jobs/b/load.py", JOB_READING_ITS_ARGUMENT),
+            (
+                "jobs/b/run.sh",
+                "spark-submit --master yarn load.py /in/b_orders.csv\n",
+            ),
         ];
         let index = repo_index(&files);
         let table = SiteTable::build(&index);
@@ -664,7 +671,29 @@ mod tests {
         // a schema names the columns; a bare read leaves them `_c0`, `_c1`, …
         assert_eq!(reader(4).evidence.headerless_csv, Some(false));
         assert_eq!(reader(3).evidence.headerless_csv, Some(true));
+        let in_job = |folder: &str| {
+            let file = index
+                .files
+                .iter()
+                .find(|f| f.path == format!("jobs/{folder}/load.py"))
+                .unwrap()
+                .id;
+            table
+                .sites
+                .iter()
+                .find(|s| {
+                    s.file == file
+                        && matches!(&s.kind, SiteKind::Call { method, .. } if method == "parquet")
+                })
+                .unwrap()
+        };
+        assert!(in_job("b").evidence.has(TokenKind::Path, "b_orders"));
+        assert!(!in_job("a").evidence.has(TokenKind::Path, "b_orders"));
     }
+
+    const JOB_READING_ITS_ARGUMENT: &str = "import sys\n\
+                                            path = sys.argv[1]\n\
+                                            spark.read.parquet(path).show()\n";
 
     #[test]
     fn a_sql_unit_holds_the_flow_registering_its_view() {

@@ -16,7 +16,8 @@
 //! function name or a constant name bound in several places may hold several values: all are
 //! kept, up to [`MAX_VALUES`].
 
-use crate::code::{ArgValue, PassedArg, RepoIndex, Symbol, SymbolId};
+use crate::code::{ArgValue, Launch, PassedArg, RepoIndex, Symbol, SymbolId};
+use crate::pipeline::hints::HintResolver;
 use std::collections::HashMap;
 
 /// Most values one name resolves to: more means the name is too common to say anything.
@@ -26,6 +27,8 @@ pub(super) struct PassedValues<'i> {
     index: &'i RepoIndex,
     constants: HashMap<&'i str, Vec<&'i str>>,
     passed: HashMap<&'i str, Vec<&'i PassedArg>>,
+    /// The arguments launcher scripts pass, by the file of the job they launch.
+    launched: HashMap<u32, Vec<&'i [String]>>,
 }
 
 impl<'i> PassedValues<'i> {
@@ -38,10 +41,18 @@ impl<'i> PassedValues<'i> {
         for p in &index.passed {
             passed.entry(p.callee.as_str()).or_default().push(p);
         }
+        let resolver = HintResolver::new(index);
+        let mut launched: HashMap<u32, Vec<&[String]>> = HashMap::new();
+        for launch in &index.launches {
+            if let Some(file) = job_file(&resolver, launch) {
+                launched.entry(file).or_default().push(&launch.args);
+            }
+        }
         Self {
             index,
             constants,
             passed,
+            launched,
         }
     }
 
@@ -98,11 +109,11 @@ impl<'i> PassedValues<'i> {
             return Vec::new();
         };
         let mut values: Vec<&str> = self
-            .index
-            .launches
-            .iter()
-            .filter(|l| l.file == file)
-            .filter_map(|l| l.args.get(position - 1).map(String::as_str))
+            .launched
+            .get(&file)
+            .into_iter()
+            .flatten()
+            .filter_map(|args| args.get(position - 1).map(String::as_str))
             .collect();
         values.sort_unstable();
         values.dedup();
@@ -114,5 +125,23 @@ impl<'i> PassedValues<'i> {
 
     fn constant(&self, name: &str) -> impl Iterator<Item = &'i str> + '_ {
         self.constants.get(name).into_iter().flatten().copied()
+    }
+}
+
+/// The file a launch runs: the one its job's path names (the longest tail of folders, as a hint
+/// is resolved), or, when several share only its name, the one of that name beside the launcher
+/// (`spark-submit job.py` run from the script's folder).
+fn job_file(resolver: &HintResolver<'_>, launch: &Launch) -> Option<u32> {
+    if let [only] = resolver.files_for(&launch.job)[..] {
+        return Some(only);
+    }
+    let folder = launch
+        .launcher
+        .rsplit_once('/')
+        .map_or("", |(folder, _)| folder);
+    let name = launch.job.rsplit('/').next().unwrap_or(&launch.job);
+    match resolver.files_for(&format!("{folder}/{name}"))[..] {
+        [only] => Some(only),
+        _ => None,
     }
 }
