@@ -316,7 +316,13 @@ impl<'a> Extractor<'a> {
         for (i, s) in self.out.sql.iter_mut().enumerate() {
             s.id = i as u32;
         }
-        let last_lines = last_line_of_each_name(self.src);
+        let assigned: HashSet<&str> = self
+            .out
+            .chains
+            .iter()
+            .filter_map(|c| c.assigned_to.as_deref())
+            .collect();
+        let last_lines = last_line_of_each_name(self.src, &assigned);
         for chain in &mut self.out.chains {
             chain.unread = chain.assigned_to.as_ref().is_some_and(|name| {
                 last_lines
@@ -804,10 +810,13 @@ fn command_line_argument(value: &str) -> Option<u32> {
     index.trim().parse().ok().filter(|p| *p > 0)
 }
 
-/// The last line (1-based) on which each identifier-like word of `src` appears. One pass over
-/// the source, so that whether a variable is read after its assignment costs a lookup.
-fn last_line_of_each_name(src: &str) -> HashMap<&str, u32> {
+/// The last line (1-based) on which each of `names` appears in `src` as a whole word. One pass
+/// over the source, so that whether a variable is read after its assignment costs a lookup.
+fn last_line_of_each_name<'s>(src: &'s str, names: &HashSet<&str>) -> HashMap<&'s str, u32> {
     let mut last = HashMap::new();
+    if names.is_empty() {
+        return last;
+    }
     let mut line = 1u32;
     let mut word_start: Option<usize> = None;
     for (at, c) in src.char_indices() {
@@ -815,14 +824,18 @@ fn last_line_of_each_name(src: &str) -> HashMap<&str, u32> {
             word_start.get_or_insert(at);
             continue;
         }
-        if let Some(start) = word_start.take() {
+        if let Some(start) = word_start.take()
+            && names.contains(&src[start..at])
+        {
             last.insert(&src[start..at], line);
         }
         if c == '\n' {
             line += 1;
         }
     }
-    if let Some(start) = word_start {
+    if let Some(start) = word_start
+        && names.contains(&src[start..])
+    {
         last.insert(&src[start..], line);
     }
     last

@@ -198,16 +198,12 @@ fn call_sites(
             1.0
         };
         // `read.csv("sales.csv")` in a notebook: its kernel reads from the notebook's folder.
-        let folder = index
+        let path = index
             .files
             .get(chain.file as usize)
-            .and_then(|f| f.path.rsplit_once('/'))
-            .map_or("", |(folder, _)| folder);
+            .map_or("", |f| f.path.as_str());
+        let (folder, file_name) = path.rsplit_once('/').unwrap_or(("", path));
         let class = top_level_class(index, chain);
-        let file_name = index
-            .files
-            .get(chain.file as usize)
-            .map_or("", |f| f.path.rsplit('/').next().unwrap_or(&f.path));
         for (position, call) in chain.calls.iter().enumerate() {
             after_write |= is_writer_accessor(Some(&call.method));
             let (mut evidence, families) = call_evidence(chain, position, after_join, after_write);

@@ -41,11 +41,14 @@ impl<'i> PassedValues<'i> {
         for p in &index.passed {
             passed.entry(p.callee.as_str()).or_default().push(p);
         }
-        let resolver = HintResolver::new(index);
         let mut launched: HashMap<u32, Vec<&[String]>> = HashMap::new();
-        for launch in &index.launches {
-            if let Some(file) = job_file(&resolver, launch) {
-                launched.entry(file).or_default().push(&launch.args);
+        // (most repositories launch nothing: no resolver is built for them)
+        if !index.launches.is_empty() {
+            let resolver = HintResolver::new(index);
+            for launch in &index.launches {
+                if let Some(file) = job_file(&resolver, launch) {
+                    launched.entry(file).or_default().push(&launch.args);
+                }
             }
         }
         Self {
