@@ -109,3 +109,45 @@ Condition : atleastnnonnulls(3, id#0, kind#1, cost#2)
         filter.explanation
     );
 }
+
+/// A script dropping rows with nulls three ways, then the plan of one of them: how many non-null
+/// values a row needs (`atleastnnonnulls(n, …)`) tells which.
+fn null_drop_line(required: usize) -> String {
+    let script = "\
+from pyspark.sql import SparkSession
+
+spark = SparkSession.builder.getOrCreate()
+calls = spark.read.csv(\"data/calls.csv\", header=True)
+calls.na.drop().show()
+calls.na.drop(thresh=2).show()
+calls.na.drop(how='all').show()
+";
+    let plan = format!(
+        "\
+== Physical Plan ==
+* Filter (2)
++- Scan csv  (1)
+
+
+(1) Scan csv 
+Output [3]: [id#0, kind#1, cost#2]
+Batched: false
+Location: InMemoryFileIndex [file:/data/calls.csv]
+ReadSchema: struct<id:string,kind:string,cost:string>
+
+(2) Filter [codegen id : 1]
+Input [3]: [id#0, kind#1, cost#2]
+Condition : atleastnnonnulls({required}, id#0, kind#1, cost#2)
+"
+    );
+    let mappings = support::map_against(&[("calls.py", script)], &plan);
+    let filter = mappings.iter().find(|m| m.dag_node_id == "2").unwrap();
+    filter.mapped_code.as_ref().unwrap().lines.clone()
+}
+
+#[test]
+fn a_null_drop_is_told_by_how_many_values_a_row_needs() {
+    assert_eq!(null_drop_line(3), "5-5", "every value: the bare drop");
+    assert_eq!(null_drop_line(2), "6-6", "two values: thresh=2");
+    assert_eq!(null_drop_line(1), "7-7", "one value: how='all'");
+}

@@ -89,6 +89,9 @@ pub struct Evidence {
     /// For a scan of CSV files, whether Spark named its columns `_c0`, `_c1`, …; for a CSV
     /// reader, whether it gives neither a header row nor a schema. Either way or not at all.
     pub headerless_csv: Option<bool>,
+    /// For a filter: what it tests, beyond names and values — comparisons with their operators,
+    /// disjunctions, how many non-null values a row needs ([`super::predicates`]).
+    pub predicates: BTreeSet<String>,
 }
 
 /// How an aggregate gathers its rows: `groupBy(k).agg(…)` / `GROUP BY k` plan aggregates keyed
@@ -408,6 +411,11 @@ impl Evidence {
             file_format: self.file_format.clone(),
             compiled_in: self.compiled_in.clone(),
             headerless_csv: self.headerless_csv,
+            predicates: if kind == TokenKind::Column {
+                BTreeSet::new()
+            } else {
+                self.predicates.clone()
+            },
             key_order: if kind == TokenKind::Column {
                 Vec::new()
             } else {
@@ -533,6 +541,7 @@ pub fn overlap(node: &Evidence, site: &Evidence, weights: &TokenWeights) -> Over
         SPELLING_TIE_BREAK * shared_spellings(node, site) - EXCESS_TIE_BREAK * excess(node, site)
             + PASSED_THROUGH_TIE_BREAK * named_passed_through(node, site)
             + PATH_TAIL_TIE_BREAK * shared_path_folders(node, site)
+            + PREDICATE_TIE_BREAK * super::predicates::agreement(&node.predicates, &site.predicates)
             + if same_key_order(node, site) {
                 KEY_ORDER_TIE_BREAK
             } else {
@@ -547,6 +556,10 @@ pub fn overlap(node: &Evidence, site: &Evidence, weights: &TokenWeights) -> Over
         matched,
     }
 }
+
+/// What testing what the filter tests adds to a coverage: a tie-break between filters naming the
+/// same columns and values (`df.filter(a | b)` beside `df.filter(a & b)`).
+const PREDICATE_TIE_BREAK: f64 = 0.01;
 
 /// What a join site naming the plan's keys in the plan's order adds to a coverage: a tie-break.
 const KEY_ORDER_TIE_BREAK: f64 = 0.01;

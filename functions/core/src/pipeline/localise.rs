@@ -115,20 +115,23 @@ fn expands_the_struct(target: &Evidence, site: &super::sites::Site) -> bool {
 }
 
 /// The node drops rows with nulls (`atleastnnonnulls(n, every column…)` and nothing else) and the
-/// site is a bare `dropna()` / `na.drop()` naming no column and no threshold: it tests every
-/// column of its frame, so the node's columns and count are implied, not missing.
+/// site is a `dropna()` / `na.drop()` naming no column whose requirement is the node's
+/// (`na.drop()` for a row needing every value, `thresh=2` for two; [`super::predicates`]): it
+/// tests every column of its frame, so the node's columns and count are implied, not missing.
 fn bare_null_drop(target: &Evidence, site: &super::sites::Site) -> bool {
     fn only_null_drop(e: &Evidence) -> bool {
         let mut functions = e.tokens.iter().filter(|(k, _)| *k == TokenKind::Function);
         functions.next().is_some_and(|(_, f)| f == NULL_DROP) && functions.next().is_none()
     }
+    let (node, written) = (&target.predicates, &site.evidence.predicates);
     only_null_drop(target)
         && only_null_drop(&site.evidence)
         && !site
             .evidence
             .tokens
             .iter()
-            .any(|(k, _)| matches!(k, TokenKind::Column | TokenKind::Literal))
+            .any(|(k, _)| *k == TokenKind::Column)
+        && (node.is_empty() || written.is_empty() || !node.is_disjoint(written))
 }
 
 /// The node de-duplicates whole rows (keys and nothing else) and the site is a bare `distinct()` /

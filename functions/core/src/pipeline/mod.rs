@@ -31,6 +31,7 @@ pub mod job;
 pub mod llm;
 pub mod localise;
 pub mod operations;
+pub mod predicates;
 pub mod reason;
 pub mod retrieve;
 pub mod semantics;

@@ -128,6 +128,8 @@ const COMPILED_IN: &str = "compiledIn";
 /// … and whether its CSV columns are Spark's `_c0`, `_c1`, … ([`Evidence::headerless_csv`]).
 const HEADERLESS_CSV: &str = "headerlessCsv";
 const NOT_LONG_COLUMN: &str = "notLongColumn";
+/// … and what its filter tests ([`Evidence::predicates`]).
+const PREDICATE: &str = "predicate";
 
 fn to_pairs(evidence: &Evidence) -> Vec<(String, String)> {
     evidence
@@ -199,6 +201,12 @@ fn to_pairs(evidence: &Evidence) -> Vec<(String, String)> {
                 .headerless_csv
                 .map(|h| (HEADERLESS_CSV.to_owned(), h.to_string())),
         )
+        .chain(
+            evidence
+                .predicates
+                .iter()
+                .map(|p| (PREDICATE.to_owned(), p.clone())),
+        )
         .collect()
 }
 
@@ -232,6 +240,8 @@ pub fn evidence_of(pairs: &[(String, String)]) -> Evidence {
             e.compiled_in = Some(v.clone());
         } else if k == HEADERLESS_CSV {
             e.headerless_csv = Some(v == "true");
+        } else if k == PREDICATE {
+            e.predicates.insert(v.clone());
         }
     }
     e
@@ -492,6 +502,7 @@ fn filter_evidence(e: &mut Evidence, d: &crate::plan::NodeDetails, inferred_from
     } else {
         written
     };
+    e.predicates = super::predicates::of_plan_conditions(conditions.iter().map(|c| c.raw.as_str()));
     for c in conditions {
         add_expr(e, c, true);
     }

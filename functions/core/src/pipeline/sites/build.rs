@@ -12,6 +12,7 @@ use crate::pipeline::evidence::{
 use crate::pipeline::operations::{
     AGGREGATE_FUNCTIONS, TYPED_FILTER, passes_closure, typed_operator_of,
 };
+use crate::pipeline::predicates;
 use crate::pipeline::semantics::is_join_type_word;
 
 impl SiteTable {
@@ -394,8 +395,12 @@ fn call_evidence(
     if let Some(operator) = typed_operator_of(&call.method) {
         evidence.add(TokenKind::Function, operator);
     }
-    if ["filter", "where"].contains(&call.method.as_str()) && passes_closure(&call.args.text) {
-        evidence.add(TokenKind::Function, TYPED_FILTER);
+    if ["filter", "where"].contains(&call.method.as_str()) {
+        if passes_closure(&call.args.text) {
+            evidence.add(TokenKind::Function, TYPED_FILTER);
+        } else {
+            evidence.predicates = predicates::of_filter_arguments(&call.args.text);
+        }
     }
     if is_deduplicating_method(&call.method)
         || functions
@@ -516,6 +521,7 @@ fn call_evidence(
         families.remove(OperatorFamily::Project);
         families.insert(OperatorFamily::Filter);
         evidence.add(TokenKind::Function, NULL_DROP);
+        evidence.predicates = predicates::of_null_drop_arguments(&call.args.text);
     }
     // `sample(True, 0.3, 123)` / `sample(withReplacement=True, …)` samples with replacement.
     if call.method.eq_ignore_ascii_case("sample") {
@@ -1289,6 +1295,12 @@ pub(super) fn clause_evidence(stmt: &SqlStatement, clause: &SqlClause) -> Eviden
         for key in keys_left_out(stmt, clause) {
             evidence.add(TokenKind::Literal, &format!("{KEY_LEFT_OUT}{key}"));
         }
+    }
+    if matches!(
+        clause.kind,
+        SqlClauseKind::Where | SqlClauseKind::WherePredicate | SqlClauseKind::Having
+    ) {
+        evidence.predicates = predicates::of_sql_condition(&clause.text);
     }
     for c in nested_in(stmt, clause) {
         evidence.add_all(TokenKind::Column, &c.columns);

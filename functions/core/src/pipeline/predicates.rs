@@ -1,0 +1,348 @@
+//! Predicates: what a filter tests, as the plan prints it and as code writes it.
+//!
+//! Columns and literals alone do not tell `df.filter((df.Close < 200) & (df.Open > 200))` from
+//! `df.filter((df.Close < 200) | (df.Open > 200))`, nor `filter("Salary<=20000")` from
+//! `filter(~(df.Salary <= 20000))`, nor `na.drop()` from `na.drop(thresh=2)`: the same names, the
+//! same values. The plan prints the difference (`OR`, `(Salary#4 > 20000)`,
+//! `atleastnnonnulls(2, …)`), and so does the code. Each side is reduced here to a set of facts
+//! spelled alike:
+//!
+//! * `close<200` — a column compared with a value, the column on the left, a negation folded into
+//!   the operator (`~(x < 5)` is `x>=5`, as Spark's optimiser rewrites it), `==`/`===` as `=`,
+//!   `!=`/`<>`/`=!=` as `!=`, numbers in one spelling (`200.0` is `200`);
+//! * `or` — some condition is a disjunction (`|`, `||`, SQL's `OR`);
+//! * `nonnulls:any`, `nonnulls:all`, `nonnulls:N` — how many non-null values a row of a
+//!   null-dropping filter needs (`na.drop()`, `how="all"`, `thresh=N`).
+//!
+//! The facts break ties between sites holding the same names ([`super::evidence::overlap`]);
+//! they are read with regular expressions over the plan's condition text and a call's argument
+//! text, so syntax they do not know adds no fact rather than a wrong one.
+
+use regex::Regex;
+use std::collections::BTreeSet;
+use std::sync::LazyLock;
+
+/// The fact that some condition is a disjunction.
+const DISJUNCTION: &str = "or";
+/// The prefix of a null-dropping filter's requirement.
+const NON_NULLS: &str = "nonnulls:";
+
+/// A comparison in a plan: `(Close#1516 < 200.0)`, `NOT (state#12 = OH)`, `(200 < x#3L)`.
+static PLAN_COMPARISON: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r"(NOT )?\((?:([A-Za-z_][\w.]*)#\d+L? (<=>|<=|>=|!=|<|>|=) ([^()#]+?)|([^()#]+?) (<=>|<=|>=|!=|<|>|=) ([A-Za-z_][\w.]*)#\d+L?)\)",
+    )
+    .expect("plan comparison pattern")
+});
+
+/// `atleastnnonnulls(2, a#1, b#2, …)`: the requirement and the columns it counts.
+static PLAN_NON_NULLS: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"atleastnnonnulls\((\d+),([^()]*)\)").expect("non-nulls pattern"));
+
+/// A column reference in code followed by a comparison with a value: `df["x"] < 5`,
+/// `df.x >= 5`, `col("x") == "a"`, `$"x" === 5`, `df("x") =!= lit(5)`, `'x > 5`.
+static CODE_COMPARISON: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r#"(?x)
+        (?P<neg>(?:~|!|\bnot)\s*\(\s*)?
+        (?:
+            [A-Za-z_][\w.]*\s*\[\s*["'](?P<sub>[^"'\]]+)["']\s*\]     # df["x"]
+          | (?:[A-Za-z_]\w*\.)*\w+\s*\(\s*["'](?P<call>[^"']+)["']\s*\) # col("x"), F.col('x'), df("x")
+          | \$"(?P<dollar>[^"]+)"                                # $"x"
+          | (?:[A-Za-z_]\w*\.)+(?P<attr>[A-Za-z_]\w*)            # df.x
+          | '(?P<symbol>[A-Za-z_]\w*)\b                          # 'x (a Scala symbol)
+        )
+        \s*(?P<op>===|=!=|==|!=|<=|>=|<>|<|>)\s*
+        (?:lit\s*\(\s*)?(?P<value>-?\d+(?:\.\d+)?|"[^"]*"|'[^']*')
+        "#,
+    )
+    .expect("code comparison pattern")
+});
+
+/// A column reference in code compared through a method: `col("age").geq(lit(20))`,
+/// `df.col("x").gt(5)`, `$"x".equalTo("a")`.
+static CODE_METHOD_COMPARISON: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r#"(?x)
+        (?:\(\s*["'](?P<call>[^"']+)["']\s*\)|\$"(?P<dollar>[^"]+)")
+        \s*\.\s*(?P<op>gt|lt|geq|leq|equalTo|notEqual)\s*\(\s*
+        (?:lit\s*\(\s*)?(?P<value>-?\d+(?:\.\d+)?|"[^"]*"|'[^']*')
+        "#,
+    )
+    .expect("method comparison pattern")
+});
+
+/// A comparison inside a SQL expression string: `Close<500`, `age >= 20`, `NOT (x = 'a')`.
+static SQL_COMPARISON: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r"(?i)(?P<neg>\bnot\s*\(\s*)?\b(?P<column>[A-Za-z_]\w*)\s*(?P<op><=|>=|!=|<>|==|<|>|=)\s*(?P<value>-?\d+(?:\.\d+)?|'[^']*')",
+    )
+    .expect("sql comparison pattern")
+});
+
+/// A string literal in code.
+static STRING_LITERAL: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r#""([^"]*)"|'([^']*)'"#).expect("string pattern"));
+
+/// The facts of a plan's filter conditions (the conjuncts the user wrote).
+pub fn of_plan_conditions<'e>(conditions: impl IntoIterator<Item = &'e str>) -> BTreeSet<String> {
+    let mut facts = BTreeSet::new();
+    for condition in conditions {
+        if condition.contains(" OR ") {
+            facts.insert(DISJUNCTION.to_owned());
+        }
+        if let Some(c) = PLAN_NON_NULLS.captures(condition) {
+            let required: usize = c[1].parse().unwrap_or(0);
+            let counted = c[2].split(',').filter(|s| !s.trim().is_empty()).count();
+            if required == counted {
+                facts.insert(format!("{NON_NULLS}any"));
+            }
+            if required == 1 {
+                facts.insert(format!("{NON_NULLS}all"));
+            }
+            if required != counted && required != 1 {
+                facts.insert(format!("{NON_NULLS}{required}"));
+            }
+        }
+        for c in PLAN_COMPARISON.captures_iter(condition) {
+            let negated = c.get(1).is_some();
+            let fact = match (c.get(2), c.get(5)) {
+                (Some(column), _) => comparison(column.as_str(), &c[3], &c[4], negated),
+                (None, Some(value)) => comparison(&c[7], flipped(&c[6]), value.as_str(), negated),
+                _ => None,
+            };
+            facts.extend(fact);
+        }
+    }
+    facts
+}
+
+/// The facts of a filtering call's argument text (`where`, `filter`, a SQL expression string).
+pub fn of_filter_arguments(args_text: &str) -> BTreeSet<String> {
+    let mut facts = BTreeSet::new();
+    for c in CODE_COMPARISON.captures_iter(args_text) {
+        let column = ["sub", "call", "dollar", "attr", "symbol"]
+            .iter()
+            .find_map(|g| c.name(g))
+            .map(|m| m.as_str());
+        if let Some(column) = column {
+            facts.extend(comparison(
+                column,
+                &c["op"],
+                &c["value"],
+                c.name("neg").is_some(),
+            ));
+        }
+    }
+    for c in CODE_METHOD_COMPARISON.captures_iter(args_text) {
+        let column = c.name("call").or_else(|| c.name("dollar"));
+        let op = match &c["op"] {
+            "gt" => ">",
+            "lt" => "<",
+            "geq" => ">=",
+            "leq" => "<=",
+            "equalTo" => "=",
+            _ => "!=",
+        };
+        if let Some(column) = column {
+            facts.extend(comparison(column.as_str(), op, &c["value"], false));
+        }
+    }
+    let outside_strings = STRING_LITERAL.replace_all(args_text, "\"\"");
+    if outside_strings.contains('|') {
+        facts.insert(DISJUNCTION.to_owned());
+    }
+    for literal in STRING_LITERAL.captures_iter(args_text) {
+        let sql = literal
+            .get(1)
+            .or_else(|| literal.get(2))
+            .map_or("", |m| m.as_str());
+        facts.extend(of_sql_condition(sql));
+    }
+    facts
+}
+
+/// The facts of a SQL condition (a `WHERE` clause, an expression string).
+pub fn of_sql_condition(sql: &str) -> BTreeSet<String> {
+    let mut facts = BTreeSet::new();
+    if sql
+        .split(|c: char| !c.is_alphanumeric())
+        .any(|w| w.eq_ignore_ascii_case("or"))
+    {
+        facts.insert(DISJUNCTION.to_owned());
+    }
+    for c in SQL_COMPARISON.captures_iter(sql) {
+        facts.extend(comparison(
+            &c["column"],
+            &c["op"],
+            &c["value"],
+            c.name("neg").is_some(),
+        ));
+    }
+    facts
+}
+
+/// The facts of a null-dropping call (`na.drop(…)`, `dropna(…)`) from its argument text.
+pub fn of_null_drop_arguments(args_text: &str) -> BTreeSet<String> {
+    static THRESHOLD: LazyLock<Regex> =
+        LazyLock::new(|| Regex::new(r#"(?:thresh\s*=\s*|^\s*)(\d+)"#).expect("threshold pattern"));
+    static HOW: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r#"(?:how\s*=\s*|^\s*)["'](any|all)["']"#).expect("how pattern")
+    });
+    let requirement = match (THRESHOLD.captures(args_text), HOW.captures(args_text)) {
+        (Some(t), _) => t[1].to_owned(),
+        (None, Some(h)) => h[1].to_owned(),
+        (None, None) => "any".to_owned(),
+    };
+    BTreeSet::from([format!("{NON_NULLS}{requirement}")])
+}
+
+/// The share of the facts of both sides that both hold (0 when either has none).
+pub fn agreement(node: &BTreeSet<String>, site: &BTreeSet<String>) -> f64 {
+    if node.is_empty() || site.is_empty() {
+        return 0.0;
+    }
+    let shared = node.intersection(site).count();
+    shared as f64 / (node.len() + site.len() - shared) as f64
+}
+
+/// `x < 5` read from the value's side: `5 > x`.
+fn flipped(op: &str) -> &str {
+    match op {
+        "<" => ">",
+        ">" => "<",
+        "<=" => ">=",
+        ">=" => "<=",
+        other => other,
+    }
+}
+
+/// One comparison fact, or none when the operator is not a comparison this module knows.
+fn comparison(column: &str, op: &str, value: &str, negated: bool) -> Option<String> {
+    let op = match op {
+        "=" | "==" | "===" | "<=>" => "=",
+        "!=" | "<>" | "=!=" => "!=",
+        "<" | "<=" | ">" | ">=" => op,
+        _ => return None,
+    };
+    let op = if negated {
+        match op {
+            "<" => ">=",
+            ">=" => "<",
+            ">" => "<=",
+            "<=" => ">",
+            "=" => "!=",
+            _ => "=",
+        }
+    } else {
+        op
+    };
+    let column = column.rsplit('.').next().unwrap_or(column).to_lowercase();
+    Some(format!("{column}{op}{}", value_spelling(value)))
+}
+
+/// A value in one spelling: quotes gone, numbers without a fractional zero, lower case.
+fn value_spelling(value: &str) -> String {
+    let value = value.trim().trim_matches(|c| c == '"' || c == '\'');
+    match value.parse::<f64>() {
+        Ok(n) if n.is_finite() => {
+            if n.fract() == 0.0 && n.abs() < 1e15 {
+                format!("{}", n as i64)
+            } else {
+                format!("{n}")
+            }
+        }
+        _ => value.to_lowercase(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn set(facts: &[&str]) -> BTreeSet<String> {
+        facts.iter().map(|f| f.to_string()).collect()
+    }
+
+    #[test]
+    fn a_plans_comparisons_read_column_first_with_negations_folded() {
+        assert_eq!(
+            of_plan_conditions(["(Close#1516 < 200.0)", "(Open#1513 > 200.0)"]),
+            set(&["close<200", "open>200"])
+        );
+        assert_eq!(
+            of_plan_conditions(["((Close#1516 < 200.0) OR (Open#1513 > 200.0))"]),
+            set(&["close<200", "open>200", "or"])
+        );
+        assert_eq!(
+            of_plan_conditions(["NOT (state#12 = OH)", "(200 < salary#3L)"]),
+            set(&["state!=oh", "salary>200"])
+        );
+    }
+
+    #[test]
+    fn code_comparisons_read_alike_in_every_syntax() {
+        assert_eq!(
+            of_filter_arguments(r#"(df["Close"] < 200) & (df['Open'] > 200)"#),
+            set(&["close<200", "open>200"])
+        );
+        assert_eq!(
+            of_filter_arguments(r#"(df["Close"] < 200) | (df['Open'] > 200)"#),
+            set(&["close<200", "open>200", "or"])
+        );
+        assert_eq!(
+            of_filter_arguments(r#"(df["Close"] < 200) & ~(df['Open'] < 200)"#),
+            set(&["close<200", "open>=200"])
+        );
+        assert_eq!(
+            of_filter_arguments(r#""Salary<=20000""#),
+            set(&["salary<=20000"])
+        );
+        assert_eq!(
+            of_filter_arguments(r#"~(df_pyspark['Salary']<=20000)"#),
+            set(&["salary>20000"])
+        );
+        assert_eq!(
+            of_filter_arguments(r#"col("age").geq(lit(20))"#),
+            set(&["age>=20"])
+        );
+        assert_eq!(
+            of_filter_arguments(r#"$"state" === "OH" || df.age =!= 3"#),
+            set(&["state=oh", "age!=3", "or"])
+        );
+        assert_eq!(
+            of_filter_arguments(r#""state = 'OH' or gender = 'M'""#),
+            set(&["state=oh", "gender=m", "or"])
+        );
+        // a `|` inside a string is a regular expression's, not a disjunction
+        assert_eq!(of_filter_arguments(r#"col("name").rlike("a|b")"#), set(&[]));
+    }
+
+    #[test]
+    fn the_plan_and_the_code_of_one_filter_agree() {
+        let plan = of_plan_conditions(["(Close#1516 < 200.0)", "(Open#1513 >= 200.0)"]);
+        let written = of_filter_arguments(r#"(df["Close"] < 200) & ~(df['Open'] < 200)"#);
+        assert_eq!(agreement(&plan, &written), 1.0);
+        let other = of_filter_arguments(r#"(df["Close"] < 200) & (df['Open'] > 200)"#);
+        assert!(agreement(&plan, &other) < 0.5);
+    }
+
+    #[test]
+    fn a_null_dropping_filter_names_how_many_values_a_row_needs() {
+        let every = "atleastnnonnulls(3, Id#0, Name#1, Sales#2)";
+        assert_eq!(of_plan_conditions([every]), set(&["nonnulls:any"]));
+        assert_eq!(of_null_drop_arguments(""), set(&["nonnulls:any"]));
+        assert_eq!(of_null_drop_arguments("how='any'"), set(&["nonnulls:any"]));
+        let two = "atleastnnonnulls(2, Id#0, Name#1, Sales#2)";
+        assert_eq!(of_plan_conditions([two]), set(&["nonnulls:2"]));
+        assert_eq!(of_null_drop_arguments("thresh=2"), set(&["nonnulls:2"]));
+        assert_eq!(of_null_drop_arguments("2"), set(&["nonnulls:2"]));
+        let one = "atleastnnonnulls(1, Id#0, Name#1, Sales#2)";
+        assert_eq!(of_plan_conditions([one]), set(&["nonnulls:all"]));
+        assert_eq!(
+            of_null_drop_arguments("how=\"all\""),
+            set(&["nonnulls:all"])
+        );
+        assert_eq!(of_null_drop_arguments("\"all\""), set(&["nonnulls:all"]));
+    }
+}
