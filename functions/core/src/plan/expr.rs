@@ -618,10 +618,63 @@ pub fn parse_expr(raw: &str) -> Expr {
         }
         nesting.feed(tok);
     }
+    for literal in spelled_out_arguments(body, raw) {
+        literals.push(literal);
+    }
     expr.columns = columns.into_vec();
     expr.functions = functions.into_vec();
     expr.literals = literals.into_vec();
     expr
+}
+
+/// The arguments of calls that Spark prints as unquoted strings of several tokens, each whole:
+/// `date_format(d#1, dd/MMM/yyyy, …)` formats with `dd/MMM/yyyy`, `regexp_replace(a#2, \s+, _)`
+/// replaces `\s+`, `lpad(x#3, 5, -1)` pads with `-1`. Their words are literals one by one as
+/// well; code writes the whole (`"dd/MMM/yyyy"`), so only the whole tells two formats of the
+/// same words apart. An argument holding a column, a call, a quoted string or a keyword is no
+/// such literal.
+fn spelled_out_arguments<'a>(toks: &[Token<'a>], raw: &'a str) -> Vec<&'a str> {
+    let mut out = Vec::new();
+    // per open bracket: whether it opens a call's arguments, and where its current one starts
+    let mut frames: Vec<(bool, usize)> = Vec::new();
+    let mut spelled = |from: usize, to: usize| {
+        let span = &toks[from.min(to)..to];
+        let plain = span.iter().all(|t| match t.kind {
+            TokKind::Ident { id: None } => !is_keyword(t.text),
+            TokKind::Number | TokKind::Punct => true,
+            _ => false,
+        });
+        if span.len() >= 2 && plain {
+            out.extend(raw.get(span[0].start..span[span.len() - 1].end));
+        }
+    };
+    for (i, tok) in toks.iter().enumerate() {
+        match tok.kind {
+            TokKind::Open => {
+                // (`Some(Etc/UTC)`: a time zone the plan adds, no argument of the user's)
+                let call = tok.text == "("
+                    && i > 0
+                    && matches!(toks[i - 1].kind, TokKind::Ident { id: None })
+                    && toks[i - 1].text != "Some";
+                frames.push((call, i + 1));
+            }
+            TokKind::Comma => {
+                if let Some((true, start)) = frames.last().copied() {
+                    spelled(start, i);
+                }
+                if let Some(frame) = frames.last_mut() {
+                    frame.1 = i + 1;
+                }
+            }
+            TokKind::Close => {
+                if let Some((true, start)) = frames.pop() {
+                    spelled(start, i);
+                }
+            }
+            _ => {}
+        }
+    }
+    out
 }
 
 /// Whether a name (`_1`, or an attribute token `_1#252`) is a tuple's field, `_1`, `_2`, …: what

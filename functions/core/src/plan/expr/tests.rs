@@ -246,3 +246,40 @@ fn a_field_of_a_typed_joins_tuple_is_a_column_and_a_structs_field_is_not() {
     let e = parse_expr("(name#3.first = James)");
     assert_eq!(e.columns, vec!["name"]);
 }
+
+#[test]
+fn an_unquoted_argument_of_several_tokens_is_also_a_literal_whole() {
+    let e = parse_expr(
+        "date_format(cast(pyspark_date#1889 as timestamp), dd/MMM/yyyy, Some(Etc/UTC)) AS fmt_date#1917",
+    );
+    assert!(
+        e.literals.contains(&"dd/MMM/yyyy".to_string()),
+        "{:?}",
+        e.literals
+    );
+    assert!(e.literals.contains(&"MMM".to_string()), "{:?}", e.literals);
+    assert!(
+        !e.literals.contains(&"Etc/UTC".to_string()),
+        "{:?}",
+        e.literals
+    );
+    let e = parse_expr("to_timestamp(ts#3, yyyy-MM-dd HH:mm:ss, TimestampType, Some(UTC), false)");
+    assert!(
+        e.literals.contains(&"yyyy-MM-dd HH:mm:ss".to_string()),
+        "{:?}",
+        e.literals
+    );
+    // an argument holding a column, a call or a keyword is none
+    let e = parse_expr("round((price#4 * 1.1), 2)");
+    assert!(
+        !e.literals.iter().any(|l| l.contains('*')),
+        "{:?}",
+        e.literals
+    );
+    let e = parse_expr("cast(x#1 as decimal(10,2))");
+    assert!(
+        !e.literals.iter().any(|l| l.contains(' ')),
+        "{:?}",
+        e.literals
+    );
+}
