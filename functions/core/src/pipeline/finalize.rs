@@ -34,6 +34,17 @@ fn location(c: &Candidate) -> CodeLocation {
     }
 }
 
+/// The rows a scan of objects (`rdd.toDF()` of case classes) is turned into: the plan does not
+/// say whether Spark pruned the serializer for a later `select` / `groupBy` (whose statement
+/// then produced it) or kept every field (the `toDF`'s own) — two statements explain it alike.
+fn rows_of_scanned_objects(sem: &SemanticDescription) -> bool {
+    sem.operator == "SerializeFromObject"
+        && sem
+            .induced_by
+            .as_ref()
+            .is_some_and(|c| c.family == crate::plan::OperatorFamily::Scan)
+}
+
 /// Build the node's answer from the reasoner's decision over `top` (nodes 5 → 6 → 7).
 pub fn assemble_mapping(
     sem: &SemanticDescription,
@@ -71,7 +82,7 @@ pub fn assemble_mapping(
         close: top.iter().enumerate().any(|(i, c)| {
             i != decision.best && merit(chosen) - merit(c) < config.close_alternative
         }),
-        twin: twin_of(top, decision.best).is_some(),
+        twin: twin_of(top, decision.best).is_some() || rows_of_scanned_objects(sem),
     };
     let (confidence, status) = confidence_gate(&factors, rivals, config);
     let alternatives = top
@@ -95,6 +106,11 @@ pub fn assemble_mapping(
     let explanation = match (&sem.induced_by, sem.node_kind) {
         (Some(consumer), NodeKind::Engine) => format!(
             "{} It has no code of its own; it is an {}. Shown: the statement of that operator. {}",
+            sem.behaviour, consumer.reason, decision.reasoning
+        ),
+        (Some(consumer), NodeKind::Code) if rows_of_scanned_objects(sem) => format!(
+            "{} The planner inserted it ({}), so it maps to that operator's code — unless Spark \
+             pruned it to the columns a later statement reads, which then produced it. {}",
             sem.behaviour, consumer.reason, decision.reasoning
         ),
         (Some(consumer), NodeKind::Code) => format!(

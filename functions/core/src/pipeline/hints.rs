@@ -14,7 +14,9 @@
 //! * the plan itself: a typed Dataset operator (`MapElements`, `MapPartitions`, a typed
 //!   `Filter`) prints the closure it runs, `com.shop.Revenue$$$Lambda$41/0x…@1f`, whose class is
 //!   the one the lambda was written in; a `Scan ExistingRDD` prints where its RDD was made,
-//!   `MapPartitionsRDD[158] at createDataFrame at Revenue.scala:31` (PySpark's say `<unknown>:0`).
+//!   `MapPartitionsRDD[158] at createDataFrame at Revenue.scala:31` (PySpark's say `<unknown>:0`);
+//!   a scan of typed objects prints their class, `obj#5: shop.Revenue$Order`, whose outer class
+//!   defines it.
 //!
 //! A hint is resolved to the repository's files by the longest tail of path folders it shares
 //! with one (`/home/me/repo/jobs/daily.py` → `jobs/daily.py`); a name shared by several files with
@@ -59,6 +61,13 @@ static CLOSURE: LazyLock<Regex> = LazyLock::new(|| {
 static RDD_ORIGIN: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"RDD\[\d+\] at \w+ at ([\w$.-]+\.(?:scala|java|kt|py):\d+)")
         .expect("RDD origin pattern")
+});
+/// A class nested in another as a typed plan prints the objects it carries: the case class of
+/// `rdd.toDF` in a Scan's `obj#5: dataframe.Basic$Cust`, a serializer's `input[0,
+/// dataframe.Basic$Cust, true]`. The capture is the outer class, whose file defines the class.
+static OBJECT_CLASS: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?:obj#\d+: |input\[\d+, )([A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*)\$[A-Za-z_]\w*")
+        .expect("object class pattern")
 });
 /// An absolute path without an extension (a Databricks notebook).
 static NOTEBOOK: LazyLock<Regex> =
@@ -135,7 +144,10 @@ impl<'a> HintResolver<'a> {
             let line = frame[3].parse().ok();
             out.extend(self.files_for(&path).into_iter().map(|f| (f, line)));
         }
-        let classes = CLASS.captures_iter(hint).chain(CLOSURE.captures_iter(hint));
+        let classes = CLASS
+            .captures_iter(hint)
+            .chain(CLOSURE.captures_iter(hint))
+            .chain(OBJECT_CLASS.captures_iter(hint));
         for class in classes {
             out.extend(self.class_files(&class[1]).into_iter().map(|f| (f, None)));
         }
@@ -236,7 +248,8 @@ pub fn rdd_origin(text: &str) -> Option<(&str, u32)> {
 }
 
 /// What a plan itself says of the user's code, each once: the closures its typed operators and
-/// filters run ([`CLOSURE`]) and the file and line that made the RDDs it scans ([`RDD_ORIGIN`]).
+/// filters run ([`CLOSURE`]), the classes of the objects they carry ([`OBJECT_CLASS`]) and the
+/// file and line that made the RDDs it scans ([`RDD_ORIGIN`]).
 pub fn plan_hints(graph: &PlanGraph) -> Vec<String> {
     let mut texts: Vec<String> = Vec::new();
     for node in &graph.nodes {
@@ -251,6 +264,7 @@ pub fn plan_hints(graph: &PlanGraph) -> Vec<String> {
         let arguments = d.arguments.values().map(String::as_str);
         for text in arguments.chain(relation).chain(expressions) {
             texts.extend(CLOSURE.find_iter(text).map(|m| m.as_str().to_owned()));
+            texts.extend(OBJECT_CLASS.find_iter(text).map(|m| m.as_str().to_owned()));
             texts.extend(RDD_ORIGIN.captures_iter(text).map(|c| c[1].to_owned()));
         }
     }
@@ -404,6 +418,39 @@ mod tests {
         let python = plan.replace("Orders.java:31", "<unknown>:0");
         let graph = crate::plan::parse_plan(&python, &Default::default()).unwrap();
         assert_eq!(plan_hints(&graph), ["com.shop.copy.Revenue$$$Lambda"]);
+    }
+
+    #[test]
+    fn a_scan_of_objects_names_the_class_its_objects_are_defined_in() {
+        let plan = "== Physical Plan ==\n\
+            * SerializeFromObject (2)\n\
+            +- Scan (1)\n\n\n\
+            (1) Scan\n\
+            Output [1]: [obj#5]\n\
+            Arguments: obj#5: dataframe.Basic$Cust, ParallelCollectionRDD[0] at parallelize at Basic.scala:33\n\n\
+            (2) SerializeFromObject [codegen id : 1]\n\
+            Input [1]: [obj#5]\n\
+            Arguments: [invoke(knownnotnull(assertnotnull(input[0, dataframe.Basic$Cust, true])).id()) AS id#11]\n";
+        let graph = crate::plan::parse_plan(plan, &Default::default()).unwrap();
+        let paths = [
+            "src/main/scala/dataframe/Basic.scala",
+            "src/main/scala/sql/Basic.scala",
+        ];
+        let resolved: Vec<_> = HintResolver::over(paths.to_vec())
+            .resolve(&plan_hints(&graph))
+            .into_iter()
+            .map(|h| (paths[h.file as usize], h.line))
+            .collect();
+        // `Basic.scala:33` alone names two files; the class's package names one
+        assert_eq!(resolved, [("src/main/scala/dataframe/Basic.scala", None)]);
+        // a class of the engine's (a tuple) names no file
+        let tuples = plan.replace("dataframe.Basic$Cust", "scala.Tuple2");
+        let graph = crate::plan::parse_plan(&tuples, &Default::default()).unwrap();
+        assert!(
+            HintResolver::over(paths.to_vec())
+                .resolve(&plan_hints(&graph))
+                .is_empty()
+        );
     }
 
     #[test]

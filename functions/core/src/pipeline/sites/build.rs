@@ -205,6 +205,7 @@ fn call_sites(
             .map_or("", |f| f.path.as_str());
         let (folder, file_name) = path.rsplit_once('/').unwrap_or(("", path));
         let class = top_level_class(index, chain);
+        let rdd_lines = rdd_made_in_chain(chain);
         for (position, call) in chain.calls.iter().enumerate() {
             after_write |= is_writer_accessor(Some(&call.method));
             let (mut evidence, families) = call_evidence(chain, position, after_join, after_write);
@@ -213,6 +214,12 @@ fn call_sites(
             if let Some(made) = chain.receiver_made_at.filter(|_| position == 0) {
                 for line in (made.start..=made.end).take(RDD_STATEMENT_LINES) {
                     evidence.add(TokenKind::Literal, &rdd_made_at(file_name, line));
+                }
+            }
+            // `sc.parallelize(rows).toDF()`: the RDD is made in this very statement
+            if families.contains(OperatorFamily::Scan) {
+                for line in &rdd_lines {
+                    evidence.add(TokenKind::Literal, &rdd_made_at(file_name, *line));
                 }
             }
             // `read.csv(input_file)`: the path its callers pass.
@@ -262,6 +269,24 @@ fn call_sites(
         chain_sites.push(ids);
     }
     chain_sites
+}
+
+/// The lines of the calls making the RDD a chain turns into a frame itself
+/// (`sc.parallelize(rows, 4).toDF()`, `sc.textFile(p).map(parse).toDF()`): every call before
+/// its `toDF` / `toDS` works on RDDs, and the scan names the last one's line.
+fn rdd_made_in_chain(chain: &CallChain) -> Vec<u32> {
+    let Some(maker) = chain
+        .calls
+        .iter()
+        .position(|c| c.method == "toDF" || c.method == "toDS")
+    else {
+        return Vec::new();
+    };
+    chain.calls[..maker]
+        .iter()
+        .flat_map(|c| c.lines.start..=c.lines.end)
+        .take(RDD_STATEMENT_LINES)
+        .collect()
 }
 
 /// Most lines of the statement making an RDD that a frame made of it names.

@@ -621,6 +621,38 @@ mod tests {
     }
 
     #[test]
+    fn a_frame_made_of_an_rdd_in_its_own_statement_names_the_calls_that_made_it() {
+        let files = [(
+            "src/dataframe/Basic.scala",
+            "object Basic {\n\
+             \x20 def main(args: Array[String]): Unit = {\n\
+             \x20   val customerDF = spark.sparkContext.parallelize(custs, 4).toDF()\n\
+             \x20   val wordsDF = spark.sparkContext.textFile(\"words.txt\")\n\
+             \x20     .map(_.split(\" \")).toDF(\"w\")\n\
+             \x20 }\n\
+             }\n",
+        )];
+        let index = repo_index(&files);
+        let table = SiteTable::build(&index);
+        let to_df = |line: u32| {
+            table
+                .sites
+                .iter()
+                .find(|s| {
+                    s.lines.start == line
+                        && matches!(&s.kind, SiteKind::Call { method, .. } if method == "toDF")
+                })
+                .unwrap()
+        };
+        let made_at = |line: u32| rdd_made_at("Basic.scala", line);
+        assert!(to_df(3).evidence.has(TokenKind::Literal, &made_at(3)));
+        // the lines of the calls before `toDF`, the last one's (`map`) included
+        assert!(to_df(4).evidence.has(TokenKind::Literal, &made_at(4)));
+        assert!(to_df(4).evidence.has(TokenKind::Literal, &made_at(5)));
+        assert!(!to_df(4).evidence.has(TokenKind::Literal, &made_at(3)));
+    }
+
+    #[test]
     fn a_job_reads_the_arguments_its_launcher_passes_and_a_csv_reader_says_if_it_names_columns() {
         let files = [
             (

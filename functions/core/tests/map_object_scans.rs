@@ -1,0 +1,65 @@
+//! `rdd.toDF()` of case classes in Scala: the plan scans the objects (`obj#5: dataframe.Basic$Cust,
+//! ParallelCollectionRDD[0] at parallelize at Basic.scala:33`) and turns them into rows. Two
+//! lessons with the same statement at the same line in different packages are told apart by the
+//! class's package; the rows' serializer is the `toDF`'s own only when Spark kept every field,
+//! which the plan does not say, so it is never confirmed.
+
+mod support;
+
+use plan2code_core::contracts::ConfidenceStatus;
+
+fn lesson(package: &str) -> String {
+    format!(
+        "package {package}\n\
+         \n\
+         object Basic {{\n\
+         \x20 case class Cust(id: Int, name: String, sales: Double, discount: Double, state: String)\n\
+         \x20 def main(args: Array[String]): Unit = {{\n\
+         \x20   val custs = Seq(Cust(1, \"Widget Co\", 120000.00, 0.00, \"AZ\"))\n\
+         \x20   val customerDF = spark.sparkContext.parallelize(custs, 4).toDF()\n\
+         \x20   customerDF.select(\"id\").show()\n\
+         \x20 }}\n\
+         }}\n"
+    )
+}
+
+const PLAN: &str = "\
+== Physical Plan ==
+* SerializeFromObject (2)
++- Scan (1)
+
+
+(1) Scan
+Output [1]: [obj#5]
+Arguments: obj#5: dataframe.Basic$Cust, ParallelCollectionRDD[0] at parallelize at Basic.scala:7
+
+(2) SerializeFromObject [codegen id : 1]
+Input [1]: [obj#5]
+Arguments: [invoke(knownnotnull(assertnotnull(input[0, dataframe.Basic$Cust, true])).id()) AS id#11]
+";
+
+#[test]
+fn a_scan_of_case_class_objects_is_the_to_df_of_the_package_its_class_is_in() {
+    let (dataframe, sql) = (lesson("dataframe"), lesson("sql"));
+    let mappings = support::map_against(
+        &[
+            ("src/main/scala/sql/Basic.scala", sql.as_str()),
+            ("src/main/scala/dataframe/Basic.scala", dataframe.as_str()),
+        ],
+        PLAN,
+    );
+    let scan = mappings.iter().find(|m| m.dag_node_id == "1").unwrap();
+    let code = scan.mapped_code.as_ref().unwrap();
+    assert_eq!(
+        (code.file.as_str(), code.lines.as_str()),
+        ("src/main/scala/dataframe/Basic.scala", "7-7"),
+        "{}",
+        scan.explanation
+    );
+    assert!(scan.confidence > 0.5, "no coin toss: {}", scan.confidence);
+    let rows = mappings.iter().find(|m| m.dag_node_id == "2").unwrap();
+    assert_eq!(rows.mapped_code.as_ref().unwrap().lines, "7-7");
+    assert!(rows.confidence <= 0.5, "{}", rows.confidence);
+    assert_ne!(rows.confidence_status, ConfidenceStatus::Confirmed);
+    assert!(rows.explanation.contains("pruned"), "{}", rows.explanation);
+}
