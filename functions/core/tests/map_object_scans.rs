@@ -1,8 +1,9 @@
 //! `rdd.toDF()` of case classes in Scala: the plan scans the objects (`obj#5: dataframe.Basic$Cust,
 //! ParallelCollectionRDD[0] at parallelize at Basic.scala:33`) and turns them into rows. Two
 //! lessons with the same statement at the same line in different packages are told apart by the
-//! class's package; the rows' serializer is the `toDF`'s own only when Spark kept every field,
-//! which the plan does not say, so it is never confirmed.
+//! class's package; the rows' serializer is the `toDF`'s own when Spark kept every field — which
+//! the plan does not say, so it is never confirmed — and the operator's above that narrows the
+//! columns (an aggregate) when Spark pruned it for that.
 
 mod support;
 
@@ -18,6 +19,7 @@ fn lesson(package: &str) -> String {
          \x20   val custs = Seq(Cust(1, \"Widget Co\", 120000.00, 0.00, \"AZ\"))\n\
          \x20   val customerDF = spark.sparkContext.parallelize(custs, 4).toDF()\n\
          \x20   customerDF.select(\"id\").show()\n\
+         \x20   customerDF.groupBy(\"state\").agg(max($\"discount\")).show()\n\
          \x20 }}\n\
          }}\n"
     )
@@ -62,4 +64,60 @@ fn a_scan_of_case_class_objects_is_the_to_df_of_the_package_its_class_is_in() {
     assert!(rows.confidence <= 0.5, "{}", rows.confidence);
     assert_ne!(rows.confidence_status, ConfidenceStatus::Confirmed);
     assert!(rows.explanation.contains("pruned"), "{}", rows.explanation);
+}
+
+const GROUPED: &str = "\
+== Physical Plan ==
+* HashAggregate (5)
++- Exchange (4)
+   +- * HashAggregate (3)
+      +- * SerializeFromObject (2)
+         +- Scan (1)
+
+
+(1) Scan
+Output [1]: [obj#5]
+Arguments: obj#5: dataframe.Basic$Cust, ParallelCollectionRDD[0] at parallelize at Basic.scala:7
+
+(2) SerializeFromObject [codegen id : 1]
+Input [1]: [obj#5]
+Arguments: [invoke(knownnotnull(assertnotnull(input[0, dataframe.Basic$Cust, true])).discount()) AS discount#14, static_invoke(UTF8String.fromString(invoke(knownnotnull(assertnotnull(input[0, dataframe.Basic$Cust, true])).state()))) AS state#15]
+
+(3) HashAggregate [codegen id : 1]
+Input [2]: [discount#14, state#15]
+Keys [1]: [state#15]
+Functions [1]: [partial_max(discount#14)]
+Aggregate Attributes [1]: [max#30]
+Results [2]: [state#15, max#31]
+
+(4) Exchange
+Input [2]: [state#15, max#31]
+Arguments: hashpartitioning(state#15, 200), ENSURE_REQUIREMENTS, [plan_id=20]
+
+(5) HashAggregate [codegen id : 2]
+Input [2]: [state#15, max#31]
+Keys [1]: [state#15]
+Functions [1]: [max(discount#14)]
+Aggregate Attributes [1]: [max(discount#14)#29]
+Results [2]: [state#15, max(discount#14)#29 AS max(discount)#32]
+";
+
+#[test]
+fn rows_pruned_for_an_aggregate_are_the_aggregating_statements() {
+    let dataframe = lesson("dataframe");
+    let mappings = support::map_against(
+        &[("src/main/scala/dataframe/Basic.scala", dataframe.as_str())],
+        GROUPED,
+    );
+    let line = |id: &str| {
+        let m = mappings.iter().find(|m| m.dag_node_id == id).unwrap();
+        (m.mapped_code.as_ref().unwrap().lines.clone(), m.confidence)
+    };
+    assert_eq!(line("1").0, "7-7", "the scan is the toDF's");
+    let (rows, confidence) = line("2");
+    assert_eq!(
+        rows, "9-9",
+        "the rows kept for the aggregate are its statement's"
+    );
+    assert!(confidence > 0.5, "{confidence}");
 }

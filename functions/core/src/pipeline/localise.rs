@@ -190,6 +190,10 @@ pub struct PlanLocalisation {
     /// all and none that is other code is confirmed.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub twins: BTreeMap<String, Vec<SiteId>>,
+    /// `dagNodeId` of rows a scan of objects is turned into → the operator Spark pruned them
+    /// for ([`pruned_for`]): they serve it, not the scan ([`super::PlanContext::build`]).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub produced_by_pruning: BTreeMap<String, String>,
     /// Files most likely to hold the plan's code, with scores.
     pub files: Vec<(u32, f64)>,
     /// The files the rest of the application runs from (or a hint names), with how strongly
@@ -316,10 +320,20 @@ pub fn localise_plan(
         .enumerate()
         .filter_map(|(idx, a)| a.map(|a| (graph.nodes[idx].id.to_string(), a.site)))
         .collect();
+    let produced_by_pruning = (0..graph.nodes.len())
+        .filter_map(|idx| {
+            let writer = pruned_for(graph, semantics, table, idx, &assigned)?;
+            Some((
+                graph.nodes[idx].id.to_string(),
+                graph.nodes[writer].id.to_string(),
+            ))
+        })
+        .collect();
     PlanLocalisation {
         units: ranked.into_iter().take(5).map(|(u, _)| u).collect(),
         unit_sites,
         aligned,
+        produced_by_pruning,
         twins,
         files,
         application_files: prior.pulls(),
@@ -974,8 +988,74 @@ fn align(
         && let Some(consumer) = &sem.induced_by
         && let Some(c) = graph.node_by_id(&consumer.dag_node_id)
     {
-        assigned[idx] = assigned[c];
+        assigned[idx] = match pruned_for(graph, semantics, table, idx, assigned) {
+            Some(writer) => assigned[writer],
+            None => assigned[c],
+        };
     }
+}
+
+/// The operator rows a scan of objects are turned into (`rdd.toDF()` of case classes) serve
+/// when Spark pruned them for it: the first operator above (past filters, sorts and shuffles,
+/// which keep every column) that narrows the columns — an aggregate (`customerDF.groupBy("state")
+/// .agg("discount" -> "max")` reads `state, discount` of five fields, and the serializer keeps
+/// only those), or a projection not passing every kept column through — when DataFrame code
+/// wrote it. Rows that nothing above narrows (`customerDF.filter(…).show()`), or under Spark SQL
+/// over a view of the frame, are the `toDF`'s.
+fn pruned_for(
+    graph: &PlanGraph,
+    semantics: &[SemanticDescription],
+    table: &SiteTable,
+    idx: NodeIdx,
+    assigned: &[Option<Aligned>],
+) -> Option<NodeIdx> {
+    if !semantics[idx].turns_scanned_objects_into_rows() {
+        return None;
+    }
+    let kept = super::semantics::serialized_fields(&graph.nodes[idx].details);
+    let parent_of = |i: NodeIdx| graph.nodes.iter().position(|n| n.children.contains(&i));
+    let mut above = parent_of(idx)?;
+    loop {
+        let node = &graph.nodes[above];
+        let keeps_columns = matches!(
+            node.family,
+            OperatorFamily::Filter
+                | OperatorFamily::Sort
+                | OperatorFamily::Exchange
+                | OperatorFamily::Limit
+                | OperatorFamily::Engine
+        );
+        if !keeps_columns {
+            break;
+        }
+        above = parent_of(above)?;
+    }
+    let node = &graph.nodes[above];
+    let narrows = match node.family {
+        OperatorFamily::Aggregate => true,
+        OperatorFamily::Project => {
+            let passed: BTreeSet<String> = node
+                .details
+                .projections
+                .iter()
+                .filter(|p| p.alias.is_none() || p.columns.len() == 1 && p.functions.is_empty())
+                .filter_map(|p| p.columns.first())
+                .map(|c| super::evidence::normalise_column(c))
+                .collect();
+            !kept.iter().all(|k| passed.contains(k))
+        }
+        _ => false,
+    };
+    // a partial aggregate serves its final step: that step is the user's operator
+    let writer = match &semantics[above].induced_by {
+        Some(consumer) => graph.node_by_id(&consumer.dag_node_id)?,
+        None => above,
+    };
+    let writes_code =
+        semantics[writer].node_kind == NodeKind::Code && semantics[writer].induced_by.is_none();
+    let site = assigned[writer]?;
+    (narrows && writes_code && matches!(table.sites[site.site].kind, SiteKind::Call { .. }))
+        .then_some(writer)
 }
 
 /// Whether each node comes from nested SQL: a subquery's plan ([`PlanGraph::in_subquery`]), or

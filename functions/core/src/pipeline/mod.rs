@@ -98,6 +98,32 @@ pub struct PlanContext {
     retrievals: Mutex<HashMap<String, Vec<retrieve::Candidate>>>,
 }
 
+/// Rows of scanned objects Spark pruned for the operator above serve that operator, not the
+/// scan ([`localise::PlanLocalisation::produced_by_pruning`]).
+fn serve_pruning_operators(
+    mut sems: Vec<SemanticDescription>,
+    localisation: &localise::PlanLocalisation,
+) -> Vec<SemanticDescription> {
+    for (rows, operator) in &localisation.produced_by_pruning {
+        let Some(served) = sems.iter().find(|s| &s.dag_node_id == operator).cloned() else {
+            continue;
+        };
+        if let Some(sem) = sems.iter_mut().find(|s| &s.dag_node_id == rows) {
+            sem.induced_by = Some(semantics::Consumer {
+                dag_node_id: served.dag_node_id.clone(),
+                node_name: served.node_name.clone(),
+                family: served.family,
+                signature: served.signature.clone(),
+                reason: format!(
+                    "objects turned into the rows pruned for {} ({})",
+                    served.node_name, served.dag_node_id
+                ),
+            });
+        }
+    }
+    sems
+}
+
 impl PlanContext {
     /// Build sites, semantics and the localisation of the job's plans (one plan, or every
     /// execution of an application: see [`application`]). `entry` names files the user says
@@ -137,7 +163,11 @@ impl PlanContext {
             .map(|(i, p)| (p.execution.execution_id, i))
             .collect();
         let ms = |a: Instant, b: Instant| (b - a).as_secs_f64() * 1000.0;
-        let semantics: Vec<SemanticDescription> = per_plan.into_iter().flatten().collect();
+        let semantics: Vec<SemanticDescription> = per_plan
+            .into_iter()
+            .zip(&localisations)
+            .flat_map(|(sems, localisation)| serve_pruning_operators(sems, localisation))
+            .collect();
         let by_key = semantics
             .iter()
             .enumerate()

@@ -74,6 +74,17 @@ impl SemanticDescription {
         }
     }
 
+    /// Whether this is the rows a scan of objects is turned into (`rdd.toDF()` of case classes:
+    /// a `SerializeFromObject` serving a `Scan` of `obj#…`). Spark prunes it to the columns a
+    /// later DataFrame statement reads, which then produced it ([`super::localise`]).
+    pub fn turns_scanned_objects_into_rows(&self) -> bool {
+        self.operator == "SerializeFromObject"
+            && self
+                .induced_by
+                .as_ref()
+                .is_some_and(|c| c.family == OperatorFamily::Scan)
+    }
+
     /// Whether the planner (not the user) put this node in the plan.
     pub fn is_derived(&self) -> bool {
         self.induced_by.is_some() && self.node_kind == NodeKind::Code
@@ -342,6 +353,21 @@ pub fn is_join_type_word(word: &str) -> bool {
         || JOIN_TYPE_SPELLINGS
             .iter()
             .any(|(_, words)| words.contains(&word))
+}
+
+/// A field a serializer writes out: `… AS id#11`.
+static SERIALIZED_FIELD: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+    regex::Regex::new(r" AS `?([\w ]+?)`?#\d+").expect("serialized field pattern")
+});
+
+/// The columns a `SerializeFromObject` writes out (`invoke(…id()) AS id#11`), normalised: the
+/// fields of its objects it kept.
+pub fn serialized_fields(d: &crate::plan::NodeDetails) -> BTreeSet<String> {
+    d.arguments
+        .values()
+        .flat_map(|a| SERIALIZED_FIELD.captures_iter(a))
+        .map(|c| super::evidence::normalise_column(&c[1]))
+        .collect()
 }
 
 /// The node's own evidence signature.
