@@ -49,8 +49,9 @@ use serde::{Deserialize, Serialize};
 /// callers pass; version 26: Scala's parenless `toDF` / `as[T]` are calls, a chain knows when the
 /// variable it is assigned to is never read and where the RDD it makes a frame of was made, a SQL
 /// expression names its result, a call of a `udf(lambda …)` variable is Spark's `<lambda>`,
-/// and the jobs shell scripts launch with the command-line arguments they pass).
-pub const INDEX_FORMAT_VERSION: u32 = 26;
+/// and the jobs shell scripts launch with the command-line arguments they pass; version 27:
+/// Scala's `agg("x" -> "max")` names the aggregate it applies to a column, as a Python dict does).
+pub const INDEX_FORMAT_VERSION: u32 = 27;
 
 pub type FileId = u32;
 pub type SymbolId = u32;

@@ -136,6 +136,15 @@ impl LanguageAdapter for Scala {
             {
                 Shape::Str
             }
+            // `agg("discount" -> "max")`: a column and the aggregate applied to it
+            "infix_expression"
+                if field_of(node, Field::Operator).map(|o| text(o, src)) == Some("->") =>
+            {
+                match (field_of(node, Field::Left), field_of(node, Field::Right)) {
+                    (Some(key), Some(value)) => Shape::Pair { key, value },
+                    _ => Shape::Other,
+                }
+            }
             "interpolated_string_expression" => {
                 let interpolator = field_of(node, Field::Interpolator)
                     .map(|i| text(i, src))

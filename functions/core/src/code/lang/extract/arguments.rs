@@ -164,9 +164,15 @@ impl<'a> Extractor<'a> {
                     stack.push((callee, role));
                 }
                 Shape::Keyword { value, .. } => stack.push((value, role)),
-                Shape::Pair { key, value } => {
+                // `agg({"x": "sum"})`, `agg("x" -> "sum")`: a column and its aggregate; a
+                // pair among values (`option("k" -> "v")`) is values as they are
+                Shape::Pair { key, value } if role == ArgRole::Column => {
                     stack.push((value, ArgRole::Function));
                     stack.push((key, ArgRole::Column));
+                }
+                Shape::Pair { key, value } => {
+                    stack.push((value, role));
+                    stack.push((key, role));
                 }
                 Shape::Paren(inner) => stack.push((inner, role)),
                 Shape::Lambda => {}

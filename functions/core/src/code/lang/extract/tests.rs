@@ -371,3 +371,31 @@ fn a_call_of_a_udf_made_of_a_lambda_is_the_lambda_spark_names() {
             .any(|f| f == "<lambda>")
     );
 }
+
+#[test]
+fn scalas_arrow_pair_in_an_aggregation_names_the_aggregate_of_a_column() {
+    let src = "object Groups {\n\
+               def main(args: Array[String]): Unit = {\n\
+               customerDF.groupBy(\"state\").agg(\"discount\" -> \"max\").show()\n\
+               }\n\
+               }\n";
+    let out = extract_file(&super::super::scala::Scala, src, "", CodeFlags::default());
+    let call = |line: u32, method: &str| {
+        out.chains
+            .iter()
+            .find(|c| c.statement.start == line)
+            .and_then(|c| c.calls.iter().find(|k| k.method == method))
+            .unwrap_or_else(|| panic!("no {method} at {line}: {:#?}", out.chains))
+    };
+    let agg = call(3, "agg");
+    assert!(
+        agg.args.functions.contains(&"max".to_string()),
+        "{:?}",
+        agg.args
+    );
+    assert!(
+        agg.args.columns.contains(&"discount".to_string()),
+        "{:?}",
+        agg.args
+    );
+}
