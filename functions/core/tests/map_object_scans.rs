@@ -1,9 +1,9 @@
 //! `rdd.toDF()` of case classes in Scala: the plan scans the objects (`obj#5: dataframe.Basic$Cust,
 //! ParallelCollectionRDD[0] at parallelize at Basic.scala:33`) and turns them into rows. Two
 //! lessons with the same statement at the same line in different packages are told apart by the
-//! class's package; the rows' serializer is the `toDF`'s own when Spark kept every field — which
-//! the plan does not say, so it is never confirmed — and the operator's above that narrows the
-//! columns (an aggregate) when Spark pruned it for that.
+//! class's package. The rows' serializer is the operator's above that narrows the columns (an
+//! aggregate) when Spark pruned it for that, the `select` Spark folded into it when one names
+//! every column it keeps, and else the `toDF`'s own — which the plan does not confirm.
 
 mod support;
 
@@ -59,6 +59,39 @@ fn a_scan_of_case_class_objects_is_the_to_df_of_the_package_its_class_is_in() {
         scan.explanation
     );
     assert!(scan.confidence > 0.5, "no coin toss: {}", scan.confidence);
+    let rows = mappings.iter().find(|m| m.dag_node_id == "2").unwrap();
+    assert_eq!(
+        rows.mapped_code.as_ref().unwrap().lines,
+        "8-8",
+        "{}",
+        rows.explanation
+    );
+}
+
+#[test]
+fn rows_keeping_every_field_are_the_to_dfs_and_never_confirmed() {
+    let fields = ["id", "name", "sales", "discount", "state"];
+    let serializer = fields
+        .iter()
+        .enumerate()
+        .map(|(i, f)| {
+            format!(
+                "invoke(knownnotnull(assertnotnull(input[0, dataframe.Basic$Cust, true])).{f}()) AS {f}#{}",
+                11 + i
+            )
+        })
+        .collect::<Vec<_>>()
+        .join(", ");
+    let plan = PLAN.replace(
+        "invoke(knownnotnull(assertnotnull(input[0, dataframe.Basic$Cust, true])).id()) AS id#11",
+        &serializer,
+    );
+    let script =
+        lesson("dataframe").replace("customerDF.select(\"id\").show()", "customerDF.show()");
+    let mappings = support::map_against(
+        &[("src/main/scala/dataframe/Basic.scala", script.as_str())],
+        &plan,
+    );
     let rows = mappings.iter().find(|m| m.dag_node_id == "2").unwrap();
     assert_eq!(rows.mapped_code.as_ref().unwrap().lines, "7-7");
     assert!(rows.confidence <= 0.5, "{}", rows.confidence);

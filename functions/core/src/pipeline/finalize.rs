@@ -34,17 +34,6 @@ fn location(c: &Candidate) -> CodeLocation {
     }
 }
 
-/// The rows a scan of objects (`rdd.toDF()` of case classes) is turned into: the plan does not
-/// say whether Spark pruned the serializer for a later `select` / `groupBy` (whose statement
-/// then produced it) or kept every field (the `toDF`'s own) — two statements explain it alike.
-fn rows_of_scanned_objects(sem: &SemanticDescription) -> bool {
-    sem.operator == "SerializeFromObject"
-        && sem
-            .induced_by
-            .as_ref()
-            .is_some_and(|c| c.family == crate::plan::OperatorFamily::Scan)
-}
-
 /// Build the node's answer from the reasoner's decision over `top` (nodes 5 → 6 → 7).
 pub fn assemble_mapping(
     sem: &SemanticDescription,
@@ -82,7 +71,10 @@ pub fn assemble_mapping(
         close: top.iter().enumerate().any(|(i, c)| {
             i != decision.best && merit(chosen) - merit(c) < config.close_alternative
         }),
-        twin: twin_of(top, decision.best).is_some() || rows_of_scanned_objects(sem),
+        twin: twin_of(top, decision.best).is_some()
+            // rows of scanned objects left to the `toDF`: whether Spark kept every field (the
+            // `toDF`'s) or pruned them for a later statement, the plan does not say
+            || sem.turns_scanned_objects_into_rows(),
     };
     let (confidence, status) = confidence_gate(&factors, rivals, config);
     let alternatives = top
@@ -108,7 +100,7 @@ pub fn assemble_mapping(
             "{} It has no code of its own; it is an {}. Shown: the statement of that operator. {}",
             sem.behaviour, consumer.reason, decision.reasoning
         ),
-        (Some(consumer), NodeKind::Code) if rows_of_scanned_objects(sem) => format!(
+        (Some(consumer), NodeKind::Code) if sem.turns_scanned_objects_into_rows() => format!(
             "{} The planner inserted it ({}), so it maps to that operator's code — unless Spark \
              pruned it to the columns a later statement reads, which then produced it. {}",
             sem.behaviour, consumer.reason, decision.reasoning

@@ -56,6 +56,16 @@ static CLOSURE: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"\b([A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+)\$[\w$]*?(?:Lambda|anonfun)")
         .expect("closure pattern")
 });
+/// The outer class of the user's objects a typed plan carries ([`OBJECT_CLASS`]):
+/// `dataframe.Basic` of `obj#5: dataframe.Basic$Cust`; none for the engine's (`int`, tuples).
+pub fn object_class(text: &str) -> Option<&str> {
+    OBJECT_CLASS
+        .captures(text)
+        .and_then(|c| c.get(1))
+        .map(|m| m.as_str())
+        .filter(|class| !ENGINE_PACKAGES.iter().any(|p| class.starts_with(p)))
+}
+
 /// Where the RDD a scan reads was made, as Spark prints it in `Scan ExistingRDD`:
 /// `MapPartitionsRDD[158] at createDataFrame at WithColumn.scala:31`.
 static RDD_ORIGIN: LazyLock<Regex> = LazyLock::new(|| {

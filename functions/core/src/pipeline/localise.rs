@@ -194,6 +194,11 @@ pub struct PlanLocalisation {
     /// for ([`pruned_for`]): they serve it, not the scan ([`super::PlanContext::build`]).
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub produced_by_pruning: BTreeMap<String, String>,
+    /// `dagNodeId` of rows a scan of objects is turned into → the columns they keep, when a
+    /// `select` Spark folded into them produced them ([`folded_selection`]): they are that
+    /// selection, searched on those columns ([`super::PlanContext::build`]).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub selected_by_pruning: BTreeMap<String, Vec<String>>,
     /// Files most likely to hold the plan's code, with scores.
     pub files: Vec<(u32, f64)>,
     /// The files the rest of the application runs from (or a hint names), with how strongly
@@ -320,20 +325,27 @@ pub fn localise_plan(
         .enumerate()
         .filter_map(|(idx, a)| a.map(|a| (graph.nodes[idx].id.to_string(), a.site)))
         .collect();
-    let produced_by_pruning = (0..graph.nodes.len())
-        .filter_map(|idx| {
-            let writer = pruned_for(graph, semantics, table, idx, &assigned)?;
-            Some((
-                graph.nodes[idx].id.to_string(),
-                graph.nodes[writer].id.to_string(),
-            ))
-        })
-        .collect();
+    let mut produced_by_pruning = BTreeMap::new();
+    let mut selected_by_pruning = BTreeMap::new();
+    for idx in 0..graph.nodes.len() {
+        let rows = graph.nodes[idx].id.to_string();
+        match pruned_for(graph, semantics, table, idx, &assigned) {
+            Some(PrunedFor::Operator(writer)) => {
+                produced_by_pruning.insert(rows, graph.nodes[writer].id.to_string());
+            }
+            Some(PrunedFor::Selection(_)) => {
+                let kept = super::semantics::serialized_fields(&graph.nodes[idx].details);
+                selected_by_pruning.insert(rows, kept.into_iter().collect());
+            }
+            None => {}
+        }
+    }
     PlanLocalisation {
         units: ranked.into_iter().take(5).map(|(u, _)| u).collect(),
         unit_sites,
         aligned,
         produced_by_pruning,
+        selected_by_pruning,
         twins,
         files,
         application_files: prior.pulls(),
@@ -989,32 +1001,54 @@ fn align(
         && let Some(c) = graph.node_by_id(&consumer.dag_node_id)
     {
         assigned[idx] = match pruned_for(graph, semantics, table, idx, assigned) {
-            Some(writer) => assigned[writer],
+            Some(PrunedFor::Operator(writer)) => assigned[writer],
+            Some(PrunedFor::Selection(site)) => Some(site),
             None => assigned[c],
         };
     }
 }
 
-/// The operator rows a scan of objects are turned into (`rdd.toDF()` of case classes) serve
-/// when Spark pruned them for it: the first operator above (past filters, sorts and shuffles,
-/// which keep every column) that narrows the columns — an aggregate (`customerDF.groupBy("state")
+/// What rows a scan of objects are turned into serve when Spark pruned them ([`pruned_for`]).
+#[derive(Debug, Clone, Copy)]
+enum PrunedFor {
+    /// The user's operator above that narrows the columns (an aggregate, a projection).
+    Operator(NodeIdx),
+    /// A selection Spark folded into the rows themselves, nothing of it left in the plan.
+    Selection(Aligned),
+}
+
+/// What rows a scan of objects are turned into (`rdd.toDF()` of case classes) serve when Spark
+/// pruned them for it: the first operator above (past filters, sorts and shuffles, which keep
+/// every column) that narrows the columns — an aggregate (`customerDF.groupBy("state")
 /// .agg("discount" -> "max")` reads `state, discount` of five fields, and the serializer keeps
-/// only those), or a projection not passing every kept column through — when DataFrame code
-/// wrote it. Rows that nothing above narrows (`customerDF.filter(…).show()`), or under Spark SQL
-/// over a view of the frame, are the `toDF`'s.
+/// only those), or a projection not passing every kept column through, DataFrame code's or a
+/// SQL query's over a view of the frame — for objects of the user's own class
+/// ([`users_class`]). With nothing above narrowing them, a `select` of the frame naming every
+/// column the rows keep and the fewest others (`customerDF.select("id")` for rows of `id` alone)
+/// was folded into them ([`folded_selection`]). Rows none of these explains (`customerDF.filter(…).show()`)
+/// are the `toDF`'s.
 fn pruned_for(
     graph: &PlanGraph,
     semantics: &[SemanticDescription],
     table: &SiteTable,
     idx: NodeIdx,
     assigned: &[Option<Aligned>],
-) -> Option<NodeIdx> {
+) -> Option<PrunedFor> {
     if !semantics[idx].turns_scanned_objects_into_rows() {
         return None;
     }
     let kept = super::semantics::serialized_fields(&graph.nodes[idx].details);
     let parent_of = |i: NodeIdx| graph.nodes.iter().position(|n| n.children.contains(&i));
-    let mut above = parent_of(idx)?;
+    let scanned = semantics[idx]
+        .induced_by
+        .as_ref()
+        .and_then(|c| graph.node_by_id(&c.dag_node_id))
+        .and_then(|c| assigned[c]);
+    let selection =
+        || folded_selection(graph, table, idx, &kept, scanned).map(PrunedFor::Selection);
+    let Some(mut above) = parent_of(idx) else {
+        return selection();
+    };
     loop {
         let node = &graph.nodes[above];
         let keeps_columns = matches!(
@@ -1028,7 +1062,10 @@ fn pruned_for(
         if !keeps_columns {
             break;
         }
-        above = parent_of(above)?;
+        match parent_of(above) {
+            Some(parent) => above = parent,
+            None => return selection(),
+        }
     }
     let node = &graph.nodes[above];
     let narrows = match node.family {
@@ -1053,9 +1090,61 @@ fn pruned_for(
     };
     let writes_code =
         semantics[writer].node_kind == NodeKind::Code && semantics[writer].induced_by.is_none();
-    let site = assigned[writer]?;
-    (narrows && writes_code && matches!(table.sites[site.site].kind, SiteKind::Call { .. }))
-        .then_some(writer)
+    (narrows && writes_code && users_class(graph, idx)).then_some(PrunedFor::Operator(writer))
+}
+
+/// Whether rows of scanned objects carry the user's own class (`dataframe.Basic$Cust`): a frame
+/// of tuples renamed by `toDF("id", …)` folds that renaming — the `toDF`'s — into its rows, and
+/// one of `int`s has nothing to prune.
+fn users_class(graph: &PlanGraph, idx: NodeIdx) -> bool {
+    graph.nodes[idx]
+        .details
+        .arguments
+        .values()
+        .any(|a| super::hints::object_class(a).is_some())
+}
+
+/// A `select` Spark folded into rows of scanned objects (`customerDF.select("id").show()` plans
+/// a serializer of `id` alone, no Project): among the calls of statements reading the `toDF`'s
+/// frame, the selection naming every column the rows keep and the fewest others, the unit's
+/// first.
+fn folded_selection(
+    graph: &PlanGraph,
+    table: &SiteTable,
+    idx: NodeIdx,
+    kept: &BTreeSet<String>,
+    scanned: Option<Aligned>,
+) -> Option<Aligned> {
+    let made = scanned?;
+    let SiteKind::Call { chain: made_in, .. } = table.sites[made.site].kind else {
+        return None;
+    };
+    if !users_class(graph, idx) || kept.is_empty() {
+        return None;
+    }
+    let extra = |s: SiteId| {
+        let site = &table.sites[s];
+        let selects = matches!(&site.kind, SiteKind::Call { method, .. }
+            if method.eq_ignore_ascii_case("select") || method.eq_ignore_ascii_case("selectExpr"));
+        let named: BTreeSet<&String> = site
+            .evidence
+            .tokens
+            .iter()
+            .filter(|(k, _)| matches!(k, TokenKind::Column | TokenKind::Alias))
+            .map(|(_, v)| v)
+            .collect();
+        let all = kept.iter().all(|name| named.contains(name));
+        (selects && all).then(|| named.iter().filter(|n| !kept.contains(**n)).count())
+    };
+    (0..table.chain_count())
+        .filter(|&c| c != made_in && table.feeds(c).iter().any(|(_, fed)| *fed == made_in))
+        .flat_map(|c| table.chain_sites(c).iter().copied())
+        .filter_map(|s| extra(s).map(|n| (s, n)))
+        .min_by(|(a, na), (b, nb)| na.cmp(nb).then(downstream_order(table, *a, *b)))
+        .map(|(site, _)| Aligned {
+            site,
+            in_flow: made.in_flow,
+        })
 }
 
 /// Whether each node comes from nested SQL: a subquery's plan ([`PlanGraph::in_subquery`]), or

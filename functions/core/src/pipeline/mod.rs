@@ -99,11 +99,22 @@ pub struct PlanContext {
 }
 
 /// Rows of scanned objects Spark pruned for the operator above serve that operator, not the
-/// scan ([`localise::PlanLocalisation::produced_by_pruning`]).
+/// scan ([`localise::PlanLocalisation::produced_by_pruning`]); rows a selection was folded into
+/// are that selection, searched on the columns they keep
+/// ([`localise::PlanLocalisation::selected_by_pruning`]).
 fn serve_pruning_operators(
     mut sems: Vec<SemanticDescription>,
     localisation: &localise::PlanLocalisation,
 ) -> Vec<SemanticDescription> {
+    for (rows, kept) in &localisation.selected_by_pruning {
+        if let Some(sem) = sems.iter_mut().find(|s| &s.dag_node_id == rows) {
+            sem.induced_by = None;
+            sem.signature = kept
+                .iter()
+                .map(|column| ("column".to_owned(), column.clone()))
+                .collect();
+        }
+    }
     for (rows, operator) in &localisation.produced_by_pruning {
         let Some(served) = sems.iter().find(|s| &s.dag_node_id == operator).cloned() else {
             continue;
