@@ -72,16 +72,11 @@ fn a_project_leaving_out_two_columns_is_the_drop_of_both() {
     assert_eq!(project_line(&["id", "name"]), "6-6");
 }
 
-#[test]
-fn a_bare_dropna_holds_the_whole_null_test_of_its_frame() {
-    let script = "\
-from pyspark.sql import SparkSession
-
-spark = SparkSession.builder.getOrCreate()
-calls = spark.read.csv(\"data/calls.csv\", header=True)
-calls.dropna().show()
-";
-    let plan = "\
+/// A filter over a scan of `data/calls.csv` dropping the rows without `required` non-null values
+/// of its three columns.
+fn null_drop_plan(required: usize) -> String {
+    format!(
+        "\
 == Physical Plan ==
 * Filter (2)
 +- Scan csv  (1)
@@ -95,9 +90,21 @@ ReadSchema: struct<id:string,kind:string,cost:string>
 
 (2) Filter [codegen id : 1]
 Input [3]: [id#0, kind#1, cost#2]
-Condition : atleastnnonnulls(3, id#0, kind#1, cost#2)
+Condition : atleastnnonnulls({required}, id#0, kind#1, cost#2)
+"
+    )
+}
+
+#[test]
+fn a_bare_dropna_holds_the_whole_null_test_of_its_frame() {
+    let script = "\
+from pyspark.sql import SparkSession
+
+spark = SparkSession.builder.getOrCreate()
+calls = spark.read.csv(\"data/calls.csv\", header=True)
+calls.dropna().show()
 ";
-    let mappings = support::map_against(&[("calls.py", script)], plan);
+    let mappings = support::map_against(&[("calls.py", script)], &null_drop_plan(3));
     let filter = mappings.iter().find(|m| m.dag_node_id == "2").unwrap();
     assert_eq!(filter.mapped_code.as_ref().unwrap().lines, "5-5");
     // Its columns are implied, not missing: as sure as the read that names its file.
@@ -122,25 +129,7 @@ calls.na.drop().show()
 calls.na.drop(thresh=2).show()
 calls.na.drop(how='all').show()
 ";
-    let plan = format!(
-        "\
-== Physical Plan ==
-* Filter (2)
-+- Scan csv  (1)
-
-
-(1) Scan csv 
-Output [3]: [id#0, kind#1, cost#2]
-Batched: false
-Location: InMemoryFileIndex [file:/data/calls.csv]
-ReadSchema: struct<id:string,kind:string,cost:string>
-
-(2) Filter [codegen id : 1]
-Input [3]: [id#0, kind#1, cost#2]
-Condition : atleastnnonnulls({required}, id#0, kind#1, cost#2)
-"
-    );
-    let mappings = support::map_against(&[("calls.py", script)], &plan);
+    let mappings = support::map_against(&[("calls.py", script)], &null_drop_plan(required));
     let filter = mappings.iter().find(|m| m.dag_node_id == "2").unwrap();
     filter.mapped_code.as_ref().unwrap().lines.clone()
 }

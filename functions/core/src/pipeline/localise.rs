@@ -1025,8 +1025,8 @@ enum PrunedFor {
 /// SQL query's over a view of the frame — for objects of the user's own class
 /// ([`users_class`]). With nothing above narrowing them, a `select` of the frame naming every
 /// column the rows keep and the fewest others (`customerDF.select("id")` for rows of `id` alone)
-/// was folded into them ([`folded_selection`]). Rows none of these explains (`customerDF.filter(…).show()`)
-/// are the `toDF`'s.
+/// was folded into them ([`folded_selection`]). Rows none of these explains
+/// (`customerDF.filter(…).show()`) are the `toDF`'s.
 fn pruned_for(
     graph: &PlanGraph,
     semantics: &[SemanticDescription],
@@ -1106,8 +1106,8 @@ fn users_class(graph: &PlanGraph, idx: NodeIdx) -> bool {
 
 /// A `select` Spark folded into rows of scanned objects (`customerDF.select("id").show()` plans
 /// a serializer of `id` alone, no Project): among the calls of statements reading the `toDF`'s
-/// frame, the selection naming every column the rows keep and the fewest others, the unit's
-/// first.
+/// frame, the selection naming every column the rows keep and the fewest others, the first in
+/// program order of those.
 fn folded_selection(
     graph: &PlanGraph,
     table: &SiteTable,

@@ -109,10 +109,7 @@ fn serve_pruning_operators(
     for (rows, kept) in &localisation.selected_by_pruning {
         if let Some(sem) = sems.iter_mut().find(|s| &s.dag_node_id == rows) {
             sem.induced_by = None;
-            sem.signature = kept
-                .iter()
-                .map(|column| ("column".to_owned(), column.clone()))
-                .collect();
+            sem.signature = semantics::signature_of_columns(kept);
         }
     }
     for (rows, operator) in &localisation.produced_by_pruning {

@@ -9,7 +9,7 @@
 //!
 //! * `close<200` — a column compared with a value, the column on the left, a negation folded into
 //!   the operator (`~(x < 5)` is `x>=5`, as Spark's optimiser rewrites it), `==`/`===` as `=`,
-//!   `!=`/`<>`/`=!=` as `!=`, numbers in one spelling (`200.0` is `200`);
+//!   `!=`/`<>`/`=!=` as `!=`, values by number (`200.0` and `1.00` are `200` and `1`);
 //! * `or` — some condition is a disjunction (`|`, `||`, SQL's `OR`);
 //! * `nonnulls:any`, `nonnulls:all`, `nonnulls:N` — how many non-null values a row of a
 //!   null-dropping filter needs (`na.drop()`, `how="all"`, `thresh=N`).
@@ -18,6 +18,7 @@
 //! they are read with regular expressions over the plan's condition text and a call's argument
 //! text, so syntax they do not know adds no fact rather than a wrong one.
 
+use super::evidence::canonical_literal;
 use regex::Regex;
 use std::collections::BTreeSet;
 use std::sync::LazyLock;
@@ -241,18 +242,14 @@ fn comparison(column: &str, op: &str, value: &str, negated: bool) -> Option<Stri
     Some(format!("{column}{op}{}", value_spelling(value)))
 }
 
-/// A value in one spelling: quotes gone, numbers without a fractional zero, lower case.
+/// A compared value in one spelling: a number by its value (a decimal prints with its scale,
+/// `1.00`, beside code's `1`), anything else as a literal is spelled ([`canonical_literal`]).
 fn value_spelling(value: &str) -> String {
-    let value = value.trim().trim_matches(|c| c == '"' || c == '\'');
-    match value.parse::<f64>() {
-        Ok(n) if n.is_finite() => {
-            if n.fract() == 0.0 && n.abs() < 1e15 {
-                format!("{}", n as i64)
-            } else {
-                format!("{n}")
-            }
-        }
-        _ => value.to_lowercase(),
+    let literal = canonical_literal(value);
+    match literal.parse::<f64>() {
+        Ok(n) if n.is_finite() && n.fract() == 0.0 && n.abs() < 1e15 => format!("{}", n as i64),
+        Ok(n) if n.is_finite() => format!("{n}"),
+        _ => literal,
     }
 }
 

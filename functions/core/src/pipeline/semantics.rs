@@ -76,7 +76,8 @@ impl SemanticDescription {
 
     /// Whether this is the rows a scan of objects is turned into (`rdd.toDF()` of case classes:
     /// a `SerializeFromObject` serving a `Scan` of `obj#…`). Spark prunes it to the columns a
-    /// later DataFrame statement reads, which then produced it ([`super::localise`]).
+    /// later statement reads, which then produced it ([`super::localise`]), and else it is the
+    /// `toDF`'s.
     pub fn turns_scanned_objects_into_rows(&self) -> bool {
         self.operator == "SerializeFromObject"
             && self
@@ -219,6 +220,13 @@ fn to_pairs(evidence: &Evidence) -> Vec<(String, String)> {
                 .map(|p| (PREDICATE.to_owned(), p.clone())),
         )
         .collect()
+}
+
+/// The serialised signature of a node known by its columns alone.
+pub fn signature_of_columns(columns: &[String]) -> Vec<(String, String)> {
+    let mut e = Evidence::default();
+    e.add_all(TokenKind::Column, columns);
+    to_pairs(&e)
 }
 
 /// Rebuild an [`Evidence`] bag from its serialised `(kind, value)` pairs.

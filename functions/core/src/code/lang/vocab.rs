@@ -276,6 +276,12 @@ pub fn makes_lambda_udf(value: &str) -> bool {
 /// are the chain's first call, not part of its receiver.
 pub const PARENLESS_FRAME_MAKERS: &[&str] = &["toDF", "toDS", "as"];
 
+/// Whether `method` makes a frame of an RDD or a collection (`rdd.toDF`, `seq.toDS`); `as[T]`
+/// makes a Dataset of a frame.
+pub fn makes_frame_of_rows(method: &str) -> bool {
+    method != "as" && PARENLESS_FRAME_MAKERS.contains(&method)
+}
+
 /// What a string argument of a call stands for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ArgRole {

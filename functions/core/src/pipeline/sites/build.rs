@@ -278,7 +278,7 @@ fn rdd_made_in_chain(chain: &CallChain) -> Vec<u32> {
     let Some(maker) = chain
         .calls
         .iter()
-        .position(|c| c.method == "toDF" || c.method == "toDS")
+        .position(|c| crate::code::lang::vocab::makes_frame_of_rows(&c.method))
     else {
         return Vec::new();
     };

@@ -435,6 +435,18 @@ mod tests {
         .unwrap()
     }
 
+    /// The site of the `method` call of the statement starting on `line`.
+    fn call_site<'t>(table: &'t SiteTable, line: u32, method: &str) -> &'t Site {
+        table
+            .sites
+            .iter()
+            .find(|s| {
+                s.lines.start == line
+                    && matches!(&s.kind, SiteKind::Call { method: m, .. } if m == method)
+            })
+            .unwrap_or_else(|| panic!("no {method} call on line {line}"))
+    }
+
     /// The site table of a repository holding one file.
     fn site_table(file: &str, source: &str) -> SiteTable {
         SiteTable::build(&repo_index(&[(file, source)]))
@@ -602,16 +614,7 @@ mod tests {
         )];
         let index = repo_index(&files);
         let table = SiteTable::build(&index);
-        let to_df = |line: u32| {
-            table
-                .sites
-                .iter()
-                .find(|s| {
-                    s.lines.start == line
-                        && matches!(&s.kind, SiteKind::Call { method, .. } if method == "toDF")
-                })
-                .unwrap()
-        };
+        let to_df = |line: u32| call_site(&table, line, "toDF");
         let made_at = |line: u32| rdd_made_at("Job.scala", line);
         assert!(to_df(6).evidence.has(TokenKind::Literal, &made_at(3)));
         // every line of the statement that made it, and none other
@@ -634,16 +637,7 @@ mod tests {
         )];
         let index = repo_index(&files);
         let table = SiteTable::build(&index);
-        let to_df = |line: u32| {
-            table
-                .sites
-                .iter()
-                .find(|s| {
-                    s.lines.start == line
-                        && matches!(&s.kind, SiteKind::Call { method, .. } if method == "toDF")
-                })
-                .unwrap()
-        };
+        let to_df = |line: u32| call_site(&table, line, "toDF");
         let made_at = |line: u32| rdd_made_at("Basic.scala", line);
         assert!(to_df(3).evidence.has(TokenKind::Literal, &made_at(3)));
         // the lines of the calls before `toDF`, the last one's (`map`) included

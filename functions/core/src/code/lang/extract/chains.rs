@@ -211,11 +211,7 @@ impl<'a> Extractor<'a> {
             .filter(|_| {
                 calls
                     .first()
-                    // (`as[T]` makes a Dataset of a frame, not of an RDD)
-                    .is_some_and(|c| {
-                        c.method != "as"
-                            && vocab::PARENLESS_FRAME_MAKERS.contains(&c.method.as_str())
-                    })
+                    .is_some_and(|c| vocab::makes_frame_of_rows(&c.method))
             })
             .and_then(|b| self.assigned_at.get(b).copied());
         let (source_function, applied_functions) = self.helpers_of(flat, links);
