@@ -25,20 +25,29 @@ fn lesson(package: &str) -> String {
     )
 }
 
-const PLAN: &str = "\
+/// The scan of the lesson's `Cust` objects, as every plan here prints it.
+const SCAN: &str = "\
+(1) Scan
+Output [1]: [obj#5]
+Arguments: obj#5: dataframe.Basic$Cust, ParallelCollectionRDD[0] at parallelize at Basic.scala:7
+";
+
+/// The rows of `id` alone that `customerDF.select("id").show()` plans.
+fn plan() -> String {
+    format!(
+        "\
 == Physical Plan ==
 * SerializeFromObject (2)
 +- Scan (1)
 
 
-(1) Scan
-Output [1]: [obj#5]
-Arguments: obj#5: dataframe.Basic$Cust, ParallelCollectionRDD[0] at parallelize at Basic.scala:7
-
+{SCAN}
 (2) SerializeFromObject [codegen id : 1]
 Input [1]: [obj#5]
 Arguments: [invoke(knownnotnull(assertnotnull(input[0, dataframe.Basic$Cust, true])).id()) AS id#11]
-";
+"
+    )
+}
 
 #[test]
 fn a_scan_of_case_class_objects_is_the_to_df_of_the_package_its_class_is_in() {
@@ -48,7 +57,7 @@ fn a_scan_of_case_class_objects_is_the_to_df_of_the_package_its_class_is_in() {
             ("src/main/scala/sql/Basic.scala", sql.as_str()),
             ("src/main/scala/dataframe/Basic.scala", dataframe.as_str()),
         ],
-        PLAN,
+        &plan(),
     );
     let scan = mappings.iter().find(|m| m.dag_node_id == "1").unwrap();
     let code = scan.mapped_code.as_ref().unwrap();
@@ -82,7 +91,7 @@ fn rows_keeping_every_field_are_the_to_dfs_and_never_confirmed() {
         })
         .collect::<Vec<_>>()
         .join(", ");
-    let plan = PLAN.replace(
+    let plan = plan().replace(
         "invoke(knownnotnull(assertnotnull(input[0, dataframe.Basic$Cust, true])).id()) AS id#11",
         &serializer,
     );
@@ -99,7 +108,11 @@ fn rows_keeping_every_field_are_the_to_dfs_and_never_confirmed() {
     assert!(rows.explanation.contains("pruned"), "{}", rows.explanation);
 }
 
-const GROUPED: &str = "\
+/// The aggregate `customerDF.groupBy("state").agg(max($"discount"))` plans over the rows of
+/// `state, discount`.
+fn grouped() -> String {
+    format!(
+        "\
 == Physical Plan ==
 * HashAggregate (5)
 +- Exchange (4)
@@ -108,10 +121,7 @@ const GROUPED: &str = "\
          +- Scan (1)
 
 
-(1) Scan
-Output [1]: [obj#5]
-Arguments: obj#5: dataframe.Basic$Cust, ParallelCollectionRDD[0] at parallelize at Basic.scala:7
-
+{SCAN}
 (2) SerializeFromObject [codegen id : 1]
 Input [1]: [obj#5]
 Arguments: [invoke(knownnotnull(assertnotnull(input[0, dataframe.Basic$Cust, true])).discount()) AS discount#14, static_invoke(UTF8String.fromString(invoke(knownnotnull(assertnotnull(input[0, dataframe.Basic$Cust, true])).state()))) AS state#15]
@@ -133,14 +143,16 @@ Keys [1]: [state#15]
 Functions [1]: [max(discount#14)]
 Aggregate Attributes [1]: [max(discount#14)#29]
 Results [2]: [state#15, max(discount#14)#29 AS max(discount)#32]
-";
+"
+    )
+}
 
 #[test]
 fn rows_pruned_for_an_aggregate_are_the_aggregating_statements() {
     let dataframe = lesson("dataframe");
     let mappings = support::map_against(
         &[("src/main/scala/dataframe/Basic.scala", dataframe.as_str())],
-        GROUPED,
+        &grouped(),
     );
     let line = |id: &str| {
         let m = mappings.iter().find(|m| m.dag_node_id == id).unwrap();

@@ -100,14 +100,17 @@ pub fn assemble_mapping(
             "{} It has no code of its own; it is an {}. Shown: the statement of that operator. {}",
             sem.behaviour, consumer.reason, decision.reasoning
         ),
-        (Some(consumer), NodeKind::Code) if sem.turns_scanned_objects_into_rows() => format!(
-            "{} The planner inserted it ({}), so it maps to that operator's code — unless Spark \
-             pruned it to the columns a later statement reads, which then produced it. {}",
-            sem.behaviour, consumer.reason, decision.reasoning
-        ),
         (Some(consumer), NodeKind::Code) => format!(
-            "{} The planner inserted it ({}), so it maps to that operator's code. {}",
-            sem.behaviour, consumer.reason, decision.reasoning
+            "{} The planner inserted it ({}), so it maps to that operator's code{}. {}",
+            sem.behaviour,
+            consumer.reason,
+            if sem.turns_scanned_objects_into_rows() {
+                " — unless Spark pruned it to the columns a later statement reads, which then \
+                 produced it"
+            } else {
+                ""
+            },
+            decision.reasoning
         ),
         (None, _) => format!("{} {}", sem.behaviour, decision.reasoning),
     };

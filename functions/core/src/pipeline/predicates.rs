@@ -18,7 +18,7 @@
 //! they are read with regular expressions over the plan's condition text and a call's argument
 //! text, so syntax they do not know adds no fact rather than a wrong one.
 
-use super::evidence::canonical_literal;
+use super::evidence::{NULL_DROP, canonical_literal};
 use regex::Regex;
 use std::collections::BTreeSet;
 use std::sync::LazyLock;
@@ -37,8 +37,9 @@ static PLAN_COMPARISON: LazyLock<Regex> = LazyLock::new(|| {
 });
 
 /// `atleastnnonnulls(2, a#1, b#2, …)`: the requirement and the columns it counts.
-static PLAN_NON_NULLS: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"atleastnnonnulls\((\d+),([^()]*)\)").expect("non-nulls pattern"));
+static PLAN_NON_NULLS: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(&format!(r"{NULL_DROP}\((\d+),([^()]*)\)")).expect("non-nulls pattern")
+});
 
 /// A column reference in code followed by a comparison with a value: `df["x"] < 5`,
 /// `df.x >= 5`, `col("x") == "a"`, `$"x" === 5`, `df("x") =!= lit(5)`, `'x > 5`.
