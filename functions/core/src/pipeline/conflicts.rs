@@ -21,6 +21,8 @@
 //!   and the node de-duplicates whole rows over columns beyond them (`dropDuplicates()` of a wider
 //!   frame): a de-duplication's keys are exactly the columns it sees; or the site keeps columns
 //!   beside its keys (`dropDuplicates("a")` plans `first(b)`) where the node has keys only;
+//! * **grouping keys** — the site groups by a column the node does not key on
+//!   (`groupBy("city", "year")` against keys `[city]`);
 //! * **pivot values** — the site pivots into the values it names and the node into others;
 //! * **filled columns** — the site fills nulls in the columns it names and the node fills others
 //!   too (`na.fill(0, ["population"])` against `coalesce(id, 0) AS id, …`), or with a value the
@@ -33,6 +35,8 @@
 //!   reverse (`id#0L` against strings);
 //! * **file format** — the site reads another format than the scan's files (`format("json")`
 //!   against `Scan text`);
+//! * **files read** — the site's literals name files (`read.csv("Ecommerce_Customers.csv")`)
+//!   and the scan's paths name none of them (`…/customer_churn.csv`);
 //! * **CSV header** — the site reads CSV without a header row or a schema and the scan's columns
 //!   are named, or the reverse (Spark names a headerless CSV's columns `_c0`, `_c1`, …);
 //! * **compiled class** — the node runs a closure compiled in another class than the one around
@@ -126,6 +130,7 @@ pub fn conflicts(family: OperatorFamily, node: &Evidence, site: &Evidence) -> bo
                     && !values(node, TokenKind::Literal, |v| v.starts_with(KEY_LEFT_OUT)).is_empty()
                 // grouped by keys or over every row: each plans only its own kind
                 || matches!((node.grouping, site.grouping), (Some(n), Some(s)) if n != s)
+                || groups_by_other_keys(node, site)
         }
         // `sample(True, …)` samples with replacement; the plan says whether it did.
         OperatorFamily::Sample => {
@@ -138,13 +143,14 @@ pub fn conflicts(family: OperatorFamily, node: &Evidence, site: &Evidence) -> bo
                 || drops_other_columns(node, site)
         }
         OperatorFamily::Window => aliases_conflict(node, site),
-        // rows whose columns' classes contradict the scan's, or files of another format
+        // rows whose columns' classes contradict the scan's, files of another format or others
         OperatorFamily::Scan => {
             node.column_longs.iter().any(|(column, long)| {
                 site.column_longs
                     .get(column)
                     .is_some_and(|written| written != long)
             }) || matches!((&node.file_format, &site.file_format), (Some(n), Some(s)) if n != s)
+                || reads_other_files(node, site)
                 || matches!((node.headerless_csv, site.headerless_csv), (Some(n), Some(s)) if n != s)
         }
         _ => false,
@@ -164,6 +170,25 @@ pub fn conflicts_beyond_rewrite(family: OperatorFamily, node: &Evidence, site: &
                 TokenKind::Column,
                 |_| true,
             ))
+}
+
+/// A site grouping by a column the node does not key on (`groupBy("city", "year")` against an
+/// aggregate keyed by `city` alone). Keys the node has beyond the site's are no conflict: a
+/// rollup, a pivot or a distinct aggregate adds its own.
+fn groups_by_other_keys(node: &Evidence, site: &Evidence) -> bool {
+    !node.group_keys.is_empty() && !site.group_keys.is_subset(&node.group_keys)
+}
+
+/// A reader naming files in its literals (`read.csv("Ecommerce_Customers.csv")`) none of which
+/// the scan's paths name (`…/customer_churn.csv`).
+fn reads_other_files(node: &Evidence, site: &Evidence) -> bool {
+    let scanned = values(node, TokenKind::Path, |_| true);
+    !scanned.is_empty()
+        && !site.named_files.is_empty()
+        && site
+            .named_files
+            .iter()
+            .all(|f| !scanned.contains(f.as_str()))
 }
 
 /// A site that de-duplicates over named columns — by itself, or as the keys-only step a distinct
@@ -288,6 +313,69 @@ mod tests {
             ..Evidence::default()
         };
         assert!(!conflicts(OperatorFamily::Scan, &unknown, &csv(true)));
+    }
+
+    #[test]
+    fn a_reader_naming_only_other_files_did_not_read_the_scans() {
+        let mut node = Evidence::default();
+        node.add(TokenKind::Path, "file:/tmp/run/ml/customer_churn.csv");
+        let reader = |literals: &[&str]| Evidence {
+            named_files: literals
+                .iter()
+                .filter_map(|p| crate::pipeline::evidence::named_file(p))
+                .collect(),
+            ..Evidence::default()
+        };
+        let scan = OperatorFamily::Scan;
+        assert!(conflicts(
+            scan,
+            &node,
+            &reader(&["Ecommerce_Customers.csv"])
+        ));
+        assert!(!conflicts(
+            scan,
+            &node,
+            &reader(&["data/customer_churn.csv"])
+        ));
+        // one of several files read is the scan's
+        assert!(!conflicts(
+            scan,
+            &node,
+            &reader(&["a.csv", "customer_churn.csv"])
+        ));
+        // a folder, a glob or a name built at run time may stand for the scan's file
+        assert!(!conflicts(
+            scan,
+            &node,
+            &reader(&["data/", "part-*.csv", "{name}.csv"])
+        ));
+        // a scan of a table names no file
+        assert!(!conflicts(
+            scan,
+            &Evidence::default(),
+            &reader(&["other.csv"])
+        ));
+    }
+
+    #[test]
+    fn a_grouping_by_a_column_the_aggregate_does_not_key_on_is_another() {
+        let keyed = |keys: &[&str]| Evidence {
+            group_keys: keys.iter().map(|k| k.to_string()).collect(),
+            ..Evidence::default()
+        };
+        let agg = OperatorFamily::Aggregate;
+        let node = keyed(&["city"]);
+        assert!(conflicts(agg, &node, &keyed(&["city", "year"])));
+        assert!(!conflicts(agg, &node, &keyed(&["city"])));
+        // a rollup, pivot or distinct aggregate keys on more than the code names
+        assert!(!conflicts(
+            agg,
+            &keyed(&["city", "year", "spark_grouping_id"]),
+            &node
+        ));
+        // keys pulled out of expressions (unknown) or a site naming none say nothing
+        assert!(!conflicts(agg, &keyed(&[]), &keyed(&["city", "year"])));
+        assert!(!conflicts(agg, &node, &keyed(&[])));
     }
 
     #[test]

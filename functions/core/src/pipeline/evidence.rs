@@ -77,6 +77,10 @@ pub struct Evidence {
     /// ([`path_tail`]): `Data/sales_info.csv` says more about a scan of
     /// `…/Data/sales_info.csv` than a look-alike's `sales_info.csv` does.
     pub path_tails: BTreeSet<String>,
+    /// For a reader (a site's evidence, never a node's): the files its string literals name, by
+    /// [`named_file`] (`read.csv("data/customer_churn.csv")` → `customer_churn`). A scan whose
+    /// paths name none of them reads other files: it is another reader's.
+    pub named_files: BTreeSet<String>,
     /// For a scan of files, or a reader: the file format (`csv`, `json`, `text`, …; see
     /// [`file_format`]). A reader of another format does not produce the scan.
     pub file_format: Option<String>,
@@ -92,6 +96,11 @@ pub struct Evidence {
     /// For a filter: what it tests, beyond names and values — comparisons with their operators,
     /// disjunctions, how many non-null values a row needs ([`super::predicates`]).
     pub predicates: BTreeSet<String>,
+    /// For an aggregate keyed by columns: the columns its keys name — a node's keys, or those a
+    /// site's grouping call names (`groupBy("city", "year")`). Empty when unknown (a key Spark
+    /// pulled out of an expression as `_groupingexpression`). A site grouping by a column the
+    /// node does not key on is another grouping.
+    pub group_keys: BTreeSet<String>,
 }
 
 /// How an aggregate gathers its rows: `groupBy(k).agg(…)` / `GROUP BY k` plan aggregates keyed
@@ -252,6 +261,21 @@ pub fn normalise_path(path: &str) -> Option<String> {
     (!stem.is_empty() && stem != "*").then_some(stem)
 }
 
+/// The file a path names, compared as [`normalise_path`] compares paths — only when its last
+/// component is a file name with an extension and no pattern (`orders.csv`, not `raw/`,
+/// `part-*.csv` or `{base}.csv`): a folder, a piece of a path built at run time or a glob may
+/// stand for any file under it.
+pub fn named_file(path: &str) -> Option<String> {
+    let trimmed = path.trim().trim_end_matches(['/', '\\']);
+    let last = trimmed.rsplit(['/', '\\']).next()?;
+    let (stem, extension) = last.rsplit_once('.')?;
+    let pattern = |c: char| matches!(c, '*' | '?' | '{' | '}' | '[' | ']' | '$' | '%');
+    if stem.is_empty() || extension.is_empty() || last.contains(pattern) {
+        return None;
+    }
+    normalise_path(last)
+}
+
 /// How many trailing components of a path [`path_tail`] keeps: the file and the folders above it.
 const PATH_TAIL_DEPTH: usize = 4;
 
@@ -408,9 +432,15 @@ impl Evidence {
             folds_projection: self.folds_projection,
             column_longs: self.column_longs.clone(),
             path_tails: self.path_tails.clone(),
+            named_files: self.named_files.clone(),
             file_format: self.file_format.clone(),
             compiled_in: self.compiled_in.clone(),
             headerless_csv: self.headerless_csv,
+            group_keys: if kind == TokenKind::Column {
+                BTreeSet::new()
+            } else {
+                self.group_keys.clone()
+            },
             predicates: if kind == TokenKind::Column {
                 BTreeSet::new()
             } else {

@@ -142,6 +142,8 @@ const HEADERLESS_CSV: &str = "headerlessCsv";
 const NOT_LONG_COLUMN: &str = "notLongColumn";
 /// … and what its filter tests ([`Evidence::predicates`]).
 const PREDICATE: &str = "predicate";
+/// … and the columns its aggregate keys on ([`Evidence::group_keys`]).
+const GROUP_KEY: &str = "groupKey";
 
 fn to_pairs(evidence: &Evidence) -> Vec<(String, String)> {
     evidence
@@ -219,6 +221,12 @@ fn to_pairs(evidence: &Evidence) -> Vec<(String, String)> {
                 .iter()
                 .map(|p| (PREDICATE.to_owned(), p.clone())),
         )
+        .chain(
+            evidence
+                .group_keys
+                .iter()
+                .map(|k| (GROUP_KEY.to_owned(), k.clone())),
+        )
         .collect()
 }
 
@@ -261,6 +269,8 @@ pub fn evidence_of(pairs: &[(String, String)]) -> Evidence {
             e.headerless_csv = Some(v == "true");
         } else if k == PREDICATE {
             e.predicates.insert(v.clone());
+        } else if k == GROUP_KEY {
+            e.group_keys.insert(v.clone());
         }
     }
     e
@@ -718,6 +728,9 @@ fn keys_left_out(d: &crate::plan::NodeDetails) -> Vec<&str> {
         .collect()
 }
 
+/// The name Spark gives a grouping key it pulls out of an expression into a projection below.
+const PULLED_OUT_KEY: &str = "_groupingexpression";
+
 /// An aggregate: grouping keys, functions (`distinct` for a deduplication) and aliases.
 fn aggregate_evidence(e: &mut Evidence, d: &crate::plan::NodeDetails) {
     for k in &d.grouping_keys {
@@ -727,6 +740,23 @@ fn aggregate_evidence(e: &mut Evidence, d: &crate::plan::NodeDetails) {
             e.add_all(TokenKind::Column, &k.columns);
         } else {
             add_expr(e, k, true);
+        }
+    }
+    // (`groupBy(year("d"))` keys on `_groupingexpression`: which columns, the plan no longer says)
+    let pulled_out = d.grouping_keys.iter().any(|k| {
+        k.columns
+            .iter()
+            .chain(&k.alias)
+            .any(|c| c.starts_with(PULLED_OUT_KEY))
+    });
+    if !pulled_out {
+        for k in &d.grouping_keys {
+            e.group_keys.extend(
+                k.columns
+                    .iter()
+                    .chain(&k.alias)
+                    .map(|c| super::evidence::normalise_column(c)),
+            );
         }
     }
     if is_deduplication(d) {

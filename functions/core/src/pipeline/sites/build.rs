@@ -7,7 +7,7 @@ use crate::code::{Language, SymbolKind};
 use crate::pipeline::evidence::{
     CACHED, DROPPED_COLUMN, EVERY_COLUMN, FILL_VALUE, FILLED_COLUMN, FILLS_NULLS, Grouping,
     KEY_LEFT_OUT, NULL_DROP, PIVOT_VALUE, STRUCT_FIELDS, WITH_REPLACEMENT, canonical_literal,
-    file_format, is_noise_function, normalise_column, rdd_made_at, relative_path_tail,
+    file_format, is_noise_function, named_file, normalise_column, rdd_made_at, relative_path_tail,
 };
 use crate::pipeline::operations::{
     AGGREGATE_FUNCTIONS, TYPED_FILTER, passes_closure, typed_operator_of,
@@ -399,6 +399,9 @@ fn call_evidence(
     evidence.add_all(TokenKind::Table, &call.args.tables);
     evidence.add_all(TokenKind::Path, &call.args.paths);
     if !after_write {
+        evidence
+            .named_files
+            .extend(call.args.paths.iter().filter_map(|p| named_file(p)));
         evidence.file_format = reader_format(chain, position);
         if evidence.file_format.as_deref() == Some("csv") {
             evidence.headerless_csv = Some(!names_csv_columns(chain, position));
@@ -446,6 +449,7 @@ fn call_evidence(
         && call_families(&call.method, &functions).contains(OperatorFamily::Aggregate)
     {
         evidence.add_all(TokenKind::Column, &grouping.args.columns);
+        add_group_keys(&mut evidence, grouping);
         evidence.returns_keys = returns_keys(&chain.calls[position + 1..]);
     }
     // A de-duplication without columns (`distinct()`, `dropDuplicates()`) de-duplicates whole
@@ -470,6 +474,7 @@ fn call_evidence(
     // (`.agg(sum(x))`, `.count()`; a distinct one's columns too). The grouping call carries them,
     // so the statement is matched whole and is never mistaken for a mere de-duplication.
     if is_grouping_method(&call.method) {
+        add_group_keys(&mut evidence, call);
         let mut pivoted = false;
         for (offset, next) in chain.calls[position + 1..].iter().enumerate() {
             if !next.method.eq_ignore_ascii_case("pivot") {
@@ -1098,6 +1103,7 @@ fn join_split_groupings(
         add_aggregation(evidence, aggregating_call, false);
         evidence.returns_keys = returns_keys(&chain.calls[1..]);
         evidence.add_all(TokenKind::Column, &keys.columns);
+        add_group_keys(evidence, grouping_call);
         evidence.add_all(TokenKind::Literal, &keys.literals);
         if names_keys(grouping_call) && evidence.grouping.is_some() {
             evidence.grouping = Some(Grouping::Keyed);
@@ -1129,6 +1135,13 @@ fn call_grouping(chain: &CallChain, position: usize) -> Grouping {
 /// Whether a grouping or de-duplicating call names its keys (`groupBy("k")`, not `groupBy()`).
 fn names_keys(call: &crate::code::SparkCall) -> bool {
     !(call.args.columns.is_empty() && call.args.literals.is_empty())
+}
+
+/// The columns a grouping call keys on ([`Evidence::group_keys`]).
+fn add_group_keys(evidence: &mut Evidence, grouping: &crate::code::SparkCall) {
+    evidence
+        .group_keys
+        .extend(grouping.args.columns.iter().map(|c| normalise_column(c)));
 }
 
 /// `groupBy` and its spellings: a call whose aggregate the next call computes.
