@@ -50,8 +50,10 @@ use serde::{Deserialize, Serialize};
 /// variable it is assigned to is never read and where the RDD it makes a frame of was made, a SQL
 /// expression names its result, a call of a `udf(lambda …)` variable is Spark's `<lambda>`,
 /// and the jobs shell scripts launch with the command-line arguments they pass; version 27:
-/// Scala's `agg("x" -> "max")` names the aggregate it applies to a column, as a Python dict does).
-pub const INDEX_FORMAT_VERSION: u32 = 27;
+/// Scala's `agg("x" -> "max")` names the aggregate it applies to a column, as a Python dict does;
+/// version 28: a value read off a frame or a fitted model, `summary = model.summary`, carries its
+/// frame on).
+pub const INDEX_FORMAT_VERSION: u32 = 28;
 
 pub type FileId = u32;
 pub type SymbolId = u32;

@@ -518,14 +518,23 @@ fn rank_units(
                 })
                 .collect();
             // A chain registering a view the SQL reads is its link to the DataFrames, not an
-            // idle statement.
-            let idle = chains_in_unit
+            // idle statement. A sampling the plan shows nothing of weighs more: Spark never
+            // plans one away (`train, test = df.randomSplit(…)` upstream of a frame the plan
+            // does not sample is another frame's code).
+            let idle: f64 = chains_in_unit
                 .iter()
                 .filter(|c| !used_chains.contains(c) && !links.contains(c))
-                .count() as f64;
+                .map(|&c| {
+                    if samples(table, c) {
+                        IDLE_SAMPLING
+                    } else {
+                        IDLE_STATEMENT
+                    }
+                })
+                .sum();
             let unit = RankedUnit {
                 kind,
-                score: (total - 0.05 * idle) * prior.of_unit(table, &sites),
+                score: (total - idle) * prior.of_unit(table, &sites),
                 explained: if writers.is_empty() {
                     0.0
                 } else {
@@ -538,6 +547,42 @@ fn rank_units(
     ranked.sort_by(|a, b| b.0.score.total_cmp(&a.0.score));
     order_tied_files(&mut ranked, evidence, table);
     ranked
+}
+
+/// What a statement of a unit that explains none of the plan's nodes costs the unit.
+const IDLE_STATEMENT: f64 = 0.05;
+/// … when it samples ([`IDLE_STATEMENT`]): the plan would show its Sample.
+const IDLE_SAMPLING: f64 = 0.25;
+
+/// Whether `chain` samples its frame (`sample`, `randomSplit`).
+fn samples(table: &SiteTable, chain: usize) -> bool {
+    table
+        .chain_sites(chain)
+        .iter()
+        .any(|s| table.sites[*s].families.contains(OperatorFamily::Sample))
+}
+
+/// The chains of a unit that sample ([`samples`]) and that no node was aligned with: the plan
+/// shows no Sample of theirs, though Spark never plans one away.
+fn unaligned_samplings(
+    table: &SiteTable,
+    sites: &BTreeSet<SiteId>,
+    assigned: &[Option<Aligned>],
+) -> usize {
+    let chain_of = |site: SiteId| match table.sites[site].kind {
+        SiteKind::Call { chain, .. } => Some(chain),
+        SiteKind::Sql { .. } => None,
+    };
+    let aligned: BTreeSet<usize> = assigned
+        .iter()
+        .flatten()
+        .filter_map(|a| chain_of(a.site))
+        .collect();
+    let chains: BTreeSet<usize> = sites.iter().filter_map(|s| chain_of(*s)).collect();
+    chains
+        .into_iter()
+        .filter(|c| !aligned.contains(c) && samples(table, *c))
+        .count()
 }
 
 /// Operations of a unit the plan shows nothing of (a sibling `withColumn` computing what no node
@@ -698,6 +743,7 @@ fn align_contenders(
                 fitted += b;
             }
         }
+        fitted -= IDLE_SAMPLING * unaligned_samplings(table, sites, &assigned) as f64;
         let mut weighted = fitted * prior.of_unit(table, sites);
         if order_bonus && rank == 0 {
             weighted *= 1.0 + ORDER_TOLERANCE;

@@ -133,6 +133,20 @@ pub fn is_dataframe_method(name: &str) -> bool {
 /// DataFrame members that hold helper objects (`df.na.drop()`, `df.stat.crosstab()`).
 pub const DATAFRAME_HELPERS: &[&str] = &["na", "stat"];
 
+/// A frame's members that describe it or write it rather than hold its rows.
+pub const FRAME_DESCRIPTIONS: &[&str] = &[
+    "columns",
+    "dtypes",
+    "schema",
+    "write",
+    "writeStream",
+    "isStreaming",
+    "storageLevel",
+    "sparkSession",
+    "na",
+    "stat",
+];
+
 /// Methods shared with Column (`alias`, `over`, …): never enough to call a chain Spark.
 pub const COLUMN_ONLY_METHODS: &[&str] = &[
     "alias",

@@ -142,18 +142,23 @@ impl<'a> Extractor<'a> {
         assigned: Option<(String, Node<'a>)>,
         returned: Option<Node<'a>>,
     ) {
-        if let Some((var, value)) = assigned
-            && let Some((function, inputs)) = self.helper_callee(value)
-        {
-            self.pass_through(
-                statement,
-                host,
-                String::new(),
-                inputs,
-                Some(var),
-                Some(function),
-            );
-            return;
+        if let Some((var, value)) = assigned {
+            if let Some((function, inputs)) = self.helper_callee(value) {
+                self.pass_through(
+                    statement,
+                    host,
+                    String::new(),
+                    inputs,
+                    Some(var),
+                    Some(function),
+                );
+                return;
+            }
+            if let Some(base) = self.read_off_dataframe(value) {
+                self.pass_through(statement, host, base, Vec::new(), Some(var.clone()), None);
+                self.df_vars.insert(var);
+                return;
+            }
         }
         let Some(value) = returned else { return };
         if let Some((function, inputs)) = self.helper_callee(value) {
@@ -166,6 +171,25 @@ impl<'a> Extractor<'a> {
                 self.mark_returned();
             }
         }
+    }
+
+    /// `summary = model.summary`, `preds = summary.predictions`: a value read off a DataFrame
+    /// variable — or off what one was fed to, a fitted model — carries that frame's data on. Not
+    /// what describes the frame instead (`df.columns`, `df.schema`, `df.write`).
+    fn read_off_dataframe(&self, value: Node<'a>) -> Option<String> {
+        let src = self.src;
+        let Shape::Member { mut object, name } = self.adapter.shape(value, src) else {
+            return None;
+        };
+        if vocab::FRAME_DESCRIPTIONS.contains(&text(name, src)) {
+            return None;
+        }
+        while let Shape::Member { object: inner, .. } = self.adapter.shape(object, src) {
+            object = inner;
+        }
+        let base = text(object, src);
+        (matches!(self.adapter.shape(object, src), Shape::Ident) && self.is_dataframe_var(base))
+            .then(|| base.to_string())
     }
 
     fn pass_through(
