@@ -36,10 +36,32 @@ static PLAN_COMPARISON: LazyLock<Regex> = LazyLock::new(|| {
     .expect("plan comparison pattern")
 });
 
-/// `atleastnnonnulls(2, a#1, b#2, …)`: the requirement and the columns it counts.
-static PLAN_NON_NULLS: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(&format!(r"{NULL_DROP}\((\d+),([^()]*)\)")).expect("non-nulls pattern")
-});
+/// A plan's null-dropping condition, `atleastnnonnulls(2, a#1, b#2, …)`: how many non-null
+/// values a row needs and the values it counts, split at the top level — a projection Spark
+/// pushed the filter through leaves its expressions there (`regexp_replace(name#3, J, Z, 1)`).
+pub fn null_drop_arguments(condition: &str) -> Option<(usize, Vec<&str>)> {
+    let inner = condition
+        .trim()
+        .strip_prefix(NULL_DROP)?
+        .strip_prefix('(')?
+        .strip_suffix(')')?;
+    let mut parts = Vec::new();
+    let (mut depth, mut start) = (0i32, 0usize);
+    for (i, c) in inner.char_indices() {
+        match c {
+            '(' | '[' => depth += 1,
+            ')' | ']' => depth -= 1,
+            ',' if depth == 0 => {
+                parts.push(inner[start..i].trim());
+                start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    parts.push(inner[start..].trim());
+    let required = parts.first()?.parse().ok()?;
+    Some((required, parts.split_off(1)))
+}
 
 /// A column reference in code followed by a comparison with a value: `df["x"] < 5`,
 /// `df.x >= 5`, `col("x") == "a"`, `$"x" === 5`, `df("x") =!= lit(5)`, `'x > 5`.
@@ -90,12 +112,9 @@ static STRING_LITERAL: LazyLock<Regex> =
 pub fn of_plan_conditions<'e>(conditions: impl IntoIterator<Item = &'e str>) -> BTreeSet<String> {
     let mut facts = BTreeSet::new();
     for condition in conditions {
-        if condition.contains(" OR ") {
-            facts.insert(DISJUNCTION.to_owned());
-        }
-        if let Some(c) = PLAN_NON_NULLS.captures(condition) {
-            let required: usize = c[1].parse().unwrap_or(0);
-            let counted = c[2].split(',').filter(|s| !s.trim().is_empty()).count();
+        // (what a null test counts is values, not tests: a `CASE WHEN` among them is a projection's)
+        if let Some((required, counted)) = null_drop_arguments(condition) {
+            let counted = counted.len();
             if required == counted {
                 facts.insert(format!("{NON_NULLS}any"));
             }
@@ -105,6 +124,10 @@ pub fn of_plan_conditions<'e>(conditions: impl IntoIterator<Item = &'e str>) -> 
             if required != counted && required != 1 {
                 facts.insert(format!("{NON_NULLS}{required}"));
             }
+            continue;
+        }
+        if condition.contains(" OR ") {
+            facts.insert(DISJUNCTION.to_owned());
         }
         for c in PLAN_COMPARISON.captures_iter(condition) {
             let negated = c.get(1).is_some();
@@ -342,5 +365,12 @@ mod tests {
             set(&["nonnulls:all"])
         );
         assert_eq!(of_null_drop_arguments("\"all\""), set(&["nonnulls:all"]));
+        // a projection the filter was pushed through leaves its expressions among the values
+        let pushed = "atleastnnonnulls(3, name#1, regexp_replace(name#1, J, Z, 1), \
+                      CASE WHEN (g#2 = Male) THEN M END)";
+        assert_eq!(of_plan_conditions([pushed]), set(&["nonnulls:any"]));
+        let (required, counted) = null_drop_arguments(pushed).unwrap();
+        assert_eq!(required, 3);
+        assert_eq!(counted[1], "regexp_replace(name#1, J, Z, 1)");
     }
 }

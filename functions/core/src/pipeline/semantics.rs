@@ -15,7 +15,8 @@
 
 use super::evidence::{
     CACHED, DISTINCT, DROPPED_COLUMN, Evidence, FILL_VALUE, FILLED_COLUMN, FILLS_NULLS, Grouping,
-    JOINED_ON_NAMES, KEY_LEFT_OUT, STRUCT_FIELDS, TokenKind, canonical_literal, normalise_function,
+    JOINED_ON_NAMES, KEY_LEFT_OUT, NULL_DROP, STRUCT_FIELDS, TokenKind, canonical_literal,
+    normalise_function,
 };
 use super::operations::{TYPED_FILTER, calls_closure, is_typed_operator};
 use crate::code::lang::vocab::{ASC_NULLS_LAST, DESC_NULLS_FIRST};
@@ -548,8 +549,31 @@ fn filter_evidence(e: &mut Evidence, d: &crate::plan::NodeDetails, inferred_from
     };
     e.predicates = super::predicates::of_plan_conditions(conditions.iter().map(|c| c.raw.as_str()));
     for c in conditions {
-        add_expr(e, c, true);
+        match super::predicates::null_drop_arguments(&c.raw)
+            .filter(|(_, counted)| counted.iter().any(|a| plain_attribute(a).is_none()))
+        {
+            // Only the columns it counts: expressions among them are a projection's, inlined
+            // where Spark pushed the filter below it (`emp.withColumn(…)…na.drop()`).
+            Some((_, counted)) => {
+                e.add(TokenKind::Function, NULL_DROP);
+                for column in counted.iter().filter_map(|a| plain_attribute(a)) {
+                    e.add(TokenKind::Column, column);
+                }
+            }
+            None => add_expr(e, c, true),
+        }
     }
+}
+
+/// The name of a bare attribute as a plan prints it (`gender#317`, `id#0L`), ids stripped.
+fn plain_attribute(printed: &str) -> Option<&str> {
+    let (name, id) = printed.rsplit_once('#')?;
+    let id = id.strip_suffix('L').unwrap_or(id);
+    (!name.is_empty()
+        && !name.contains(['(', ')', ' ', ','])
+        && !id.is_empty()
+        && id.chars().all(|c| c.is_ascii_digit()))
+    .then_some(name)
 }
 
 /// A projection: what it computes (UDFs included), or its bare columns when that is all.
