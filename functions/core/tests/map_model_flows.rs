@@ -1,9 +1,10 @@
 //! Machine-learning code carries a frame through objects that are no frames: a fitted model and
 //! its summary (`model = lr.fit(train)`, `summary = model.summary`, then
 //! `summary.predictions.describe()`). Two look-alike scripts read, assemble, select and split
-//! their data alike; only the file the scan reads and the model's hand-off tell them apart. Real
+//! their data alike; only the file the scan reads and the model's hand-off tell them apart; and
+//! the two frames of one `randomSplit` differ only in the bounds Spark samples each by. Real
 //! Spark 4.3 plans of the project's Jupyter set (`bench/jupyter`): the statistics of a fitted
-//! model's predictions over the training split, and of the raw rows read.
+//! model's predictions over the training split, of the raw rows read, and of each split.
 
 mod support;
 
@@ -32,6 +33,7 @@ output = assembler.transform(data)
 final_data = output.select("features", "Yearly Amount Spent")
 train_data, test_data = final_data.randomSplit([0.7, 0.3])
 train_data.describe().show()
+test_data.describe().show()
 "#;
 
 fn bench_plan(case: &str) -> String {
@@ -78,5 +80,24 @@ fn the_raw_rows_described_are_not_a_split_the_plan_never_samples() {
             ("b/churn.py".into(), "5-5".into()),
             "node {node}"
         );
+    }
+}
+
+#[test]
+fn each_frame_of_a_random_split_is_told_by_its_bounds() {
+    let files = [("a/spending.py", SPENDING)];
+    // `Sample 0.0, 0.7` is the training split, `Sample 0.7, 1.0` the test split
+    for (case, line) in [
+        ("tsp-linear-regression-code-along-006", "8-8"),
+        ("tsp-linear-regression-code-along-007", "9-9"),
+    ] {
+        let mappings = support::map_against(&files, &bench_plan(case));
+        for aggregate in ["7", "10"] {
+            assert_eq!(
+                mapped(&mappings, aggregate),
+                ("a/spending.py".into(), line.into()),
+                "{case} node {aggregate}"
+            );
+        }
     }
 }

@@ -52,8 +52,9 @@ use serde::{Deserialize, Serialize};
 /// and the jobs shell scripts launch with the command-line arguments they pass; version 27:
 /// Scala's `agg("x" -> "max")` names the aggregate it applies to a column, as a Python dict does;
 /// version 28: a value read off a frame or a fitted model, `summary = model.summary`, carries its
-/// frame on).
-pub const INDEX_FORMAT_VERSION: u32 = 28;
+/// frame on; version 29: each variable a `randomSplit` is unpacked into has a chain of its own,
+/// naming its own split's weight).
+pub const INDEX_FORMAT_VERSION: u32 = 29;
 
 pub type FileId = u32;
 pub type SymbolId = u32;
@@ -318,10 +319,6 @@ pub struct CallChain {
     /// Variable the chain's result is assigned to, if any.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub assigned_to: Option<String>,
-    /// The further variables one assignment binds to the frames the chain splits into:
-    /// `(train, test) = df.randomSplit([0.8, 0.2])` is assigned to `train`, unpacked to `[test]`.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub unpacked_to: Vec<String>,
     /// Calls in evaluation order (receiver first). Empty for a *pass-through* chain, which only
     /// carries a DataFrame between variables and functions (`orders = load_orders(spark, p)`,
     /// `return report`).

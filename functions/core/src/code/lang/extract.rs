@@ -39,6 +39,7 @@ mod chains;
 mod folding;
 mod handoff;
 mod inline_rows;
+mod splits;
 
 /// Longest statement / argument text kept in the index.
 const STATEMENT_TEXT_CAP: usize = 600;
@@ -435,8 +436,8 @@ impl<'a> Extractor<'a> {
             host_start,
             host_end.min(end_line(statement)).max(host_start),
         );
-        // `(train, test) = df.randomSplit([0.8, 0.2])`: the chain is assigned to the first
-        // variable and unpacked to the others (no other DataFrame method returns several frames).
+        // `(train, test) = df.randomSplit([0.8, 0.2])`: a chain per variable, each its own split
+        // ([`splits`]; no other DataFrame method returns several frames).
         let mut unpacked = Vec::new();
         let assignment = self.adapter.assignment(statement, self.src).or_else(|| {
             let (mut names, value) = self.adapter.unpacked_assignment(statement, self.src)?;
@@ -532,11 +533,16 @@ impl<'a> Extractor<'a> {
                         self.chain(&flat, node, statement, host, assigned_to);
                         if is_outer
                             && !unpacked.is_empty()
-                            && let Some(chain) = self.out.chains.get_mut(before..)
-                            && let Some(chain) = chain.last_mut()
+                            && self.out.chains.len() > before
+                            && let Some(split) = self.out.chains.pop()
                         {
                             self.df_vars.extend(unpacked.iter().cloned());
-                            chain.unpacked_to = std::mem::take(&mut unpacked);
+                            for mut copy in
+                                splits::per_variable(split, &std::mem::take(&mut unpacked))
+                            {
+                                copy.id = self.out.chains.len() as u32;
+                                self.out.chains.push(copy);
+                            }
                         }
                         if returned_value == Some(node) && self.out.chains.len() > before {
                             self.mark_returned();

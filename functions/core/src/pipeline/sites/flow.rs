@@ -186,8 +186,7 @@ pub(super) fn flow_edges(
     let chains = &index.chains;
     let mut by_var: HashMap<(FileId, &str), Vec<usize>> = HashMap::new();
     for (idx, chain) in chains.iter().enumerate() {
-        let unpacked = chain.unpacked_to.iter().map(String::as_str);
-        for var in chain.assigned_to.as_deref().into_iter().chain(unpacked) {
+        if let Some(var) = chain.assigned_to.as_deref() {
             by_var.entry((chain.file, var)).or_default().push(idx);
         }
     }

@@ -1334,18 +1334,19 @@ mod tests {
         )];
         let index = repo_index(&files);
         let table = SiteTable::build(&index);
-        let chain = |line: u32| {
+        let chain = |line: u32, var: Option<&str>| {
             index
                 .chains
                 .iter()
-                .position(|c| c.statement.start == line)
+                .position(|c| {
+                    c.statement.start == line && (var.is_none() || c.assigned_to.as_deref() == var)
+                })
                 .unwrap()
         };
-        assert!(
-            table
-                .feeds(chain(3))
-                .contains(&(FlowRole::Receiver, chain(2)))
-        );
+        // `test` is the split's second frame: its own copy of the chain
+        let feeds = table.feeds(chain(3, None));
+        assert!(feeds.contains(&(FlowRole::Receiver, chain(2, Some("test")))));
+        assert!(!feeds.contains(&(FlowRole::Receiver, chain(2, Some("training")))));
         // the split sorts each partition before it samples
         let split = table.sites.iter().find(|s| s.lines.start == 2).unwrap();
         assert!(split.families.contains(OperatorFamily::Sort));

@@ -210,7 +210,6 @@ impl<'a> Extractor<'a> {
             receiver,
             inputs,
             assigned_to,
-            unpacked_to: Vec::new(),
             calls: Vec::new(),
             text: capped(self.own_statement_text(statement), STATEMENT_TEXT_CAP),
             source_function,

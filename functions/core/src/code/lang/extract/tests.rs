@@ -263,12 +263,27 @@ fn a_random_split_unpacked_into_variables_makes_each_a_frame_of_the_chain() {
                single = test.filter(test['userId'] == 11)\n";
     let out = extract_file(&super::super::python::Python, src, "", CodeFlags::default());
     let chain = |line: u32| out.chains.iter().find(|c| c.statement.start == line);
-    let split = chain(2).unwrap();
-    assert_eq!(split.assigned_to.as_deref(), Some("training"));
-    assert_eq!(split.unpacked_to, ["test"]);
-    let split = chain(3).unwrap();
-    assert_eq!(split.assigned_to.as_deref(), Some("train_data"));
-    assert_eq!(split.unpacked_to, ["test_data"]);
+    let splits = |line: u32| -> Vec<(&str, &[String])> {
+        out.chains
+            .iter()
+            .filter(|c| c.statement.start == line)
+            .map(|c| {
+                let literals = c.calls.last().unwrap().args.literals.as_slice();
+                (c.assigned_to.as_deref().unwrap(), literals)
+            })
+            .collect()
+    };
+    // each variable its own split, naming its own weight
+    let [(train, train_weights), (test, test_weights)] = splits(2)[..] else {
+        panic!("{:?}", splits(2));
+    };
+    assert_eq!((train, test), ("training", "test"));
+    assert!(
+        train_weights.contains(&"0.8".to_owned()) && !train_weights.contains(&"0.2".to_owned())
+    );
+    assert!(test_weights.contains(&"0.2".to_owned()) && !test_weights.contains(&"0.8".to_owned()));
+    let names: Vec<&str> = splits(3).iter().map(|(v, _)| *v).collect();
+    assert_eq!(names, ["train_data", "test_data"]);
     // other unpacking binds no frames
     assert!(chain(4).is_none());
     assert_eq!(chain(5).unwrap().receiver, "test");
