@@ -638,7 +638,8 @@ fn unshown_of(
 
 /// Among units of equal score in different files (copies, look-alikes), the file whose unit the
 /// plan shows all of comes first, then the copy filed under its topic ([`SiteTable::placement`]);
-/// units of one file keep their order (program order decides between them).
+/// among units of one file, the one whose filters the plan shows, then one ending where its frame
+/// is used ([`SiteTable::passes_frame_on`]), then program order.
 fn order_tied_files(
     ranked: &mut [(RankedUnit, BTreeSet<SiteId>)],
     evidence: &PlanEvidence,
@@ -651,13 +652,18 @@ fn order_tied_files(
         let run = &mut ranked[start..end];
         let files: Vec<Option<u32>> = run.iter().map(|u| unit_file(table, &u.1)).collect();
         if run.len() > 1 && files.iter().all(|f| *f == files[0]) {
-            // one file: the unit whose filters the plan shows, then program order
+            // one file: the unit whose filters the plan shows, then one ending where its frame
+            // is used, then program order
             let unshown: Vec<usize> = run
                 .iter()
                 .map(|u| unshown_filters(&u.1, evidence, table))
                 .collect();
+            let passes_on = |u: &RankedUnit| match u.kind {
+                UnitKind::Flow { chain } => table.passes_frame_on(chain),
+                UnitKind::Sql { statement } => table.sql_passes_frame_on(statement),
+            };
             let mut order: Vec<usize> = (0..run.len()).collect();
-            order.sort_by_key(|&i| (unshown[i], i));
+            order.sort_by_key(|&i| (unshown[i], passes_on(&run[i].0), i));
             let sorted: Vec<_> = order.iter().map(|&i| run[i].clone()).collect();
             run.clone_from_slice(&sorted);
         } else if files.iter().any(|f| *f != files[0]) {

@@ -39,6 +39,12 @@ impl SiteTable {
             sql_sites,
             chain_feeds,
             chain_open,
+            // (`result = df.groupBy(…).mean()`, read by a later statement; a returned frame)
+            chain_passes_on: index
+                .chains
+                .iter()
+                .map(|c| c.returned || c.assigned_to.is_some() && !c.unread)
+                .collect(),
             chain_sql: sql_links(index),
             sql_views: view_edges(index),
             sql_view_chains: view_chain_edges(index),

@@ -89,6 +89,8 @@ pub struct SiteTable {
     /// For each chain: whether it starts from a DataFrame no chain of its file builds (a function
     /// parameter, a variable from elsewhere) — see [`SiteTable::flow_is_open`].
     chain_open: Vec<bool>,
+    /// For each chain: whether it hands its frame on to later code ([`SiteTable::passes_frame_on`]).
+    chain_passes_on: Vec<bool>,
     /// SQL statements whose host statement is (part of) a chain.
     chain_sql: HashMap<usize, Vec<usize>>,
     /// For each SQL statement, the statements (same file first) that define the views it reads.
@@ -324,6 +326,22 @@ impl SiteTable {
                 out.extend(self.sql_unit(*s));
             }
         }
+    }
+
+    /// Whether `chain` hands its frame on to later code — assigned to a variable a later line
+    /// reads, or returned — rather than ending a plan there: of two flows explaining a plan alike
+    /// (`result = df.groupBy("k").mean()` read later, beside `df.groupBy("k").mean().show()`),
+    /// the one ending where the frame is used is the plan's.
+    pub fn passes_frame_on(&self, chain: usize) -> bool {
+        self.chain_passes_on.get(chain).copied().unwrap_or(false)
+    }
+
+    /// Whether the chain running SQL `statement` hands its frame on
+    /// (`sql_df = spark.sql("SELECT …")`, then `sql_df.show()`; see [`Self::passes_frame_on`]).
+    pub fn sql_passes_frame_on(&self, statement: usize) -> bool {
+        self.chain_sql
+            .iter()
+            .any(|(chain, stmts)| stmts.contains(&statement) && self.passes_frame_on(*chain))
     }
 
     /// Whether the flow ending at `chain` starts from a DataFrame built elsewhere
