@@ -10,6 +10,8 @@
 //! * `close<200` — a column compared with a value, the column on the left, a negation folded into
 //!   the operator (`~(x < 5)` is `x>=5`, as Spark's optimiser rewrites it), `==`/`===` as `=`,
 //!   `!=`/`<>`/`=!=` as `!=`, values by number (`200.0` and `1.00` are `200` and `1`);
+//! * `close<` — the same comparison whatever the value: code comparing with a name
+//!   (`col("marks").lt(marks)`) says no more, and a site comparing the other way is told apart;
 //! * `or` — some condition is a disjunction (`|`, `||`, SQL's `OR`);
 //! * `nonnulls:any`, `nonnulls:all`, `nonnulls:N` — how many non-null values a row of a
 //!   null-dropping filter needs (`na.drop()`, `how="all"`, `thresh=N`).
@@ -28,10 +30,11 @@ const DISJUNCTION: &str = "or";
 /// The prefix of a null-dropping filter's requirement.
 const NON_NULLS: &str = "nonnulls:";
 
-/// A comparison in a plan: `(Close#1516 < 200.0)`, `NOT (state#12 = OH)`, `(200 < x#3L)`.
+/// A comparison in a plan: `(Close#1516 < 200.0)`, `NOT (state#12 = OH)`, `(200 < x#3L)`,
+/// `(cast(marks#4 as bigint) < 50)`.
 static PLAN_COMPARISON: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
-        r"(NOT )?\((?:([A-Za-z_][\w.]*)#\d+L? (<=>|<=|>=|!=|<|>|=) ([^()#]+?)|([^()#]+?) (<=>|<=|>=|!=|<|>|=) ([A-Za-z_][\w.]*)#\d+L?)\)",
+        r"(NOT )?\((?:(?:cast\()?([A-Za-z_][\w.]*)#\d+L?(?: as \w+\))? (<=>|<=|>=|!=|<|>|=) ([^()#]+?)|([^()#]+?) (<=>|<=|>=|!=|<|>|=) (?:cast\()?([A-Za-z_][\w.]*)#\d+L?(?: as \w+\))?)\)",
     )
     .expect("plan comparison pattern")
 });
@@ -64,7 +67,8 @@ pub fn null_drop_arguments(condition: &str) -> Option<(usize, Vec<&str>)> {
 }
 
 /// A column reference in code followed by a comparison with a value: `df["x"] < 5`,
-/// `df.x >= 5`, `col("x") == "a"`, `$"x" === 5`, `df("x") =!= lit(5)`, `'x > 5`.
+/// `df.x >= 5`, `col("x") == "a"`, `$"x" === 5`, `df("x") =!= lit(5)`, `'x > 5`, or with a name
+/// (`df["x"] > threshold`: the value is only known at run time).
 static CODE_COMPARISON: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
         r#"(?x)
@@ -77,20 +81,21 @@ static CODE_COMPARISON: LazyLock<Regex> = LazyLock::new(|| {
           | '(?P<symbol>[A-Za-z_]\w*)\b                          # 'x (a Scala symbol)
         )
         \s*(?P<op>===|=!=|==|!=|<=|>=|<>|<|>)\s*
-        (?:lit\s*\(\s*)?(?P<value>-?\d+(?:\.\d+)?|"[^"]*"|'[^']*')
+        (?:lit\s*\(\s*)?(?:(?P<value>-?\d+(?:\.\d+)?|"[^"]*"|'[^']*')|[A-Za-z_])
         "#,
     )
     .expect("code comparison pattern")
 });
 
 /// A column reference in code compared through a method: `col("age").geq(lit(20))`,
-/// `df.col("x").gt(5)`, `$"x".equalTo("a")`.
+/// `df.col("x").gt(5)`, `$"x".equalTo("a")`, `col("marks").lt(marks)` (a value only known at
+/// run time), `col("m").between(50, 90)` (two comparisons, the first value read).
 static CODE_METHOD_COMPARISON: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
         r#"(?x)
         (?:\(\s*["'](?P<call>[^"']+)["']\s*\)|\$"(?P<dollar>[^"]+)")
-        \s*\.\s*(?P<op>gt|lt|geq|leq|equalTo|notEqual)\s*\(\s*
-        (?:lit\s*\(\s*)?(?P<value>-?\d+(?:\.\d+)?|"[^"]*"|'[^']*')
+        \s*\.\s*(?P<op>gt|lt|geq|leq|equalTo|notEqual|between)\s*\(\s*
+        (?:lit\s*\(\s*)?(?:(?P<value>-?\d+(?:\.\d+)?|"[^"]*"|'[^']*')|[A-Za-z_])
         "#,
     )
     .expect("method comparison pattern")
@@ -132,9 +137,11 @@ pub fn of_plan_conditions<'e>(conditions: impl IntoIterator<Item = &'e str>) -> 
         for c in PLAN_COMPARISON.captures_iter(condition) {
             let negated = c.get(1).is_some();
             let fact = match (c.get(2), c.get(5)) {
-                (Some(column), _) => comparison(column.as_str(), &c[3], &c[4], negated),
-                (None, Some(value)) => comparison(&c[7], flipped(&c[6]), value.as_str(), negated),
-                _ => None,
+                (Some(column), _) => comparison(column.as_str(), &c[3], Some(&c[4]), negated),
+                (None, Some(value)) => {
+                    comparison(&c[7], flipped(&c[6]), Some(value.as_str()), negated)
+                }
+                _ => Vec::new(),
             };
             facts.extend(fact);
         }
@@ -151,26 +158,28 @@ pub fn of_filter_arguments(args_text: &str) -> BTreeSet<String> {
             .find_map(|g| c.name(g))
             .map(|m| m.as_str());
         if let Some(column) = column {
-            facts.extend(comparison(
-                column,
-                &c["op"],
-                &c["value"],
-                c.name("neg").is_some(),
-            ));
+            let value = c.name("value").map(|v| v.as_str());
+            facts.extend(comparison(column, &c["op"], value, c.name("neg").is_some()));
         }
     }
     for c in CODE_METHOD_COMPARISON.captures_iter(args_text) {
-        let column = c.name("call").or_else(|| c.name("dollar"));
-        let op = match &c["op"] {
-            "gt" => ">",
-            "lt" => "<",
-            "geq" => ">=",
-            "leq" => "<=",
-            "equalTo" => "=",
-            _ => "!=",
+        let Some(column) = c.name("call").or_else(|| c.name("dollar")) else {
+            continue;
         };
-        if let Some(column) = column {
-            facts.extend(comparison(column.as_str(), op, &c["value"], false));
+        let value = c.name("value").map(|v| v.as_str());
+        let ops: &[&str] = match &c["op"] {
+            "gt" => &[">"],
+            "lt" => &["<"],
+            "geq" => &[">="],
+            "leq" => &["<="],
+            "equalTo" => &["="],
+            // `between(lo, hi)` is planned `x >= lo AND x <= hi`
+            "between" => &[">=", "<="],
+            _ => &["!="],
+        };
+        for (i, op) in ops.iter().enumerate() {
+            let value = value.filter(|_| i == 0);
+            facts.extend(comparison(column.as_str(), op, value, false));
         }
     }
     let outside_strings = STRING_LITERAL.replace_all(args_text, "\"\"");
@@ -200,7 +209,7 @@ pub fn of_sql_condition(sql: &str) -> BTreeSet<String> {
         facts.extend(comparison(
             &c["column"],
             &c["op"],
-            &c["value"],
+            Some(&c["value"]),
             c.name("neg").is_some(),
         ));
     }
@@ -242,13 +251,14 @@ fn flipped(op: &str) -> &str {
     }
 }
 
-/// One comparison fact, or none when the operator is not a comparison this module knows.
-fn comparison(column: &str, op: &str, value: &str, negated: bool) -> Option<String> {
+/// The facts of one comparison — with its value when known, and without — or none when the
+/// operator is not a comparison this module knows.
+fn comparison(column: &str, op: &str, value: Option<&str>, negated: bool) -> Vec<String> {
     let op = match op {
         "=" | "==" | "===" | "<=>" => "=",
         "!=" | "<>" | "=!=" => "!=",
         "<" | "<=" | ">" | ">=" => op,
-        _ => return None,
+        _ => return Vec::new(),
     };
     let op = if negated {
         match op {
@@ -263,7 +273,11 @@ fn comparison(column: &str, op: &str, value: &str, negated: bool) -> Option<Stri
         op
     };
     let column = column.rsplit('.').next().unwrap_or(column).to_lowercase();
-    Some(format!("{column}{op}{}", value_spelling(value)))
+    let compared = format!("{column}{op}");
+    match value {
+        Some(value) => vec![format!("{compared}{}", value_spelling(value)), compared],
+        None => vec![compared],
+    }
 }
 
 /// A compared value in one spelling: a number by its value (a decimal prints with its scale,
@@ -281,8 +295,39 @@ fn value_spelling(value: &str) -> String {
 mod tests {
     use super::*;
 
+    /// The facts given, each comparison with a value also without it (`close<200`, `close<`).
     fn set(facts: &[&str]) -> BTreeSet<String> {
-        facts.iter().map(|f| f.to_string()).collect()
+        let mut out = BTreeSet::new();
+        for fact in facts {
+            out.insert(fact.to_string());
+            if let Some(at) = fact.find(['<', '>', '=', '!']) {
+                let op_end = at + fact[at..].find(|c| !"<>=!".contains(c)).unwrap_or(0);
+                if op_end > at {
+                    out.insert(fact[..op_end].to_string());
+                }
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn a_comparison_with_a_value_known_only_at_run_time_keeps_its_operator() {
+        // Java's `col("marks").lt(marks)` against a plan's `cast(marks#4 as bigint) < 50`
+        let plan = of_plan_conditions(["(cast(marks#4 as bigint) < 50)"]);
+        assert_eq!(plan, set(&["marks<50"]));
+        let lower = of_filter_arguments(r#"col("marks").lt(marks)"#);
+        let greater = of_filter_arguments(r#"col("marks").gt(marks)"#);
+        assert_eq!(lower, set(&["marks<"]));
+        assert!(agreement(&plan, &lower) > agreement(&plan, &greater));
+        // `between(lo, hi)` is planned as two comparisons
+        assert_eq!(
+            of_filter_arguments(r#"col("marks").between(50, 90)"#),
+            set(&["marks>=50", "marks<="])
+        );
+        assert_eq!(
+            of_filter_arguments(r#"df["Close"] > threshold"#),
+            set(&["close>"])
+        );
     }
 
     #[test]
