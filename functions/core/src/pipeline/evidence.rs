@@ -276,8 +276,9 @@ pub fn named_file(path: &str) -> Option<String> {
     normalise_path(last)
 }
 
-/// How many trailing components of a path [`path_tail`] keeps: the file and the folders above it.
-const PATH_TAIL_DEPTH: usize = 4;
+/// How many trailing components of a path [`path_tail`] keeps: the file and the folders above it
+/// — as far as a build module's folder above `src/main/resources/data/x.csv`.
+const PATH_TAIL_DEPTH: usize = 8;
 
 /// A path's last components, lower-cased and joined with `/` (`file:/tmp/run/Data/sales.csv` →
 /// `tmp/run/data/sales.csv`), when it names a folder at all; a URL's scheme, host (and any
@@ -880,8 +881,8 @@ mod tests {
             Some("raw/2021/sales.csv")
         );
         assert_eq!(
-            path_tail("file:/a/b/c/d/e/F.parquet").as_deref(),
-            Some("c/d/e/f.parquet")
+            path_tail("file:/a/b/c/d/e/f/g/h/i/F.parquet").as_deref(),
+            Some("c/d/e/f/g/h/i/f.parquet")
         );
         assert_eq!(
             path_tail("C:\\data\\x.csv").as_deref(),

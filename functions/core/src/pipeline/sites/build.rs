@@ -210,6 +210,7 @@ fn call_sites(
             .get(chain.file as usize)
             .map_or("", |f| f.path.as_str());
         let (folder, file_name) = path.rsplit_once('/').unwrap_or(("", path));
+        let module = build_module(path);
         let class = top_level_class(index, chain);
         let rdd_lines = rdd_made_in_chain(chain);
         for (position, call) in chain.calls.iter().enumerate() {
@@ -247,6 +248,10 @@ fn call_sites(
             }
             for path in &call.args.paths {
                 evidence.path_tails.extend(relative_path_tail(folder, path));
+                // `load("src/main/resources/x.csv")` in a build module: run from that module
+                if let Some(module) = module {
+                    evidence.path_tails.extend(relative_path_tail(module, path));
+                }
             }
             after_join |= families.contains(OperatorFamily::Join)
                 && !families.contains(OperatorFamily::Union);
@@ -1141,6 +1146,16 @@ fn call_grouping(chain: &CallChain, position: usize) -> Grouping {
 /// Whether a grouping or de-duplicating call names its keys (`groupBy("k")`, not `groupBy()`).
 fn names_keys(call: &crate::code::SparkCall) -> bool {
     !(call.args.columns.is_empty() && call.args.literals.is_empty())
+}
+
+/// The build module a source file belongs to — the folder above its `src/main/` or `src/test/`
+/// (`apache-spark-4/src/main/java/…` → `apache-spark-4`), whose relative paths a JVM job run
+/// from that module resolves against; `None` at the repository's root or outside such a tree.
+fn build_module(path: &str) -> Option<&str> {
+    ["/src/main/", "/src/test/"]
+        .iter()
+        .find_map(|marker| path.find(marker).map(|at| &path[..at]))
+        .filter(|module| !module.is_empty())
 }
 
 /// The columns a grouping call keys on ([`Evidence::group_keys`]).
