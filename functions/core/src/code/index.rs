@@ -53,8 +53,9 @@ use serde::{Deserialize, Serialize};
 /// Scala's `agg("x" -> "max")` names the aggregate it applies to a column, as a Python dict does;
 /// version 28: a value read off a frame or a fitted model, `summary = model.summary`, carries its
 /// frame on; version 29: each variable a `randomSplit` is unpacked into has a chain of its own,
-/// naming its own split's weight).
-pub const INDEX_FORMAT_VERSION: u32 = 29;
+/// naming its own split's weight; version 30: a record class — a Scala case class, a Java record
+/// or bean — lists its fields as its `params`).
+pub const INDEX_FORMAT_VERSION: u32 = 30;
 
 pub type FileId = u32;
 pub type SymbolId = u32;
@@ -178,7 +179,9 @@ pub struct Symbol {
     /// Symbols whose bodies call this one by name.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub callers: Vec<SymbolId>,
-    /// A function's parameters in order (a method's receiver, `self` / `cls`, left out).
+    /// A function's parameters in order (a method's receiver, `self` / `cls`, left out); a record
+    /// class's fields — a Scala case class's parameters, a Java record's components, a Java
+    /// bean's instance fields — the columns a frame of its objects has.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub params: Vec<String>,
     pub flags: CodeFlags,

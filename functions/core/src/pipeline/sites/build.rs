@@ -14,6 +14,8 @@ use crate::pipeline::operations::{
 };
 use crate::pipeline::predicates;
 use crate::pipeline::semantics::is_join_type_word;
+use regex::Regex;
+use std::sync::LazyLock;
 
 impl SiteTable {
     pub fn build(index: &RepoIndex) -> Self {
@@ -194,6 +196,7 @@ fn call_sites(
     sites: &mut Vec<Site>,
 ) -> Vec<Vec<SiteId>> {
     let mut chain_sites = Vec::with_capacity(index.chains.len());
+    let records = record_classes(index);
     for (chain_idx, chain) in index.chains.iter().enumerate() {
         let mut ids = Vec::with_capacity(chain.calls.len());
         let mut after_join = false;
@@ -217,6 +220,12 @@ fn call_sites(
             after_write |= is_writer_accessor(Some(&call.method));
             let (mut evidence, families) = call_evidence(chain, position, after_join, after_write);
             evidence.compiled_in.clone_from(&class);
+            // `createDataFrame(people, Person.class)`, `Seq(Person("a", 1)).toDS()`
+            if makes_frame_of_objects(&call.method) {
+                for fields in records_named(&records, &chain.text) {
+                    evidence.add_all(TokenKind::Column, fields);
+                }
+            }
             // `rdd.toDF`: the statement that made the RDD, as the scan of it names it
             if let Some(made) = chain.receiver_made_at.filter(|_| position == 0) {
                 for line in (made.start..=made.end).take(RDD_STATEMENT_LINES) {
@@ -1146,6 +1155,42 @@ fn call_grouping(chain: &CallChain, position: usize) -> Grouping {
 /// Whether a grouping or de-duplicating call names its keys (`groupBy("k")`, not `groupBy()`).
 fn names_keys(call: &crate::code::SparkCall) -> bool {
     !(call.args.columns.is_empty() && call.args.literals.is_empty())
+}
+
+/// Record classes by name — a Scala case class, a Java record or bean ([`crate::code::Symbol`]'s
+/// `params` of a class): the columns a frame of their objects has.
+fn record_classes(index: &RepoIndex) -> HashMap<&str, &[String]> {
+    index
+        .symbols
+        .iter()
+        .filter(|s| matches!(s.kind, SymbolKind::Class) && !s.params.is_empty())
+        .map(|s| (s.name.as_str(), s.params.as_slice()))
+        .collect()
+}
+
+/// Whether `method` makes a frame of objects whose class may give its columns
+/// (`createDataFrame(list, Person.class)`, `createDataset`, `seq.toDF()` / `toDS()`) — not the
+/// `parallelize` making the RDD, which has no columns yet.
+fn makes_frame_of_objects(method: &str) -> bool {
+    ["createDataFrame", "createDataset"].contains(&method)
+        || crate::code::lang::vocab::makes_frame_of_rows(method)
+}
+
+/// A class named where objects become rows (`Person.class`, `new Person(…)`, Scala's
+/// `Person(…)` or `[Person]`).
+static CLASS_MENTION: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"\b([A-Z][A-Za-z0-9_]*)\s*(?:\(|\.class\b|\])").expect("class mention pattern")
+});
+
+/// The fields of the record classes a statement names ([`CLASS_MENTION`]), each class once.
+fn records_named<'r>(records: &HashMap<&str, &'r [String]>, statement: &str) -> Vec<&'r [String]> {
+    let mut seen = BTreeSet::new();
+    CLASS_MENTION
+        .captures_iter(statement)
+        .filter_map(|c| c.get(1))
+        .filter(|name| seen.insert(name.as_str()))
+        .filter_map(|name| records.get(name.as_str()).copied())
+        .collect()
 }
 
 /// The build module a source file belongs to — the folder above its `src/main/` or `src/test/`

@@ -304,8 +304,12 @@ impl<'a> Extractor<'a> {
         }
     }
 
-    /// A function's parameter names in order, its receiver (`self`, `cls`) left out.
+    /// A function's parameter names in order, its receiver (`self`, `cls`) left out; a record
+    /// class's fields ([`Self::record_fields`]).
     pub(super) fn parameters(&self, definition: Node<'a>, kind: SymbolKind) -> Vec<String> {
+        if kind == SymbolKind::Class {
+            return self.record_fields(definition);
+        }
         if !matches!(kind, SymbolKind::Function | SymbolKind::Method) {
             return Vec::new();
         }
@@ -334,4 +338,55 @@ impl<'a> Extractor<'a> {
         }
         names
     }
+
+    /// The fields a frame of a class's objects has as columns: a Scala case class's parameters
+    /// (`case class Person(name: String, age: Int)`), a Java record's components, a Java bean's
+    /// instance fields (`private String name;`), in order. Empty for any other class.
+    fn record_fields(&self, definition: Node<'a>) -> Vec<String> {
+        let src = self.src;
+        let name_of = |n: Node<'a>| {
+            n.child_by_field_name("name")
+                .map(|n| text(n, src).to_string())
+        };
+        let mut fields = Vec::new();
+        // (`case class`, whatever modifiers come first)
+        let head = definition
+            .child_by_field_name("name")
+            .map_or("", |n| &src[definition.start_byte()..n.start_byte()]);
+        match definition.kind() {
+            "class_definition" if head.split_whitespace().any(|w| w == "case") => {
+                for list in
+                    definition.children_by_field_name("class_parameters", &mut definition.walk())
+                {
+                    fields.extend(named_children(list).into_iter().filter_map(name_of));
+                }
+            }
+            "record_declaration" => {
+                if let Some(list) = definition.child_by_field_name("parameters") {
+                    fields.extend(named_children(list).into_iter().filter_map(name_of));
+                }
+            }
+            "class_declaration" => {
+                let body = definition.child_by_field_name("body");
+                for member in body.map(named_children).unwrap_or_default() {
+                    let is_static = named_children(member)
+                        .iter()
+                        .any(|c| c.kind() == "modifiers" && text(*c, src).contains("static"));
+                    if member.kind() != "field_declaration" || is_static {
+                        continue;
+                    }
+                    let declarators = member
+                        .children_by_field_name("declarator", &mut member.walk())
+                        .collect::<Vec<_>>();
+                    fields.extend(declarators.into_iter().filter_map(name_of));
+                }
+            }
+            _ => {}
+        }
+        fields.truncate(RECORD_FIELDS_CAP);
+        fields
+    }
 }
+
+/// Most fields one record class keeps.
+const RECORD_FIELDS_CAP: usize = 64;

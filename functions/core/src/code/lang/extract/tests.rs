@@ -414,3 +414,29 @@ fn scalas_arrow_pair_in_an_aggregation_names_the_aggregate_of_a_column() {
         agg.args
     );
 }
+
+#[test]
+fn a_record_class_lists_the_fields_its_objects_have_as_columns() {
+    let fields = |adapter: &dyn LanguageAdapter, src: &str, class: &str| -> Vec<String> {
+        let out = extract_file(adapter, src, "", CodeFlags::default());
+        let symbol = out.symbols.iter().find(|s| s.name == class).unwrap();
+        symbol.params.clone()
+    };
+    let bean = "public class Person implements Serializable {\n\
+                    private static final long serialVersionUID = 1L;\n\
+                    private String name;\n\
+                    private int age, height;\n\
+                    public String getName() { return name; }\n\
+                }\n";
+    let java = &super::super::java::Java;
+    assert_eq!(fields(java, bean, "Person"), ["name", "age", "height"]);
+    let record = "public record Trade(String tradeId, double amount) {}\n";
+    assert_eq!(fields(java, record, "Trade"), ["tradeId", "amount"]);
+    let scala = &super::super::scala::Scala;
+    let case = "final case class Cust(id: Int, name: String)\nclass Plain(x: Int)\n";
+    assert_eq!(fields(scala, case, "Cust"), ["id", "name"]);
+    assert!(
+        fields(scala, case, "Plain").is_empty(),
+        "not a record: no columns"
+    );
+}
