@@ -1,7 +1,8 @@
 //! Two build modules of one repository holding the same class
 //! (`apache-spark-3/src/main/java/…` and `apache-spark-4/src/main/java/…`), each reading its own
 //! copy of a data file by a path relative to the module (`src/main/resources/data/…`): the scan's
-//! absolute path names the module it ran from. A real Spark 4.3 plan of the project's
+//! absolute path names the module it ran from — and a method taking the frame as a parameter is
+//! fed by the callers in its own copy of the class. A real Spark 4.3 plan of the project's
 //! `bench/java-more` set: a CSV scan, a filter and a projection, run from the second module.
 
 mod support;
@@ -37,6 +38,66 @@ fn a_relative_path_resolves_in_the_module_the_job_ran_from() {
     let files = [
         ("apache-spark-3/src/main/java/demo/MovieReader.java", READER),
         ("apache-spark-4/src/main/java/demo/MovieReader.java", READER),
+    ];
+    let mappings = support::map_against(&files, &plan);
+    for m in &mappings {
+        let code = m.mapped_code.as_ref().unwrap();
+        assert!(
+            code.file.starts_with("apache-spark-4/"),
+            "node {} {} in {}",
+            m.dag_node_id,
+            m.node_name,
+            code.file
+        );
+    }
+}
+
+/// The same job split into methods: the frame reaches the filter as a parameter.
+const READER_IN_METHODS: &str = r#"package demo;
+
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.SparkSession;
+
+import static org.apache.spark.sql.functions.col;
+
+public class MovieReader {
+    static final String PATH = "src/main/resources/data/movies-data.txt";
+
+    public static void main(String[] args) {
+        SparkSession spark = SparkSession.builder().master("local[*]").getOrCreate();
+        Dataset<Row> movies = read(spark);
+        showDragons(movies);
+    }
+
+    private static void showDragons(Dataset<Row> movies) {
+        movies.filter(col("movie_title").contains("Dragon"))
+              .select("first_name", "last_name", "movie_title")
+              .show();
+    }
+
+    private static Dataset<Row> read(SparkSession spark) {
+        return spark.read().format("csv").option("header", true).load(PATH);
+    }
+}
+"#;
+
+#[test]
+fn a_methods_frame_comes_from_the_callers_of_its_own_copy_of_the_class() {
+    let plan = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../../bench/java-more/jm-s4-spark-csv-read-003/formatted.txt"),
+    )
+    .unwrap();
+    let files = [
+        (
+            "apache-spark-3/src/main/java/demo/MovieReader.java",
+            READER_IN_METHODS,
+        ),
+        (
+            "apache-spark-4/src/main/java/demo/MovieReader.java",
+            READER_IN_METHODS,
+        ),
     ];
     let mappings = support::map_against(&files, &plan);
     for m in &mappings {
