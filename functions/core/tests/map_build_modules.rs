@@ -111,3 +111,51 @@ fn a_methods_frame_comes_from_the_callers_of_its_own_copy_of_the_class() {
         );
     }
 }
+
+/// The path reaches the reader as a parameter, from a constant its caller passes.
+const READER_OF_PASSED_PATH: &str = r#"package demo;
+
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.SparkSession;
+
+import static org.apache.spark.sql.functions.col;
+
+public class MovieReader {
+    static final String MOVIES = "src/main/resources/data/movies-data.txt";
+
+    public static void main(String[] args) {
+        SparkSession spark = SparkSession.builder().master("local[*]").getOrCreate();
+        read(spark, MOVIES).filter(col("movie_title").contains("Dragon"))
+              .select("first_name", "last_name", "movie_title")
+              .show();
+    }
+
+    private static Dataset<Row> read(SparkSession spark, String path) {
+        return spark.read().format("csv").option("header", true).load(path);
+    }
+}
+"#;
+
+#[test]
+fn a_path_a_caller_passes_resolves_in_the_readers_module() {
+    let plan = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../../bench/java-more/jm-s4-spark-csv-read-003/formatted.txt"),
+    )
+    .unwrap();
+    let files = [
+        (
+            "apache-spark-3/src/main/java/demo/MovieReader.java",
+            READER_OF_PASSED_PATH,
+        ),
+        (
+            "apache-spark-4/src/main/java/demo/MovieReader.java",
+            READER_OF_PASSED_PATH,
+        ),
+    ];
+    let mappings = support::map_against(&files, &plan);
+    let scan = mappings.iter().find(|m| m.dag_node_id == "1").unwrap();
+    let code = scan.mapped_code.as_ref().unwrap();
+    assert!(code.file.starts_with("apache-spark-4/"), "{}", code.file);
+}

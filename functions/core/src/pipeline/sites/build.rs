@@ -246,6 +246,13 @@ fn call_sites(
                 };
                 for value in passed.values(chain.symbol, &named.name) {
                     evidence.add(kind, value);
+                    if kind == TokenKind::Path
+                        && let Some(module) = module
+                    {
+                        evidence
+                            .path_tails
+                            .extend(relative_path_tail(module, value));
+                    }
                 }
                 // `read.csv(input_path)`, `input_path = sys.argv[1]`: what its launcher passes
                 for value in passed.launched(chain.file, &named.name) {
@@ -255,9 +262,10 @@ fn call_sites(
                         .extend(relative_path_tail(folder, value));
                 }
             }
+            // `load("src/main/resources/x.csv")` in a build module: run from that module (also
+            // for a path a caller passes, above)
             for path in &call.args.paths {
                 evidence.path_tails.extend(relative_path_tail(folder, path));
-                // `load("src/main/resources/x.csv")` in a build module: run from that module
                 if let Some(module) = module {
                     evidence.path_tails.extend(relative_path_tail(module, path));
                 }

@@ -217,19 +217,13 @@ pub(super) fn flow_edges(
             .copied()
     };
     // A chain starting from a parameter (`def build(df): df.select(…)`) is fed by what the
-    // function's callers pass there (`build(fraud_df, …)`): the chains assigning it last. Calls
-    // in the function's own file, when there are any, are its callers: a same-named method of
-    // another file's copy of the class is called by that copy.
+    // function's callers pass there (`build(fraud_df, …)`): the chains assigning it last.
     let parameter_feeds = |chain: &CallChain, var: &str| -> Vec<usize> {
         let Some(function) = chain.symbol.and_then(|s| index.symbols.get(s as usize)) else {
             return Vec::new();
         };
-        let same_file = passed
-            .arguments(function, var)
-            .any(|a| a.file == chain.file);
         passed
             .arguments(function, var)
-            .filter(|a| !same_file || a.file == chain.file)
             .filter_map(|a| match &a.value {
                 ArgValue::Name(passed_var) => assigned_before(a.file, a.symbol, a.line, passed_var),
                 ArgValue::Literal(_) => None,

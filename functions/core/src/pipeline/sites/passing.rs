@@ -60,17 +60,23 @@ impl<'i> PassedValues<'i> {
     }
 
     /// What the calls of the function `function` pass for its parameter `param`, by position or
-    /// by keyword; nothing when `param` is none of its parameters.
+    /// by keyword; nothing when `param` is none of its parameters. Calls are matched by name, so
+    /// when the function's own file calls it, those are its calls: a same-named method of
+    /// another file's copy of the class is called by that copy.
     pub(super) fn arguments<'a>(
         &'a self,
         function: &'i Symbol,
         param: &'a str,
     ) -> impl Iterator<Item = &'i PassedArg> + 'a {
         let position = function.params.iter().position(|p| p == param);
-        let calls = position.and_then(|_| self.passed.get(function.name.as_str()));
-        calls.into_iter().flatten().copied().filter(move |a| {
-            a.keyword.as_deref() == Some(param)
-                || a.keyword.is_none() && a.position.map(|p| p as usize) == position
+        let calls = position
+            .and_then(|_| self.passed.get(function.name.as_str()))
+            .map_or(&[][..], Vec::as_slice);
+        let own_file = calls.iter().any(|a| a.file == function.file);
+        calls.iter().copied().filter(move |a| {
+            (!own_file || a.file == function.file)
+                && (a.keyword.as_deref() == Some(param)
+                    || a.keyword.is_none() && a.position.map(|p| p as usize) == position)
         })
     }
 
