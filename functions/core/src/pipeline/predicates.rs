@@ -12,6 +12,8 @@
 //!   `!=`/`<>`/`=!=` as `!=`, values by number (`200.0` and `1.00` are `200` and `1`);
 //! * `close<` — the same comparison whatever the value: code comparing with a name
 //!   (`col("marks").lt(marks)`) says no more, and a site comparing the other way is told apart;
+//! * `valid=false` — a boolean column tested as it is (`NOT valid#49` in the plan,
+//!   `col("valid").equalTo(false)` or `df.valid == False` in code);
 //! * `or` — some condition is a disjunction (`|`, `||`, SQL's `OR`);
 //! * `nonnulls:any`, `nonnulls:all`, `nonnulls:N` — how many non-null values a row of a
 //!   null-dropping filter needs (`na.drop()`, `how="all"`, `thresh=N`).
@@ -38,6 +40,10 @@ static PLAN_COMPARISON: LazyLock<Regex> = LazyLock::new(|| {
     )
     .expect("plan comparison pattern")
 });
+
+/// A boolean column as a whole condition: `valid#49`, `NOT valid#49`.
+static PLAN_BOOLEAN_TEST: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"^(NOT )?([A-Za-z_][\w.]*)#\d+$").expect("boolean test pattern"));
 
 /// A plan's null-dropping condition, `atleastnnonnulls(2, a#1, b#2, …)`: how many non-null
 /// values a row needs and the values it counts, split at the top level — a projection Spark
@@ -81,7 +87,7 @@ static CODE_COMPARISON: LazyLock<Regex> = LazyLock::new(|| {
           | '(?P<symbol>[A-Za-z_]\w*)\b                          # 'x (a Scala symbol)
         )
         \s*(?P<op>===|=!=|==|!=|<=|>=|<>|<|>)\s*
-        (?:lit\s*\(\s*)?(?:(?P<value>-?\d+(?:\.\d+)?|"[^"]*"|'[^']*')|[A-Za-z_])
+        (?:lit\s*\(\s*)?(?:(?P<value>-?\d+(?:\.\d+)?|"[^"]*"|'[^']*'|(?i:true|false)\b)|[A-Za-z_])
         "#,
     )
     .expect("code comparison pattern")
@@ -95,7 +101,7 @@ static CODE_METHOD_COMPARISON: LazyLock<Regex> = LazyLock::new(|| {
         r#"(?x)
         (?:\(\s*["'](?P<call>[^"']+)["']\s*\)|\$"(?P<dollar>[^"]+)")
         \s*\.\s*(?P<op>gt|lt|geq|leq|equalTo|notEqual|between)\s*\(\s*
-        (?:lit\s*\(\s*)?(?:(?P<value>-?\d+(?:\.\d+)?|"[^"]*"|'[^']*')|[A-Za-z_])
+        (?:lit\s*\(\s*)?(?:(?P<value>-?\d+(?:\.\d+)?|"[^"]*"|'[^']*'|(?i:true|false)\b)|[A-Za-z_])
         "#,
     )
     .expect("method comparison pattern")
@@ -133,6 +139,11 @@ pub fn of_plan_conditions<'e>(conditions: impl IntoIterator<Item = &'e str>) -> 
         }
         if condition.contains(" OR ") {
             facts.insert(DISJUNCTION.to_owned());
+        }
+        // a boolean column tested as it is: `x = true` is planned `x`, `x = false` `NOT x`
+        if let Some(c) = PLAN_BOOLEAN_TEST.captures(condition.trim()) {
+            let value = if c.get(1).is_some() { "false" } else { "true" };
+            facts.extend(comparison(&c[2], "=", Some(value), false));
         }
         for c in PLAN_COMPARISON.captures_iter(condition) {
             let negated = c.get(1).is_some();
@@ -308,6 +319,24 @@ mod tests {
             }
         }
         out
+    }
+
+    #[test]
+    fn a_boolean_column_tested_as_it_is_compares_with_true_or_false() {
+        assert_eq!(
+            of_plan_conditions(["NOT valid_trade#49"]),
+            set(&["valid_trade=false"])
+        );
+        assert_eq!(
+            of_plan_conditions(["valid_trade#49"]),
+            set(&["valid_trade=true"])
+        );
+        let written = of_filter_arguments(r#"col("valid_trade").equalTo(false)"#);
+        assert_eq!(written, set(&["valid_trade=false"]));
+        assert_eq!(
+            of_filter_arguments("df.valid_trade == True"),
+            set(&["valid_trade=true"])
+        );
     }
 
     #[test]
