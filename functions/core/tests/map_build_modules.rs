@@ -28,30 +28,6 @@ public class MovieReader {
 }
 "#;
 
-#[test]
-fn a_relative_path_resolves_in_the_module_the_job_ran_from() {
-    let plan = std::fs::read_to_string(
-        std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("../../bench/java-more/jm-s4-spark-csv-read-003/formatted.txt"),
-    )
-    .unwrap();
-    let files = [
-        ("apache-spark-3/src/main/java/demo/MovieReader.java", READER),
-        ("apache-spark-4/src/main/java/demo/MovieReader.java", READER),
-    ];
-    let mappings = support::map_against(&files, &plan);
-    for m in &mappings {
-        let code = m.mapped_code.as_ref().unwrap();
-        assert!(
-            code.file.starts_with("apache-spark-4/"),
-            "node {} {} in {}",
-            m.dag_node_id,
-            m.node_name,
-            code.file
-        );
-    }
-}
-
 /// The same job split into methods: the frame reaches the filter as a parameter.
 const READER_IN_METHODS: &str = r#"package demo;
 
@@ -82,36 +58,6 @@ public class MovieReader {
 }
 "#;
 
-#[test]
-fn a_methods_frame_comes_from_the_callers_of_its_own_copy_of_the_class() {
-    let plan = std::fs::read_to_string(
-        std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("../../bench/java-more/jm-s4-spark-csv-read-003/formatted.txt"),
-    )
-    .unwrap();
-    let files = [
-        (
-            "apache-spark-3/src/main/java/demo/MovieReader.java",
-            READER_IN_METHODS,
-        ),
-        (
-            "apache-spark-4/src/main/java/demo/MovieReader.java",
-            READER_IN_METHODS,
-        ),
-    ];
-    let mappings = support::map_against(&files, &plan);
-    for m in &mappings {
-        let code = m.mapped_code.as_ref().unwrap();
-        assert!(
-            code.file.starts_with("apache-spark-4/"),
-            "node {} {} in {}",
-            m.dag_node_id,
-            m.node_name,
-            code.file
-        );
-    }
-}
-
 /// The path reaches the reader as a parameter, from a constant its caller passes.
 const READER_OF_PASSED_PATH: &str = r#"package demo;
 
@@ -137,25 +83,42 @@ public class MovieReader {
 }
 "#;
 
+/// The two modules' copies of one class, mapped against the plan run from `apache-spark-4/`.
+fn map_both_copies(source: &str) -> Vec<plan2code_core::contracts::MappingOutput> {
+    let plan = support::bench_plan("java-more", "jm-s4-spark-csv-read-003");
+    let files = [
+        ("apache-spark-3/src/main/java/demo/MovieReader.java", source),
+        ("apache-spark-4/src/main/java/demo/MovieReader.java", source),
+    ];
+    support::map_against(&files, &plan)
+}
+
+fn assert_in_the_module_run(m: &plan2code_core::contracts::MappingOutput) {
+    let file = &m.mapped_code.as_ref().unwrap().file;
+    assert!(
+        file.starts_with("apache-spark-4/"),
+        "node {} {} in {file}",
+        m.dag_node_id,
+        m.node_name
+    );
+}
+
+#[test]
+fn a_relative_path_resolves_in_the_module_the_job_ran_from() {
+    map_both_copies(READER)
+        .iter()
+        .for_each(assert_in_the_module_run);
+}
+
+#[test]
+fn a_methods_frame_comes_from_the_callers_of_its_own_copy_of_the_class() {
+    map_both_copies(READER_IN_METHODS)
+        .iter()
+        .for_each(assert_in_the_module_run);
+}
+
 #[test]
 fn a_path_a_caller_passes_resolves_in_the_readers_module() {
-    let plan = std::fs::read_to_string(
-        std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("../../bench/java-more/jm-s4-spark-csv-read-003/formatted.txt"),
-    )
-    .unwrap();
-    let files = [
-        (
-            "apache-spark-3/src/main/java/demo/MovieReader.java",
-            READER_OF_PASSED_PATH,
-        ),
-        (
-            "apache-spark-4/src/main/java/demo/MovieReader.java",
-            READER_OF_PASSED_PATH,
-        ),
-    ];
-    let mappings = support::map_against(&files, &plan);
-    let scan = mappings.iter().find(|m| m.dag_node_id == "1").unwrap();
-    let code = scan.mapped_code.as_ref().unwrap();
-    assert!(code.file.starts_with("apache-spark-4/"), "{}", code.file);
+    let mappings = map_both_copies(READER_OF_PASSED_PATH);
+    assert_in_the_module_run(mappings.iter().find(|m| m.dag_node_id == "1").unwrap());
 }

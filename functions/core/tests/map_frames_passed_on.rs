@@ -35,11 +35,7 @@ spark.sql('''
 
 #[test]
 fn a_frame_handed_on_is_not_where_the_plan_ends() {
-    let plan = std::fs::read_to_string(
-        std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("../../bench/notebooks/azl-multiple-column-join-notebook-006/formatted.txt"),
-    )
-    .unwrap();
+    let plan = support::bench_plan("notebooks", "azl-multiple-column-join-notebook-006");
     let mappings = support::map_against(&[("join.py", NOTEBOOK)], &plan);
     let lines = |id: &str| {
         let m = mappings.iter().find(|m| m.dag_node_id == id).unwrap();

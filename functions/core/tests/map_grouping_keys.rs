@@ -17,11 +17,7 @@ by_city.show()
 
 #[test]
 fn an_aggregate_is_the_grouping_by_its_own_keys() {
-    let plan = std::fs::read_to_string(
-        std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("../../bench/scripts/pal-dataframe-multi-dim-agg-groupby-003/formatted.txt"),
-    )
-    .unwrap();
+    let plan = support::bench_plan("scripts", "pal-dataframe-multi-dim-agg-groupby-003");
     let mappings = support::map_against(&[("subtotals.py", SUBTOTALS)], &plan);
     // (3) and (7) aggregate by `city` alone; (2) prunes the rows for them
     for node in ["2", "3", "7"] {

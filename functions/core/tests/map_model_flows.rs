@@ -36,14 +36,6 @@ train_data.describe().show()
 test_data.describe().show()
 "#;
 
-fn bench_plan(case: &str) -> String {
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../../bench/jupyter")
-        .join(case)
-        .join("formatted.txt");
-    std::fs::read_to_string(path).unwrap()
-}
-
 fn mapped(mappings: &[plan2code_core::contracts::MappingOutput], id: &str) -> (String, String) {
     let m = mappings.iter().find(|m| m.dag_node_id == id).unwrap();
     let code = m.mapped_code.as_ref().unwrap();
@@ -52,7 +44,10 @@ fn mapped(mappings: &[plan2code_core::contracts::MappingOutput], id: &str) -> (S
 
 #[test]
 fn a_fitted_models_predictions_are_the_frame_it_was_fitted_on() {
-    let plan = bench_plan("tsp-logistic-regression-consulting-project-solutions-002");
+    let plan = support::bench_plan(
+        "jupyter",
+        "tsp-logistic-regression-consulting-project-solutions-002",
+    );
     let files = [("a/spending.py", SPENDING), ("b/churn.py", CHURN)];
     let mappings = support::map_against(&files, &plan);
     // (1) reads customer_churn.csv; (5) samples it; (7) and (10) aggregate the predictions
@@ -71,7 +66,10 @@ fn a_fitted_models_predictions_are_the_frame_it_was_fitted_on() {
 
 #[test]
 fn the_raw_rows_described_are_not_a_split_the_plan_never_samples() {
-    let plan = bench_plan("tsp-logistic-regression-consulting-project-solutions-001");
+    let plan = support::bench_plan(
+        "jupyter",
+        "tsp-logistic-regression-consulting-project-solutions-001",
+    );
     let mappings = support::map_against(&[("b/churn.py", CHURN)], &plan);
     // (2) aggregates the statistics of every column read; (7) picks them out per column
     for node in ["2", "5", "6", "7"] {
@@ -91,7 +89,7 @@ fn each_frame_of_a_random_split_is_told_by_its_bounds() {
         ("tsp-linear-regression-code-along-006", "8-8"),
         ("tsp-linear-regression-code-along-007", "9-9"),
     ] {
-        let mappings = support::map_against(&files, &bench_plan(case));
+        let mappings = support::map_against(&files, &support::bench_plan("jupyter", case));
         for aggregate in ["7", "10"] {
             assert_eq!(
                 mapped(&mappings, aggregate),

@@ -57,11 +57,7 @@ public class RowsUnion {
 
 #[test]
 fn a_frame_of_a_beans_objects_has_the_beans_fields_as_columns() {
-    let plan = std::fs::read_to_string(
-        std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("../../bench/java-more/jm-s4-spark-data-frame-union-003/formatted.txt"),
-    )
-    .unwrap();
+    let plan = support::bench_plan("java-more", "jm-s4-spark-data-frame-union-003");
     let files = [
         ("src/main/java/demo/RowsUnion.java", ROWS),
         ("src/main/java/demo/PeopleUnion.java", UNION),

@@ -180,13 +180,6 @@ mod tests {
             .id
     }
 
-    fn chain_of(table: &SiteTable, site: usize) -> usize {
-        match table.sites[site].kind {
-            SiteKind::Call { chain, .. } => chain,
-            SiteKind::Sql { .. } => panic!("not a call"),
-        }
-    }
-
     /// The reader inside a helper in another file is upstream of the filter on its result, and
     /// that flow is no longer open (its scan is in view).
     fn assert_reader_feeds_filter(files: &[(&str, &str)], reader: (&str, &str), job: &str) {
@@ -199,7 +192,7 @@ mod tests {
             "{:#?}",
             index.chains
         );
-        assert!(!table.flow_is_open(chain_of(&table, filter)));
+        assert!(!table.flow_is_open(table.chain_of(filter).unwrap()));
     }
 
     #[test]
@@ -291,6 +284,6 @@ mod tests {
         )]);
         let table = SiteTable::build(&index);
         let filter = site(&index, &table, "job.py", "filter");
-        assert!(table.flow_is_open(chain_of(&table, filter)));
+        assert!(table.flow_is_open(table.chain_of(filter).unwrap()));
     }
 }

@@ -510,13 +510,8 @@ fn rank_units(
                     (None, None) => {}
                 }
             }
-            let chains_in_unit: BTreeSet<usize> = sites
-                .iter()
-                .filter_map(|s| match table.sites[*s].kind {
-                    SiteKind::Call { chain, .. } => Some(chain),
-                    SiteKind::Sql { .. } => None,
-                })
-                .collect();
+            let chains_in_unit: BTreeSet<usize> =
+                sites.iter().filter_map(|s| table.chain_of(*s)).collect();
             // A chain registering a view the SQL reads is its link to the DataFrames, not an
             // idle statement. A sampling the plan shows nothing of weighs more: Spark never
             // plans one away (`train, test = df.randomSplit(…)` upstream of a frame the plan
@@ -569,16 +564,12 @@ fn unaligned_samplings(
     sites: &BTreeSet<SiteId>,
     assigned: &[Option<Aligned>],
 ) -> usize {
-    let chain_of = |site: SiteId| match table.sites[site].kind {
-        SiteKind::Call { chain, .. } => Some(chain),
-        SiteKind::Sql { .. } => None,
-    };
     let aligned: BTreeSet<usize> = assigned
         .iter()
         .flatten()
-        .filter_map(|a| chain_of(a.site))
+        .filter_map(|a| table.chain_of(a.site))
         .collect();
-    let chains: BTreeSet<usize> = sites.iter().filter_map(|s| chain_of(*s)).collect();
+    let chains: BTreeSet<usize> = sites.iter().filter_map(|s| table.chain_of(*s)).collect();
     chains
         .into_iter()
         .filter(|c| !aligned.contains(c) && samples(table, *c))

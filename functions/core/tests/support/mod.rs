@@ -27,3 +27,14 @@ pub fn map_against(files: &[(&str, &str)], plan: &str) -> Vec<MappingOutput> {
     .unwrap();
     mappings
 }
+
+/// A plan the project's own benchmark sets hold: `bench/<set>/<case>/formatted.txt`.
+#[allow(dead_code)] // (not every test reads one)
+pub fn bench_plan(set: &str, case: &str) -> String {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../bench")
+        .join(set)
+        .join(case)
+        .join("formatted.txt");
+    std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}

@@ -2,6 +2,7 @@
 //! becomes a site with its evidence, families and flags; then the flow between them is linked.
 
 use super::*;
+use crate::code::lang::vocab;
 use crate::code::sql_expr::COUNT_OF_ROWS;
 use crate::code::{Language, SymbolKind};
 use crate::pipeline::evidence::{
@@ -306,7 +307,7 @@ fn rdd_made_in_chain(chain: &CallChain) -> Vec<u32> {
     let Some(maker) = chain
         .calls
         .iter()
-        .position(|c| crate::code::lang::vocab::makes_frame_of_rows(&c.method))
+        .position(|c| vocab::makes_frame_of_rows(&c.method))
     else {
         return Vec::new();
     };
@@ -1171,7 +1172,7 @@ fn record_classes(index: &RepoIndex) -> HashMap<&str, &[String]> {
     index
         .symbols
         .iter()
-        .filter(|s| matches!(s.kind, SymbolKind::Class) && !s.params.is_empty())
+        .filter(|s| s.kind == SymbolKind::Class && !s.params.is_empty())
         .map(|s| (s.name.as_str(), s.params.as_slice()))
         .collect()
 }
@@ -1180,8 +1181,7 @@ fn record_classes(index: &RepoIndex) -> HashMap<&str, &[String]> {
 /// (`createDataFrame(list, Person.class)`, `createDataset`, `seq.toDF()` / `toDS()`) — not the
 /// `parallelize` making the RDD, which has no columns yet.
 fn makes_frame_of_objects(method: &str) -> bool {
-    ["createDataFrame", "createDataset"].contains(&method)
-        || crate::code::lang::vocab::makes_frame_of_rows(method)
+    ["createDataFrame", "createDataset"].contains(&method) || vocab::makes_frame_of_rows(method)
 }
 
 /// A class named where objects become rows (`Person.class`, `new Person(…)`, Scala's

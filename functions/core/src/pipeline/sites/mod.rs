@@ -257,6 +257,14 @@ impl SiteTable {
         self.chain_sites.get(chain).map_or(&[], Vec::as_slice)
     }
 
+    /// The chain a call site is a call of; `None` for a SQL clause.
+    pub fn chain_of(&self, site: SiteId) -> Option<usize> {
+        match self.sites[site].kind {
+            SiteKind::Call { chain, .. } => Some(chain),
+            SiteKind::Sql { .. } => None,
+        }
+    }
+
     pub fn sql_sites(&self, statement: usize) -> &[SiteId] {
         self.sql_sites.get(statement).map_or(&[], Vec::as_slice)
     }
