@@ -3,6 +3,9 @@
 //! rows are shown — explains a plan of the join alone equally well, and the plan is the statement
 //! whose frame was used as it stands. A real Spark 4.3 plan of the project's notebooks set
 //! (`bench/notebooks`): an inner join of two in-memory frames on two columns, every column kept.
+//! And a statement that goes on past its chain to show the result (`….mean()[[…]].show()`)
+//! runs it, beside the same aggregate assigned and formatted further on; a real plan of the
+//! project's Jupyter set (`bench/jupyter`): yearly means of a CSV's columns.
 
 mod support;
 
@@ -49,5 +52,26 @@ fn a_frame_handed_on_is_not_where_the_plan_ends() {
             .unwrap();
         let start: u32 = start.parse().unwrap();
         assert!((24..=29).contains(&start), "node {node} at {}", lines(node));
+    }
+}
+
+const YEARLY: &str = r#"from pyspark.sql.functions import year, format_number
+
+df = spark.read.csv("appl_stock.csv", inferSchema=True, header=True)
+newdf = df.withColumn("Year", year(df["Date"]))
+newdf.groupBy("Year").mean()[["avg(Year)", "avg(Close)"]].show()
+result = newdf.groupBy("Year").mean()[["avg(Year)", "avg(Close)"]]
+result = result.withColumnRenamed("avg(Year)", "Year")
+result.select("Year", format_number("avg(Close)", 2).alias("Mean Close")).show()
+"#;
+
+#[test]
+fn a_statement_showing_past_its_chain_runs_it() {
+    let plan = support::bench_plan("jupyter", "tsp-dates-and-timestamps-008");
+    let mappings = support::map_against(&[("yearly.py", YEARLY)], &plan);
+    // (3) and (7) aggregate the yearly means that line 5 shows
+    for node in ["3", "7"] {
+        let m = mappings.iter().find(|m| m.dag_node_id == node).unwrap();
+        assert_eq!(m.mapped_code.as_ref().unwrap().lines, "5-5", "node {node}");
     }
 }

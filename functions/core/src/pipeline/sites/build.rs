@@ -348,10 +348,30 @@ fn never_runs(chain: &CallChain) -> bool {
         chain.calls.len() >= 2 && is_grouping_method(&chain.calls[chain.calls.len() - 2].method);
     let lazy = LAZY_ENDINGS.contains(&method.as_str())
         || after_grouping && matches!(method.as_str(), "count" | "sum" | "min" | "max");
-    let stands_alone =
-        chain.assigned_to.is_none() && chain.text.trim_start().starts_with(chain.receiver.as_str());
+    let stands_alone = chain.assigned_to.is_none()
+        && chain.text.trim_start().starts_with(chain.receiver.as_str())
+        && !shown_further_on(chain);
     lazy && !chain.returned && (stands_alone || chain.unread)
 }
+
+/// The statement goes on past the chain to an action on what it built
+/// (`df.groupBy("y").mean()[["avg(y)"]].show()`: the subscript ends the chain, not the
+/// statement).
+fn shown_further_on(chain: &CallChain) -> bool {
+    let Some(last) = chain.calls.last() else {
+        return false;
+    };
+    let after = chain
+        .text
+        .rfind(&format!(".{}", last.method))
+        .map_or("", |at| &chain.text[at + 1 + last.method.len()..]);
+    ACTIONS_AFTER
+        .iter()
+        .any(|action| after.contains(&format!(".{action}(")))
+}
+
+/// Actions a statement may apply past the end of a lazy chain ([`shown_further_on`]).
+const ACTIONS_AFTER: &[&str] = &["show", "collect", "toPandas", "take", "head", "first"];
 
 /// How much to trust a chain that [`never_runs`] as the code of a plan Spark ran: a look-alike
 /// of the chain that runs wins, and one that never runs is still found when nothing else fits.
