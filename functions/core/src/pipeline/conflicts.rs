@@ -182,13 +182,12 @@ fn groups_by_other_keys(node: &Evidence, site: &Evidence) -> bool {
 /// A reader naming files in its literals (`read.csv("Ecommerce_Customers.csv")`) none of which
 /// the scan's paths name (`…/customer_churn.csv`).
 fn reads_other_files(node: &Evidence, site: &Evidence) -> bool {
-    let scanned = values(node, TokenKind::Path, |_| true);
-    !scanned.is_empty()
-        && !site.named_files.is_empty()
+    !site.named_files.is_empty()
+        && node.tokens.iter().any(|(k, _)| *k == TokenKind::Path)
         && site
             .named_files
             .iter()
-            .all(|f| !scanned.contains(f.as_str()))
+            .all(|f| !node.has(TokenKind::Path, f))
 }
 
 /// A site that de-duplicates over named columns — by itself, or as the keys-only step a distinct

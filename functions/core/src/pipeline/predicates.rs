@@ -54,20 +54,7 @@ pub fn null_drop_arguments(condition: &str) -> Option<(usize, Vec<&str>)> {
         .strip_prefix(NULL_DROP)?
         .strip_prefix('(')?
         .strip_suffix(')')?;
-    let mut parts = Vec::new();
-    let (mut depth, mut start) = (0i32, 0usize);
-    for (i, c) in inner.char_indices() {
-        match c {
-            '(' | '[' => depth += 1,
-            ')' | ']' => depth -= 1,
-            ',' if depth == 0 => {
-                parts.push(inner[start..i].trim());
-                start = i + 1;
-            }
-            _ => {}
-        }
-    }
-    parts.push(inner[start..].trim());
+    let mut parts = crate::plan::expr::split_top_level(inner);
     let required = parts.first()?.parse().ok()?;
     Some((required, parts.split_off(1)))
 }

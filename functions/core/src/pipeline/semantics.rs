@@ -557,7 +557,7 @@ fn filter_evidence(e: &mut Evidence, d: &crate::plan::NodeDetails, inferred_from
             Some((_, counted)) => {
                 e.add(TokenKind::Function, NULL_DROP);
                 for column in counted.iter().filter_map(|a| plain_attribute(a)) {
-                    e.add(TokenKind::Column, column);
+                    e.add(TokenKind::Column, &column);
                 }
             }
             None => add_expr(e, c, true),
@@ -566,14 +566,9 @@ fn filter_evidence(e: &mut Evidence, d: &crate::plan::NodeDetails, inferred_from
 }
 
 /// The name of a bare attribute as a plan prints it (`gender#317`, `id#0L`), ids stripped.
-fn plain_attribute(printed: &str) -> Option<&str> {
-    let (name, id) = printed.rsplit_once('#')?;
-    let id = id.strip_suffix('L').unwrap_or(id);
-    (!name.is_empty()
-        && !name.contains(['(', ')', ' ', ','])
-        && !id.is_empty()
-        && id.chars().all(|c| c.is_ascii_digit()))
-    .then_some(name)
+fn plain_attribute(printed: &str) -> Option<String> {
+    let attribute = crate::plan::expr::parse_attribute(printed);
+    attribute.id.map(|_| attribute.name.to_string())
 }
 
 /// A projection: what it computes (UDFs included), or its bare columns when that is all.
@@ -857,11 +852,8 @@ fn sample_evidence(e: &mut Evidence, d: &crate::plan::NodeDetails) {
         e.add(TokenKind::Literal, upper);
     } else if let (Some(lower), Some(upper)) = (bound("lowerBound"), bound("upperBound")) {
         // A later split of `randomSplit([0.7, 0.3])` samples `0.7, 1.0`: its weight is the width.
-        let width = format!("{:.6}", upper - lower);
-        e.add(
-            TokenKind::Literal,
-            width.trim_end_matches('0').trim_end_matches('.'),
-        );
+        let width = crate::code::lang::extract::splits::share_spelling(upper - lower);
+        e.add(TokenKind::Literal, &width);
     }
     if let Some(seed) = a.get("seed") {
         e.add(TokenKind::Literal, seed);

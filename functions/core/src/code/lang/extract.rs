@@ -39,7 +39,7 @@ mod chains;
 mod folding;
 mod handoff;
 mod inline_rows;
-mod splits;
+pub(crate) mod splits;
 
 /// Longest statement / argument text kept in the index.
 const STATEMENT_TEXT_CAP: usize = 600;

@@ -37,12 +37,8 @@ pub(super) fn per_variable(first: CallChain, others: &[String]) -> Vec<CallChain
                 .args
                 .literals
                 .retain(|l| !others.contains(&l.as_str()));
-            // as Spark prints the first split's upper bound, and a later one's width
-            for share in [shares[k].to_string(), format!("{:.6}", shares[k])] {
-                let share = share
-                    .trim_end_matches('0')
-                    .trim_end_matches('.')
-                    .to_string();
+            // as Spark prints the first split's upper bound, and as a later one's width is read
+            for share in [shares[k].to_string(), share_spelling(shares[k])] {
                 if !split.args.literals.contains(&share) {
                     split.args.literals.push(share);
                 }
@@ -50,6 +46,16 @@ pub(super) fn per_variable(first: CallChain, others: &[String]) -> Vec<CallChain
         }
     }
     copies
+}
+
+/// A split's share of the rows as the plan's Sample is compared with code: six decimals,
+/// trailing zeros dropped (`0.7`, `0.333333`) — the width between a later split's bounds reads
+/// the same way (`pipeline::semantics`).
+pub(crate) fn share_spelling(share: f64) -> String {
+    format!("{share:.6}")
+        .trim_end_matches('0')
+        .trim_end_matches('.')
+        .to_string()
 }
 
 /// The weights a split call spells out — `([0.7, 0.3], seed=42)`, `(Array(0.7, 0.3), 42L)`,
