@@ -54,8 +54,10 @@ use serde::{Deserialize, Serialize};
 /// version 28: a value read off a frame or a fitted model, `summary = model.summary`, carries its
 /// frame on; version 29: each variable a `randomSplit` is unpacked into has a chain of its own,
 /// naming its own split's weight; version 30: a record class — a Scala case class, a Java record
-/// or bean — lists its fields as its `params`).
-pub const INDEX_FORMAT_VERSION: u32 = 30;
+/// or bean — lists its fields as its `params`; version 31: a class's string fields are
+/// constants too; version 32: a chain says how many branches enclose it, Scala's parenless
+/// actions are chains and a `catch` case's statements are statements).
+pub const INDEX_FORMAT_VERSION: u32 = 32;
 
 pub type FileId = u32;
 pub type SymbolId = u32;
@@ -347,6 +349,15 @@ pub struct CallChain {
     /// that last assigned the variable — where Spark says the RDD it scans was made.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub receiver_made_at: Option<LineRange>,
+    /// How many branches of its function (`if`/`else`, `try`/`catch`, loops, `match` cases)
+    /// enclose the statement: an assignment nested deeper than the statement reading its
+    /// variable may not have run, so an earlier assignment may reach the read as well.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub branch_depth: u8,
+}
+
+fn is_zero(n: &u8) -> bool {
+    *n == 0
 }
 
 /// Where a SQL statement came from.

@@ -131,6 +131,7 @@ pub fn extract_file(
         df_vars: HashSet::new(),
         session_vars: HashSet::new(),
         frame_columns: HashMap::new(),
+        column_lists: HashSet::new(),
         string_vars: HashMap::new(),
         sql_literals: HashMap::new(),
         value_vars: HashMap::new(),
@@ -199,6 +200,9 @@ struct Extractor<'a> {
     /// DataFrame variables whose columns the code lists (`df = spark.createDataFrame(data,
     /// ["id", "name"])`): what `df.columns[1:]` selects.
     frame_columns: HashMap<String, Vec<String>>,
+    /// Variables holding a frame's column names, not a frame (`val cols = df.columns`,
+    /// `val rest = cols.filter(…)`): their `filter`, `head` and `tail` are a collection's.
+    column_lists: HashSet<String>,
     string_vars: HashMap<String, StringVar>,
     /// SQL-looking literals by start byte, emitted at the end unless `sql()` consumed them.
     sql_literals: HashMap<usize, SqlLiteral>,
@@ -392,6 +396,55 @@ impl<'a> Extractor<'a> {
         self.df_vars.contains(name) || vocab::looks_like_dataframe_name(name)
     }
 
+    /// How many branches enclose `statement` inside its function or module
+    /// ([`CallChain::branch_depth`]).
+    fn branch_depth(&self, statement: Node<'a>) -> u8 {
+        let mut depth = 0u8;
+        let mut current = statement.parent();
+        while let Some(node) = current {
+            if self.adapter.definition(node, self.src).is_some() {
+                break;
+            }
+            if is_branch(node.kind()) {
+                depth = depth.saturating_add(1);
+            }
+            current = node.parent();
+        }
+        depth
+    }
+
+    /// Whether `value` is a frame's column names or a collection made of them: `df.columns`,
+    /// `df.schema.fieldNames`, `cols.filter(…)` of a variable holding them.
+    fn lists_columns(&self, value: Node<'a>) -> bool {
+        let src = self.src;
+        let mut current = value;
+        let mut first_member = None;
+        for _ in 0..64 {
+            match self.adapter.shape(current, src) {
+                Shape::Call {
+                    object: Some(object),
+                    ..
+                } => {
+                    first_member = None;
+                    current = object;
+                }
+                Shape::Member { object, name } => {
+                    first_member = Some(text(name, src));
+                    current = object;
+                }
+                Shape::Paren(inner) => current = inner,
+                Shape::Ident => {
+                    let base = text(current, src);
+                    return self.column_lists.contains(base)
+                        || self.is_dataframe_var(base)
+                            && first_member.is_some_and(|m| vocab::COLUMN_LISTINGS.contains(&m));
+                }
+                _ => return false,
+            }
+        }
+        false
+    }
+
     /// A session or SQL context: by its usual names, or a variable assigned one.
     fn is_session(&self, name: &str) -> bool {
         vocab::is_session_name(name) || self.session_vars.contains(name)
@@ -469,6 +522,11 @@ impl<'a> Extractor<'a> {
             let fold = self.fold_value(value);
             self.value_vars.insert(key, fold);
             self.record_constant(name, value);
+            if self.lists_columns(value) {
+                self.column_lists.insert(name.clone());
+            } else {
+                self.column_lists.remove(name);
+            }
             if vocab::makes_lambda_udf(text(value, self.src)) {
                 self.lambda_udfs.insert(name.clone());
             } else {
@@ -671,6 +729,34 @@ impl<'a> Extractor<'a> {
             _ => None,
         }
     }
+}
+
+/// Syntax nodes (of Python, Scala and Java) whose body may run or not, or run instead of another.
+fn is_branch(kind: &str) -> bool {
+    matches!(
+        kind,
+        "if_statement"
+            | "if_expression"
+            | "else_clause"
+            | "elif_clause"
+            | "try_statement"
+            | "try_with_resources_statement"
+            | "try_expression"
+            | "except_clause"
+            | "catch_clause"
+            | "finally_clause"
+            | "for_statement"
+            | "enhanced_for_statement"
+            | "for_expression"
+            | "while_statement"
+            | "while_expression"
+            | "do_statement"
+            | "match_statement"
+            | "match_expression"
+            | "case_clause"
+            | "switch_expression"
+            | "switch_block_statement_group"
+    )
 }
 
 fn args_node<'t>(link: &Link<'t>) -> Option<Node<'t>> {

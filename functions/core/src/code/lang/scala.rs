@@ -197,6 +197,19 @@ impl LanguageAdapter for Scala {
         if STATEMENT_PARENTS.contains(parent) {
             return true;
         }
+        // `catch { case e: AnalysisException => log(e); df = other }`: the statements of a
+        // case's body, in a `catch` or a `match` (not a case of a closure's pattern match).
+        if kind_of(parent) == "case_clause"
+            && field_of(parent, Field::Pattern) != Some(node)
+            && kind_of(node) != "guard"
+        {
+            return parent
+                .parent()
+                .and_then(|block| block.parent())
+                .is_some_and(|owner| {
+                    matches!(kind_of(owner), "catch_clause" | "match_expression")
+                });
+        }
         // `def f(df: DataFrame) = df.filter(…)`: an expression body is a statement.
         kind_of(parent) == "function_definition"
             && field_of(parent, Field::Body) == Some(node)

@@ -120,6 +120,7 @@ pub const DATAFRAME_METHODS: &[&str] = &[
     "sampleBy",
     "randomSplit",
     "stat",
+    "isEmpty",
 ];
 
 /// Whether `name` is one of [`DATAFRAME_METHODS`]. Asked for every method of every candidate
@@ -146,6 +147,9 @@ pub const FRAME_DESCRIPTIONS: &[&str] = &[
     "na",
     "stat",
 ];
+
+/// A frame's members listing its columns rather than holding rows (`df.columns`, `df.schema`).
+pub const COLUMN_LISTINGS: &[&str] = &["columns", "dtypes", "schema"];
 
 /// Methods shared with Column (`alias`, `over`, …): never enough to call a chain Spark.
 pub const COLUMN_ONLY_METHODS: &[&str] = &[
@@ -289,6 +293,24 @@ pub fn makes_lambda_udf(value: &str) -> bool {
 /// `rdd.toDF`, `seq.toDS`, `df.as[Car]`. Written first after a name that is no DataFrame, they
 /// are the chain's first call, not part of its receiver.
 pub const PARENLESS_FRAME_MAKERS: &[&str] = &["toDF", "toDS", "as"];
+
+/// DataFrame methods Scala calls without parentheses that run or transform the frame they are
+/// called on: `df.show`, `df.distinct.count`, `if (!df.isEmpty)`.
+pub const PARENLESS_CALLS: &[&str] = &[
+    "show",
+    "count",
+    "collect",
+    "collectAsList",
+    "isEmpty",
+    "first",
+    "head",
+    "distinct",
+    "dropDuplicates",
+    "cache",
+    "persist",
+    "printSchema",
+    "explain",
+];
 
 /// Whether `method` makes a frame of an RDD or a collection (`rdd.toDF`, `seq.toDS`); `as[T]`
 /// makes a Dataset of a frame.

@@ -80,7 +80,9 @@ impl<'a> Extractor<'a> {
                         }
                     } else if matches!(self.adapter.shape(object, src), Shape::Ident) {
                         let owner = text(object, src);
-                        if self.is_dataframe_var(owner) {
+                        if self.column_lists.contains(owner) {
+                            // `select(cols.head, cols.tail: _*)`: names the code computed
+                        } else if self.is_dataframe_var(owner) {
                             out.columns.push(text(name, src).to_string());
                             if owner != receiver {
                                 inputs.push(owner.to_string());
@@ -241,15 +243,10 @@ impl<'a> Extractor<'a> {
         }
     }
 
-    /// The names read by the interpolations (`$filename`, `{name}`, `${dir.name}`) that write a
-    /// decoded path's last component: `{folder}/{name}.csv` reads `name`, not `folder`.
-    fn file_name_interpolations(&self, string: Node<'a>, decoded: &str) -> Vec<&'a str> {
-        let last_start = decoded
-            .trim_end_matches(['/', '\\'])
-            .rfind(['/', '\\'])
-            .map_or(0, |i| i + 1);
-        let before = decoded[..last_start].matches(PLACEHOLDER).count();
-        // interpolations in source order: a stack walk, children pushed in reverse
+    /// A string literal's interpolations (`$name`, `{name}`, `${dir.name}`) in source order, each
+    /// standing for one [`PLACEHOLDER`] of its decoded text.
+    pub(super) fn interpolations(&self, string: Node<'a>) -> Vec<Node<'a>> {
+        // a stack walk, children pushed in reverse
         let mut interpolations = Vec::new();
         let mut stack = named_children(string);
         stack.reverse();
@@ -265,8 +262,19 @@ impl<'a> Extractor<'a> {
                 stack.extend(named_children(node).into_iter().rev());
             }
         }
+        interpolations
+    }
+
+    /// The names read by the interpolations (`$filename`, `{name}`, `${dir.name}`) that write a
+    /// decoded path's last component: `{folder}/{name}.csv` reads `name`, not `folder`.
+    fn file_name_interpolations(&self, string: Node<'a>, decoded: &str) -> Vec<&'a str> {
+        let last_start = decoded
+            .trim_end_matches(['/', '\\'])
+            .rfind(['/', '\\'])
+            .map_or(0, |i| i + 1);
+        let before = decoded[..last_start].matches(PLACEHOLDER).count();
         let mut names = Vec::new();
-        for interpolation in interpolations.into_iter().skip(before) {
+        for interpolation in self.interpolations(string).into_iter().skip(before) {
             let mut inner = vec![interpolation];
             while let Some(node) = inner.pop() {
                 if names.len() >= NAMES_CAP {

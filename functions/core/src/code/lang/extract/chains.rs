@@ -38,11 +38,11 @@ impl<'a> Extractor<'a> {
                 _ => break,
             }
         }
-        // `rdd.toDF.show`, `df.as[Car]`: Scala's parenless calls make a chain of members alone.
-        if !links
-            .iter()
-            .any(|l| matches!(l, Link::Call { .. }) || self.makes_frame(l))
-        {
+        // `rdd.toDF.show`, `df.as[Car]`, `df.distinct.count`: Scala's parenless calls make a
+        // chain of members alone.
+        if !links.iter().any(|l| {
+            matches!(l, Link::Call { .. }) || self.makes_frame(l) || self.parenless_call(l)
+        }) {
             return None;
         }
         links.reverse();
@@ -71,6 +71,14 @@ impl<'a> Extractor<'a> {
             Shape::Ident if !flat.base_is_call => Some(text(flat.base, src)),
             _ => None,
         };
+        // `cols.filter(…)` over a frame's column names, `df.columns.contains("x")`: a
+        // collection's methods, not a frame's.
+        let lists_columns = |l: &Link<'a>| matches!(l, Link::Member { name } if vocab::COLUMN_LISTINGS.contains(&text(*name, src)));
+        if base_ident.is_some_and(|b| self.column_lists.contains(b))
+            || links.iter().any(lists_columns)
+        {
+            return;
+        }
         if flat.base_is_call {
             let Some(Link::Call { name, .. }) = links.first() else {
                 return;
@@ -97,7 +105,9 @@ impl<'a> Extractor<'a> {
             if !base_is_df {
                 while let Some(Link::Member { name }) = links.first() {
                     let member = text(*name, src);
-                    if vocab::PARENLESS_FRAME_MAKERS.contains(&member) {
+                    if vocab::PARENLESS_FRAME_MAKERS.contains(&member)
+                        || vocab::PARENLESS_CALLS.contains(&member)
+                    {
                         break;
                     }
                     // `frame.na.drop(…)`: the null and statistics helpers exist on DataFrames.
@@ -232,6 +242,7 @@ impl<'a> Extractor<'a> {
             returned: false,
             unread: false,
             receiver_made_at,
+            branch_depth: self.branch_depth(statement),
         });
     }
 
@@ -239,6 +250,12 @@ impl<'a> Extractor<'a> {
     fn makes_frame(&self, link: &Link<'a>) -> bool {
         matches!(link, Link::Member { name }
             if vocab::PARENLESS_FRAME_MAKERS.contains(&text(*name, self.src)))
+    }
+
+    /// Whether a link is a parenless call of a frame's method ([`vocab::PARENLESS_CALLS`]).
+    fn parenless_call(&self, link: &Link<'a>) -> bool {
+        matches!(link, Link::Member { name }
+            if vocab::PARENLESS_CALLS.contains(&text(*name, self.src)))
     }
 
     /// `spark.sql(<literal | variable>)`.

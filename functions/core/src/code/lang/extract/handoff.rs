@@ -24,6 +24,7 @@ use super::super::vocab;
 use super::super::{Shape, named_children, text};
 use super::{Extractor, Flat, Link, STATEMENT_TEXT_CAP, capped, is_foreign_module};
 use crate::code::index::{ArgValue, CallChain, Constant, LineRange, PassedArg, SymbolKind};
+use crate::code::strings::PLACEHOLDER;
 use tree_sitter::Node;
 
 /// Most arguments of one call recorded as passed values.
@@ -115,6 +116,7 @@ impl<'a> Extractor<'a> {
             let module_like = matches!(self.adapter.shape(object, src), Shape::Ident)
                 && !self.is_dataframe_var(owner)
                 && !self.is_session(owner)
+                && !self.column_lists.contains(owner)
                 && !vocab::COLUMN_BUILDERS.contains(&owner)
                 && !is_foreign_module(owner);
             if !module_like {
@@ -217,6 +219,7 @@ impl<'a> Extractor<'a> {
             returned: false,
             unread: false,
             receiver_made_at: None,
+            branch_depth: self.branch_depth(statement),
         });
     }
 
@@ -281,8 +284,9 @@ impl<'a> Extractor<'a> {
         }
     }
 
-    /// A string bound at a module's or an object's top level is a constant other files may
-    /// import (`RAW_FILE = "data/transactions.csv"`).
+    /// A string bound at a module's top level, or as a field of an object or class, is a
+    /// constant other files may import or inherit (`RAW_FILE = "data/transactions.csv"`, a base
+    /// job class's `val gold_path = s"$gold_layer/products/"`).
     pub(super) fn record_constant(&mut self, name: &str, value: Node<'a>) {
         let top_level = match self.symbol_stack.last() {
             None => true,
@@ -290,18 +294,45 @@ impl<'a> Extractor<'a> {
                 .out
                 .symbols
                 .get(*id as usize)
-                .is_some_and(|s| s.kind == SymbolKind::Object),
+                .is_some_and(|s| matches!(s.kind, SymbolKind::Object | SymbolKind::Class)),
         };
         if !top_level {
             return;
         }
-        if let Some((decoded, _)) = self.string_value(value) {
+        if let Some((decoded, literal)) = self.string_value(value) {
+            let value = self.filled_interpolations(literal, decoded.text);
             self.out.constants.push(Constant {
                 file: 0,
                 name: name.to_string(),
-                value: decoded.text,
+                value,
             });
         }
+    }
+
+    /// `decoded` (the text of string `literal`) with each interpolation of a name holding a
+    /// string (`s"$gold_layer/products/"`, `f"{BASE}/orders.csv"`) replaced by that string;
+    /// other interpolations stay [`PLACEHOLDER`]s.
+    fn filled_interpolations(&self, literal: Node<'a>, decoded: String) -> String {
+        if !decoded.contains(PLACEHOLDER) {
+            return decoded;
+        }
+        let interpolations = self.interpolations(literal);
+        let mut filled = String::with_capacity(decoded.len());
+        let mut pieces = decoded.split(PLACEHOLDER);
+        filled.push_str(pieces.next().unwrap_or(""));
+        for (position, piece) in pieces.enumerate() {
+            let held = interpolations.get(position).and_then(|node| {
+                let name = named_children(*node)
+                    .into_iter()
+                    .find(|n| matches!(self.adapter.shape(*n, self.src), Shape::Ident))
+                    .map_or_else(|| text(*node, self.src), |n| text(n, self.src));
+                let name = name.trim_start_matches('$');
+                self.string_vars.get(name).map(|v| v.value.text.as_str())
+            });
+            filled.push_str(held.unwrap_or(PLACEHOLDER));
+            filled.push_str(piece);
+        }
+        filled
     }
 
     /// A function's parameter names in order, its receiver (`self`, `cls`) left out; a record

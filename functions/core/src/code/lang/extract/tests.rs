@@ -440,3 +440,57 @@ fn a_record_class_lists_the_fields_its_objects_have_as_columns() {
         "not a record: no columns"
     );
 }
+
+#[test]
+fn scalas_parenless_actions_are_calls_of_the_frame() {
+    let src = "object Job {\n  def main(args: Array[String]): Unit = {\n    val df = spark.read.parquet(\"x\")\n    df.show\n    df.distinct.count\n    if (!df.isEmpty) {\n      println(\"some\")\n    }\n  }\n}\n";
+    let out = extract_file(&super::super::scala::Scala, src, "", CodeFlags::default());
+    let chain_at = |line: u32| {
+        let chain = out.chains.iter().find(|c| c.statement.start == line);
+        chain
+            .unwrap_or_else(|| panic!("no chain at line {line}: {:#?}", out.chains))
+            .calls
+            .iter()
+            .map(|c| c.method.as_str())
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(chain_at(4), ["show"]);
+    assert_eq!(chain_at(5), ["distinct", "count"]);
+    assert_eq!(chain_at(6), ["isEmpty"]);
+    assert!(
+        out.chains
+            .iter()
+            .all(|c| c.receiver == "df" || c.statement.start == 3)
+    );
+}
+
+#[test]
+fn a_frames_column_names_are_a_collection_not_a_frame() {
+    let src = "object Job {\n  def main(args: Array[String]): Unit = {\n    val df = spark.read.parquet(\"x\")\n    val all_cols = df.columns\n    val kept = all_cols.filter(c => c != \"start\")\n    df.select(kept.head, kept.tail: _*).show()\n  }\n}\n";
+    let out = extract_file(&super::super::scala::Scala, src, "", CodeFlags::default());
+    // `all_cols.filter(…)` filters names, not rows
+    assert!(
+        out.chains.iter().all(|c| c.statement.start != 5),
+        "{:#?}",
+        out.chains
+    );
+    // `kept.head` is the first name, not a column called `head`
+    let select = first_call_at(&out, 6);
+    assert!(select.args.columns.is_empty(), "{:?}", select.args);
+}
+
+#[test]
+fn a_classs_string_fields_are_constants() {
+    let src = "class SparkJob {\n  private val gold = \"data/gold/\"\n  val products_path = s\"$gold/products/\"\n  def run(): Unit = {\n    val local = \"tmp\"\n  }\n}\n";
+    let out = extract_file(&super::super::scala::Scala, src, "", CodeFlags::default());
+    let constant = |name: &str| {
+        out.constants
+            .iter()
+            .find(|c| c.name == name)
+            .map(|c| c.value.as_str())
+    };
+    assert_eq!(constant("gold"), Some("data/gold/"));
+    assert_eq!(constant("products_path"), Some("data/gold//products/"));
+    // a method's local is no constant
+    assert_eq!(constant("local"), None);
+}
