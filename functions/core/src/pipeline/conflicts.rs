@@ -39,6 +39,10 @@
 //!   and the scan's paths name none of them (`…/customer_churn.csv`);
 //! * **CSV header** — the site reads CSV without a header row or a schema and the scan's columns
 //!   are named, or the reverse (Spark names a headerless CSV's columns `_c0`, `_c1`, …);
+//! * **rows kept** — the site keeps a number of rows (`limit(0)`, `first()`'s one, `show()`'s 21)
+//!   and the Limit another;
+//! * **described columns** — the site describes the columns it names (`describe(["number"])`) and
+//!   the node's statistics cover another (`describe()` of every column);
 //! * **compiled class** — the node runs a closure compiled in another class than the one around
 //!   the site (`RDDs.scala`'s `map(_.genre)` against `MapElements Datasets$$$Lambda$42`).
 //!
@@ -64,6 +68,13 @@ pub fn conflicts(family: OperatorFamily, node: &Evidence, site: &Evidence) -> bo
     if let (Some(closure), Some(around)) = (&node.compiled_in, &site.compiled_in)
         && closure != around
     {
+        return true;
+    }
+    let statistics_family = matches!(
+        family,
+        OperatorFamily::Aggregate | OperatorFamily::Generate | OperatorFamily::Project
+    );
+    if statistics_family && describes_other_columns(node, site) {
         return true;
     }
     match family {
@@ -132,6 +143,7 @@ pub fn conflicts(family: OperatorFamily, node: &Evidence, site: &Evidence) -> bo
                 || matches!((node.grouping, site.grouping), (Some(n), Some(s)) if n != s)
                 || groups_by_other_keys(node, site)
         }
+        OperatorFamily::Limit => limits_to_other_count(node, site),
         // `sample(True, …)` samples with replacement; the plan says whether it did.
         OperatorFamily::Sample => {
             node.has(TokenKind::Literal, WITH_REPLACEMENT)
@@ -177,6 +189,36 @@ pub fn conflicts_beyond_rewrite(family: OperatorFamily, node: &Evidence, site: &
 /// rollup, a pivot or a distinct aggregate adds its own.
 fn groups_by_other_keys(node: &Evidence, site: &Evidence) -> bool {
     !node.group_keys.is_empty() && !site.group_keys.is_subset(&node.group_keys)
+}
+
+/// A site keeping a number of rows (`limit(0)`, `take(5)`, `first()`'s one) while the node keeps
+/// another (`CollectLimit 1`).
+fn limits_to_other_count(node: &Evidence, site: &Evidence) -> bool {
+    matches!((node.kept_rows, site.kept_rows), (Some(n), Some(s)) if n != s)
+}
+
+/// The column `describe()` / `summary()` name their rows of statistics by.
+const STATISTIC_NAME_COLUMN: &str = "summary";
+
+/// A `describe("a")` / `summary` naming the columns it describes, while the node computes or
+/// lays out statistics of a column it does not name (`describe()` of every column): Spark
+/// describes exactly the columns given, or every column when none is.
+fn describes_other_columns(node: &Evidence, site: &Evidence) -> bool {
+    let describes = site.has(TokenKind::Function, "explode")
+        && site.has(TokenKind::Literal, "stddev")
+        && site.has(TokenKind::Literal, "max");
+    let site_columns = values(site, TokenKind::Column, |_| true);
+    // The plan prints `Coach Name#2` unquoted, so the node may hold only a name's last word.
+    let named = |c: &str| {
+        site_columns
+            .iter()
+            .any(|s| *s == c || s.split(|ch: char| !ch.is_alphanumeric()).any(|w| w == c))
+    };
+    describes
+        && !site_columns.is_empty()
+        && values(node, TokenKind::Column, |c| c != STATISTIC_NAME_COLUMN)
+            .iter()
+            .any(|c| !named(c))
 }
 
 /// A reader naming files in its literals (`read.csv("Ecommerce_Customers.csv")`) none of which
@@ -353,6 +395,64 @@ mod tests {
             scan,
             &Evidence::default(),
             &reader(&["other.csv"])
+        ));
+    }
+
+    #[test]
+    fn a_site_keeping_another_number_of_rows_is_another_limit() {
+        let rows = |kept_rows: Option<u64>| Evidence {
+            kept_rows,
+            ..Evidence::default()
+        };
+        let limit = OperatorFamily::Limit;
+        // `CollectLimit 1` (an `isEmpty`) against `limit(0)`
+        assert!(conflicts(limit, &rows(Some(1)), &rows(Some(0))));
+        assert!(!conflicts(limit, &rows(Some(1)), &rows(Some(1))));
+        // a site saying no number says nothing against it
+        assert!(!conflicts(limit, &rows(Some(1)), &rows(None)));
+    }
+
+    #[test]
+    fn a_describe_of_named_columns_did_not_describe_others() {
+        let describe = |columns: &[&str]| {
+            let mut e = Evidence::default();
+            e.add(TokenKind::Function, "explode");
+            for row in ["count", "mean", "stddev", "min", "max"] {
+                e.add(TokenKind::Literal, row);
+            }
+            for c in columns {
+                e.add(TokenKind::Column, c);
+            }
+            e
+        };
+        let statistics = |columns: &[&str]| {
+            let mut e = Evidence::default();
+            e.add(TokenKind::Function, "stddev");
+            for c in columns {
+                e.add(TokenKind::Column, c);
+            }
+            e
+        };
+        let agg = OperatorFamily::Aggregate;
+        let every_column = statistics(&["number", "name"]);
+        assert!(conflicts(agg, &every_column, &describe(&["number"])));
+        assert!(!conflicts(agg, &every_column, &describe(&[])));
+        assert!(!conflicts(
+            agg,
+            &statistics(&["number"]),
+            &describe(&["number"])
+        ));
+        // the rows' `summary` column is describe's own; `Coach Name#2` prints as `Name`
+        let project = OperatorFamily::Project;
+        assert!(!conflicts(
+            project,
+            &statistics(&["summary", "number"]),
+            &describe(&["number"])
+        ));
+        assert!(!conflicts(
+            agg,
+            &statistics(&["name"]),
+            &describe(&["coach name"])
         ));
     }
 

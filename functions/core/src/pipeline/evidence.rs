@@ -101,6 +101,10 @@ pub struct Evidence {
     /// pulled out of an expression as `_groupingexpression`). A site grouping by a column the
     /// node does not key on is another grouping.
     pub group_keys: BTreeSet<String>,
+    /// For a limit: how many rows it keeps — a node's limit, or what a site's call keeps
+    /// (`limit(0)`, `take(5)`, `first()`'s one, `show()`'s 21). Not a token: 0 and 1 decide
+    /// nothing as literals, but a `limit(0)` is no `isEmpty`.
+    pub kept_rows: Option<u64>,
 }
 
 /// How an aggregate gathers its rows: `groupBy(k).agg(…)` / `GROUP BY k` plan aggregates keyed
@@ -452,6 +456,7 @@ impl Evidence {
             } else {
                 self.key_order.clone()
             },
+            kept_rows: self.kept_rows,
         }
     }
 

@@ -145,6 +145,8 @@ const NOT_LONG_COLUMN: &str = "notLongColumn";
 const PREDICATE: &str = "predicate";
 /// … and the columns its aggregate keys on ([`Evidence::group_keys`]).
 const GROUP_KEY: &str = "groupKey";
+/// … and how many rows its limit keeps ([`Evidence::kept_rows`]).
+const KEPT_ROWS: &str = "keptRows";
 
 fn to_pairs(evidence: &Evidence) -> Vec<(String, String)> {
     evidence
@@ -228,6 +230,11 @@ fn to_pairs(evidence: &Evidence) -> Vec<(String, String)> {
                 .iter()
                 .map(|k| (GROUP_KEY.to_owned(), k.clone())),
         )
+        .chain(
+            evidence
+                .kept_rows
+                .map(|n| (KEPT_ROWS.to_owned(), n.to_string())),
+        )
         .collect()
 }
 
@@ -272,6 +279,8 @@ pub fn evidence_of(pairs: &[(String, String)]) -> Evidence {
             e.predicates.insert(v.clone());
         } else if k == GROUP_KEY {
             e.group_keys.insert(v.clone());
+        } else if k == KEPT_ROWS {
+            e.kept_rows = v.parse().ok();
         }
     }
     e
@@ -425,6 +434,7 @@ fn own_signature(node: &PlanNode, inferred_from_above: bool) -> Evidence {
             if let Some(n) = d.limit {
                 e.add(TokenKind::Literal, &n.to_string());
             }
+            e.kept_rows = d.limit;
             for k in &d.sort_order {
                 add_expr(&mut e, &k.expr, true);
                 for f in sort_key_functions(k) {
@@ -1065,10 +1075,17 @@ fn derived_reason(
             // generator (non-empty arrays); anywhere else `isnotnull(x)` is the user's filter.
             let inferred = !d.conditions.is_empty()
                 && d.conditions.iter().all(is_inferred_constraint)
-                && has_ancestor(graph, parents, idx, |f| {
-                    matches!(f, OperatorFamily::Join | OperatorFamily::Generate)
-                });
-            inferred.then(|| "constraints inferred from".to_owned())
+                && null_checks_inferred_above(graph, parents, idx);
+            if inferred {
+                return Some("constraints inferred from".to_owned());
+            }
+            // `except` / `intersect` compare whole rows null-safely (`a <=> b` for each column);
+            // what a side's constants make of that is pushed down to the other side as a Filter
+            // (`2099-12-31 <=> eff_end_date`).
+            let set_operation_condition = !d.conditions.is_empty()
+                && d.conditions.iter().all(|c| c.text.contains("<=>"))
+                && below_set_operation_join(graph, parents, idx);
+            set_operation_condition.then(|| "row comparison pushed down from".to_owned())
         }
         // `SELECT current_date()` (no FROM) reads the one empty row Spark supplies.
         OperatorFamily::Scan if node.name.ends_with("OneRowRelation") => {
@@ -1179,9 +1196,7 @@ pub fn plan_semantics(graph: &PlanGraph) -> Vec<SemanticDescription> {
         .enumerate()
         .map(|(idx, node)| {
             let inferred_from_above = node.family == OperatorFamily::Filter
-                && has_ancestor(graph, &parents, idx, |f| {
-                    matches!(f, OperatorFamily::Join | OperatorFamily::Generate)
-                });
+                && null_checks_inferred_above(graph, &parents, idx);
             own_signature(node, inferred_from_above)
         })
         .collect();
@@ -1364,19 +1379,63 @@ fn keeps_one_of_each_name(project: &crate::plan::PlanNode) -> bool {
 }
 
 /// Whether some ancestor of `idx` belongs to a family accepted by `wanted`.
-fn has_ancestor(
+/// Whether a semi or anti join — how Spark plans `intersect` and `except` — is above node `idx`.
+fn below_set_operation_join(graph: &PlanGraph, parents: &[Option<NodeIdx>], idx: NodeIdx) -> bool {
+    let mut current = parents[idx];
+    for _ in 0..graph.nodes.len() {
+        let Some(p) = current else {
+            return false;
+        };
+        let join_type = graph.nodes[p]
+            .details
+            .join
+            .as_ref()
+            .map(|j| j.join_type.as_str());
+        if matches!(join_type, Some("LeftAnti" | "LeftSemi")) {
+            return true;
+        }
+        current = parents[p];
+    }
+    false
+}
+
+/// Whether a join or generator above node `idx` asks for null checks on its side: Spark infers
+/// `isnotnull(key)` for both sides of an inner or semi join, only the null-supplying side of an
+/// outer join (the right of `LeftOuter`/`LeftAnti`, the left of `RightOuter`) and neither side of
+/// a full outer join (`InferFiltersFromConstraints`). On a preserved side the check can still come
+/// from a join further up, pushed down through this one; nothing is pushed through a full outer
+/// join. A join whose type the plan does not print is taken to infer on both sides.
+fn null_checks_inferred_above(
     graph: &PlanGraph,
     parents: &[Option<NodeIdx>],
     idx: NodeIdx,
-    wanted: impl Fn(OperatorFamily) -> bool,
 ) -> bool {
-    let mut current = parents[idx];
+    let mut from = idx;
     for _ in 0..graph.nodes.len() {
-        match current {
-            Some(p) if wanted(graph.nodes[p].family) => return true,
-            Some(p) => current = parents[p],
-            None => return false,
+        let Some(p) = parents[from] else {
+            return false;
+        };
+        let node = &graph.nodes[p];
+        match node.family {
+            OperatorFamily::Generate => return true,
+            OperatorFamily::Join => {
+                let side = node.children.iter().position(|&c| c == from);
+                let join_type = node
+                    .details
+                    .join
+                    .as_ref()
+                    .map_or(String::new(), |j| j.join_type.to_ascii_lowercase());
+                match (join_type.as_str(), side) {
+                    ("fullouter", _) => return false,
+                    // `ExistenceJoin(exists#1)` (an `IN` subquery under `OR`) infers nothing.
+                    (t, _) if t.starts_with("existencejoin") => {}
+                    ("leftouter" | "leftanti", Some(0)) | ("rightouter", Some(1)) => {}
+                    _ => return true,
+                }
+            }
+            _ => {}
         }
+        from = p;
     }
     false
 }
