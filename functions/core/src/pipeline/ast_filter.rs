@@ -47,7 +47,9 @@ fn is_own_verb(family: F, kind: &SiteKind) -> bool {
                 ],
                 F::Join => &["join", "crossjoin"],
                 F::Sort => &["orderby", "sort", "sortwithinpartitions"],
-                F::Limit => &["limit", "take", "head", "show", "orderby", "sort"],
+                F::Limit => &[
+                    "limit", "take", "head", "first", "isempty", "show", "orderby", "sort",
+                ],
                 F::Window => &["withcolumn", "select"],
                 F::Union => &["union", "unionall", "unionbyname"],
                 F::Generate => &["select", "withcolumn"],

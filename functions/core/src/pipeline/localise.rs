@@ -452,18 +452,37 @@ fn rank_units(
         .copied()
         .filter(|&n| targets[n].1.is_empty())
         .collect();
-    let joins_relevant = |chain: usize| {
+    let produces_bare = |chain: usize| {
         table
             .chain_sites(chain)
             .iter()
             .any(|s| bare_writers.iter().any(|&n| scores[n].contains_key(s)))
-            && table.feeds(chain).iter().any(|(_, fed)| relevant[*fed])
     };
+    // … and so is one producing a bare node fed by such a candidate (`if (!changed.isEmpty)`
+    // after `changed = a.except(b)` after the reads): each step carries the flow on.
+    let mut candidate = relevant.clone();
+    if !bare_writers.is_empty() {
+        for _ in 0..BARE_STEPS {
+            let mut grew = false;
+            for chain in 0..table.chain_count() {
+                if !candidate[chain]
+                    && table.feeds(chain).iter().any(|(_, fed)| candidate[*fed])
+                    && produces_bare(chain)
+                {
+                    candidate[chain] = true;
+                    grew = true;
+                }
+            }
+            if !grew {
+                break;
+            }
+        }
+    }
     // Each unit with the chains that link it to its data without producing anything of their
     // own (a SQL statement's view registrations).
     let mut units: Vec<(UnitKind, BTreeSet<SiteId>, BTreeSet<usize>)> = Vec::new();
-    for (chain, &own_evidence) in relevant.iter().enumerate() {
-        if own_evidence || !bare_writers.is_empty() && joins_relevant(chain) {
+    for (chain, &is_candidate) in candidate.iter().enumerate() {
+        if is_candidate {
             units.push((
                 UnitKind::Flow { chain },
                 table.flow_of_chain(chain),
@@ -543,6 +562,10 @@ fn rank_units(
     order_tied_files(&mut ranked, evidence, table);
     ranked
 }
+
+/// How many statements a flow of bare nodes (no evidence of their own) is followed on from the
+/// last one that explains something.
+const BARE_STEPS: usize = 4;
 
 /// What a statement of a unit that explains none of the plan's nodes costs the unit.
 const IDLE_STATEMENT: f64 = 0.05;

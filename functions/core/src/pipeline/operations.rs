@@ -135,6 +135,8 @@ const METHOD_FAMILIES: &[(&[&str], &[OperatorFamily])] = &[
         ],
         &[F::Union, F::Join, F::Aggregate],
     ),
+    // `isEmpty()` runs `select().limit(1)`: a CollectLimit 1 over a projection of no column.
+    (&["isempty"], &[F::Limit, F::Project]),
     (&["sample"], &[F::Sample]),
     // `randomSplit` sorts each partition on every column (so that the splits agree) before
     // sampling each split's share.

@@ -30,6 +30,7 @@ impl SiteTable {
         let weights = TokenWeights::from_bags(sites.iter().map(|s| &s.evidence));
         let chain_feeds = flow_edges(index, &helpers, &passed);
         absorb_pushed_join_conditions(index, &chain_sites, &chain_feeds, &mut sites);
+        inline_computed_columns(index, &chain_sites, &chain_feeds, &mut sites);
         join_split_groupings(index, &chain_sites, &chain_feeds, &mut sites);
         let chain_open = open_chains(index, &chain_feeds, &chain_sites, &helpers, &sites);
         mark_narrowed_frames(index, &chain_feeds, &chain_sites, &mut sites);
@@ -130,6 +131,68 @@ fn absorb_pushed_join_conditions(
             }
         }
     }
+}
+
+/// How many chains back a filter's computed column is looked for.
+const COMPUTED_COLUMN_DEPTH: usize = 8;
+
+/// A filter on a column its frame computed earlier (`withColumn("valid", when(a === b, true)…)`,
+/// then `filter(col("valid") === true)`): the optimiser puts the column's expression into the
+/// condition and pushes it below the projection, so the plan's Filter reads the expression's
+/// columns (`((a#1 = b#2) <=> true)`). Those columns join the filter site's evidence.
+fn inline_computed_columns(
+    index: &RepoIndex,
+    chain_sites: &[Vec<SiteId>],
+    chain_feeds: &[Vec<(FlowRole, usize)>],
+    sites: &mut [Site],
+) {
+    for (chain_idx, chain) in index.chains.iter().enumerate() {
+        for (position, call) in chain.calls.iter().enumerate() {
+            if !["where", "filter"].contains(&call.method.as_str()) {
+                continue;
+            }
+            let mut inlined = Vec::new();
+            for column in &call.args.columns {
+                let column = normalise_column(column);
+                if let Some(computed) =
+                    computing_call(index, chain_feeds, chain_idx, position, &column)
+                {
+                    inlined.extend(computed.args.columns.iter().cloned());
+                }
+            }
+            if let Some(&site) = chain_sites[chain_idx].get(position) {
+                sites[site].evidence.add_all(TokenKind::Column, &inlined);
+            }
+        }
+    }
+}
+
+/// The latest `withColumn` before call `position` of chain `chain_idx`, in that chain or the
+/// chains its frame comes from, that computes `column`.
+fn computing_call<'i>(
+    index: &'i RepoIndex,
+    chain_feeds: &[Vec<(FlowRole, usize)>],
+    chain_idx: usize,
+    position: usize,
+    column: &str,
+) -> Option<&'i crate::code::SparkCall> {
+    let mut chain = chain_idx;
+    let mut before = position;
+    for _ in 0..COMPUTED_COLUMN_DEPTH {
+        let found = index.chains[chain].calls[..before].iter().rev().find(|c| {
+            c.method == "withColumn"
+                && c.args
+                    .aliases
+                    .first()
+                    .is_some_and(|a| normalise_column(a) == column)
+        });
+        if found.is_some() {
+            return found;
+        }
+        chain = receiver_feed(chain_feeds, chain)?;
+        before = index.chains[chain].calls.len();
+    }
+    None
 }
 
 /// The chain whose frame `chain` starts from (`grouped` in `grouped.count()`), if one defines it.
@@ -370,6 +433,24 @@ fn shown_further_on(chain: &CallChain) -> bool {
         .any(|action| after.contains(&format!(".{action}(")))
 }
 
+/// How many rows a call keeps: the number `limit`, `take` and `head` are given; one for
+/// `first()`, `head()` and `isEmpty`; one more than `show(n)` prints (20 by default), to say
+/// whether there are more.
+fn rows_kept(call: &crate::code::SparkCall) -> Option<u64> {
+    let written = call
+        .args
+        .literals
+        .iter()
+        .find_map(|l| l.parse::<u64>().ok());
+    match call.method.as_str() {
+        "first" | "isEmpty" => Some(1),
+        "head" => Some(written.unwrap_or(1)),
+        "limit" | "take" | "tail" => written,
+        "show" => Some(written.unwrap_or(20) + 1),
+        _ => None,
+    }
+}
+
 /// Actions a statement may apply past the end of a lazy chain ([`shown_further_on`]).
 const ACTIONS_AFTER: &[&str] = &["show", "collect", "toPandas", "take", "head", "first"];
 
@@ -440,6 +521,7 @@ fn call_evidence(
     if let Some(name) = implicit_aggregate_name(call) {
         evidence.add(TokenKind::Alias, &name);
     }
+    evidence.kept_rows = rows_kept(call);
     for column in &call.args.inline_columns {
         evidence
             .column_longs
@@ -484,6 +566,10 @@ fn call_evidence(
             .iter()
             .any(|f| f == "countdistinct" || f == "sumdistinct")
     {
+        evidence.add(TokenKind::Function, DISTINCT);
+    }
+    if let Some(join_type) = set_operation_join(&call.method) {
+        evidence.add(TokenKind::Literal, join_type);
         evidence.add(TokenKind::Function, DISTINCT);
     }
     // `dropDuplicates("a", "b")` keeps every other column as `first(x)`, as the plan shows.
@@ -1243,6 +1329,17 @@ pub(super) fn is_grouping_method(method: &str) -> bool {
     ["groupby", "group_by", "groupbykey", "rollup", "cube"]
         .iter()
         .any(|m| m.eq_ignore_ascii_case(method))
+}
+
+/// The join type Spark plans a de-duplicating set operation as, on whole rows and then
+/// de-duplicated: `except` / `subtract` an anti join, `intersect` a semi join. (The `…All` forms
+/// count copies with a union and an aggregate instead.)
+fn set_operation_join(method: &str) -> Option<&'static str> {
+    match method.to_ascii_lowercase().as_str() {
+        "except" | "subtract" => Some("leftanti"),
+        "intersect" => Some("leftsemi"),
+        _ => None,
+    }
 }
 
 pub(super) fn is_deduplicating_method(method: &str) -> bool {

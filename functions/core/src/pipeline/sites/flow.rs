@@ -178,6 +178,9 @@ pub(super) fn registers_view(method: &str) -> bool {
 /// For each chain, the chains defining the variables it reads: the nearest earlier assignment in
 /// the same file, preferring the same enclosing symbol (then module level); and the chains
 /// returned by the helper functions it starts from or applies ([`crate::pipeline::handoffs`]).
+/// The most assignments of one variable in branches that may reach one read.
+const MAY_REACH_CAP: usize = 4;
+
 pub(super) fn flow_edges(
     index: &RepoIndex,
     helpers: &[crate::pipeline::handoffs::HelperFeeds],
@@ -190,22 +193,39 @@ pub(super) fn flow_edges(
             by_var.entry((chain.file, var)).or_default().push(idx);
         }
     }
-    let definition = |chain: &CallChain, var: &str| -> Option<usize> {
-        let candidates = by_var.get(&(chain.file, var))?;
+    // The chains whose value of `var` may reach `chain`: the last assignment before it in its
+    // function, and, while that one sits in a branch the reading statement is not in (`try:` /
+    // `except:`, `if` / `else`), the ones before it too — down to one that runs whenever the
+    // reading statement does. Else the module's last.
+    let definitions = |chain: &CallChain, var: &str| -> Vec<usize> {
+        let Some(candidates) = by_var.get(&(chain.file, var)) else {
+            return Vec::new();
+        };
         let before = |c: &&usize| chains[**c].statement.end < chain.statement.start;
-        let same_scope = candidates
+        let mut same_scope: Vec<usize> = candidates
             .iter()
             .filter(before)
             .filter(|c| chains[**c].symbol == chain.symbol)
-            .max_by_key(|c| chains[**c].statement.start);
-        let module_level = || {
-            candidates
-                .iter()
-                .filter(before)
-                .filter(|c| chains[**c].symbol.is_none())
-                .max_by_key(|c| chains[**c].statement.start)
-        };
-        same_scope.or_else(module_level).copied()
+            .copied()
+            .collect();
+        same_scope.sort_by_key(|c| std::cmp::Reverse(chains[*c].statement.start));
+        let mut reaching = Vec::new();
+        for c in same_scope {
+            reaching.push(c);
+            if chains[c].branch_depth <= chain.branch_depth || reaching.len() >= MAY_REACH_CAP {
+                break;
+            }
+        }
+        if reaching.is_empty() {
+            reaching.extend(
+                candidates
+                    .iter()
+                    .filter(before)
+                    .filter(|c| chains[**c].symbol.is_none())
+                    .max_by_key(|c| chains[**c].statement.start),
+            );
+        }
+        reaching
     };
     // The chain assigning `var` last before `line` in the function `symbol` of `file`.
     let assigned_before = |file: FileId, symbol: Option<SymbolId>, line: u32, var: &str| {
@@ -247,16 +267,15 @@ pub(super) fn flow_edges(
             let mut feeds = Vec::new();
             let root = root_variable(&chain.receiver);
             if !root.is_empty() {
-                match definition(chain, root) {
-                    Some(def) => feeds.push((FlowRole::Receiver, def)),
-                    None => {
-                        for def in parameter_feeds(chain, root) {
-                            if def != idx && !feeds.iter().any(|(_, d)| *d == def) {
-                                feeds.push((FlowRole::Receiver, def));
-                            }
+                let defined = definitions(chain, root);
+                if defined.is_empty() {
+                    for def in parameter_feeds(chain, root) {
+                        if def != idx && !feeds.iter().any(|(_, d)| *d == def) {
+                            feeds.push((FlowRole::Receiver, def));
                         }
                     }
                 }
+                feeds.extend(defined.into_iter().map(|def| (FlowRole::Receiver, def)));
             }
             for &def in helper.source.iter().chain(&helper.applied) {
                 if def != idx && !feeds.iter().any(|(_, d)| *d == def) {
@@ -274,7 +293,7 @@ pub(super) fn flow_edges(
                         let inner = &chains[other];
                         inner.assigned_to.is_none() && root_variable(&inner.receiver) == variable
                     });
-                for def in inline.into_iter().chain(definition(chain, variable)) {
+                for def in inline.into_iter().chain(definitions(chain, variable)) {
                     if !feeds.iter().any(|(_, d)| *d == def) {
                         feeds.push((FlowRole::Argument, def));
                     }

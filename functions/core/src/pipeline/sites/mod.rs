@@ -1312,6 +1312,164 @@ mod tests {
     }
 
     #[test]
+    fn every_assignment_in_a_branch_may_reach_a_later_read() {
+        // (the assignment before the `try` is taken to reach the read too: only how deep the
+        // branches nest is known, not which assignment a branch's runs always follow)
+        let files = [
+            (
+                "load.py",
+                "def load(spark, path):\n\
+                 \x20   df = spark.read.json('fallback.json')\n\
+                 \x20   try:\n\
+                 \x20       df = spark.read.parquet(path)\n\
+                 \x20   except Exception:\n\
+                 \x20       df = spark.read.csv(path)\n\
+                 \x20   return df.filter('id > 3')\n",
+            ),
+            (
+                "Load.scala",
+                "object Load {\n\
+                 \x20 def run(): Unit = {\n\
+                 \x20   var df = spark.read.json(\"fallback.json\")\n\
+                 \x20   try {\n\
+                 \x20     df = spark.read.parquet(\"gold\")\n\
+                 \x20   } catch {\n\
+                 \x20     case e: Exception =>\n\
+                 \x20       println(e)\n\
+                 \x20       df = spark.read.csv(\"silver\")\n\
+                 \x20   }\n\
+                 \x20   df.filter(\"id > 3\").show()\n\
+                 \x20 }\n\
+                 }\n",
+            ),
+        ];
+        let index = repo_index(&files);
+        let table = SiteTable::build(&index);
+        for (file, read_line, branches) in [("load.py", 7, [4, 6]), ("Load.scala", 11, [5, 9])] {
+            let chain_at = |line: u32| {
+                index
+                    .chains
+                    .iter()
+                    .position(|c| {
+                        index.files[c.file as usize].path == file && c.statement.start == line
+                    })
+                    .unwrap_or_else(|| panic!("{file}:{line}: {:#?}", index.chains))
+            };
+            let fed: Vec<usize> = table
+                .feeds(chain_at(read_line))
+                .iter()
+                .map(|(_, c)| *c)
+                .collect();
+            // the `try` body's and the handler's assignment may each have run last
+            for line in branches {
+                assert!(fed.contains(&chain_at(line)), "{file}:{line}: {fed:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn except_and_intersect_hold_the_join_and_deduplication_they_plan() {
+        let files = [(
+            "sets.py",
+            "new = a.select('id', 'name')\n\
+             fresh = new.exceptAll(b)\n\
+             changed = new.subtract(b)\n\
+             both = new.intersect(b)\n",
+        )];
+        let index = repo_index(&files);
+        let table = SiteTable::build(&index);
+        let evidence_on_line = |line: u32| {
+            &table
+                .sites
+                .iter()
+                .find(|s| s.lines.start == line)
+                .unwrap()
+                .evidence
+        };
+        let anti = evidence_on_line(3);
+        assert!(
+            anti.has(TokenKind::Literal, "leftanti"),
+            "{:?}",
+            anti.tokens
+        );
+        assert!(anti.has(TokenKind::Function, DISTINCT), "{:?}", anti.tokens);
+        let semi = evidence_on_line(4);
+        assert!(
+            semi.has(TokenKind::Literal, "leftsemi"),
+            "{:?}",
+            semi.tokens
+        );
+        // `exceptAll` keeps copies: no anti join of distinct rows
+        let all = evidence_on_line(2);
+        assert!(!all.has(TokenKind::Literal, "leftanti"), "{:?}", all.tokens);
+        assert!(!all.has(TokenKind::Function, DISTINCT), "{:?}", all.tokens);
+    }
+
+    #[test]
+    fn actions_hold_the_number_of_rows_they_take_unwritten() {
+        let files = [(
+            "rows.py",
+            "df = spark.read.parquet('x')\n\
+             df.first()\n\
+             df.show()\n\
+             df.show(5)\n\
+             df.isEmpty()\n\
+             df.head(3)\n",
+        )];
+        let index = repo_index(&files);
+        let table = SiteTable::build(&index);
+        let kept_on_line = |line: u32| {
+            let last_call = table.sites.iter().rfind(|s| s.lines.start == line);
+            last_call.unwrap().evidence.kept_rows
+        };
+        assert_eq!(kept_on_line(2), Some(1));
+        // `show` takes one row more than it prints, to tell whether there are more
+        assert_eq!(kept_on_line(3), Some(21));
+        assert_eq!(kept_on_line(4), Some(6));
+        assert_eq!(kept_on_line(5), Some(1));
+        assert_eq!(kept_on_line(6), Some(3));
+    }
+
+    #[test]
+    fn a_filter_on_a_computed_column_reads_the_columns_it_was_computed_from() {
+        let files = [(
+            "trades.py",
+            "flagged = trades.withColumn('valid', when(col('trade_id') == col('valid_id'), True).otherwise(False))\n\
+             flagged.filter(col('valid') == True).count()\n\
+             flagged.filter(col('price') > 3).count()\n",
+        )];
+        let index = repo_index(&files);
+        let table = SiteTable::build(&index);
+        let filter_on_line = |line: u32| {
+            &table
+                .sites
+                .iter()
+                .find(|s| {
+                    s.lines.start == line
+                        && matches!(&s.kind, SiteKind::Call { method, .. } if method == "filter")
+                })
+                .unwrap()
+                .evidence
+        };
+        // the optimiser inlines `valid`: the plan's Filter reads `trade_id` and `valid_id`
+        let on_flag = filter_on_line(2);
+        for column in ["valid", "trade_id", "valid_id"] {
+            assert!(
+                on_flag.has(TokenKind::Column, column),
+                "{column}: {:?}",
+                on_flag.tokens
+            );
+        }
+        // a filter on a column the frame did not compute reads only that column
+        let on_price = filter_on_line(3);
+        assert!(
+            !on_price.has(TokenKind::Column, "trade_id"),
+            "{:?}",
+            on_price.tokens
+        );
+    }
+
+    #[test]
     fn describe_and_summary_hold_the_statistics_and_rows_they_plan() {
         let files = [(
             "stats.py",
