@@ -95,6 +95,31 @@ fn a_project_keeping_one_key_marks_its_join_as_one_on_names() {
     assert!(!joined_on_names(&join.signature), "{:?}", join.signature);
 }
 
+#[test]
+fn names_joined_in_another_case_are_one_name() {
+    // `join(addr, ["EMP_ID"])` of `emp_id` and `EMP_ID`: Spark resolves names case-insensitively
+    // and keeps the left side's spelling.
+    let on_names = |plan: &str| {
+        let graph = parse_plan(plan, &ParseOptions::default()).unwrap();
+        let semantics = plan_semantics(&graph);
+        let join = semantics.iter().find(|s| s.dag_node_id == "9").unwrap();
+        joined_on_names(&join.signature)
+    };
+    assert!(on_names(&PLAN.replace("emp_id#5L", "EMP_ID#5L")));
+    // A full outer join on names merges the pair of keys into one.
+    let merged = PLAN.replace(
+        "Output [3]: [emp_id#1L, name#2, city#6]",
+        "Output [3]: [coalesce(emp_id#1L, emp_id#5L) AS emp_id#9L, name#2, city#6]",
+    );
+    assert!(on_names(&merged));
+    // A `withColumn` Spark collapsed into the projection makes it no such join's.
+    let computed = PLAN.replace(
+        "Output [3]: [emp_id#1L, name#2, city#6]",
+        "Output [3]: [emp_id#1L, upper(name#2) AS name#9, city#6]",
+    );
+    assert!(!on_names(&computed));
+}
+
 /// [`PLAN`] without the Project: the query returns the join as it is, both `emp_id`s included.
 fn plan_keeping_both_keys() -> String {
     let bare = PLAN

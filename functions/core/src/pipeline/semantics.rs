@@ -1353,22 +1353,43 @@ fn keeps_one_of_each_name(project: &crate::plan::PlanNode) -> bool {
         return false;
     }
     let d = &project.details;
-    let mut seen = BTreeSet::new();
-    let twice: Vec<&str> = d
+    // Spark matches the names case-insensitively: `Seq("customerid")` joins `CustomerID`.
+    let inputs: Vec<String> = d
         .input
         .iter()
-        .filter(|a| !seen.insert(a.name.as_str()))
-        .map(|a| a.name.as_str())
+        .map(|a| a.name.to_lowercase().to_string())
         .collect();
-    let output_name = |e: &Expr| e.alias.clone().or_else(|| e.columns.first().cloned());
+    let mut seen = BTreeSet::new();
+    let twice: Vec<&str> = inputs
+        .iter()
+        .filter(|name| !seen.insert(name.as_str()))
+        .map(String::as_str)
+        .collect();
+    let output_name = |e: &Expr| {
+        e.alias
+            .clone()
+            .or_else(|| e.columns.first().cloned())
+            .map(|name| name.to_lowercase())
+    };
     let outputs: Vec<Option<String>> = d.projections.iter().map(output_name).collect();
-    // Every column kept but the second of each pair: a `select` of some columns is no such join.
-    let keeps_the_rest = d.projections.len() + twice.len() == d.input.len()
-        && d.input.iter().all(|a| {
-            outputs
-                .iter()
-                .any(|o| o.as_deref() == Some(a.name.as_str()))
-        });
+    // Every column kept as it is but the second of each pair (a full outer join merges the
+    // pair: `coalesce(k#1, k#5) AS k`): a `select` of some columns, or a `withColumn` Spark
+    // collapsed into the projection, is no such join's.
+    let merges_a_pair = |e: &Expr| {
+        e.functions
+            .iter()
+            .all(|f| f.eq_ignore_ascii_case("coalesce"))
+            && e.alias.as_deref().is_some_and(|alias| {
+                !e.columns.is_empty() && e.columns.iter().all(|c| c.eq_ignore_ascii_case(alias))
+            })
+    };
+    let keeps_the_rest = d.projections.len() + twice.len() == inputs.len()
+        && d.projections
+            .iter()
+            .all(|e| is_passthrough(e) || merges_a_pair(e))
+        && inputs
+            .iter()
+            .all(|name| outputs.iter().any(|o| o.as_deref() == Some(name.as_str())));
     // The keys lead, as Spark orders a join on names (`k, left columns…, right columns…`).
     let keys_lead = outputs
         .iter()
