@@ -56,8 +56,9 @@ use serde::{Deserialize, Serialize};
 /// naming its own split's weight; version 30: a record class — a Scala case class, a Java record
 /// or bean — lists its fields as its `params`; version 31: a class's string fields are
 /// constants too; version 32: a chain says how many branches enclose it, Scala's parenless
-/// actions are chains and a `catch` case's statements are statements).
-pub const INDEX_FORMAT_VERSION: u32 = 32;
+/// actions are chains and a `catch` case's statements are statements; version 33: a call says
+/// when it names columns computed from a frame's column names).
+pub const INDEX_FORMAT_VERSION: u32 = 33;
 
 pub type FileId = u32;
 pub type SymbolId = u32;
@@ -227,6 +228,11 @@ pub struct CallArgs {
     /// whose values are all of one class, in order.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub inline_columns: Vec<InlineColumn>,
+    /// The call also names columns the code computes at run time from a frame's column names
+    /// (`groupBy(keys.head, keys.tail: _*)` after `val keys = df.columns.filter(…)`): which ones,
+    /// the source does not say.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub computed_columns: bool,
 }
 
 /// A column of rows written out in code, and whether Spark infers it as a long (`id#0L` in the

@@ -105,6 +105,9 @@ pub struct Evidence {
     /// (`limit(0)`, `take(5)`, `first()`'s one, `show()`'s 21). Not a token: 0 and 1 decide
     /// nothing as literals, but a `limit(0)` is no `isEmpty`.
     pub kept_rows: Option<u64>,
+    /// For a site: it also names columns the code computes from a frame's column names
+    /// (`groupBy(keys.head, keys.tail: _*)`), so a node's keys may be among them.
+    pub names_computed_columns: bool,
 }
 
 /// How an aggregate gathers its rows: `groupBy(k).agg(…)` / `GROUP BY k` plan aggregates keyed
@@ -457,6 +460,7 @@ impl Evidence {
                 self.key_order.clone()
             },
             kept_rows: self.kept_rows,
+            names_computed_columns: self.names_computed_columns,
         }
     }
 

@@ -63,8 +63,9 @@ pub fn can_produce(family: OperatorFamily, target: &Evidence, site: &super::site
 }
 
 /// How much of the node's evidence the site holds ([`overlap`]), with the columns a bare
-/// de-duplication or a bare `dropna()` implies and the fields a `select("name.*")` does counted
-/// as held (see [`bare_deduplication_of_rows`], [`bare_null_drop`], [`expands_the_struct`]).
+/// de-duplication, a grouping by computed keys or a bare `dropna()` implies and the fields a
+/// `select("name.*")` does counted as held (see [`bare_deduplication_of_rows`],
+/// [`bare_null_drop`], [`expands_the_struct`]).
 /// Queries are ranked on it as well: a bare `distinct()` keys on every column of its frame, so it
 /// explains a whole-row de-duplication better than a query that names one of those columns
 /// (`SELECT COUNT(DISTINCT country)`).
@@ -93,6 +94,16 @@ fn evidence_overlap(
         } else {
             implied
         }
+    } else if family == OperatorFamily::Aggregate
+        && site.evidence.names_computed_columns
+        && !target.group_keys.is_empty()
+    {
+        // `groupBy(keys.head, keys.tail: _*)`: the node's keys are implied, not missing.
+        let mut implied = target.clone();
+        implied
+            .tokens
+            .retain(|(k, v)| *k != TokenKind::Column || !target.group_keys.contains(v));
+        overlap(&implied, &site.evidence, &table.weights)
     } else if family == OperatorFamily::Filter && bare_null_drop(target, site) {
         overlap(
             &target

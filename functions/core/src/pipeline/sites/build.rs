@@ -522,6 +522,7 @@ fn call_evidence(
         evidence.add(TokenKind::Alias, &name);
     }
     evidence.kept_rows = rows_kept(call);
+    evidence.names_computed_columns = call.args.computed_columns;
     for column in &call.args.inline_columns {
         evidence
             .column_longs
@@ -1267,9 +1268,10 @@ fn call_grouping(chain: &CallChain, position: usize) -> Grouping {
     }
 }
 
-/// Whether a grouping or de-duplicating call names its keys (`groupBy("k")`, not `groupBy()`).
+/// Whether a grouping or de-duplicating call names its keys (`groupBy("k")`, not `groupBy()`),
+/// written out or computed (`groupBy(keys.head, keys.tail: _*)`).
 fn names_keys(call: &crate::code::SparkCall) -> bool {
-    !(call.args.columns.is_empty() && call.args.literals.is_empty())
+    !(call.args.columns.is_empty() && call.args.literals.is_empty()) || call.args.computed_columns
 }
 
 /// Record classes by name — a Scala case class, a Java record or bean ([`crate::code::Symbol`]'s
@@ -1317,11 +1319,13 @@ fn build_module(path: &str) -> Option<&str> {
         .filter(|module| !module.is_empty())
 }
 
-/// The columns a grouping call keys on ([`Evidence::group_keys`]).
+/// The columns a grouping call keys on ([`Evidence::group_keys`]), and whether it also keys on
+/// columns the code computes ([`Evidence::names_computed_columns`]).
 fn add_group_keys(evidence: &mut Evidence, grouping: &crate::code::SparkCall) {
     evidence
         .group_keys
         .extend(grouping.args.columns.iter().map(|c| normalise_column(c)));
+    evidence.names_computed_columns |= grouping.args.computed_columns;
 }
 
 /// `groupBy` and its spellings: a call whose aggregate the next call computes.

@@ -1312,6 +1312,37 @@ mod tests {
     }
 
     #[test]
+    fn a_grouping_by_computed_keys_is_keyed() {
+        let files = [(
+            "Orders.scala",
+            "object Orders {\n\
+             \x20 def run(): Unit = {\n\
+             \x20   val orders = spark.read.parquet(\"orders\")\n\
+             \x20   val keys = orders.columns.filter(c => c != \"quantity\")\n\
+             \x20   orders.groupBy(keys.head, keys.tail: _*).agg(sum(\"quantity\")).show()\n\
+             \x20 }\n\
+             }\n",
+        )];
+        let index = repo_index(&files);
+        let table = SiteTable::build(&index);
+        let grouping = table
+            .sites
+            .iter()
+            .find(|s| matches!(&s.kind, SiteKind::Call { method, .. } if method == "agg"))
+            .unwrap();
+        assert_eq!(
+            grouping.evidence.grouping,
+            Some(crate::pipeline::evidence::Grouping::Keyed)
+        );
+        assert!(grouping.evidence.names_computed_columns);
+        assert!(
+            grouping.evidence.group_keys.is_empty(),
+            "{:?}",
+            grouping.evidence.group_keys
+        );
+    }
+
+    #[test]
     fn every_assignment_in_a_branch_may_reach_a_later_read() {
         // (the assignment before the `try` is taken to reach the read too: only how deep the
         // branches nest is known, not which assignment a branch's runs always follow)

@@ -63,6 +63,9 @@ impl<'a> Extractor<'a> {
                         if folded.insert(name) {
                             self.fold_variable(value, role, &mut out, &mut stack);
                         }
+                    } else if self.column_lists.contains(name) {
+                        // `select(*cols)` of a frame's column names
+                        out.computed_columns = true;
                     } else if self.is_dataframe_var(name) {
                         if name != receiver {
                             inputs.push(name.to_string());
@@ -82,6 +85,7 @@ impl<'a> Extractor<'a> {
                         let owner = text(object, src);
                         if self.column_lists.contains(owner) {
                             // `select(cols.head, cols.tail: _*)`: names the code computed
+                            out.computed_columns = true;
                         } else if self.is_dataframe_var(owner) {
                             out.columns.push(text(name, src).to_string());
                             if owner != receiver {

@@ -474,9 +474,11 @@ fn a_frames_column_names_are_a_collection_not_a_frame() {
         "{:#?}",
         out.chains
     );
-    // `kept.head` is the first name, not a column called `head`
+    // `kept.head` is the first name, not a column called `head`: the call names columns the
+    // code computes
     let select = first_call_at(&out, 6);
     assert!(select.args.columns.is_empty(), "{:?}", select.args);
+    assert!(select.args.computed_columns, "{:?}", select.args);
 }
 
 #[test]
