@@ -1006,6 +1006,33 @@ fn is_inferred_constraint(c: &Expr) -> bool {
     only_isnotnull || generator_size
 }
 
+/// Whether `text` is one call of `function` and nothing else (`isnotnull(f(a).b)`, not
+/// `isnotnull(a) OR b`).
+fn is_one_call_of(text: &str, function: &str) -> bool {
+    let text = text.trim();
+    let Some(arguments) = text
+        .get(..function.len())
+        .filter(|name| name.eq_ignore_ascii_case(function))
+        .and_then(|_| text[function.len()..].strip_prefix('('))
+    else {
+        return false;
+    };
+    let mut depth = 1usize;
+    for (at, ch) in arguments.char_indices() {
+        match ch {
+            '(' => depth += 1,
+            ')' => {
+                depth -= 1;
+                if depth == 0 {
+                    return at + 1 == arguments.len();
+                }
+            }
+            _ => {}
+        }
+    }
+    false
+}
+
 /// Why the planner, not the user, put `node` into the plan under `parent` — or `None` when the
 /// node is the user's own operator.
 fn derived_reason(
@@ -1073,11 +1100,19 @@ fn derived_reason(
         OperatorFamily::Filter => {
             // The optimizer only adds a Filter of its own below a join (null-rejecting keys) or a
             // generator (non-empty arrays); anywhere else `isnotnull(x)` is the user's filter.
+            let inferring = null_checks_inferred_above(graph, parents, idx);
+            // A generator checks the expression it explodes (`isnotnull(from_json(…).items)`);
+            // a join checks its keys.
+            let by_generator =
+                inferring.is_some_and(|p| graph.nodes[p].family == OperatorFamily::Generate);
             let inferred = !d.conditions.is_empty()
-                && d.conditions.iter().all(is_inferred_constraint)
-                && null_checks_inferred_above(graph, parents, idx);
+                && inferring.is_some()
+                && d.conditions.iter().all(|c| {
+                    is_inferred_constraint(c)
+                        || by_generator && is_one_call_of(&c.text, "isnotnull")
+                });
             if inferred {
-                return Some("constraints inferred from".to_owned());
+                return Some(INFERRED_CONSTRAINTS.to_owned());
             }
             // `except` / `intersect` compare whole rows null-safely (`a <=> b` for each column);
             // what a side's constants make of that is pushed down to the other side as a Filter
@@ -1172,6 +1207,9 @@ const OBJECTS_TO_ROWS: &str = "objects turned back into rows by";
 /// Why a join on names' own Project is derived: it keeps each key once, and serves the join.
 const JOIN_ON_NAMES_PROJECT: &str = "the columns kept by the join on names of";
 
+/// Why a Filter of null checks is the planner's.
+const INFERRED_CONSTRAINTS: &str = "constraints inferred from";
+
 /// Why the Project over a pivot is derived: it takes each pivoted value's column out of the
 /// pivot's array (`__pivot_count(1) AS count …[0] AS Female`), and serves the pivot below it.
 const PIVOT_VALUES_PROJECT: &str = "the pivoted values' columns taken out for";
@@ -1196,7 +1234,7 @@ pub fn plan_semantics(graph: &PlanGraph) -> Vec<SemanticDescription> {
         .enumerate()
         .map(|(idx, node)| {
             let inferred_from_above = node.family == OperatorFamily::Filter
-                && null_checks_inferred_above(graph, &parents, idx);
+                && null_checks_inferred_above(graph, &parents, idx).is_some();
             own_signature(node, inferred_from_above)
         })
         .collect();
@@ -1293,6 +1331,14 @@ pub fn plan_semantics(graph: &PlanGraph) -> Vec<SemanticDescription> {
                     .contains(&reason.as_str())
                 {
                     first_user_descendant(graph, &derived, idx)
+                } else if let Some(generator) = (reason == INFERRED_CONSTRAINTS)
+                    .then(|| null_checks_inferred_above(graph, &parents, idx))
+                    .flatten()
+                    .filter(|&p| graph.nodes[p].family == OperatorFamily::Generate)
+                {
+                    // the generator that asked for the checks, not the projection parsing the
+                    // JSON it explodes (a join's checks serve the operator above them)
+                    Some(generator)
                 } else {
                     consumer_of(graph, &parents, &derived, idx).or_else(|| {
                         (node.node_kind == NodeKind::Engine)
@@ -1420,7 +1466,7 @@ fn below_set_operation_join(graph: &PlanGraph, parents: &[Option<NodeIdx>], idx:
     false
 }
 
-/// Whether a join or generator above node `idx` asks for null checks on its side: Spark infers
+/// The join or generator above node `idx` that asks for null checks on its side, if any: Spark infers
 /// `isnotnull(key)` for both sides of an inner or semi join, only the null-supplying side of an
 /// outer join (the right of `LeftOuter`/`LeftAnti`, the left of `RightOuter`) and neither side of
 /// a full outer join (`InferFiltersFromConstraints`). On a preserved side the check can still come
@@ -1430,15 +1476,13 @@ fn null_checks_inferred_above(
     graph: &PlanGraph,
     parents: &[Option<NodeIdx>],
     idx: NodeIdx,
-) -> bool {
+) -> Option<NodeIdx> {
     let mut from = idx;
     for _ in 0..graph.nodes.len() {
-        let Some(p) = parents[from] else {
-            return false;
-        };
+        let p = parents[from]?;
         let node = &graph.nodes[p];
         match node.family {
-            OperatorFamily::Generate => return true,
+            OperatorFamily::Generate => return Some(p),
             OperatorFamily::Join => {
                 let side = node.children.iter().position(|&c| c == from);
                 let join_type = node
@@ -1447,18 +1491,18 @@ fn null_checks_inferred_above(
                     .as_ref()
                     .map_or(String::new(), |j| j.join_type.to_ascii_lowercase());
                 match (join_type.as_str(), side) {
-                    ("fullouter", _) => return false,
+                    ("fullouter", _) => return None,
                     // `ExistenceJoin(exists#1)` (an `IN` subquery under `OR`) infers nothing.
                     (t, _) if t.starts_with("existencejoin") => {}
                     ("leftouter" | "leftanti", Some(0)) | ("rightouter", Some(1)) => {}
-                    _ => return true,
+                    _ => return Some(p),
                 }
             }
             _ => {}
         }
         from = p;
     }
-    false
+    None
 }
 
 /// Skip engine wrappers between a node and its real parent operator.
@@ -1565,6 +1609,47 @@ fn first_user_descendant(
 mod tests {
     use super::{plan_semantics, range_literals};
     use crate::plan::{ParseOptions, parse_plan};
+
+    #[test]
+    fn null_checks_an_explode_asks_for_are_the_explodes_even_of_an_expression() {
+        let plan = "\
+== Physical Plan ==
+* Generate (5)
++- * Project (4)
+   +- Project (3)
+      +- Filter (2)
+         +- Scan text  (1)
+
+
+(1) Scan text 
+Output [1]: [value#1]
+Batched: false
+Location: InMemoryFileIndex [file:/data/orders.json]
+ReadSchema: struct<value:string>
+
+(2) Filter
+Input [1]: [value#1]
+Condition : ((size(from_json(StructField(items,ArrayType(StringType,true),true), value#1, Some(UTC), false).items, false) > 0) AND isnotnull(from_json(StructField(items,ArrayType(StringType,true),true), value#1, Some(UTC), false).items))
+
+(3) Project
+Output [1]: [from_json(StructField(items,ArrayType(StringType,true),true), value#1, Some(UTC), false) AS parsed#3]
+Input [1]: [value#1]
+
+(4) Project [codegen id : 1]
+Output [1]: [parsed#3.items AS items#5]
+Input [1]: [parsed#3]
+
+(5) Generate [codegen id : 1]
+Input [1]: [items#5]
+Arguments: explode(items#5), false, [item#7]
+";
+        let graph = parse_plan(plan, &ParseOptions::default()).unwrap();
+        let semantics = plan_semantics(&graph);
+        let filter = semantics.iter().find(|s| s.dag_node_id == "2").unwrap();
+        let consumer = filter.induced_by.as_ref().expect("the planner's filter");
+        // the generator asked for the checks, not the projection parsing the JSON above it
+        assert_eq!(consumer.dag_node_id, "5", "{consumer:?}");
+    }
 
     #[test]
     fn an_aggregate_says_whether_it_groups_by_keys() {
