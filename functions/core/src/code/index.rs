@@ -57,8 +57,9 @@ use serde::{Deserialize, Serialize};
 /// or bean — lists its fields as its `params`; version 31: a class's string fields are
 /// constants too; version 32: a chain says how many branches enclose it, Scala's parenless
 /// actions are chains and a `catch` case's statements are statements; version 33: a call says
-/// when it names columns computed from a frame's column names).
-pub const INDEX_FORMAT_VERSION: u32 = 33;
+/// when it names columns computed from a frame's column names; version 34: a foreign library's
+/// frames make no chains, and pathlib paths joined onto a file name are strings).
+pub const INDEX_FORMAT_VERSION: u32 = 34;
 
 pub type FileId = u32;
 pub type SymbolId = u32;

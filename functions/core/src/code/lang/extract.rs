@@ -30,7 +30,9 @@ use crate::code::index::{
 };
 use crate::code::sql::analyse_sql;
 use crate::code::sql_expr::sql_expression_tokens;
-use crate::code::strings::{DecodedString, capped, dedup, looks_like_sql, strip_margin};
+use crate::code::strings::{
+    DecodedString, PLACEHOLDER, capped, dedup, looks_like_sql, strip_margin,
+};
 use std::collections::{HashMap, HashSet};
 use tree_sitter::Node;
 
@@ -132,6 +134,7 @@ pub fn extract_file(
         session_vars: HashSet::new(),
         frame_columns: HashMap::new(),
         column_lists: HashSet::new(),
+        foreign_frames: HashSet::new(),
         string_vars: HashMap::new(),
         sql_literals: HashMap::new(),
         value_vars: HashMap::new(),
@@ -203,6 +206,10 @@ struct Extractor<'a> {
     /// Variables holding a frame's column names, not a frame (`val cols = df.columns`,
     /// `val rest = cols.filter(…)`): their `filter`, `head` and `tail` are a collection's.
     column_lists: HashSet<String>,
+    /// Variables (by scope symbol and name) holding what a foreign library made
+    /// (`merged = pd.merge(a, b)`, `x = np.array(…)`), or made of such a value: a pandas
+    /// frame's `groupby(…).agg(…)` is no Spark code.
+    foreign_frames: HashSet<(Option<SymbolId>, String)>,
     string_vars: HashMap<String, StringVar>,
     /// SQL-looking literals by start byte, emitted at the end unless `sql()` consumed them.
     sql_literals: HashMap<usize, SqlLiteral>,
@@ -445,6 +452,39 @@ impl<'a> Extractor<'a> {
         false
     }
 
+    /// Whether `value` is made by a foreign library's call (`pd.merge(…)`, `np.where(…)`), or
+    /// off a variable holding such a value ([`Self::is_foreign_frame`]).
+    fn made_by_foreign_library(&self, value: Node<'a>) -> bool {
+        let src = self.src;
+        let mut current = value;
+        let mut called = false;
+        for _ in 0..64 {
+            match self.adapter.shape(current, src) {
+                Shape::Call {
+                    object: Some(object),
+                    ..
+                } => {
+                    called = true;
+                    current = object;
+                }
+                Shape::Member { object, .. } => current = object,
+                Shape::Paren(inner) => current = inner,
+                Shape::Ident => {
+                    let base = text(current, src);
+                    return called && is_foreign_module(base) || self.is_foreign_frame(base);
+                }
+                _ => return false,
+            }
+        }
+        false
+    }
+
+    /// Whether variable `name` holds what a foreign library made, in the current scope.
+    fn is_foreign_frame(&self, name: &str) -> bool {
+        self.foreign_frames
+            .contains(&(self.symbol_stack.last().copied(), name.to_string()))
+    }
+
     /// A session or SQL context: by its usual names, or a variable assigned one.
     fn is_session(&self, name: &str) -> bool {
         vocab::is_session_name(name) || self.session_vars.contains(name)
@@ -526,6 +566,12 @@ impl<'a> Extractor<'a> {
                 self.column_lists.insert(name.clone());
             } else {
                 self.column_lists.remove(name);
+            }
+            let scoped = (self.symbol_stack.last().copied(), name.clone());
+            if self.made_by_foreign_library(value) {
+                self.foreign_frames.insert(scoped);
+            } else {
+                self.foreign_frames.remove(&scoped);
             }
             if vocab::makes_lambda_udf(text(value, self.src)) {
                 self.lambda_udfs.insert(name.clone());
@@ -718,16 +764,38 @@ impl<'a> Extractor<'a> {
                 }
                 Some((decoded, literal))
             }
+            // `dedent("…")`; a path made a string or a `Path` (`str(RAW_DIR / "orders.parquet")`)
             Shape::Call {
+                object: None,
                 name,
                 args: Some(args),
-                ..
-            } if text(name, self.src) == "dedent" => {
+            } if matches!(text(name, self.src), "dedent" | "str" | "Path" | "PurePath") => {
                 let first = named_children(args).into_iter().next()?;
                 self.string_value(first)
             }
+            _ if node.kind() == "binary_operator" => self.joined_path(node),
             _ => None,
         }
+    }
+
+    /// A pathlib path joined with `/` onto a string (`RAW_DIR / "orders.parquet"`): the folder's
+    /// value when the file holds it, else a [`PLACEHOLDER`], then the string.
+    fn joined_path(&self, node: Node<'a>) -> Option<(DecodedString, Node<'a>)> {
+        let operator = node.child_by_field_name("operator")?;
+        if text(operator, self.src) != "/" {
+            return None;
+        }
+        let (mut file, literal) = self.string_value(node.child_by_field_name("right")?)?;
+        let left = self.unwrap_parens(node.child_by_field_name("left")?);
+        let folder = match self.string_value(left) {
+            Some((folder, _)) => folder.text,
+            None => self
+                .string_vars
+                .get(text(left, self.src))
+                .map_or_else(|| PLACEHOLDER.to_string(), |v| v.value.text.clone()),
+        };
+        file.text = format!("{}/{}", folder.trim_end_matches('/'), file.text);
+        Some((file, literal))
     }
 }
 

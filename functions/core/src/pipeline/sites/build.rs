@@ -401,12 +401,16 @@ fn top_level_class(index: &RepoIndex, chain: &CallChain) -> Option<String> {
 /// A chain ending in a lazy transformation that nothing uses — standing alone as a statement,
 /// not returned, passed on, shown nor written (`df.groupby("k").mean()` on a line of its own, a
 /// notebook cell that displays only its repr), or assigned to a variable nothing reads later
-/// (`val names = ds.map(_.name)`) — builds a plan Spark never runs.
+/// (`val names = ds.map(_.name)`) — builds a plan Spark never runs; so does one that only
+/// prints its plan or schema (`a.join(b, "id").explain()`).
 fn never_runs(chain: &CallChain) -> bool {
     let Some(last) = chain.calls.last() else {
         return false;
     };
     let method = last.method.to_ascii_lowercase();
+    if matches!(method.as_str(), "explain" | "printschema") {
+        return true;
+    }
     let after_grouping =
         chain.calls.len() >= 2 && is_grouping_method(&chain.calls[chain.calls.len() - 2].method);
     let lazy = LAZY_ENDINGS.contains(&method.as_str())

@@ -1260,7 +1260,8 @@ mod tests {
              df.count()\n\
              df.describe()\n\
              unused = df.groupby('Company').mean()\n\
-             means.show()\n",
+             means.show()\n\
+             df.groupby('Company').mean().explain()\n",
         )];
         let index = repo_index(&files);
         let table = SiteTable::build(&index);
@@ -1282,6 +1283,8 @@ mod tests {
         assert!(prior(7) < prior(3));
         // assigned to a variable nothing reads, it never runs either
         assert!(prior(8) < prior(3));
+        // printing its plan runs nothing
+        assert!(prior(10) < prior(3));
     }
 
     #[test]

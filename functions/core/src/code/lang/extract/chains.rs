@@ -74,7 +74,8 @@ impl<'a> Extractor<'a> {
         // `cols.filter(…)` over a frame's column names, `df.columns.contains("x")`: a
         // collection's methods, not a frame's.
         let lists_columns = |l: &Link<'a>| matches!(l, Link::Member { name } if vocab::COLUMN_LISTINGS.contains(&text(*name, src)));
-        if base_ident.is_some_and(|b| self.column_lists.contains(b))
+        // … and a pandas frame's `groupby(…).agg(…)` is pandas'.
+        if base_ident.is_some_and(|b| self.column_lists.contains(b) || self.is_foreign_frame(b))
             || links.iter().any(lists_columns)
         {
             return;

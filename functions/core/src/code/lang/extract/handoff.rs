@@ -270,7 +270,11 @@ impl<'a> Extractor<'a> {
                 {
                     ArgValue::Name(text(name, src).to_string())
                 }
-                _ => continue,
+                // `str(RAW_DIR / "orders.parquet")`, `"a" "b"`
+                _ => match self.string_value(value) {
+                    Some((decoded, _)) => ArgValue::Literal(decoded.text),
+                    None => continue,
+                },
             };
             self.out.passed.push(PassedArg {
                 file: 0,

@@ -1,6 +1,7 @@
 //! Tests of the parent module.
 
 use super::*;
+use crate::code::index::ArgValue;
 use crate::code::sql_expr::COUNT_OF_ROWS;
 
 /// The first call of the chain whose statement starts at `line`.
@@ -495,4 +496,30 @@ fn a_classs_string_fields_are_constants() {
     assert_eq!(constant("products_path"), Some("data/gold//products/"));
     // a method's local is no constant
     assert_eq!(constant("local"), None);
+}
+
+#[test]
+fn a_frame_a_foreign_library_made_is_no_spark_frame() {
+    let src = "import pandas as pd\n\ndef with_pandas(orders, products):\n    merged = pd.merge(orders, products, on='id')\n    return merged.groupby('customer_id').agg({'revenue': 'sum'})\n\ndef with_spark(spark, path):\n    merged = spark.read.parquet(path)\n    merged.groupby('customer_id').agg({'revenue': 'sum'}).show()\n";
+    let out = extract_file(&super::super::python::Python, src, "", CodeFlags::default());
+    let starts: Vec<u32> = out.chains.iter().map(|c| c.statement.start).collect();
+    // pandas' `groupby(…).agg(…)` is no chain; the same text over a Spark read is
+    assert!(!starts.contains(&5), "{:#?}", out.chains);
+    assert!(starts.contains(&9), "{:#?}", out.chains);
+}
+
+#[test]
+fn a_pathlib_path_joined_onto_a_file_name_passes_the_file() {
+    let src = "from pathlib import Path\n\ndef run(job):\n    orders_path = str(RAW_DIR / \"orders.parquet\")\n    job.load(orders_path)\n    job.load(Path(\"data\") / \"products.csv\")\n";
+    let out = extract_file(&super::super::python::Python, src, "", CodeFlags::default());
+    let passed: Vec<&ArgValue> = out.passed.iter().map(|p| &p.value).collect();
+    // a folder the file does not hold stays a placeholder; the file's own name is known
+    assert!(
+        passed.contains(&&ArgValue::Literal(format!("{PLACEHOLDER}/orders.parquet"))),
+        "{passed:?}"
+    );
+    assert!(
+        passed.contains(&&ArgValue::Literal("data/products.csv".into())),
+        "{passed:?}"
+    );
 }
