@@ -423,9 +423,30 @@ impl<'a> Extractor<'a> {
     /// Whether `value` is a frame's column names or a collection made of them: `df.columns`,
     /// `df.schema.fieldNames`, `cols.filter(…)` of a variable holding them.
     fn lists_columns(&self, value: Node<'a>) -> bool {
+        self.value_base(value).is_some_and(|base| {
+            self.column_lists.contains(base.name)
+                || self.is_dataframe_var(base.name)
+                    && base
+                        .first_member
+                        .is_some_and(|m| vocab::COLUMN_LISTINGS.contains(&m))
+        })
+    }
+
+    /// Whether `value` is made by a foreign library's call (`pd.merge(…)`, `np.where(…)`), or
+    /// off a variable holding such a value ([`Self::is_foreign_frame`]).
+    fn made_by_foreign_library(&self, value: Node<'a>) -> bool {
+        self.value_base(value).is_some_and(|base| {
+            base.called && is_foreign_module(base.name) || self.is_foreign_frame(base.name)
+        })
+    }
+
+    /// The variable or module a value's calls and members start from (`df` in
+    /// `df.columns.filter(…)`, `pd` in `pd.merge(a, b)`), with what is done to it first.
+    fn value_base(&self, value: Node<'a>) -> Option<ValueBase<'a>> {
         let src = self.src;
         let mut current = value;
         let mut first_member = None;
+        let mut called = false;
         for _ in 0..64 {
             match self.adapter.shape(current, src) {
                 Shape::Call {
@@ -433,6 +454,7 @@ impl<'a> Extractor<'a> {
                     ..
                 } => {
                     first_member = None;
+                    called = true;
                     current = object;
                 }
                 Shape::Member { object, name } => {
@@ -441,42 +463,16 @@ impl<'a> Extractor<'a> {
                 }
                 Shape::Paren(inner) => current = inner,
                 Shape::Ident => {
-                    let base = text(current, src);
-                    return self.column_lists.contains(base)
-                        || self.is_dataframe_var(base)
-                            && first_member.is_some_and(|m| vocab::COLUMN_LISTINGS.contains(&m));
+                    return Some(ValueBase {
+                        name: text(current, src),
+                        first_member,
+                        called,
+                    });
                 }
-                _ => return false,
+                _ => return None,
             }
         }
-        false
-    }
-
-    /// Whether `value` is made by a foreign library's call (`pd.merge(…)`, `np.where(…)`), or
-    /// off a variable holding such a value ([`Self::is_foreign_frame`]).
-    fn made_by_foreign_library(&self, value: Node<'a>) -> bool {
-        let src = self.src;
-        let mut current = value;
-        let mut called = false;
-        for _ in 0..64 {
-            match self.adapter.shape(current, src) {
-                Shape::Call {
-                    object: Some(object),
-                    ..
-                } => {
-                    called = true;
-                    current = object;
-                }
-                Shape::Member { object, .. } => current = object,
-                Shape::Paren(inner) => current = inner,
-                Shape::Ident => {
-                    let base = text(current, src);
-                    return called && is_foreign_module(base) || self.is_foreign_frame(base);
-                }
-                _ => return false,
-            }
-        }
-        false
+        None
     }
 
     /// Whether variable `name` holds what a foreign library made, in the current scope.
@@ -797,6 +793,17 @@ impl<'a> Extractor<'a> {
         file.text = format!("{}/{}", folder.trim_end_matches('/'), file.text);
         Some((file, literal))
     }
+}
+
+/// Where a value's calls and members start ([`Extractor::value_base`]).
+struct ValueBase<'a> {
+    /// The identifier they start from.
+    name: &'a str,
+    /// The member read off it first, when the first step is a member (`columns` in
+    /// `df.columns.filter(…)`), not a call.
+    first_member: Option<&'a str>,
+    /// Whether anything on the way is called.
+    called: bool,
 }
 
 /// Syntax nodes (of Python, Scala and Java) whose body may run or not, or run instead of another.

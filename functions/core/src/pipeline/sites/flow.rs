@@ -175,12 +175,14 @@ pub(super) fn registers_view(method: &str) -> bool {
     .any(|m| m.eq_ignore_ascii_case(method))
 }
 
-/// For each chain, the chains defining the variables it reads: the nearest earlier assignment in
-/// the same file, preferring the same enclosing symbol (then module level); and the chains
-/// returned by the helper functions it starts from or applies ([`crate::pipeline::handoffs`]).
 /// The most assignments of one variable in branches that may reach one read.
 const MAY_REACH_CAP: usize = 4;
 
+/// For each chain, the chains defining the variables it reads: the nearest earlier assignment in
+/// the same file, preferring the same enclosing symbol (then module level) — and the ones before
+/// it that may have run last instead, while it sits in a branch the read is not in; and the
+/// chains returned by the helper functions it starts from or applies
+/// ([`crate::pipeline::handoffs`]).
 pub(super) fn flow_edges(
     index: &RepoIndex,
     helpers: &[crate::pipeline::handoffs::HelperFeeds],
