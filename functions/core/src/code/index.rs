@@ -58,8 +58,9 @@ use serde::{Deserialize, Serialize};
 /// constants too; version 32: a chain says how many branches enclose it, Scala's parenless
 /// actions are chains and a `catch` case's statements are statements; version 33: a call says
 /// when it names columns computed from a frame's column names; version 34: a foreign library's
-/// frames make no chains, and pathlib paths joined onto a file name are strings).
-pub const INDEX_FORMAT_VERSION: u32 = 34;
+/// frames make no chains, and pathlib paths joined onto a file name are strings; version 35: the
+/// frames of returned and unpacked tuples, by position).
+pub const INDEX_FORMAT_VERSION: u32 = 35;
 
 pub type FileId = u32;
 pub type SymbolId = u32;
@@ -361,6 +362,11 @@ pub struct CallChain {
     /// variable may not have run, so an earlier assignment may reach the read as well.
     #[serde(default, skip_serializing_if = "is_zero")]
     pub branch_depth: u8,
+    /// For a frame that is one element of a tuple: its position — in a function's returned
+    /// tuple (`return orders, products, elapsed`), or among the variables a call's tuple is
+    /// unpacked into (`orders, products, _ = bench.load_data()`), which it is fed by.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tuple_position: Option<u8>,
 }
 
 fn is_zero(n: &u8) -> bool {

@@ -71,9 +71,15 @@ pub fn helper_feeds(index: &RepoIndex) -> Vec<HelperFeeds> {
         } else {
             same_file
         };
+        // An unpacked variable takes the element at its position of a returned tuple.
+        let same_position = |returned: &usize| {
+            let returned = index.chains[*returned].tuple_position;
+            returned.is_none() || chain.tuple_position.is_none() || returned == chain.tuple_position
+        };
         chosen
             .iter()
             .flat_map(|s| returned_by.get(s).into_iter().flatten().copied())
+            .filter(same_position)
             .collect()
     };
     index

@@ -704,6 +704,7 @@ impl<'a> Extractor<'a> {
                 assignment.map(|(name, _)| name).zip(assigned_value),
                 returned_value,
             );
+            self.hand_off_tuples(statement, host, returned_value);
         }
         nested
     }

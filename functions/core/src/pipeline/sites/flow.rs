@@ -295,8 +295,14 @@ pub(super) fn flow_edges(
                         let inner = &chains[other];
                         inner.assigned_to.is_none() && root_variable(&inner.receiver) == variable
                     });
-                for def in inline.into_iter().chain(definitions(chain, variable)) {
-                    if !feeds.iter().any(|(_, d)| *d == def) {
+                // … or, for a parameter (`def run(self, orders, products): orders.join(products)`),
+                // what the function's callers pass.
+                let mut defined = definitions(chain, variable);
+                if defined.is_empty() && inline.is_none() {
+                    defined = parameter_feeds(chain, variable);
+                }
+                for def in inline.into_iter().chain(defined) {
+                    if def != idx && !feeds.iter().any(|(_, d)| *d == def) {
                         feeds.push((FlowRole::Argument, def));
                     }
                 }

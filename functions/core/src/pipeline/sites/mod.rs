@@ -1315,6 +1315,49 @@ mod tests {
     }
 
     #[test]
+    fn frames_returned_in_a_tuple_reach_the_variables_at_their_positions() {
+        let files = [(
+            "bench.py",
+            "class Bench:\n\
+             \x20   def load(self, spark):\n\
+             \x20       orders_df = spark.read.parquet('o.parquet')\n\
+             \x20       products_df = spark.read.parquet('p.parquet')\n\
+             \x20       return orders_df, products_df, 0.5\n\
+             \x20   def run(self, orders_df, products_df):\n\
+             \x20       return orders_df.join(products_df, 'id')\n\
+             def main(bench, spark):\n\
+             \x20   orders, products, seconds = bench.load(spark)\n\
+             \x20   bench.run(orders, products).show()\n",
+        )];
+        let index = repo_index(&files);
+        let table = SiteTable::build(&index);
+        let chain = |line: u32, what: &dyn Fn(&crate::code::CallChain) -> bool| {
+            index
+                .chains
+                .iter()
+                .position(|c| c.statement.start == line && what(c))
+                .unwrap_or_else(|| panic!("line {line}: {:#?}", index.chains))
+        };
+        let fed = |c: usize| -> Vec<usize> { table.feeds(c).iter().map(|(_, f)| *f).collect() };
+        let products = chain(9, &|c| c.assigned_to.as_deref() == Some("products"));
+        let returned_products = chain(5, &|c| c.receiver == "products_df");
+        let returned_orders = chain(5, &|c| c.receiver == "orders_df");
+        assert!(
+            fed(products).contains(&returned_products),
+            "{:?}",
+            fed(products)
+        );
+        assert!(
+            !fed(products).contains(&returned_orders),
+            "{:?}",
+            fed(products)
+        );
+        // the join's argument, a parameter, is what the callers pass there
+        let join = chain(7, &|c| c.calls.iter().any(|k| k.method == "join"));
+        assert!(fed(join).contains(&products), "{:?}", fed(join));
+    }
+
+    #[test]
     fn a_grouping_by_computed_keys_is_keyed() {
         let files = [(
             "Orders.scala",

@@ -70,6 +70,9 @@ impl<'a> Extractor<'a> {
                         if name != receiver {
                             inputs.push(name.to_string());
                         }
+                    } else if let (ArgRole::Path, Some(path)) = (role, self.string_vars.get(name)) {
+                        // `read.parquet(str(orders_path))` after `orders_path = DIR / "o.parquet"`
+                        record_string(&mut out, role, path.value.text.clone());
                     } else {
                         record_name(&mut out, role, name);
                     }
@@ -132,6 +135,13 @@ impl<'a> Extractor<'a> {
                         if let Some(args) = args {
                             for child in named_children(args) {
                                 stack.push((child, ArgRole::Column));
+                            }
+                        }
+                    } else if object.is_none() && matches!(callee, "str" | "Path" | "PurePath") {
+                        // `read.parquet(str(orders_path))`: the path as a string
+                        if let Some(args) = args {
+                            for child in named_children(args) {
+                                stack.push((child, role));
                             }
                         }
                     } else {

@@ -244,6 +244,7 @@ impl<'a> Extractor<'a> {
             unread: false,
             receiver_made_at,
             branch_depth: self.branch_depth(statement),
+            tuple_position: None,
         });
     }
 

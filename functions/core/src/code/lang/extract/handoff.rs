@@ -30,6 +30,9 @@ use tree_sitter::Node;
 /// Most arguments of one call recorded as passed values.
 const PASSED_ARGS_CAP: usize = 8;
 
+/// Most elements of a tuple followed as frames.
+const TUPLE_CAP: usize = 8;
+
 /// Methods that apply a function to the DataFrame they are called on.
 const APPLYING_METHODS: &[&str] = &["transform", "pipe"];
 
@@ -175,6 +178,62 @@ impl<'a> Extractor<'a> {
         }
     }
 
+    /// Frames carried in tuples, by position: `return orders, products, elapsed` makes a
+    /// returned pass-through of each frame; `orders, products, _ = bench.load_data()` a
+    /// pass-through from `load_data` for each variable.
+    pub(super) fn hand_off_tuples(
+        &mut self,
+        statement: Node<'a>,
+        host: LineRange,
+        returned: Option<Node<'a>>,
+    ) {
+        let src = self.src;
+        // (a helper seen returning frames, or variables named like frames: not
+        // `current, peak = tracemalloc.get_traced_memory()`)
+        if let Some((names, value)) = self.adapter.unpacked_assignment(statement, src)
+            && let Some((function, inputs)) = self.helper_callee(self.unwrap_parens(value))
+            && (self.returning_functions.contains(&function)
+                || names.iter().any(|n| vocab::looks_like_dataframe_name(n)))
+        {
+            for (position, name) in names.into_iter().enumerate().take(TUPLE_CAP) {
+                self.pass_through(
+                    statement,
+                    host,
+                    String::new(),
+                    inputs.clone(),
+                    Some(name),
+                    Some(function.clone()),
+                );
+                self.position_last_chain(position);
+            }
+            return;
+        }
+        let Some(tuple) = returned.filter(|v| matches!(v.kind(), "expression_list" | "tuple"))
+        else {
+            return;
+        };
+        for (position, element) in named_children(tuple)
+            .into_iter()
+            .enumerate()
+            .take(TUPLE_CAP)
+        {
+            let var = text(element, src);
+            if matches!(self.adapter.shape(element, src), Shape::Ident)
+                && self.is_dataframe_var(var)
+            {
+                self.pass_through(statement, host, var.to_string(), Vec::new(), None, None);
+                self.position_last_chain(position);
+                self.mark_returned();
+            }
+        }
+    }
+
+    fn position_last_chain(&mut self, position: usize) {
+        if let Some(chain) = self.out.chains.last_mut() {
+            chain.tuple_position = u8::try_from(position).ok();
+        }
+    }
+
     /// `summary = model.summary`, `preds = summary.predictions`: a value read off a DataFrame
     /// variable — or off what one was fed to, a fitted model — carries that frame's data on. Not
     /// what describes the frame instead (`df.columns`, `df.schema`, `df.write`).
@@ -220,6 +279,7 @@ impl<'a> Extractor<'a> {
             unread: false,
             receiver_made_at: None,
             branch_depth: self.branch_depth(statement),
+            tuple_position: None,
         });
     }
 

@@ -523,3 +523,50 @@ fn a_pathlib_path_joined_onto_a_file_name_passes_the_file() {
         "{passed:?}"
     );
 }
+
+#[test]
+fn frames_in_tuples_keep_their_positions() {
+    let src = "class Bench:\n    def load(self, spark):\n        orders_df = spark.read.parquet(str(ORDERS))\n        products_df = spark.read.parquet(str(PRODUCTS))\n        return orders_df, products_df, 0.5\n\ndef main(bench):\n    orders, products, seconds = bench.load(spark)\n    current, peak = tracemalloc.get_traced_memory()\n";
+    let out = extract_file(&super::super::python::Python, src, "", CodeFlags::default());
+    let positioned = |line: u32| -> Vec<(Option<String>, String, Option<u8>, bool)> {
+        out.chains
+            .iter()
+            .filter(|c| c.statement.start == line && c.tuple_position.is_some())
+            .map(|c| {
+                (
+                    c.assigned_to.clone(),
+                    c.receiver.clone(),
+                    c.tuple_position,
+                    c.returned,
+                )
+            })
+            .collect()
+    };
+    // each returned frame at its position (the number is no frame)
+    assert_eq!(
+        positioned(5),
+        [
+            (None, "orders_df".to_string(), Some(0), true),
+            (None, "products_df".to_string(), Some(1), true)
+        ]
+    );
+    // each unpacked variable from the helper, at its position
+    let unpacked = positioned(8);
+    assert_eq!(unpacked.len(), 3, "{unpacked:?}");
+    assert_eq!(unpacked[1].0.as_deref(), Some("products"));
+    assert_eq!(unpacked[1].2, Some(1));
+    assert!(
+        out.chains
+            .iter()
+            .all(|c| c.statement.start != 8 || c.source_function.as_deref() == Some("load"))
+    );
+    // a library's tuple is no frames
+    assert!(positioned(9).is_empty(), "{:?}", positioned(9));
+    // `str(path)` passes the path on: the reader names what the variable holds
+    let read = first_call_at(&out, 3);
+    assert!(
+        read.args.functions.iter().all(|f| f != "str"),
+        "{:?}",
+        read.args
+    );
+}
