@@ -107,30 +107,44 @@ fn absorb_pushed_join_conditions(
     chain_feeds: &[Vec<(FlowRole, usize)>],
     sites: &mut [Site],
 ) {
-    for (chain_idx, chain) in index.chains.iter().enumerate() {
-        for (position, call) in chain.calls.iter().enumerate() {
-            if !["where", "filter"].contains(&call.method.as_str()) || !compares_columns(call) {
-                continue;
-            }
-            let join = if position > 0 {
-                chain_sites[chain_idx].get(position - 1).copied()
-            } else {
-                receiver_feed(chain_feeds, chain_idx)
-                    .and_then(|fed| chain_sites[fed].last().copied())
-            };
-            let Some(join) =
-                join.filter(|site| sites[*site].families.contains(OperatorFamily::Join))
-            else {
-                continue;
-            };
-            let joined = &mut sites[join].evidence;
-            joined.add_all(TokenKind::Column, &call.args.columns);
-            let own_keys = std::mem::take(&mut joined.key_order);
-            for column in call.args.columns.iter().chain(&own_keys) {
-                joined.add_key(column);
-            }
+    for (chain_idx, position, call) in filter_calls(index) {
+        if !compares_columns(call) {
+            continue;
+        }
+        let join = if position > 0 {
+            chain_sites[chain_idx].get(position - 1).copied()
+        } else {
+            receiver_feed(chain_feeds, chain_idx).and_then(|fed| chain_sites[fed].last().copied())
+        };
+        let Some(join) = join.filter(|site| sites[*site].families.contains(OperatorFamily::Join))
+        else {
+            continue;
+        };
+        let joined = &mut sites[join].evidence;
+        joined.add_all(TokenKind::Column, &call.args.columns);
+        let own_keys = std::mem::take(&mut joined.key_order);
+        for column in call.args.columns.iter().chain(&own_keys) {
+            joined.add_key(column);
         }
     }
+}
+
+/// Every `where` / `filter` call of the index: its chain, its position there, the call.
+fn filter_calls(
+    index: &RepoIndex,
+) -> impl Iterator<Item = (usize, usize, &crate::code::SparkCall)> {
+    index
+        .chains
+        .iter()
+        .enumerate()
+        .flat_map(|(chain_idx, chain)| {
+            chain
+                .calls
+                .iter()
+                .enumerate()
+                .filter(|(_, call)| ["where", "filter"].contains(&call.method.as_str()))
+                .map(move |(position, call)| (chain_idx, position, call))
+        })
 }
 
 /// How many chains back a filter's computed column is looked for.
@@ -146,23 +160,17 @@ fn inline_computed_columns(
     chain_feeds: &[Vec<(FlowRole, usize)>],
     sites: &mut [Site],
 ) {
-    for (chain_idx, chain) in index.chains.iter().enumerate() {
-        for (position, call) in chain.calls.iter().enumerate() {
-            if !["where", "filter"].contains(&call.method.as_str()) {
-                continue;
+    for (chain_idx, position, call) in filter_calls(index) {
+        let mut inlined = Vec::new();
+        for column in &call.args.columns {
+            let column = normalise_column(column);
+            if let Some(computed) = computing_call(index, chain_feeds, chain_idx, position, &column)
+            {
+                inlined.extend(computed.args.columns.iter().cloned());
             }
-            let mut inlined = Vec::new();
-            for column in &call.args.columns {
-                let column = normalise_column(column);
-                if let Some(computed) =
-                    computing_call(index, chain_feeds, chain_idx, position, &column)
-                {
-                    inlined.extend(computed.args.columns.iter().cloned());
-                }
-            }
-            if let Some(&site) = chain_sites[chain_idx].get(position) {
-                sites[site].evidence.add_all(TokenKind::Column, &inlined);
-            }
+        }
+        if let Some(&site) = chain_sites[chain_idx].get(position) {
+            sites[site].evidence.add_all(TokenKind::Column, &inlined);
         }
     }
 }

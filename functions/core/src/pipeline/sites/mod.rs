@@ -445,6 +445,15 @@ mod tests {
     use crate::pipeline::evidence::rdd_made_at;
 
     /// The index of a repository holding `files` (path, source).
+    /// The first site of the table starting on `line`.
+    fn first_site_on(table: &SiteTable, line: u32) -> &Site {
+        table
+            .sites
+            .iter()
+            .find(|s| s.lines.start == line)
+            .unwrap_or_else(|| panic!("no site on line {line}"))
+    }
+
     fn repo_index(files: &[(&str, &str)]) -> RepoIndex {
         let dir = tempfile::tempdir().unwrap();
         for (path, source) in files {
@@ -1265,14 +1274,7 @@ mod tests {
         )];
         let index = repo_index(&files);
         let table = SiteTable::build(&index);
-        let prior = |line: u32| {
-            table
-                .sites
-                .iter()
-                .find(|s| s.lines.start == line)
-                .map(|s| s.origin_prior)
-                .unwrap()
-        };
+        let prior = |line: u32| first_site_on(&table, line).origin_prior;
         // a statement of its own ending in a lazy transformation never runs a job
         assert!(prior(2) < prior(3), "{} {}", prior(2), prior(3));
         assert!(prior(5) < prior(3));
@@ -1296,15 +1298,7 @@ mod tests {
         )];
         let index = repo_index(&files);
         let table = SiteTable::build(&index);
-        let tails = |line: u32| {
-            &table
-                .sites
-                .iter()
-                .find(|s| s.lines.start == line)
-                .unwrap()
-                .evidence
-                .path_tails
-        };
+        let tails = |line: u32| &first_site_on(&table, line).evidence.path_tails;
         assert!(
             tails(1).contains("course/frames/sales.csv"),
             "{:?}",
@@ -1455,14 +1449,7 @@ mod tests {
         )];
         let index = repo_index(&files);
         let table = SiteTable::build(&index);
-        let evidence_on_line = |line: u32| {
-            &table
-                .sites
-                .iter()
-                .find(|s| s.lines.start == line)
-                .unwrap()
-                .evidence
-        };
+        let evidence_on_line = |line: u32| &first_site_on(&table, line).evidence;
         let anti = evidence_on_line(3);
         assert!(
             anti.has(TokenKind::Literal, "leftanti"),
