@@ -1232,12 +1232,7 @@ fn nested_nodes(graph: &PlanGraph) -> Vec<bool> {
     let mut stack: Vec<NodeIdx> = graph
         .nodes
         .iter()
-        .filter(|n| {
-            n.details
-                .join
-                .as_ref()
-                .is_some_and(|j| matches!(j.join_type.as_str(), "LeftSemi" | "LeftAnti"))
-        })
+        .filter(|n| n.details.join.as_ref().is_some_and(|j| j.is_semi_or_anti()))
         .filter_map(|n| n.children.get(1).copied())
         .collect();
     while let Some(idx) = stack.pop() {

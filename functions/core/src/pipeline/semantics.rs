@@ -1010,27 +1010,15 @@ fn is_inferred_constraint(c: &Expr) -> bool {
 /// `isnotnull(a) OR b`).
 fn is_one_call_of(text: &str, function: &str) -> bool {
     let text = text.trim();
-    let Some(arguments) = text
+    let Some(call) = text
         .get(..function.len())
         .filter(|name| name.eq_ignore_ascii_case(function))
-        .and_then(|_| text[function.len()..].strip_prefix('('))
+        .map(|_| &text[function.len()..])
+        .filter(|call| call.starts_with('('))
     else {
         return false;
     };
-    let mut depth = 1usize;
-    for (at, ch) in arguments.char_indices() {
-        match ch {
-            '(' => depth += 1,
-            ')' => {
-                depth -= 1;
-                if depth == 0 {
-                    return at + 1 == arguments.len();
-                }
-            }
-            _ => {}
-        }
-    }
-    false
+    crate::plan::expr::matching_close(call) == Some(call.len())
 }
 
 /// Why the planner, not the user, put `node` into the plan under `parent` — or `None` when the
@@ -1453,12 +1441,12 @@ fn below_set_operation_join(graph: &PlanGraph, parents: &[Option<NodeIdx>], idx:
         let Some(p) = current else {
             return false;
         };
-        let join_type = graph.nodes[p]
+        if graph.nodes[p]
             .details
             .join
             .as_ref()
-            .map(|j| j.join_type.as_str());
-        if matches!(join_type, Some("LeftAnti" | "LeftSemi")) {
+            .is_some_and(|j| j.is_semi_or_anti())
+        {
             return true;
         }
         current = parents[p];

@@ -126,6 +126,14 @@ pub struct JoinInfo {
     pub condition: Vec<Expr>,
 }
 
+impl JoinInfo {
+    /// A left semi or anti join: how Spark plans `x IN (SELECT …)`, `[NOT] EXISTS (…)`,
+    /// `intersect` and `except`.
+    pub fn is_semi_or_anti(&self) -> bool {
+        matches!(self.join_type.as_str(), "LeftSemi" | "LeftAnti")
+    }
+}
+
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct SortKey {

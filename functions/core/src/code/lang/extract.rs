@@ -766,7 +766,9 @@ impl<'a> Extractor<'a> {
                 object: None,
                 name,
                 args: Some(args),
-            } if matches!(text(name, self.src), "dedent" | "str" | "Path" | "PurePath") => {
+            } if text(name, self.src) == "dedent"
+                || vocab::PATH_WRAPPERS.contains(&text(name, self.src)) =>
+            {
                 let first = named_children(args).into_iter().next()?;
                 self.string_value(first)
             }

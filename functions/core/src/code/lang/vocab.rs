@@ -148,6 +148,10 @@ pub const FRAME_DESCRIPTIONS: &[&str] = &[
     "stat",
 ];
 
+/// Calls that only make a path of their argument, a string or a `pathlib` path
+/// (`str(RAW_DIR / "orders.parquet")`, `Path("data")`).
+pub const PATH_WRAPPERS: &[&str] = &["str", "Path", "PurePath"];
+
 /// A frame's members listing its columns rather than holding rows (`df.columns`, `df.schema`).
 pub const COLUMN_LISTINGS: &[&str] = &["columns", "dtypes", "schema"];
 

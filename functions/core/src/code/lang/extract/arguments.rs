@@ -137,7 +137,7 @@ impl<'a> Extractor<'a> {
                                 stack.push((child, ArgRole::Column));
                             }
                         }
-                    } else if object.is_none() && matches!(callee, "str" | "Path" | "PurePath") {
+                    } else if object.is_none() && vocab::PATH_WRAPPERS.contains(&callee) {
                         // `read.parquet(str(orders_path))`: the path as a string
                         if let Some(args) = args {
                             for child in named_children(args) {

@@ -72,11 +72,11 @@ impl<'a> Extractor<'a> {
             _ => None,
         };
         // `cols.filter(…)` over a frame's column names, `df.columns.contains("x")`: a
-        // collection's methods, not a frame's.
-        let lists_columns = |l: &Link<'a>| matches!(l, Link::Member { name } if vocab::COLUMN_LISTINGS.contains(&text(*name, src)));
-        // … and a pandas frame's `groupby(…).agg(…)` is pandas'.
+        // collection's methods, not a frame's; a pandas frame's `groupby(…).agg(…)` is pandas'.
         if base_ident.is_some_and(|b| self.column_lists.contains(b) || self.is_foreign_frame(b))
-            || links.iter().any(lists_columns)
+            || links
+                .iter()
+                .any(|l| self.member_named(l, vocab::COLUMN_LISTINGS))
         {
             return;
         }
@@ -250,14 +250,17 @@ impl<'a> Extractor<'a> {
 
     /// Whether a link is a parenless call making a frame ([`vocab::PARENLESS_FRAME_MAKERS`]).
     fn makes_frame(&self, link: &Link<'a>) -> bool {
-        matches!(link, Link::Member { name }
-            if vocab::PARENLESS_FRAME_MAKERS.contains(&text(*name, self.src)))
+        self.member_named(link, vocab::PARENLESS_FRAME_MAKERS)
     }
 
     /// Whether a link is a parenless call of a frame's method ([`vocab::PARENLESS_CALLS`]).
     fn parenless_call(&self, link: &Link<'a>) -> bool {
-        matches!(link, Link::Member { name }
-            if vocab::PARENLESS_CALLS.contains(&text(*name, self.src)))
+        self.member_named(link, vocab::PARENLESS_CALLS)
+    }
+
+    /// Whether a link is a member (no parentheses) with one of `names`.
+    fn member_named(&self, link: &Link<'a>, names: &[&str]) -> bool {
+        matches!(link, Link::Member { name } if names.contains(&text(*name, self.src)))
     }
 
     /// `spark.sql(<literal | variable>)`.
