@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Re-captures the project's own bench sets from the pinned commits (the exact commands used).
 #
-#   bench/tools/capture.sh pipelines|notebooks|jupyter [WORK]
+#   bench/tools/capture.sh pipelines|notebooks|jupyter|scripts|guide [WORK]
 #
 # Needs: pyspark==4.3.0 (+ pyarrow, "pandas<3", zstandard), Java 17, the DEV benchmark's tools in
 # $BENCH_TOOLS (default ../shared/bench/tools) with their JVM helper compiled (its README,
@@ -11,7 +11,7 @@
 # Timings are not meaningful; Spark runs local[2] under `nice`.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
-set_name="${1:?usage: capture.sh pipelines|notebooks|jupyter [WORK]}"
+set_name="${1:?usage: capture.sh pipelines|notebooks|jupyter|scripts|guide [WORK]}"
 export WORK="${2:-/tmp/plan2code-capture}"
 export BENCH_TOOLS="${BENCH_TOOLS:-$here/../../../shared/bench/tools}"
 MIRRORS="${BENCH_MIRRORS:-/work/.mirror}"
@@ -156,6 +156,67 @@ code/chap08/datasource_json_reader_single_line.py {repo_root}/code/chap08/sample
   mapfile -t files < <(printf '%s' "$argv_list" | awk 'NF {print $1}')
   capture "$repo" "$commit" pal pal "" "${files[@]}"
   unset ENTRY_ARGV
+  ;;
+guide)
+  # databricks/Spark-The-Definitive-Guide: the book's chapter notebooks exported without the
+  # Databricks header (`# COMMAND ----------` cells, `display`-free), read from absolute /data/…
+  # (the repository's data/ folder, hence `{repo_root}/data/`); their /tmp/ outputs go to
+  # {repo_root}/_out/. Each chapter's .sql twin runs right after its .py in the same session
+  # (SQL_WITH_PY; the views the .py cells register), the Joins chapter registering the three
+  # DataFrames its .sql reads (its Scala twin registers them; the Python one does not).
+  repo=databricks/Spark-The-Definitive-Guide
+  commit=4ba5601eb9b9aed1d01ab79775e3af228216ff6f
+  checkout "$repo" "$commit"
+  # the mirror lacks data/retail-data/all/online-retail-dataset.csv (a large blob); the by-day/
+  # files are the same rows split by day (305 files, 541,909 rows = the full dataset), so a
+  # stand-in is their concatenation (one header) outside the checkout, at a path ending as the
+  # repository's does (plans show …/data/retail-data/all/online-retail-dataset.csv)
+  standin="$WORK/standin/data/retail-data/all"
+  if [ ! -s "$standin/online-retail-dataset.csv" ]; then
+    mkdir -p "$standin"
+    (cd "$WORK/src/${repo/\//+}/data/retail-data/by-day" && ls ./*.csv | sort | xargs awk 'FNR > 1 || NR == 1') \
+      > "$standin/online-retail-dataset.csv"
+  fi
+  export PATH_MAP="/data/retail-data/all/=$standin/,/data/={repo_root}/data/,/tmp/={repo_root}/_out/"
+  export NO_STREAMING=1 SQL_WITH_PY=1
+  export SCRIPT_TIMEOUT="${SCRIPT_TIMEOUT:-240}"
+  export SQL_VIEWS="$WORK/logs/stdg_sql_views.json"
+  echo '{"code/Structured_APIs-Chapter_8_Joins.sql": {"person": "person", "graduateProgram": "graduateProgram", "sparkStatus": "sparkStatus"}}' > "$SQL_VIEWS"
+  c=code
+  files=(
+    $c/A_Gentle_Introduction_to_Spark-Chapter_2_A_Gentle_Introduction_to_Spark.py
+    $c/A_Gentle_Introduction_to_Spark-Chapter_3_A_Tour_of_Sparks_Toolset.py
+    $c/Structured_APIs-Chapter_4_Structured_API_Overview.py
+    $c/Structured_APIs-Chapter_5_Basic_Structured_Operations.py
+    $c/Structured_APIs-Chapter_5_Basic_Structured_Operations.sql
+    $c/Structured_APIs-Chapter_6_Working_with_Different_Types_of_Data.py
+    $c/Structured_APIs-Chapter_6_Working_with_Different_Types_of_Data.sql
+    $c/Structured_APIs-Chapter_7_Aggregations.py
+    $c/Structured_APIs-Chapter_7_Aggregations.sql
+    $c/Structured_APIs-Chapter_8_Joins.py
+    $c/Structured_APIs-Chapter_8_Joins.sql
+    $c/Structured_APIs-Chapter_9_Data_Sources.py
+    $c/Structured_APIs-Chapter_10_Spark_SQL.py
+    $c/Structured_APIs-Chapter_10_Spark_SQL.sql
+    $c/Low_Level_APIs-Chapter_12_RDD_Basics.py
+    $c/Low_Level_APIs-Chapter_13_Advanced_RDDs.py
+    $c/Low_Level_APIs-Chapter_14_Distributed_Variables.py
+    $c/Production_Applications-Chapter_15_How_Spark_Runs_on_a_Cluster.py
+    $c/Production_Applications-Chapter_16_Spark_Applications.py
+    $c/Production_Applications-Chapter_18_Monitoring_and_Debugging.py
+    $c/Production_Applications-Chapter_19_Performance_Tuning.py
+    $c/Ecosystem-Chapter_32_Language_Specifics.py
+  )
+  capture "$repo" "$commit" stdg stdg --notebooks "${files[@]}"
+  # the machine-learning chapters (pyspark.ml on the repository's small data sets) in a second JVM;
+  # Graph Analysis (graphframes) and Deep Learning (sparkdl) need packages that are not installed
+  files=()
+  for n in 24_Advanced_Analytics_and_Machine_Learning 25_Preprocessing_and_Feature_Engineering \
+           26_Classification 27_Regression 28_Recommendation 29_Unsupervised_Learning; do
+    files+=("$c/Advanced_Analytics_and_Machine_Learning-Chapter_$n.py")
+  done
+  capture "$repo" "$commit" stdg stdg-ml --notebooks "${files[@]}"
+  unset PATH_MAP NO_STREAMING SQL_WITH_PY SQL_VIEWS
   ;;
 *) echo "unknown set $set_name" >&2; exit 2 ;;
 esac

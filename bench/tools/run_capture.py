@@ -24,11 +24,21 @@ This driver adds what the DEV capture lacks for the styles these sets cover:
   by spaces, so every offset maps to the same line and column of the file (`package_sets.py`
   labels against the file with the same prefixes blanked). A query's result is displayed, i.e.
   it is an action whose site is the statement's first line.
+* **SQL notebook exports** (`--notebooks`, entries ending `.sql`): cells separated by
+  `-- COMMAND ----------`, every cell SQL, run statement by statement through `spark.sql` exactly
+  as `# MAGIC %sql` cells are (the text handed over is the file's own, so positions are the file's
+  lines and columns; a query is displayed). Case ids get `-sql` after the stem, so a chapter's
+  `.py` and `.sql` twins do not collide. With SQL_WITH_PY=1 a `.sql` entry listed right after the
+  `.py` entry of the same name continues that notebook's session (the temp views its cells
+  registered stay visible, as when both run in one Databricks session) instead of a fresh one;
+  SQL_VIEWS=<file.json> {"x.sql": {"view": "python_variable"}} then registers further views from
+  the `.py` notebook's variables before the `.sql` runs (views the chapter's other-language twin
+  registers but the Python one only builds as DataFrames).
 
 usage: BENCH_TOOLS=../shared/bench/tools python run_capture.py [--notebooks]
            REPO_ROOT OUT_DIR REPO_NAME COMMIT PREFIX entry1 [entry2 ...]
 Environment as run_scripts.py: PATH_MAP="/src/=<dir>/,..." (first matching prefix wins; `{entry_dir}`
-in a target is the running entry file's folder), NO_STREAMING=1, SCRIPT_TIMEOUT=s.
+in a target is the running entry file's folder, `{repo_root}` the checkout's root), NO_STREAMING=1, SCRIPT_TIMEOUT=s.
 ENTRY_ARGV=<file.json> (optional): {"entry": ["arg", ...]} — command-line arguments of script
 entries (what `spark-submit entry.py ARGS` would pass): while an entry listed there runs,
 sys.argv = [<its absolute path>, *ARGS], `{repo_root}` in an argument being the checkout's root.
@@ -54,6 +64,7 @@ import sparkcap  # noqa: E402
 from run_capture_text import MAGIC, blank_magic, ipynb_code_cells  # noqa: E402
 
 CELL_SEP = "# COMMAND ----------"
+SQL_CELL_SEP = "-- COMMAND ----------"
 QUERY_START = re.compile(r"^\s*(select|with|from|values|table|show|describe|explain)\b", re.I)
 
 cap = sparkcap.Capturer(repo_root, out_dir, repo_name, commit, {},
@@ -188,6 +199,8 @@ def run_notebook(path, rel):
             start = i + 1
     g = {"__name__": "__main__", "__file__": path, "spark": cap.spark, "sc": cap.spark.sparkContext,
          "display": _display, "displayHTML": print, "dbutils": _DbUtils(), "__run_sql": _run_sql}
+    global _last_globals
+    _last_globals = g
     nerr = 0
     for st, body in cells:
         magic = [blank_magic(ln) for ln in body]
@@ -219,6 +232,43 @@ def run_notebook(path, rel):
         except BaseException as e:  # noqa: BLE001
             nerr += 1
             print(f"[cell@{st + 1}] {type(e).__name__}: {str(e)[:200]}", file=sys.stderr)
+    return nerr
+
+
+_last_globals = None
+
+
+def run_sql_notebook(path, g=None):
+    """A `.sql` notebook export: `-- COMMAND ----------` cells, each run statement by statement
+    through spark.sql with the file's own text (positions = the file's lines and columns)."""
+    with open(path) as f:
+        lines = f.read().split("\n")
+    if g is None:
+        g = {"__name__": "__main__", "__file__": path, "spark": cap.spark, "sc": cap.spark.sparkContext,
+             "display": _display, "displayHTML": print, "dbutils": _DbUtils()}
+    g["__run_sql"] = _run_sql
+    cells, start = [], 0
+    for i, ln in enumerate(lines + [SQL_CELL_SEP]):
+        if ln.strip() == SQL_CELL_SEP:
+            cells.append((start, lines[start:i]))
+            start = i + 1
+    nerr = 0
+    for st, body in cells:
+        text = "\n".join(body)
+        offs = [0]
+        for ln in body:
+            offs.append(offs[-1] + len(ln) + 1)
+        for a, b in split_sql(text):
+            line = st + sum(1 for o in offs[1:] if o <= a) + 1
+            g["__sql_text"] = text[a:b]
+            code = "\n" * (line - 1) + "__run_sql(__sql_text)"
+            try:
+                exec(compile(code, path, "exec"), g)
+            except Timeout:
+                raise
+            except BaseException as e:  # noqa: BLE001
+                nerr += 1
+                print(f"[sql@{line}] {type(e).__name__}: {str(e)[:200]}", file=sys.stderr)
     return nerr
 
 
@@ -270,13 +320,28 @@ entry_argv = {}
 if os.environ.get("ENTRY_ARGV"):
     with open(os.environ["ENTRY_ARGV"]) as f:
         entry_argv = json.load(f)
+sql_views = {}
+if os.environ.get("SQL_VIEWS"):
+    with open(os.environ["SQL_VIEWS"]) as f:
+        sql_views = json.load(f)
+prev_rel = None
 for s in entries:
     rel = os.path.relpath(os.path.realpath(os.path.join(repo_root, s)), os.path.realpath(repo_root))
     stem = re.sub(r"[^A-Za-z0-9]+", "-", os.path.splitext(os.path.basename(rel))[0]).strip("-").lower()
-    cap.fresh_session()
+    is_sql = notebooks and rel.endswith(".sql")
+    sql_g = None
+    if is_sql:
+        stem += "-sql"
+        if os.environ.get("SQL_WITH_PY") and prev_rel == os.path.splitext(rel)[0] + ".py" \
+                and _last_globals is not None:
+            sql_g = _last_globals
+    prev_rel = rel
+    if sql_g is None:
+        cap.fresh_session()
     cap.entry_file = rel
     entry_dir = os.path.dirname(os.path.join(repo_root, rel))
-    cap.path_map = {src_p: dst_p.replace("{entry_dir}", entry_dir) for src_p, dst_p in path_map}
+    cap.path_map = {src_p: dst_p.replace("{entry_dir}", entry_dir).replace("{repo_root}", repo_root)
+                    for src_p, dst_p in path_map}
     cap.case_prefix = f"{prefix}-{stem}"
     cap.case_counter = 0
     cap.seen_sites = set()
@@ -287,7 +352,12 @@ for s in entries:
                                                     for x in entry_argv.get(s, entry_argv.get(rel))]
     signal.alarm(int(os.environ.get("SCRIPT_TIMEOUT", "300")))
     try:
-        if notebooks and rel.endswith(".ipynb"):
+        if is_sql:
+            for view, var in sql_views.get(rel, {}).items():
+                if sql_g is not None and var in sql_g:
+                    sql_g[var].createOrReplaceTempView(view)
+            st = f"ok ({run_sql_notebook(os.path.join(repo_root, rel), sql_g)} failing cells)"
+        elif notebooks and rel.endswith(".ipynb"):
             st = f"ok ({run_ipynb(os.path.join(repo_root, rel))} failing cells)"
         elif notebooks:
             st = f"ok ({run_notebook(os.path.join(repo_root, rel), rel)} failing cells)"
