@@ -80,3 +80,76 @@ fn jupyter_lines_are_json_file_lines() {
         .unwrap();
     assert_eq!(from.lines, LineRange::new(33, 33));
 }
+
+/// Index `files` (path, source) written to a temporary repository.
+fn index_of(files: &[(&str, &str)]) -> plan2code_core::code::RepoIndex {
+    let dir = tempfile::tempdir().unwrap();
+    for (path, source) in files {
+        std::fs::write(dir.path().join(path), source).unwrap();
+    }
+    build_index(dir.path(), None, "k".into(), &IndexOptions::default()).unwrap()
+}
+
+/// A SQL notebook export copied without its header (a book's code folder): cells separated by
+/// `-- COMMAND ----------`, no `;` anywhere.
+const SQL_NOTEBOOK: &str = "\
+SELECT DEST_COUNTRY_NAME FROM dfTable LIMIT 2
+
+
+-- COMMAND ----------
+
+SELECT DEST_COUNTRY_NAME, count
+FROM dfTable
+WHERE count > 10
+
+
+-- COMMAND ----------
+
+-- MAGIC %md A note on the next query
+
+-- COMMAND ----------
+
+SELECT avg(count) FROM dfTable
+";
+
+#[test]
+fn each_cell_of_a_sql_notebook_is_a_query_of_its_own() {
+    let index = index_of(&[("chapter.sql", SQL_NOTEBOOK)]);
+    assert!(index.files[0].notebook, "a headerless export is a notebook");
+    let lines: Vec<LineRange> = index.sql.iter().map(|s| s.lines).collect();
+    assert_eq!(
+        lines,
+        vec![
+            LineRange::new(1, 1),
+            LineRange::new(6, 8),
+            LineRange::new(17, 17)
+        ]
+    );
+    assert!(index.sql.iter().all(|s| s.parsed));
+    let filter = index.sql[1]
+        .clauses
+        .iter()
+        .find(|c| c.kind == SqlClauseKind::Where)
+        .unwrap();
+    assert_eq!(filter.lines, LineRange::new(8, 8));
+}
+
+#[test]
+fn a_headerless_export_is_told_by_its_cell_separators() {
+    let python = "df = spark.read.json(\"/data/a.json\")\n\n# COMMAND ----------\n\ndf.count()\n";
+    let scala =
+        "val df = spark.read.json(\"/data/a.json\")\n\n// COMMAND ----------\n\ndf.count()\n";
+    let plain = "df = spark.read.json(\"/data/a.json\")\n# a comment\ndf.count()\n";
+    let index = index_of(&[("a.py", python), ("b.scala", scala), ("c.py", plain)]);
+    let notebook = |path: &str| {
+        index
+            .files
+            .iter()
+            .find(|f| f.path == path)
+            .unwrap()
+            .notebook
+    };
+    assert!(notebook("a.py"));
+    assert!(notebook("b.scala"));
+    assert!(!notebook("c.py"));
+}

@@ -251,12 +251,19 @@ fn index_file(file: &WalkedFile) -> IndexedFile {
     let module = module_name(&file.rel_path);
     match file.kind {
         FileKind::Source(Language::Sql) => {
-            let decoded = DecodedString {
-                text: file.text.clone(),
-                lines: (1..=lines.max(1)).map(|l| (l, l)).collect(),
-            };
             let mut extract = FileExtract::default();
-            push_sql(&mut extract, &decoded, SqlOrigin::SqlFile);
+            if notebook::is_databricks_notebook(&file.text) {
+                // a SQL notebook: each cell is a query of its own, `;` or not
+                for cell in notebook::databricks_source(&file.text).sql_cells {
+                    push_sql(&mut extract, &cell, SqlOrigin::NotebookCell);
+                }
+            } else {
+                let decoded = DecodedString {
+                    text: file.text.clone(),
+                    lines: (1..=lines.max(1)).map(|l| (l, l)).collect(),
+                };
+                push_sql(&mut extract, &decoded, SqlOrigin::SqlFile);
+            }
             IndexedFile {
                 language: Language::Sql,
                 lines,

@@ -23,24 +23,39 @@ pub struct NotebookSource {
     pub sql_cells: Vec<DecodedString>,
 }
 
-/// Whether the text is a Databricks notebook export.
-pub fn is_databricks_notebook(text: &str) -> bool {
+/// The line comments of Databricks exports: Python, Scala, SQL.
+const NOTEBOOK_COMMENTS: [&str; 3] = ["#", "//", "--"];
+
+/// The line comment a Databricks notebook export is written with: the one of its
+/// `Databricks notebook source` header, or — an export copied without its header (a book's
+/// code folder) — of its first `COMMAND ----------` cell separator. None for other text.
+fn notebook_comment(text: &str) -> Option<&'static str> {
     let first = text.lines().next().unwrap_or("").trim();
-    matches!(
-        first,
-        "# Databricks notebook source"
-            | "// Databricks notebook source"
-            | "-- Databricks notebook source"
-    )
+    let header = NOTEBOOK_COMMENTS.into_iter().find(|c| {
+        first
+            .strip_prefix(c)
+            .is_some_and(|rest| rest.trim() == "Databricks notebook source")
+    });
+    header.or_else(|| {
+        text.lines().find_map(|line| {
+            let line = line.trim();
+            NOTEBOOK_COMMENTS.into_iter().find(|c| {
+                line.strip_prefix(c)
+                    .is_some_and(|rest| rest.trim() == "COMMAND ----------")
+            })
+        })
+    })
 }
 
-/// Split a Databricks notebook source into code (same lines) and SQL cells.
+/// Whether the text is a Databricks notebook export.
+pub fn is_databricks_notebook(text: &str) -> bool {
+    notebook_comment(text).is_some()
+}
+
+/// Split a Databricks notebook source into code (same lines) and SQL cells. In a SQL notebook
+/// (`--`) the code cells are SQL: each is one of the SQL cells, and the code is left blank.
 pub fn databricks_source(text: &str) -> NotebookSource {
-    let comment = match text.trim_start().chars().next() {
-        Some('/') => "//",
-        Some('-') => "--",
-        _ => "#",
-    };
+    let comment = notebook_comment(text).unwrap_or("#");
     let magic = format!("{comment} MAGIC");
     let separator = format!("{comment} COMMAND ----------");
     let mut out = NotebookSource::default();
@@ -89,6 +104,21 @@ pub fn databricks_source(text: &str) -> NotebookSource {
                         code_lines.push(body);
                     }
                 }
+                None if comment == "--" => {
+                    let mut sql = DecodedString::default();
+                    for (offset, line) in cell.iter().enumerate() {
+                        let file_line = (start + offset + 1) as u32;
+                        if !sql.lines.is_empty() {
+                            sql.text.push('\n');
+                        }
+                        sql.text.push_str(line);
+                        sql.lines.push((file_line, file_line));
+                        code_lines.push(String::new());
+                    }
+                    out.sql_cells.push(sql);
+                }
+                // (`-- MAGIC %md`: a SQL notebook's other cells are no SQL)
+                Some(_) if comment == "--" => code_lines.extend(cell.iter().map(|_| String::new())),
                 _ => code_lines.extend(cell.iter().map(|l| l.to_string())),
             }
         };
