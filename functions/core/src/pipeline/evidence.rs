@@ -77,6 +77,10 @@ pub struct Evidence {
     /// ([`path_tail`]): `Data/sales_info.csv` says more about a scan of
     /// `…/Data/sales_info.csv` than a look-alike's `sales_info.csv` does.
     pub path_tails: BTreeSet<String>,
+    /// For a reader (a site's evidence, never a node's): the paths it names whose file is a
+    /// pattern, by [`glob_tail`] (`load("/data/retail/all/*.csv")` → `data/retail/all/*.csv`): a
+    /// scan of a file the pattern matches in that folder is its scan ([`Evidence::globs_match`]).
+    pub path_globs: BTreeSet<String>,
     /// For a reader (a site's evidence, never a node's): the files its string literals name, by
     /// [`named_file`] (`read.csv("data/customer_churn.csv")` → `customer_churn`). A scan whose
     /// paths name none of them reads other files: it is another reader's.
@@ -314,6 +318,45 @@ pub fn path_tail(path: &str) -> Option<String> {
     Some(parts[parts.len() - keep..].join("/").to_lowercase())
 }
 
+/// [`path_tail`] of a path whose file is a pattern (`/data/retail/all/*.csv`,
+/// `events/part-*.json`): the folders above it must be plain, at least one of them.
+pub fn glob_tail(path: &str) -> Option<String> {
+    let (folder, file) = path
+        .trim()
+        .trim_end_matches(['/', '\\'])
+        .rsplit_once(['/', '\\'])?;
+    if !file.contains(['*', '?', '[', '{']) {
+        return None;
+    }
+    let folder = path_tail(&format!("{folder}/x"))?;
+    let folder = folder.strip_suffix("/x")?;
+    Some(format!("{folder}/{}", file.to_lowercase()))
+}
+
+/// The folder a [`glob_tail`] or a [`path_tail`] ends in, as a posting key: what a reader of a
+/// pattern and a scan of a file it matches share.
+pub fn glob_folder_key(tail: &str) -> Option<String> {
+    let (folder, _) = tail.rsplit_once('/')?;
+    let last = folder.rsplit('/').next()?;
+    Some(format!("glob:{last}"))
+}
+
+/// Whether the pattern `glob` (a [`glob_tail`]) matches the path `tail` (a [`path_tail`]): the
+/// same folders above, as many as the pattern names, and a file name the pattern matches.
+fn glob_matches(glob: &str, tail: &str) -> bool {
+    let (Some((glob_folder, pattern)), Some((folder, file))) =
+        (glob.rsplit_once('/'), tail.rsplit_once('/'))
+    else {
+        return false;
+    };
+    let folders_agree = glob_folder
+        .rsplit('/')
+        .zip(folder.rsplit('/'))
+        .all(|(a, b)| a == b)
+        && folder.split('/').count() >= glob_folder.split('/').count();
+    folders_agree && globset::Glob::new(pattern).is_ok_and(|g| g.compile_matcher().is_match(file))
+}
+
 /// The literal saying an RDD was made on `line` of the file named `file_name`: a scan of an RDD
 /// carries it for where Spark says its RDD was made, a site making a frame of an RDD variable
 /// (`rdd.toDF`) for each line of the statement that assigned the variable.
@@ -383,6 +426,7 @@ impl Evidence {
             TokenKind::Table => Some(normalise_table(raw)),
             TokenKind::Path => {
                 self.path_tails.extend(path_tail(raw));
+                self.path_globs.extend(glob_tail(raw));
                 normalise_path(raw)
             }
         };
@@ -440,6 +484,7 @@ impl Evidence {
             folds_projection: self.folds_projection,
             column_longs: self.column_longs.clone(),
             path_tails: self.path_tails.clone(),
+            path_globs: self.path_globs.clone(),
             named_files: self.named_files.clone(),
             file_format: self.file_format.clone(),
             compiled_in: self.compiled_in.clone(),
@@ -494,6 +539,17 @@ impl Evidence {
         self.tokens.iter().any(|(k, v)| {
             *k == TokenKind::Literal && v.strip_prefix(FILLED_COLUMN) == Some(EVERY_COLUMN)
         })
+    }
+
+    /// Whether a pattern this reader names matches a path of the scan `node` whose file is
+    /// `value` ([`glob_matches`]).
+    fn globs_match(&self, node: &Evidence, value: &str) -> bool {
+        !self.path_globs.is_empty()
+            && node
+                .path_tails
+                .iter()
+                .filter(|t| normalise_path(t).as_deref() == Some(value))
+                .any(|t| self.path_globs.iter().any(|g| glob_matches(g, t)))
     }
 
     fn holds(&self, kind: TokenKind, value: &str) -> bool {
@@ -571,7 +627,9 @@ pub fn overlap(node: &Evidence, site: &Evidence, weights: &TokenWeights) -> Over
         total += w;
         // Spark prints an alias exactly as written: `as("FirstName")` is no `AS firstname`.
         let same_name = *kind != TokenKind::Alias || node.spelling(value) == site.spelling(value);
-        if same_name && site.holds(*kind, value) {
+        let held =
+            site.holds(*kind, value) || *kind == TokenKind::Path && site.globs_match(node, value);
+        if same_name && held {
             mass += w;
             matched.push((*kind, value.clone()));
         }
@@ -833,6 +891,40 @@ mod tests {
         assert_eq!(
             normalise_path("resources/zipcodes.csv/").as_deref(),
             Some("zipcodes")
+        );
+    }
+
+    #[test]
+    fn a_reader_of_a_pattern_holds_the_files_it_matches_in_its_folder() {
+        let scan = {
+            let mut e = Evidence::default();
+            e.add(
+                TokenKind::Path,
+                "file:/run/book/data/retail-data/all/online-retail-dataset.csv",
+            );
+            e
+        };
+        let reader = |path: &str| {
+            let mut e = Evidence::default();
+            e.add(TokenKind::Path, path);
+            e
+        };
+        let weights = TokenWeights::default();
+        let coverage = |site: &Evidence| overlap(&scan, site, &weights).coverage;
+        assert!(coverage(&reader("/data/retail-data/all/*.csv")) > 0.9);
+        assert!(coverage(&reader("data/retail-data/all/online-*")) > 0.9);
+        // another folder, or a pattern the file does not match, holds nothing
+        assert!(coverage(&reader("/data/retail-data/by-day/*.csv")) < 0.1);
+        assert!(coverage(&reader("/data/retail-data/all/*.json")) < 0.1);
+        // and a pattern is found by the folder it reads
+        assert_eq!(
+            glob_tail("/data/retail-data/all/*.csv")
+                .as_deref()
+                .and_then(glob_folder_key),
+            scan.path_tails
+                .iter()
+                .next()
+                .and_then(|t| glob_folder_key(t))
         );
     }
 

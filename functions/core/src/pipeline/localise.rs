@@ -316,9 +316,10 @@ pub fn localise_plan(
         best_fit,
         winner,
         assigned,
+        ties,
         fits,
     } = choice;
-    let twins = twin_alignment(
+    let mut twins = twin_alignment(
         table,
         &ranked,
         winner,
@@ -328,6 +329,14 @@ pub fn localise_plan(
         &evidence.scores,
         graph,
     );
+    for (idx, tied) in ties {
+        let node_twins = twins.entry(graph.nodes[idx].id.to_string()).or_default();
+        for site in tied {
+            if !node_twins.contains(&site) {
+                node_twins.push(site);
+            }
+        }
+    }
     // The winner leads; the units it passed keep their order behind it.
     ranked[..=winner].rotate_right(1);
     let unit_sites = ranked[0].1.clone();
@@ -732,6 +741,8 @@ struct Contenders {
     winner: usize,
     /// The winner's alignment, by node.
     assigned: Vec<Option<Aligned>>,
+    /// The winner's other sites tying with a node's aligned one ([`flow_ties`]).
+    ties: BTreeMap<NodeIdx, Vec<SiteId>>,
     /// Every contender's fit, rank and alignment.
     fits: Vec<(f64, usize, Vec<Option<Aligned>>)>,
 }
@@ -751,12 +762,12 @@ fn align_contenders(
     order_bonus: bool,
 ) -> Option<Contenders> {
     let top = ranked.first()?.0.score;
-    let mut best: Option<(f64, usize, Vec<Option<Aligned>>)> = None;
+    let mut best: Option<(f64, usize, Alignment)> = None;
     let mut best_weighted = f64::NEG_INFINITY;
     let mut fits: Vec<(f64, usize, Vec<Option<Aligned>>)> = Vec::new();
     for rank in contender_ranks(ranked, table, top) {
         let (unit, sites) = &ranked[rank];
-        let mut assigned = align_plan(graph, semantics, evidence, table, sites);
+        let Alignment { mut assigned, ties } = align_plan(graph, semantics, evidence, table, sites);
         let borrow = open_flow_borrowing(table, &unit.kind, sites);
         let mut fitted = 0.0;
         for &n in &evidence.writers {
@@ -781,15 +792,23 @@ fn align_contenders(
         }
         if weighted > best_weighted + 1e-9 {
             best_weighted = weighted;
-            best = Some((fitted, rank, assigned.clone()));
+            best = Some((
+                fitted,
+                rank,
+                Alignment {
+                    assigned: assigned.clone(),
+                    ties,
+                },
+            ));
         }
         fits.push((fitted, rank, assigned));
     }
-    let (best_fit, winner, assigned) = best?;
+    let (best_fit, winner, Alignment { assigned, ties }) = best?;
     Some(Contenders {
         best_fit,
         winner,
         assigned,
+        ties,
         fits,
     })
 }
@@ -814,15 +833,41 @@ fn contender_ranks(
         .iter()
         .map(|r| unit_file(table, &ranked[*r].1))
         .collect();
+    let leader = ranked.first().map(|(unit, _)| &unit.kind);
     for (rank, (unit, sites)) in ranked.iter().enumerate().skip(ranks.len()) {
-        if unit.score < top * (1.0 - TWIN_TOLERANCE) || ranks.len() >= 2 * ALIGNED_CANDIDATES {
+        if unit.score < top * (1.0 - TRANSLATION_TOLERANCE) || ranks.len() >= 2 * ALIGNED_CANDIDATES
+        {
             break;
         }
-        if files.insert(unit_file(table, sites)) {
+        let tolerance = leader.map_or(TWIN_TOLERANCE, |l| tie_tolerance(table, l, &unit.kind));
+        if unit.score >= top * (1.0 - tolerance) && files.insert(unit_file(table, sites)) {
             ranks.push(rank);
         }
     }
     ranks
+}
+
+/// How far behind the unit `leader` another unit may fit and still tie with it:
+/// [`TRANSLATION_TOLERANCE`] when their own code ([`unit_position`]) is in files of different
+/// languages, [`TWIN_TOLERANCE`] otherwise.
+/// Only code that runs as Spark on its own translates a query: a plain `.sql` file beside a
+/// job's `spark.sql(…)` is the job's reference text (`queries/19.sql`), not a rival to it.
+fn tie_tolerance(table: &SiteTable, leader: &UnitKind, other: &UnitKind) -> f64 {
+    let runs = |kind: &UnitKind| match kind {
+        UnitKind::Sql { statement } => table
+            .sql_sites(*statement)
+            .first()
+            .is_some_and(|s| table.sites[*s].origin_prior >= 1.0),
+        UnitKind::Flow { .. } => true,
+    };
+    match (unit_position(table, leader), unit_position(table, other)) {
+        (Some((a, _)), Some((b, _)))
+            if table.other_language(a, b) && runs(leader) && runs(other) =>
+        {
+            TRANSLATION_TOLERANCE
+        }
+        _ => TWIN_TOLERANCE,
+    }
 }
 
 /// The contenders that fit the plan as well as the winner (within [`TWIN_TOLERANCE`]; one per
@@ -842,7 +887,7 @@ fn twin_alignment(
     graph: &PlanGraph,
 ) -> BTreeMap<String, Vec<SiteId>> {
     let file_of = |rank: usize| unit_file(table, &ranked[rank].1);
-    let alike_nodes = |twin: &[Option<Aligned>]| -> BTreeMap<String, SiteId> {
+    let alike_nodes = |twin: &[Option<Aligned>], tolerance: f64| -> BTreeMap<String, SiteId> {
         twin.iter()
             .zip(assigned)
             .enumerate()
@@ -851,7 +896,7 @@ fn twin_alignment(
                 let score = |site: SiteId| scores[idx].get(&site).copied().unwrap_or(0.0);
                 // Whatever the construct: `groupBy(k).count()` and a split `g.count()`, a
                 // DataFrame filter and a SQL WHERE explain the node alike all the same.
-                let alike = (score(t.site) - score(a.site)).abs() <= TWIN_TOLERANCE;
+                let alike = (score(t.site) - score(a.site)).abs() <= tolerance;
                 (a.site != t.site && alike).then(|| (graph.nodes[idx].id.to_string(), t.site))
             })
             .collect()
@@ -862,9 +907,10 @@ fn twin_alignment(
     let mut twins: Vec<(Option<u32>, BTreeMap<String, SiteId>)> = Vec::new();
     for (fit, rank, twin) in fits {
         let file = file_of(*rank);
-        let ties = best_fit > 0.0 && (best_fit - fit) <= TWIN_TOLERANCE * best_fit;
+        let tolerance = tie_tolerance(table, &ranked[winner].0.kind, &ranked[*rank].0.kind);
+        let ties = best_fit > 0.0 && (best_fit - fit) <= tolerance * best_fit;
         if *rank != winner && ties && twins.iter().all(|(f, _)| *f != file) {
-            twins.push((file, alike_nodes(twin)));
+            twins.push((file, alike_nodes(twin, tolerance)));
         }
     }
     twins.sort_by_key(|(_, nodes)| std::cmp::Reverse(nodes.len()));
@@ -919,6 +965,12 @@ fn next_in_order(
 
 /// Relative difference in fit under which two units in different files are twins.
 const TWIN_TOLERANCE: f64 = 1e-6;
+/// … when the files are in different languages: the same query written in Python, Scala and
+/// SQL (a book's or a course's translations of one notebook) plans alike, while each language
+/// states its evidence its own way — `df.StockCode` where Scala writes `col("StockCode")`, a
+/// condition held in a variable, every column spelt out in SQL — so a small lead of one
+/// rendering does not tell which one ran.
+const TRANSLATION_TOLERANCE: f64 = 0.15;
 
 /// The share of a scan's best score a unit may borrow: [`BORROWED_SCAN`] for an open flow, as
 /// sure as the flow's own file is Spark code; nothing for other units.
@@ -944,6 +996,39 @@ const ALIGNED_CANDIDATES: usize = 4;
 /// Discount for a site outside the flow feeding its parent's site.
 const OUT_OF_FLOW: f64 = 0.75;
 
+/// One unit's alignment: each node's site, and the nodes whose site tied with others
+/// ([`flow_ties`]).
+struct Alignment {
+    assigned: Vec<Option<Aligned>>,
+    ties: BTreeMap<NodeIdx, Vec<SiteId>>,
+}
+
+/// The sites of a unit explaining a node exactly as well as its chosen one, in its parent's flow
+/// as well, in another file: a function's parameter fed by two callers
+/// (`top(spark.read.parquet("orders.parquet"))` in a script, `top(load("orders.parquet"))` in a
+/// runner) makes both readers upstream of the function's join, and the plan came from one of
+/// them — which one, nothing in it tells. Line order across files says nothing either, so the
+/// choice between them is a coin toss, told as one. Ties in one file keep the downstream rule:
+/// the later statement is the one the flow reaches.
+fn flow_ties(
+    table: &SiteTable,
+    scored: &[(Aligned, f64)],
+    chosen: Aligned,
+    value: f64,
+) -> Vec<SiteId> {
+    let file = table.sites[chosen.site].file;
+    scored
+        .iter()
+        .filter(|(other, v)| {
+            other.in_flow == chosen.in_flow
+                && table.sites[other.site].file != file
+                && (value - v).abs() <= 1e-9
+        })
+        .map(|(other, _)| other.site)
+        .take(TWINS_KEPT)
+        .collect()
+}
+
 /// A node's aligned site and whether it lies in the flow feeding its parent's site.
 #[derive(Debug, Clone, Copy)]
 struct Aligned {
@@ -958,8 +1043,11 @@ fn align_plan(
     evidence: &PlanEvidence,
     table: &SiteTable,
     unit: &BTreeSet<SiteId>,
-) -> Vec<Option<Aligned>> {
-    let mut assigned: Vec<Option<Aligned>> = vec![None; graph.nodes.len()];
+) -> Alignment {
+    let mut alignment = Alignment {
+        assigned: vec![None; graph.nodes.len()],
+        ties: BTreeMap::new(),
+    };
     for &root in &graph.roots {
         align(
             graph,
@@ -969,7 +1057,7 @@ fn align_plan(
             unit,
             root,
             None,
-            &mut assigned,
+            &mut alignment,
         );
     }
     // Nodes outside the final plan's tree (AQE Initial Plan, subqueries) are their own roots.
@@ -984,11 +1072,11 @@ fn align_plan(
                 unit,
                 idx,
                 None,
-                &mut assigned,
+                &mut alignment,
             );
         }
     }
-    assigned
+    alignment
 }
 
 /// Top-down alignment of the subtree at `idx`; `allowed` holds the sites upstream of the parent's
@@ -1002,9 +1090,9 @@ fn align(
     unit: &BTreeSet<SiteId>,
     idx: NodeIdx,
     allowed: Option<&BTreeSet<SiteId>>,
-    assigned: &mut Vec<Option<Aligned>>,
+    alignment: &mut Alignment,
 ) {
-    if assigned[idx].is_some() {
+    if alignment.assigned[idx].is_some() {
         return; // shared node (scan listed under both AQE plans): aligned once
     }
     let sem = &semantics[idx];
@@ -1013,7 +1101,7 @@ fn align(
     let mut join_site: Option<SiteId> = None;
     if writes_code {
         let (family, evidence) = &plan.targets[idx];
-        let best = unit
+        let scored: Vec<(Aligned, f64)> = unit
             .iter()
             .map(|&s| {
                 let (score, _) = site_score(*family, evidence, &table.sites[s], table);
@@ -1025,19 +1113,24 @@ fn align(
                 )
             })
             .filter(|(_, v)| *v > 0.0)
-            // Ties go to the site furthest downstream: a tree is aligned from its root down.
-            .max_by(|a, b| {
-                a.1.total_cmp(&b.1)
-                    .then(downstream_order(table, a.0.site, b.0.site))
-            });
+            .collect();
+        // Ties go to the site furthest downstream: a tree is aligned from its root down.
+        let best = scored.iter().copied().max_by(|a, b| {
+            a.1.total_cmp(&b.1)
+                .then(downstream_order(table, a.0.site, b.0.site))
+        });
         // A site the node's evidence contradicts is no anchor: the node may come from code
         // outside the unit (a helper upstream of a function's parameter), which the ranking of
         // all sites finds on evidence.
         let best = best.filter(|(chosen, _)| {
             !conflicts_beyond_rewrite(*family, evidence, &table.sites[chosen.site].evidence)
         });
-        if let Some((chosen, _)) = best {
-            assigned[idx] = Some(chosen);
+        if let Some((chosen, value)) = best {
+            let tied = flow_ties(table, &scored, chosen, value);
+            if !tied.is_empty() {
+                alignment.ties.insert(idx, tied);
+            }
+            alignment.assigned[idx] = Some(chosen);
             child_allowed = Some(table.upstream(chosen.site, None));
             // A join's and a union's first input is the receiver's flow, the others the
             // arguments' (`a.union(b)`: `a` first).
@@ -1069,10 +1162,11 @@ fn align(
             unit,
             child,
             side_allowed.as_ref().or(child_allowed.as_ref()),
-            assigned,
+            alignment,
         );
     }
     // Derived and engine nodes take their consumer's site once the consumer is aligned.
+    let assigned = &mut alignment.assigned;
     if assigned[idx].is_none()
         && let Some(consumer) = &sem.induced_by
         && let Some(c) = graph.node_by_id(&consumer.dag_node_id)

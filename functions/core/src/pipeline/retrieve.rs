@@ -179,10 +179,29 @@ pub fn embedding_retrieval(
         .zip(&lexical)
         .find(|((s, _, _), _)| Some(*s) == aligned)
         .map(|(_, l)| *l);
+    // A translation's site (the aligned one's twin in another language) states the evidence
+    // its own way: it is credited with the aligned site's evidence and wording.
+    let aligned_structural = pool
+        .iter()
+        .find(|(s, _, _)| Some(*s) == aligned)
+        .map(|(_, v, _)| *v);
+    let translation = |site: SiteId| {
+        twins.contains(&site)
+            && aligned.is_some_and(|a| {
+                ctx.table
+                    .other_language(ctx.table.sites[a].file, ctx.table.sites[site].file)
+            })
+    };
+    for (site, structural, _) in &mut pool {
+        if let Some(a) = aligned_structural.filter(|_| translation(*site)) {
+            *structural = structural.max(a);
+        }
+    }
     let lexical: Vec<f64> = pool
         .iter()
         .zip(lexical)
         .map(|((s, _, _), l)| match aligned_lexical {
+            Some(a) if translation(*s) => a,
             Some(a) if twins.contains(s) => l.min(a),
             _ => l,
         })

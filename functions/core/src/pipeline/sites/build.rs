@@ -53,6 +53,7 @@ impl SiteTable {
             sql_views: view_edges(index),
             sql_view_chains: view_chain_edges(index),
             placement: index.files.iter().map(|f| placement(&f.path)).collect(),
+            languages: index.files.iter().map(|f| f.language).collect(),
         }
     }
 }
@@ -1018,6 +1019,16 @@ fn postings(sites: &[Site]) -> HashMap<String, Vec<SiteId>> {
         let values: BTreeSet<&String> = site.evidence.tokens.iter().map(|(_, v)| v).collect();
         for v in values {
             postings.entry(v.clone()).or_default().push(site.id);
+        }
+        // a reader of a pattern: found by the folders of the files it matches
+        let folders: BTreeSet<String> = site
+            .evidence
+            .path_globs
+            .iter()
+            .filter_map(|g| glob_folder_key(g))
+            .collect();
+        for key in folders {
+            postings.entry(key).or_default().push(site.id);
         }
     }
     postings

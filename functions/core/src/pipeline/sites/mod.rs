@@ -11,8 +11,8 @@
 //! `flow` the edges between chains, SQL statements and the views they register.
 
 use super::evidence::{
-    DISTINCT, Evidence, JOINED_ON_NAMES, TokenKind, TokenWeights, code_terms, identifier_parts,
-    normalise_function,
+    DISTINCT, Evidence, JOINED_ON_NAMES, TokenKind, TokenWeights, code_terms, glob_folder_key,
+    identifier_parts, normalise_function,
 };
 use super::operations::{FamilySet, call_families, clause_families};
 use crate::code::{
@@ -104,6 +104,8 @@ pub struct SiteTable {
     family_sites: Vec<Vec<SiteId>>,
     /// Per file: how many words of its name its directories name ([`placement`]).
     placement: Vec<usize>,
+    /// Per file: the language it is written in.
+    languages: Vec<crate::code::Language>,
 }
 
 /// How a feeding chain enters a chain: as the receiver (`df` in `df.join(x)`) or as an argument
@@ -134,6 +136,12 @@ fn placement(path: &str) -> usize {
 }
 
 impl SiteTable {
+    /// Whether two files are written in different languages (a query in Python and its
+    /// translation in Scala or SQL).
+    pub fn other_language(&self, a: FileId, b: FileId) -> bool {
+        self.languages.get(a as usize) != self.languages.get(b as usize)
+    }
+
     /// How well `file` sits among its own kind ([`placement`]): the tie-break between copies.
     pub fn placement(&self, file: FileId) -> usize {
         self.placement.get(file as usize).copied().unwrap_or(0)
@@ -160,8 +168,14 @@ impl SiteTable {
     /// is not zero.
     pub fn sharing(&self, evidence: &Evidence) -> BTreeSet<SiteId> {
         let values: BTreeSet<&String> = evidence.tokens.iter().map(|(_, v)| v).collect();
+        let folders: BTreeSet<String> = evidence
+            .path_tails
+            .iter()
+            .filter_map(|t| glob_folder_key(t))
+            .collect();
         values
             .into_iter()
+            .chain(&folders)
             .filter_map(|v| self.postings.get(v))
             .flatten()
             .copied()

@@ -18,7 +18,7 @@
 
 use crate::code::{ArgValue, Launch, PassedArg, RepoIndex, Symbol, SymbolId};
 use crate::pipeline::hints::HintResolver;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 /// Most values one name resolves to: more means the name is too common to say anything.
 const MAX_VALUES: usize = 4;
@@ -27,6 +27,8 @@ pub(super) struct PassedValues<'i> {
     index: &'i RepoIndex,
     constants: HashMap<&'i str, Vec<&'i str>>,
     passed: HashMap<&'i str, Vec<&'i PassedArg>>,
+    /// Names of the functions defined in more than one file (copies of a class or module).
+    copied: HashSet<&'i str>,
     /// The arguments launcher scripts pass, by the file of the job they launch.
     launched: HashMap<u32, Vec<&'i [String]>>,
 }
@@ -40,6 +42,16 @@ impl<'i> PassedValues<'i> {
         let mut passed: HashMap<&str, Vec<_>> = HashMap::new();
         for p in &index.passed {
             passed.entry(p.callee.as_str()).or_default().push(p);
+        }
+        let mut defined_in: HashMap<&str, u32> = HashMap::new();
+        let mut copied = HashSet::new();
+        for symbol in index.symbols.iter().filter(|s| !s.params.is_empty()) {
+            match defined_in.insert(&symbol.name, symbol.file) {
+                Some(file) if file != symbol.file => {
+                    copied.insert(symbol.name.as_str());
+                }
+                _ => {}
+            }
         }
         let mut launched: HashMap<u32, Vec<&[String]>> = HashMap::new();
         // (most repositories launch nothing: no resolver is built for them)
@@ -55,14 +67,17 @@ impl<'i> PassedValues<'i> {
             index,
             constants,
             passed,
+            copied,
             launched,
         }
     }
 
     /// What the calls of the function `function` pass for its parameter `param`, by position or
     /// by keyword; nothing when `param` is none of its parameters. Calls are matched by name, so
-    /// when the function's own file calls it, those are its calls: a same-named method of
-    /// another file's copy of the class is called by that copy.
+    /// when another file defines a function of that name too and the function's own file calls
+    /// it, those are its calls: a same-named method of another file's copy of the class is
+    /// called by that copy. A function defined once is called from every file
+    /// (`analytics.top(orders)` in a script, `self.top(orders)` in its class's `run`).
     pub(super) fn arguments<'a>(
         &'a self,
         function: &'i Symbol,
@@ -72,7 +87,8 @@ impl<'i> PassedValues<'i> {
         let calls = position
             .and_then(|_| self.passed.get(function.name.as_str()))
             .map_or(&[][..], Vec::as_slice);
-        let own_file = calls.iter().any(|a| a.file == function.file);
+        let own_file = self.copied.contains(function.name.as_str())
+            && calls.iter().any(|a| a.file == function.file);
         calls.iter().copied().filter(move |a| {
             (!own_file || a.file == function.file)
                 && (a.keyword.as_deref() == Some(param)

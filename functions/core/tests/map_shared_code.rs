@@ -1,0 +1,162 @@
+//! Code several entry points share, and one query written in several languages: when nothing in
+//! the plan tells which ran, the answer says so — a coin toss, the other code first among the
+//! alternatives — instead of naming one confidently.
+//!
+//! * A class method (`large`) called by its own class's `run` on a frame its loader reads, and by
+//!   a script on a frame the script reads itself: both readers feed the method's filter.
+//! * A book's notebook exported in Python, Scala and SQL (headerless exports, cells separated by
+//!   `COMMAND ----------`): the same query three times.
+
+mod support;
+
+const ANALYTICS: &str = r#"from pyspark.sql import SparkSession, functions as F
+
+
+class Analytics:
+    def __init__(self, app_name="orders"):
+        self.spark = SparkSession.builder.appName(app_name).getOrCreate()
+
+    def load(self, path):
+        df = self.spark.read.parquet(path)
+        return df
+
+    def large(self, orders_df):
+        return orders_df.filter(F.col("quantity") >= 5)
+
+    def run(self):
+        orders_df = self.load("data/orders.parquet")
+        large = self.large(orders_df)
+        large.count()
+"#;
+
+const SNIPPETS: &str = r#"from analytics import Analytics
+
+
+app = Analytics(app_name="snippets")
+spark = app.spark
+orders = spark.read.parquet("data/orders.parquet")
+large = app.large(orders)
+large.count()
+"#;
+
+/// `large(orders)` over a scan of `orders.parquet` (Spark 4.3 formatted plan).
+const LARGE_ORDERS: &str = "== Physical Plan ==
+* Filter (3)
++- * ColumnarToRow (2)
+   +- Scan parquet  (1)
+
+
+(1) Scan parquet 
+Output [3]: [order_id#0, customer_id#1, quantity#2]
+Batched: true
+Location: InMemoryFileIndex [file:/run/app/data/orders.parquet]
+PushedFilters: [IsNotNull(quantity), GreaterThanOrEqual(quantity,5)]
+ReadSchema: struct<order_id:int,customer_id:int,quantity:int>
+
+(2) ColumnarToRow [codegen id : 1]
+Input [3]: [order_id#0, customer_id#1, quantity#2]
+
+(3) Filter [codegen id : 1]
+Input [3]: [order_id#0, customer_id#1, quantity#2]
+Condition : (isnotnull(quantity#2) AND (quantity#2 >= 5))
+";
+
+#[test]
+fn a_method_fed_by_two_callers_leaves_their_readers_a_coin_toss() {
+    let mappings = support::map_against(
+        &[("analytics.py", ANALYTICS), ("snippets.py", SNIPPETS)],
+        LARGE_ORDERS,
+    );
+    let filter = mappings.iter().find(|m| m.dag_node_id == "3").unwrap();
+    let code = filter.mapped_code.as_ref().unwrap();
+    assert_eq!(
+        (code.file.as_str(), code.lines.as_str()),
+        ("analytics.py", "13-13")
+    );
+    let scan = mappings.iter().find(|m| m.dag_node_id == "1").unwrap();
+    let readers = [("analytics.py", "9-9"), ("snippets.py", "6-6")];
+    let code = scan.mapped_code.as_ref().unwrap();
+    let chosen = (code.file.as_str(), code.lines.as_str());
+    assert!(readers.contains(&chosen), "{chosen:?}");
+    assert!(scan.confidence <= 0.5, "{}", scan.confidence);
+    let other = &scan.alternatives[0].location;
+    assert!(
+        readers.contains(&(other.file.as_str(), other.lines.as_str())) && other.file != code.file,
+        "{other:?}"
+    );
+}
+
+const PYTHON_NOTEBOOK: &str = r#"df = spark.read.format("json").load("/data/flight-data/json/2015-summary.json")
+df.createOrReplaceTempView("dfTable")
+
+
+# COMMAND ----------
+
+from pyspark.sql.functions import col
+df.select(col("DEST_COUNTRY_NAME")).where(col("count") > 10).take(2)
+"#;
+
+const SCALA_NOTEBOOK: &str = r#"// in Scala
+val df = spark.read.format("json").load("/data/flight-data/json/2015-summary.json")
+df.createOrReplaceTempView("dfTable")
+
+
+// COMMAND ----------
+
+df.select("DEST_COUNTRY_NAME", "count").where("count > 10").take(2)
+"#;
+
+const SQL_NOTEBOOK: &str = "SELECT * FROM dfTable
+
+
+-- COMMAND ----------
+
+SELECT DEST_COUNTRY_NAME FROM dfTable WHERE count > 10 LIMIT 2
+";
+
+/// The query over the flights (Spark 4.3 formatted plan).
+const FLIGHTS: &str = "== Physical Plan ==
+CollectLimit (4)
++- * Project (3)
+   +- * Filter (2)
+      +- Scan json  (1)
+
+
+(1) Scan json 
+Output [2]: [DEST_COUNTRY_NAME#0, count#2L]
+Batched: false
+Location: InMemoryFileIndex [file:/run/book/data/flight-data/json/2015-summary.json]
+PushedFilters: [IsNotNull(count), GreaterThan(count,10)]
+ReadSchema: struct<DEST_COUNTRY_NAME:string,count:bigint>
+
+(2) Filter [codegen id : 1]
+Input [2]: [DEST_COUNTRY_NAME#0, count#2L]
+Condition : (isnotnull(count#2L) AND (count#2L > 10))
+
+(3) Project [codegen id : 1]
+Output [1]: [DEST_COUNTRY_NAME#0]
+Input [2]: [DEST_COUNTRY_NAME#0, count#2L]
+
+(4) CollectLimit
+Input [1]: [DEST_COUNTRY_NAME#0]
+Arguments: 2
+";
+
+#[test]
+fn one_query_in_three_languages_is_a_coin_toss_between_them() {
+    let mappings = support::map_against(
+        &[
+            ("code/Chapter_5.py", PYTHON_NOTEBOOK),
+            ("code/Chapter_5.scala", SCALA_NOTEBOOK),
+            ("code/Chapter_5.sql", SQL_NOTEBOOK),
+        ],
+        FLIGHTS,
+    );
+    for id in ["2", "3", "4"] {
+        let node = mappings.iter().find(|m| m.dag_node_id == id).unwrap();
+        let chosen = &node.mapped_code.as_ref().unwrap().file;
+        assert!(node.confidence <= 0.5, "node {id}: {}", node.confidence);
+        let other = &node.alternatives[0].location.file;
+        assert!(other != chosen, "node {id}: {chosen} then {other}");
+    }
+}
