@@ -590,11 +590,15 @@ impl<'a> Extractor<'a> {
                 );
             }
         }
-        // `orders = load_orders(spark, path)`: a call fed a session or DataFrame yields one.
+        // `orders = load_orders(spark, path)`: a call fed a session or DataFrame yields one; a
+        // class's (`app = Analytics(spark)`) yields an object whose methods are the user's.
         if let (Some((name, _)), Some(value)) = (&assignment, assigned_value)
             && let Shape::Call {
-                args: Some(args), ..
+                name: callee,
+                args: Some(args),
+                ..
             } = self.adapter.shape(value, self.src)
+            && !text(callee, self.src).starts_with(|c: char| c.is_ascii_uppercase())
         {
             let fed_dataframe = named_children(args).into_iter().any(|a| {
                 matches!(self.adapter.shape(a, self.src), Shape::Ident)

@@ -193,8 +193,13 @@ impl<'a> Extractor<'a> {
                 Shape::Paren(inner) => stack.push((inner, role)),
                 Shape::Lambda => {}
                 Shape::Other => {
+                    // `col("country") != "Croatia"`, `$"state" === "OH"`: a string compared with
+                    // a column is a value, not a column's name
+                    let compares = self.is_comparison(node);
                     for child in named_children(node).into_iter().rev() {
-                        stack.push((child, role));
+                        let value =
+                            compares && matches!(self.adapter.shape(child, src), Shape::Str);
+                        stack.push((child, if value { ArgRole::Literal } else { role }));
                     }
                 }
             }

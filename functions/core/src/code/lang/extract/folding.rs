@@ -214,20 +214,32 @@ impl<'a> Extractor<'a> {
         }
     }
 
+    /// Whether `value` compares two operands (`a == b`, `a != b`, `a < b`, Scala's `===`, `=!=`).
+    pub(super) fn is_comparison(&self, value: Node<'a>) -> bool {
+        const COMPARISONS: &[&str] = &["==", "!=", "<", ">", "<=", ">=", "===", "=!=", "<=>"];
+        self.operators(value)
+            .any(|op| COMPARISONS.contains(&op.trim()))
+    }
+
+    /// The operator tokens between an expression's operands.
+    fn operators(&self, value: Node<'a>) -> impl Iterator<Item = &'a str> + '_ {
+        let src = self.src;
+        let binary = matches!(self.adapter.shape(value, src), Shape::Other)
+            && value.named_child_count() >= 2;
+        (0..value.child_count())
+            .filter(move |_| binary)
+            .filter_map(move |i| value.child(i))
+            // Python and Java operators are anonymous tokens; Scala's are identifiers
+            .filter(|c| !c.is_named() || c.kind() == "operator_identifier")
+            .map(move |c| text(c, src))
+    }
+
     /// A comparison or a boolean combination of them, written as an operator expression (not a
     /// call): `df.a == other.b`, `(x > 1) & (y < 2)`, Scala `$"a" === $"b"`.
     fn is_condition(&self, value: Node<'a>) -> bool {
         const OPERATORS: &[&str] = &["==", "!=", "<", ">", "&", "|"];
-        matches!(self.adapter.shape(value, self.src), Shape::Other)
-            && value.named_child_count() >= 2
-            && (0..value.child_count())
-                .filter_map(|i| value.child(i))
-                // Python and Java operators are anonymous tokens; Scala's are identifiers
-                .filter(|c| !c.is_named() || c.kind() == "operator_identifier")
-                .any(|c| {
-                    let op = text(c, self.src);
-                    OPERATORS.iter().any(|o| op.contains(o))
-                })
+        self.operators(value)
+            .any(|op| OPERATORS.iter().any(|o| op.contains(o)))
     }
 }
 

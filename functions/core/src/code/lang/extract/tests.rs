@@ -570,3 +570,29 @@ fn frames_in_tuples_keep_their_positions() {
         read.args
     );
 }
+
+#[test]
+fn a_string_compared_with_a_column_is_a_value() {
+    let src = "df.where(col(\"country\") != \"Croatia\").show(2)\ndf.filter(df.state == \"OH\").count()\n";
+    let out = extract_file(&super::super::python::Python, src, "", CodeFlags::default());
+    let (croatia, ohio) = (&first_call_at(&out, 1).args, &first_call_at(&out, 2).args);
+    assert_eq!(croatia.columns, vec!["country"]);
+    assert_eq!(croatia.literals, vec!["Croatia"]);
+    assert_eq!(ohio.columns, vec!["state"]);
+    assert_eq!(ohio.literals, vec!["OH"]);
+    let src = "object F extends App {\n  df.where(col(\"country\") =!= \"Croatia\").show()\n}\n";
+    let out = extract_file(&super::super::scala::Scala, src, "", CodeFlags::default());
+    let args = &first_call_at(&out, 2).args;
+    assert_eq!(
+        (args.columns.clone(), args.literals.clone()),
+        (vec!["country".to_string()], vec!["Croatia".to_string()])
+    );
+    // a string passed on its own still names a column
+    let out = extract_file(
+        &super::super::python::Python,
+        "df.select(\"country\").show()\n",
+        "",
+        CodeFlags::default(),
+    );
+    assert_eq!(first_call_at(&out, 1).args.columns, vec!["country"]);
+}
