@@ -970,7 +970,11 @@ fn record_string(out: &mut CallArgs, role: ArgRole, value: String) {
         ArgRole::Table => out.tables.push(value),
         ArgRole::Alias => out.aliases.push(value),
         ArgRole::Function => out.functions.push(value),
-        ArgRole::SqlExpr => sql_expression_tokens(&value, out),
+        ArgRole::SqlExpr => {
+            sql_expression_tokens(&value, out);
+            out.aliases
+                .extend(crate::code::sql::implicit_expression_name(&value));
+        }
     }
 }
 

@@ -26,7 +26,7 @@ fn renamed_columns(alias: Option<&sqlparser::ast::TableAlias>) -> Vec<String> {
 /// The name Spark gives an unaliased call of a function over columns: `count(country)` for
 /// `COUNT(country)`, `count(1)` for `COUNT(*)` (the plan prints the result under that name, as
 /// it would an alias).
-fn implicit_name(expr: &sqlparser::ast::Expr) -> Option<String> {
+pub(super) fn implicit_name(expr: &sqlparser::ast::Expr) -> Option<String> {
     use sqlparser::ast::{Expr, FunctionArg, FunctionArgExpr, FunctionArguments};
     let Expr::Function(function) = expr else {
         return None;

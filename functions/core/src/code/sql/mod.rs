@@ -139,6 +139,17 @@ fn parse_statements(text: &str) -> Parsed {
     statements
 }
 
+/// The name Spark gives one SQL expression written without a name (`selectExpr("avg(count)")`,
+/// `expr("count(1)")`): its function call's, as for an unaliased select item (`avg(count)`);
+/// none for anything else.
+pub fn implicit_expression_name(expr: &str) -> Option<String> {
+    let mut parser = Parser::new(&SparkSqlDialect {}).try_with_sql(expr).ok()?;
+    let parsed = parser.parse_expr().ok()?;
+    // the whole text, or it names its result (`max(x) AS top`) or is no one expression
+    let whole = parser.peek_token().token == sqlparser::tokenizer::Token::EOF;
+    whole.then(|| implicit_name(&parsed)).flatten()
+}
+
 fn parse_any_dialect(text: &str) -> Option<Vec<Statement>> {
     let dialects: [&dyn Dialect; 4] = [
         &SparkSqlDialect {},

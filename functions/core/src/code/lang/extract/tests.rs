@@ -596,3 +596,15 @@ fn a_string_compared_with_a_column_is_a_value() {
     );
     assert_eq!(first_call_at(&out, 1).args.columns, vec!["country"]);
 }
+
+#[test]
+fn an_unnamed_sql_expression_is_named_as_spark_names_it() {
+    let src = "df.selectExpr(\"avg(count)\", \"max(count) AS top\", \"count + 1\").show()\n";
+    let out = extract_file(&super::super::python::Python, src, "", CodeFlags::default());
+    // the plan prints `avg(count)#12`; a named one keeps its name; arithmetic Spark names by
+    // its whole text, which this does not make up
+    assert_eq!(
+        first_call_at(&out, 1).args.aliases,
+        vec!["avg(count)", "top"]
+    );
+}
