@@ -210,20 +210,7 @@ def run_notebook(path, rel):
                 if not any(ln.startswith(MAGIC) and ln[len(MAGIC):].strip().startswith("%sql") for ln in body):
                     continue  # %md, %run, %sh, %fs ... cells: not Spark
                 text = "\n".join(m if m is not None else " " * len(ln) for ln, m in zip(body, magic))
-                offs = [0]
-                for ln in text.split("\n"):
-                    offs.append(offs[-1] + len(ln) + 1)
-                for a, b in split_sql(text):
-                    line = st + sum(1 for o in offs[1:] if o <= a) + 1
-                    g["__sql_text"] = text[a:b]
-                    code = "\n" * (line - 1) + "__run_sql(__sql_text)"
-                    try:
-                        exec(compile(code, path, "exec"), g)
-                    except Timeout:
-                        raise
-                    except BaseException as e:  # noqa: BLE001
-                        nerr += 1
-                        print(f"[sql@{line}] {type(e).__name__}: {str(e)[:200]}", file=sys.stderr)
+                nerr += run_sql_cell(path, g, st, text)
                 continue
             code = "\n" * st + "\n".join(body)
             exec(compile(code, path, "exec"), g)
@@ -252,23 +239,27 @@ def run_sql_notebook(path, g=None):
         if ln.strip() == SQL_CELL_SEP:
             cells.append((start, lines[start:i]))
             start = i + 1
+    return sum(run_sql_cell(path, g, st, "\n".join(body)) for st, body in cells)
+
+
+def run_sql_cell(path, g, st, text):
+    """Run a SQL cell starting after line `st` of `path`, statement by statement through
+    `__run_sql` compiled at each statement's own line; the number of statements that failed."""
+    offs = [0]
+    for ln in text.split("\n"):
+        offs.append(offs[-1] + len(ln) + 1)
     nerr = 0
-    for st, body in cells:
-        text = "\n".join(body)
-        offs = [0]
-        for ln in body:
-            offs.append(offs[-1] + len(ln) + 1)
-        for a, b in split_sql(text):
-            line = st + sum(1 for o in offs[1:] if o <= a) + 1
-            g["__sql_text"] = text[a:b]
-            code = "\n" * (line - 1) + "__run_sql(__sql_text)"
-            try:
-                exec(compile(code, path, "exec"), g)
-            except Timeout:
-                raise
-            except BaseException as e:  # noqa: BLE001
-                nerr += 1
-                print(f"[sql@{line}] {type(e).__name__}: {str(e)[:200]}", file=sys.stderr)
+    for a, b in split_sql(text):
+        line = st + sum(1 for o in offs[1:] if o <= a) + 1
+        g["__sql_text"] = text[a:b]
+        code = "\n" * (line - 1) + "__run_sql(__sql_text)"
+        try:
+            exec(compile(code, path, "exec"), g)
+        except Timeout:
+            raise
+        except BaseException as e:  # noqa: BLE001
+            nerr += 1
+            print(f"[sql@{line}] {type(e).__name__}: {str(e)[:200]}", file=sys.stderr)
     return nerr
 
 

@@ -75,23 +75,16 @@ pub fn databricks_source(text: &str) -> NotebookSource {
                 .map(|m| m.split_whitespace().next().unwrap_or("").to_string());
             match kind.as_deref() {
                 Some("%sql") => {
-                    let mut sql = DecodedString::default();
-                    for (offset, line) in cell.iter().enumerate() {
-                        let file_line = (start + offset + 1) as u32;
+                    let body = |line: &str| {
                         let body = magic_body(line).unwrap_or_default();
-                        let body = if body.trim() == "%sql" {
+                        if body.trim() == "%sql" {
                             String::new()
                         } else {
                             body
-                        };
-                        if !sql.lines.is_empty() {
-                            sql.text.push('\n');
                         }
-                        sql.text.push_str(&body);
-                        sql.lines.push((file_line, file_line));
-                        code_lines.push(String::new());
-                    }
-                    out.sql_cells.push(sql);
+                    };
+                    out.sql_cells.push(sql_cell(cell, start, body));
+                    code_lines.extend(cell.iter().map(|_| String::new()));
                 }
                 Some("%python") | Some("%scala") => {
                     for line in cell {
@@ -105,17 +98,9 @@ pub fn databricks_source(text: &str) -> NotebookSource {
                     }
                 }
                 None if comment == "--" => {
-                    let mut sql = DecodedString::default();
-                    for (offset, line) in cell.iter().enumerate() {
-                        let file_line = (start + offset + 1) as u32;
-                        if !sql.lines.is_empty() {
-                            sql.text.push('\n');
-                        }
-                        sql.text.push_str(line);
-                        sql.lines.push((file_line, file_line));
-                        code_lines.push(String::new());
-                    }
-                    out.sql_cells.push(sql);
+                    out.sql_cells
+                        .push(sql_cell(cell, start, |line: &str| line.to_string()));
+                    code_lines.extend(cell.iter().map(|_| String::new()));
                 }
                 // (`-- MAGIC %md`: a SQL notebook's other cells are no SQL)
                 Some(_) if comment == "--" => code_lines.extend(cell.iter().map(|_| String::new())),
@@ -132,6 +117,21 @@ pub fn databricks_source(text: &str) -> NotebookSource {
     flush_cell(cell_start, lines.len(), &mut code_lines, &mut out);
     out.code = code_lines.join("\n");
     out
+}
+
+/// A SQL cell of a notebook whose lines start after line `start` of the file: each line's
+/// `body` (the SQL on it), on its own file line.
+fn sql_cell(cell: &[&str], start: usize, body: impl Fn(&str) -> String) -> DecodedString {
+    let mut sql = DecodedString::default();
+    for (offset, line) in cell.iter().enumerate() {
+        let file_line = (start + offset + 1) as u32;
+        if !sql.lines.is_empty() {
+            sql.text.push('\n');
+        }
+        sql.text.push_str(&body(line));
+        sql.lines.push((file_line, file_line));
+    }
+    sql
 }
 
 /// Parse a Jupyter notebook; `None` when it is not valid notebook JSON.

@@ -328,6 +328,7 @@ pub fn glob_tail(path: &str) -> Option<String> {
     if !file.contains(['*', '?', '[', '{']) {
         return None;
     }
+    // the folder's tail as a path's (with a stand-in file, so that one folder is enough)
     let folder = path_tail(&format!("{folder}/x"))?;
     let folder = folder.strip_suffix("/x")?;
     Some(format!("{folder}/{}", file.to_lowercase()))
