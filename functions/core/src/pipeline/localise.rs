@@ -388,6 +388,8 @@ struct PlanEvidence {
     /// The best site anywhere for each node: what an open flow borrows for the scans its
     /// caller reads.
     best_anywhere: Vec<Option<(SiteId, f64)>>,
+    /// Whether the plan reads cached data (an in-memory scan or relation).
+    reads_cached_data: bool,
 }
 
 impl PlanEvidence {
@@ -431,6 +433,10 @@ impl PlanEvidence {
             nested: nested_nodes(graph),
             scores,
             best_anywhere,
+            reads_cached_data: graph
+                .nodes
+                .iter()
+                .any(|n| n.operator.starts_with("InMemory") || n.name.starts_with("InMemory")),
         }
     }
 
@@ -591,6 +597,21 @@ const BARE_STEPS: usize = 4;
 const IDLE_STATEMENT: f64 = 0.05;
 /// … when it samples ([`IDLE_STATEMENT`]): the plan would show its Sample.
 const IDLE_SAMPLING: f64 = 0.25;
+
+/// What a unit reading a frame its code cached costs when the plan reads no cached data: Spark
+/// plans every query of a cached frame over the cache (`DF1.cache()`, then
+/// `DF1.groupBy("a").count()` shows an in-memory scan), so the plan is a query from before the
+/// cache (the same `groupBy` written above it) or of other code.
+const UNSHOWN_CACHE: f64 = 0.25;
+
+/// Whether a chain of the unit starts from a frame cached before it
+/// ([`SiteTable::reads_cached_frame`]).
+fn reads_cached_frame(table: &SiteTable, sites: &BTreeSet<SiteId>) -> bool {
+    sites
+        .iter()
+        .filter_map(|s| table.chain_of(*s))
+        .any(|c| table.reads_cached_frame(c))
+}
 
 /// Whether `chain` samples its frame (`sample`, `randomSplit`).
 fn samples(table: &SiteTable, chain: usize) -> bool {
@@ -786,6 +807,9 @@ fn align_contenders(
             }
         }
         fitted -= IDLE_SAMPLING * unaligned_samplings(table, sites, &assigned) as f64;
+        if !evidence.reads_cached_data && reads_cached_frame(table, sites) {
+            fitted -= UNSHOWN_CACHE;
+        }
         let mut weighted = fitted * prior.of_unit(table, sites);
         if order_bonus && rank == 0 {
             weighted *= 1.0 + ORDER_TOLERANCE;

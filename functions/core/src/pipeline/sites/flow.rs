@@ -311,3 +311,56 @@ pub(super) fn flow_edges(
         })
         .collect()
 }
+
+/// For each chain, whether the frame it starts from was cached before it (`df.cache()`,
+/// `df.persist(…)` or `cached = df.cache()` earlier in the same function, with no `unpersist()`
+/// since): Spark then plans it over the cached data, so its plan shows an in-memory scan.
+pub(super) fn reads_cached_frames(index: &RepoIndex) -> Vec<bool> {
+    let chains = &index.chains;
+    // (file, function, variable, line) of each statement caching (or releasing) a variable's frame
+    let marks = |methods: &[&str]| -> Vec<(FileId, Option<SymbolId>, &str, u32)> {
+        chains
+            .iter()
+            .filter(|c| {
+                c.calls
+                    .iter()
+                    .any(|k| methods.iter().any(|m| k.method.eq_ignore_ascii_case(m)))
+            })
+            .flat_map(|c| {
+                let receiver = Some(root_variable(&c.receiver));
+                receiver
+                    .into_iter()
+                    .chain(c.assigned_to.as_deref())
+                    .map(move |var| (c.file, c.symbol, var, c.statement.start))
+            })
+            .collect()
+    };
+    let cached = marks(&["cache", "persist"]);
+    if cached.is_empty() {
+        return vec![false; chains.len()];
+    }
+    let released = marks(&["unpersist"]);
+    chains
+        .iter()
+        .map(|chain| {
+            let var = root_variable(&chain.receiver);
+            let at = chain.statement.start;
+            let same = |(file, symbol, v, _): &&(FileId, Option<SymbolId>, &str, u32)| {
+                *file == chain.file && *symbol == chain.symbol && *v == var && !var.is_empty()
+            };
+            let last = |marks: &[(FileId, Option<SymbolId>, &str, u32)]| {
+                marks
+                    .iter()
+                    .filter(same)
+                    .map(|m| m.3)
+                    .filter(|line| *line < at)
+                    .max()
+            };
+            match (last(&cached), last(&released)) {
+                (Some(cache), Some(release)) => cache > release,
+                (Some(_), None) => true,
+                _ => false,
+            }
+        })
+        .collect()
+}

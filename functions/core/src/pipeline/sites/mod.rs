@@ -91,6 +91,9 @@ pub struct SiteTable {
     chain_open: Vec<bool>,
     /// For each chain: whether it hands its frame on to later code ([`SiteTable::passes_frame_on`]).
     chain_passes_on: Vec<bool>,
+    /// For each chain: whether the frame it starts from was cached before it
+    /// ([`SiteTable::reads_cached_frame`]).
+    chain_reads_cached: Vec<bool>,
     /// SQL statements whose host statement is (part of) a chain.
     chain_sql: HashMap<usize, Vec<usize>>,
     /// For each SQL statement, the statements (same file first) that define the views it reads.
@@ -356,6 +359,12 @@ impl SiteTable {
     /// the one ending where the frame is used is the plan's.
     pub fn passes_frame_on(&self, chain: usize) -> bool {
         self.chain_passes_on.get(chain).copied().unwrap_or(false)
+    }
+
+    /// Whether the frame `chain` starts from was cached before it (`df.cache()` on an earlier
+    /// line of its function): its plan then reads the cached data, an in-memory scan.
+    pub fn reads_cached_frame(&self, chain: usize) -> bool {
+        self.chain_reads_cached.get(chain).copied().unwrap_or(false)
     }
 
     /// Whether the chain running SQL `statement` hands its frame on
