@@ -874,6 +874,7 @@ fn contender_ranks(
 /// How far behind the unit `leader` another unit may fit and still tie with it:
 /// [`TRANSLATION_TOLERANCE`] when their own code ([`unit_position`]) is in files of different
 /// languages, [`TWIN_TOLERANCE`] otherwise.
+///
 /// Only code that runs as Spark on its own translates a query: a plain `.sql` file beside a
 /// job's `spark.sql(…)` is the job's reference text (`queries/19.sql`), not a rival to it.
 fn tie_tolerance(table: &SiteTable, leader: &UnitKind, other: &UnitKind) -> f64 {
@@ -894,8 +895,9 @@ fn tie_tolerance(table: &SiteTable, leader: &UnitKind, other: &UnitKind) -> f64 
     }
 }
 
-/// The contenders that fit the plan as well as the winner (within [`TWIN_TOLERANCE`]; one per
-/// file, the winner's own included; at most [`TWINS_KEPT`]), as `dagNodeId` → their aligned
+/// The contenders that fit the plan as well as the winner (within [`TWIN_TOLERANCE`], or
+/// [`TRANSLATION_TOLERANCE`] in another language: [`tie_tolerance`]; one per file, the winner's
+/// own included; at most [`TWINS_KEPT`]), as `dagNodeId` → their aligned
 /// sites, for the nodes whose sites differ and score alike (the same evidence in a look-alike
 /// statement, or in another construct that plans the same). The reasoner tells which of them is
 /// other code ([`super::reason::twin_of`]).
@@ -1046,7 +1048,7 @@ fn flow_ties(
         .filter(|(other, v)| {
             other.in_flow == chosen.in_flow
                 && table.sites[other.site].file != file
-                && (value - v).abs() <= 1e-9
+                && (value - v).abs() <= 1e-9 // exactly as well
         })
         .map(|(other, _)| other.site)
         .take(TWINS_KEPT)
