@@ -721,18 +721,21 @@ fn named_passed_through(node: &Evidence, site: &Evidence) -> f64 {
 const EXCESS_TIE_BREAK: f64 = 0.01;
 
 /// The share of the names the site gives (columns and aliases; literals too when the node has
-/// any: in-memory rows are no literals of their scan) the node does not hold under any kind nor
-/// pass through, as
-/// a string may be a name or a path: `toDF(["id", "ts"])` says more than a scan of `ts` alone;
-/// `to_timestamp(ts, "MM-dd-yyyy")` more than `cast(ts as timestamp) AS ts`.
+/// any: in-memory rows are no literals of their scan; paths when it reads files) the node does
+/// not hold under any kind nor pass through, as a string may be a name or a path:
+/// `toDF(["id", "ts"])` says more than a scan of `ts` alone; `to_timestamp(ts, "MM-dd-yyyy")`
+/// more than `cast(ts as timestamp) AS ts`; a reader of a parameter its callers pass three files
+/// (`load(path)`) more than `read.parquet("data/orders.parquet")` for a scan of the orders.
 fn excess(node: &Evidence, site: &Evidence) -> f64 {
-    let node_literals = node.tokens.iter().any(|(k, _)| *k == TokenKind::Literal);
+    let node_has = |kind: TokenKind| node.tokens.iter().any(|(k, _)| *k == kind);
+    let (node_literals, node_paths) = (node_has(TokenKind::Literal), node_has(TokenKind::Path));
     let named: Vec<&String> = site
         .tokens
         .iter()
         .filter(|(k, _)| {
             matches!(k, TokenKind::Column | TokenKind::Alias)
                 || node_literals && *k == TokenKind::Literal
+                || node_paths && *k == TokenKind::Path
         })
         .map(|(_, v)| v)
         .collect();
@@ -893,6 +896,29 @@ mod tests {
             normalise_path("resources/zipcodes.csv/").as_deref(),
             Some("zipcodes")
         );
+    }
+
+    #[test]
+    fn a_reader_of_one_file_says_no_more_than_a_scan_of_it_and_one_of_several_does() {
+        let bag = |paths: &[&str]| {
+            let mut e = Evidence::default();
+            for p in paths {
+                e.add(TokenKind::Path, p);
+            }
+            e
+        };
+        let scan = bag(&["file:/run/app/data/orders.parquet"]);
+        let weights = TokenWeights::default();
+        let coverage = |site: &Evidence| overlap(&scan, site, &weights).coverage;
+        // `read.parquet("data/orders.parquet")` beside `load(path)`, whose callers pass three files
+        let literal = bag(&["data/orders.parquet"]);
+        let parameter = bag(&[
+            "data/orders.parquet",
+            "data/products.parquet",
+            "data/customers.parquet",
+        ]);
+        assert!(coverage(&parameter) > 0.9);
+        assert!(coverage(&literal) > coverage(&parameter));
     }
 
     #[test]
