@@ -159,7 +159,8 @@ pub fn build_index_and_texts(
             bytes: walked_file.text.len() as u64,
             notebook: result.notebook,
             flags: result.flags,
-            uses_spark: notebook::is_databricks_notebook(&walked_file.text)
+            // (a Databricks export, known by now, is Spark code whatever it imports)
+            uses_spark: (result.notebook && walked_file.kind != FileKind::JupyterNotebook)
                 || uses_spark(&walked_file.text),
             argv_names: extract.argv_names,
         });
@@ -252,10 +253,11 @@ fn index_file(file: &WalkedFile) -> IndexedFile {
     match file.kind {
         FileKind::Source(Language::Sql) => {
             let mut extract = FileExtract::default();
-            if notebook::is_databricks_notebook(&file.text) {
+            let source = notebook::databricks_source(&file.text);
+            if let Some(source) = &source {
                 // a SQL notebook: each cell is a query of its own, `;` or not
-                for cell in notebook::databricks_source(&file.text).sql_cells {
-                    push_sql(&mut extract, &cell, SqlOrigin::NotebookCell);
+                for cell in &source.sql_cells {
+                    push_sql(&mut extract, cell, SqlOrigin::NotebookCell);
                 }
             } else {
                 let decoded = DecodedString {
@@ -267,7 +269,7 @@ fn index_file(file: &WalkedFile) -> IndexedFile {
             IndexedFile {
                 language: Language::Sql,
                 lines,
-                notebook: notebook::is_databricks_notebook(&file.text),
+                notebook: source.is_some(),
                 flags,
                 extract: Some(extract),
                 hazard: None,
@@ -284,17 +286,18 @@ fn index_file(file: &WalkedFile) -> IndexedFile {
                     hazard: None,
                 };
             };
-            let databricks = notebook::is_databricks_notebook(&file.text);
-            let extracted = if databricks {
-                let source = notebook::databricks_source(&file.text);
-                guarded_extract(adapter, &source.code, &module, flags).map(|mut extract| {
-                    for cell in &source.sql_cells {
-                        push_sql(&mut extract, cell, SqlOrigin::NotebookCell);
-                    }
-                    extract
-                })
-            } else {
-                guarded_extract(adapter, &file.text, &module, flags)
+            let source = notebook::databricks_source(&file.text);
+            let databricks = source.is_some();
+            let extracted = match source {
+                Some(source) => {
+                    guarded_extract(adapter, &source.code, &module, flags).map(|mut extract| {
+                        for cell in &source.sql_cells {
+                            push_sql(&mut extract, cell, SqlOrigin::NotebookCell);
+                        }
+                        extract
+                    })
+                }
+                None => guarded_extract(adapter, &file.text, &module, flags),
             };
             let (extract, hazard) = split(extracted);
             IndexedFile {

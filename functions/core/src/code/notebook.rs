@@ -47,15 +47,11 @@ fn notebook_comment(text: &str) -> Option<&'static str> {
     })
 }
 
-/// Whether the text is a Databricks notebook export.
-pub fn is_databricks_notebook(text: &str) -> bool {
-    notebook_comment(text).is_some()
-}
-
-/// Split a Databricks notebook source into code (same lines) and SQL cells. In a SQL notebook
-/// (`--`) the code cells are SQL: each is one of the SQL cells, and the code is left blank.
-pub fn databricks_source(text: &str) -> NotebookSource {
-    let comment = notebook_comment(text).unwrap_or("#");
+/// Split a Databricks notebook export into code (same lines) and SQL cells; `None` when the text
+/// is no such export. In a SQL notebook (`--`) the code cells are SQL: each is one of the SQL
+/// cells, and the code is left blank.
+pub fn databricks_source(text: &str) -> Option<NotebookSource> {
+    let comment = notebook_comment(text)?;
     let magic = format!("{comment} MAGIC");
     let separator = format!("{comment} COMMAND ----------");
     let mut out = NotebookSource::default();
@@ -116,7 +112,7 @@ pub fn databricks_source(text: &str) -> NotebookSource {
     }
     flush_cell(cell_start, lines.len(), &mut code_lines, &mut out);
     out.code = code_lines.join("\n");
-    out
+    Some(out)
 }
 
 /// A SQL cell of a notebook whose lines start after line `start` of the file: each line's

@@ -317,23 +317,25 @@ pub(super) fn flow_edges(
 /// since): Spark then plans it over the cached data, so its plan shows an in-memory scan.
 pub(super) fn reads_cached_frames(index: &RepoIndex) -> Vec<bool> {
     let chains = &index.chains;
-    // (file, function, variable, line) of each statement caching (or releasing) a variable's frame
-    let marks = |methods: &[&str]| -> Vec<(FileId, Option<SymbolId>, &str, u32)> {
-        chains
-            .iter()
-            .filter(|c| {
-                c.calls
-                    .iter()
-                    .any(|k| methods.iter().any(|m| k.method.eq_ignore_ascii_case(m)))
-            })
-            .flat_map(|c| {
-                let receiver = Some(root_variable(&c.receiver));
-                receiver
-                    .into_iter()
-                    .chain(c.assigned_to.as_deref())
-                    .map(move |var| (c.file, c.symbol, var, c.statement.start))
-            })
-            .collect()
+    // (file, function, variable) → the lines of the statements caching (or releasing) its frame
+    type Marks<'i> = HashMap<(FileId, Option<SymbolId>, &'i str), Vec<u32>>;
+    let marks = |methods: &[&str]| -> Marks<'_> {
+        let mut marks: Marks<'_> = HashMap::new();
+        let marking = chains.iter().filter(|c| {
+            c.calls
+                .iter()
+                .any(|k| methods.iter().any(|m| k.method.eq_ignore_ascii_case(m)))
+        });
+        for c in marking {
+            let receiver = Some(root_variable(&c.receiver)).filter(|v| !v.is_empty());
+            for var in receiver.into_iter().chain(c.assigned_to.as_deref()) {
+                marks
+                    .entry((c.file, c.symbol, var))
+                    .or_default()
+                    .push(c.statement.start);
+            }
+        }
+        marks
     };
     let cached = marks(&["cache", "persist"]);
     if cached.is_empty() {
@@ -343,20 +345,16 @@ pub(super) fn reads_cached_frames(index: &RepoIndex) -> Vec<bool> {
     chains
         .iter()
         .map(|chain| {
-            let var = root_variable(&chain.receiver);
-            let at = chain.statement.start;
-            let same = |(file, symbol, v, _): &&(FileId, Option<SymbolId>, &str, u32)| {
-                *file == chain.file && *symbol == chain.symbol && *v == var && !var.is_empty()
-            };
-            let last = |marks: &[(FileId, Option<SymbolId>, &str, u32)]| {
+            let key = (chain.file, chain.symbol, root_variable(&chain.receiver));
+            let last_before = |marks: &Marks<'_>| {
                 marks
+                    .get(&key)?
                     .iter()
-                    .filter(same)
-                    .map(|m| m.3)
-                    .filter(|line| *line < at)
+                    .copied()
+                    .filter(|line| *line < chain.statement.start)
                     .max()
             };
-            match (last(&cached), last(&released)) {
+            match (last_before(&cached), last_before(&released)) {
                 (Some(cache), Some(release)) => cache > release,
                 (Some(_), None) => true,
                 _ => false,
