@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Re-captures the project's own bench sets from the pinned commits (the exact commands used).
 #
-#   bench/tools/capture.sh pipelines|notebooks|jupyter|scripts|guide [WORK]
+#   bench/tools/capture.sh pipelines|notebooks|jupyter|scripts|guide|tested [WORK]
 #
 # Needs: pyspark==4.3.0 (+ pyarrow, "pandas<3", zstandard), Java 17, the DEV benchmark's tools in
 # $BENCH_TOOLS (default ../shared/bench/tools) with their JVM helper compiled (its README,
@@ -11,7 +11,7 @@
 # Timings are not meaningful; Spark runs local[2] under `nice`.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
-set_name="${1:?usage: capture.sh pipelines|notebooks|jupyter|scripts|guide [WORK]}"
+set_name="${1:?usage: capture.sh pipelines|notebooks|jupyter|scripts|guide|tested [WORK]}"
 export WORK="${2:-/tmp/plan2code-capture}"
 export BENCH_TOOLS="${BENCH_TOOLS:-$here/../../../shared/bench/tools}"
 MIRRORS="${BENCH_MIRRORS:-/work/.mirror}"
@@ -217,6 +217,33 @@ guide)
   done
   capture "$repo" "$commit" stdg stdg-ml --notebooks "${files[@]}"
   unset PATH_MAP NO_STREAMING SQL_WITH_PY SQL_VIEWS
+  ;;
+tested)
+  # martinbacaia/pyspark-etl-pipeline: a production-style package (src/pipeline/: bronze → silver →
+  # gold modules whose functions take and return DataFrames, quality gates, a click CLI) with a
+  # pytest suite (tests/conftest.py's session `spark` fixture, inline createDataFrame data).
+  # Job entries first (same JVM, one fresh session each): the data generator, reduced to 20,000
+  # events, writes data/raw and data/catalog_products in the scratch copy; then the pipeline run
+  # (`--no-zorder`: OPTIMIZE … ZORDER is Delta SQL). Then every test file through pytest
+  # (run_capture.py --pytest). The Delta JVM jars (spark.jars.packages, from Maven) are not
+  # available here: DELTA_AS_PARQUET=1 reads/writes format("delta") as parquet and answers
+  # isDeltaTable False, so the MERGE branches are never taken (first-load overwrite instead).
+  # Needs the Python packages the repository imports: click pydantic pydantic-settings pyyaml
+  # faker chispa, and delta-spark (its Python module only; `pip install --no-deps delta-spark`).
+  repo=martinbacaia/pyspark-etl-pipeline
+  commit=da1a17e15ab79d937c5a47fa3894cfc71f4366b4
+  checkout "$repo" "$commit"
+  unset PATH_MAP
+  # PYTHONPATH: the package as `make install` (pip install -e .) makes it importable, also in the
+  # Python workers (the generator's flatMap lambdas live in pipeline.generator)
+  export DELTA_AS_PARQUET=1 PYTHONDONTWRITEBYTECODE=1 PYTHONPATH="$WORK/run/${repo/\//+}/src"
+  export SCRIPT_TIMEOUT="${SCRIPT_TIMEOUT:-600}"
+  export ENTRY_ARGV="$WORK/logs/etl_argv.json"
+  echo '{"scripts/generate_data.py": ["--num-events", "20000"], "scripts/run_pipeline.py": ["--no-zorder"]}' > "$ENTRY_ARGV"
+  capture "$repo" "$commit" etl etl --pytest scripts/generate_data.py scripts/run_pipeline.py \
+    tests/test_silver.py tests/test_gold.py tests/test_quality.py tests/test_pipeline_e2e.py \
+    tests/test_generator.py tests/test_settings.py
+  unset DELTA_AS_PARQUET ENTRY_ARGV PYTHONPATH
   ;;
 *) echo "unknown set $set_name" >&2; exit 2 ;;
 esac

@@ -35,7 +35,24 @@ This driver adds what the DEV capture lacks for the styles these sets cover:
   the `.py` notebook's variables before the `.sql` runs (views the chapter's other-language twin
   registers but the Python one only builds as DataFrames).
 
-usage: BENCH_TOOLS=../shared/bench/tools python run_capture.py [--notebooks]
+* **pytest test files** (`--pytest`, entries named `test_*.py` / `*_test.py`): each such entry is
+  run by pytest itself, in-process (`pytest.main([file, -s, -p no:cacheprovider])`, cwd = the
+  checkout), so its fixtures (the repository's `conftest.py`, `tmp_path`, …) are resolved exactly
+  as the repository's own test run resolves them. A `spark` fixture that builds a session with
+  `SparkSession.builder…getOrCreate()` receives the capture session (the entry's fresh one; its
+  modifiable settings apply, `stop()` is a no-op as for scripts). Every DataFrame action inside
+  the checkout — in a test, a fixture, or a function under test — becomes a case whose entry file
+  is the test file. A failing test does not stop the others. Other entries of the same run are
+  scripts as before.
+* **Delta Lake stand-in** (DELTA_AS_PARQUET=1; only when the Delta JVM jars are not available):
+  `format("delta")` on a reader or writer means `parquet`, `DeltaTable.isDeltaTable` answers
+  False (so an "upsert if the table exists" takes its first-load branch: a plain overwrite), and a
+  session builder's Delta-only settings (`spark.sql.extensions` / `spark.sql.catalog.spark_catalog`
+  / `spark.jars.packages` naming Delta) are not applied (without the jars the catalog cannot load). The
+  repository's code is unchanged; its plans then show parquet scans where Delta would show its own
+  parquet file scans, at the same statements.
+
+usage: BENCH_TOOLS=../shared/bench/tools python run_capture.py [--notebooks] [--pytest]
            REPO_ROOT OUT_DIR REPO_NAME COMMIT PREFIX entry1 [entry2 ...]
 Environment as run_scripts.py: PATH_MAP="/src/=<dir>/,..." (first matching prefix wins; `{entry_dir}`
 in a target is the running entry file's folder, `{repo_root}` the checkout's root), NO_STREAMING=1, SCRIPT_TIMEOUT=s.
@@ -54,7 +71,8 @@ import traceback
 
 args = sys.argv[1:]
 notebooks = "--notebooks" in args
-args = [a for a in args if a and a != "--notebooks"]
+pytest_entries = "--pytest" in args
+args = [a for a in args if a and a not in ("--notebooks", "--pytest")]
 repo_root, out_dir, repo_name, commit, prefix = args[:5]
 repo_root, out_dir = os.path.abspath(repo_root), os.path.abspath(out_dir)
 entries = args[5:]
@@ -104,6 +122,53 @@ def install_writer_actions():
 
 
 install_writer_actions()
+
+
+# ---------------------------------------------------------------------------- Delta stand-in
+def install_delta_as_parquet():
+    from pyspark.sql import SparkSession
+    from pyspark.sql.readwriter import DataFrameReader, DataFrameWriter
+    for cls in (DataFrameReader, DataFrameWriter):
+        orig = cls.format
+
+        def make(orig):
+            def fmt(self_, source, *a, **k):
+                if isinstance(source, str) and source.lower() == "delta":
+                    source = "parquet"
+                return orig(self_, source, *a, **k)
+            return fmt
+        cls.format = make(orig)
+    # the session settings that only make sense with the Delta jars (the Delta SQL extension, the
+    # Delta catalog as spark_catalog, the Maven coordinate) are not applied: without the jars the
+    # catalog plugin cannot load and every query of the session fails
+    orig_config = SparkSession.Builder.config
+
+    def config(self_, key=None, value=None, *a, **k):
+        if isinstance(key, str) and key in ("spark.sql.extensions", "spark.sql.catalog.spark_catalog",
+                                            "spark.jars.packages") and "delta" in str(value).lower():
+            return self_
+        return orig_config(self_, key, value, *a, **k)
+    SparkSession.Builder.config = config
+    try:
+        from delta.tables import DeltaTable
+        DeltaTable.isDeltaTable = classmethod(lambda cls, *a, **k: False)
+    except ImportError:
+        pass
+
+
+if os.environ.get("DELTA_AS_PARQUET"):
+    install_delta_as_parquet()
+
+
+def is_pytest_file(rel):
+    b = os.path.basename(rel)
+    return pytest_entries and b.endswith(".py") and (b.startswith("test_") or b.endswith("_test.py"))
+
+
+def run_pytest_file(path):
+    """Run one test file with pytest in this process; returns pytest's exit code."""
+    import pytest
+    return int(pytest.main([path, "-s", "-q", "-p", "no:cacheprovider", "--rootdir", repo_root]))
 
 
 # ---------------------------------------------------------------------------- notebook globals
@@ -348,6 +413,8 @@ for s in entries:
                 if sql_g is not None and var in sql_g:
                     sql_g[var].createOrReplaceTempView(view)
             st = f"ok ({run_sql_notebook(os.path.join(repo_root, rel), sql_g)} failing cells)"
+        elif is_pytest_file(rel):
+            st = f"ok (pytest exit {run_pytest_file(os.path.join(repo_root, rel))})"
         elif notebooks and rel.endswith(".ipynb"):
             st = f"ok ({run_ipynb(os.path.join(repo_root, rel))} failing cells)"
         elif notebooks:
