@@ -54,6 +54,8 @@ const FOLD_STRING_CAP: usize = 200;
 const FOLD_NODE_BUDGET: usize = 5_000;
 /// Most variable arguments resolved in one call's arguments.
 const FOLD_VARS_CAP: usize = 16;
+/// Most items a collection built item by item keeps ([`FoldValue::Items`]).
+const APPENDED_ITEMS_CAP: usize = 64;
 
 /// What one file contributes to the index (file-local ids; `file` fields are 0).
 #[derive(Debug, Default, Clone)]
@@ -178,6 +180,9 @@ enum FoldValue<'t> {
     /// A column condition (`cond = (a.k == b.k) & (a.s == b.s)`), passed to `join`, `filter`,
     /// `where`, `when`: broken down like an inline one.
     Condition(Node<'t>),
+    /// A collection the code built item by item (`aggs = []` then `aggs.append(F.sum(c))` in a
+    /// loop; Java's `cols.add(…)`): the items, each broken down like an inline argument.
+    Items(Vec<Node<'t>>),
 }
 
 struct SqlLiteral {
@@ -392,6 +397,10 @@ impl<'a> Extractor<'a> {
             params: self.parameters(node, kind),
             flags,
         });
+        // `def enrich(events: DataFrame, …)`: a parameter typed as a frame holds one, whatever
+        // its name, so `events.join(…)` is a DataFrame join and no string's.
+        let typed_frames = self.frame_typed_parameters(node, kind);
+        self.df_vars.extend(typed_frames);
         self.out
             .entry_points
             .push(self.adapter.is_entry_point(node, &name, self.src));
@@ -546,6 +555,9 @@ impl<'a> Extractor<'a> {
             .adapter
             .returned_value(statement, parent)
             .map(|v| self.unwrap_parens(v));
+        if assignment.is_none() {
+            self.record_appended_item(statement);
+        }
         if let Some((name, value)) = &assignment {
             self.assigned_at.insert(name.clone(), host);
             if let Some(position) = command_line_argument(text(*value, self.src)) {

@@ -132,6 +132,12 @@ pub trait LanguageAdapter: Sync {
         let _ = node;
         None
     }
+    /// The item expression of a collection built by a comprehension (Python's
+    /// `[f(c) for c in cols]`, a generator too): what each of its items is.
+    fn comprehension_item<'t>(&self, node: Node<'t>) -> Option<Node<'t>> {
+        let _ = node;
+        None
+    }
     /// The text of a [`Shape::ColumnSymbol`]'s column name.
     fn column_symbol_name(&self, node: Node<'_>, src: &str) -> Option<String> {
         let _ = (node, src);

@@ -227,6 +227,12 @@ impl LanguageAdapter for Python {
         })
     }
 
+    fn comprehension_item<'t>(&self, node: Node<'t>) -> Option<Node<'t>> {
+        matches!(kind_of(node), "list_comprehension" | "generator_expression")
+            .then(|| node.child_by_field_name("body"))
+            .flatten()
+    }
+
     fn is_main_guard(&self, node: Node<'_>, src: &str) -> bool {
         kind_of(node) == "if_statement"
             && field_of(node, Field::Condition).is_some_and(|c| {

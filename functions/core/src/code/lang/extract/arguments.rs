@@ -204,6 +204,20 @@ impl<'a> Extractor<'a> {
                 }
             }
         }
+        if is_filter_method(method) && self.negates_whole_condition(args) {
+            // `filter(~missing)` after `missing = col("a").isNull() | …`: Spark plans the
+            // negation pushed down, `isnotnull(a) AND …`, so the null tests are the opposite ones
+            for function in &mut out.functions {
+                let flipped = if function.eq_ignore_ascii_case("isNull") {
+                    "isNotNull"
+                } else if function.eq_ignore_ascii_case("isNotNull") {
+                    "isNull"
+                } else {
+                    continue;
+                };
+                *function = flipped.to_string();
+            }
+        }
         for list in [
             &mut out.columns,
             &mut out.literals,
@@ -215,6 +229,26 @@ impl<'a> Extractor<'a> {
             dedup(list);
         }
         out
+    }
+
+    /// Whether a call's one argument is a negation of everything in it: Python's `~cond` /
+    /// `not cond`, Scala's and Java's `!cond`, `not(cond)`.
+    fn negates_whole_condition(&self, args: Node<'a>) -> bool {
+        let [argument] = named_children(args)[..] else {
+            return false;
+        };
+        let argument = self.unwrap_parens(argument);
+        let written = text(argument, self.src).trim_start();
+        let prefixed = (written.starts_with('~') || written.starts_with('!'))
+            && !written.starts_with("!=")
+            && argument.named_child_count() == 1;
+        let keyword = argument.kind() == "not_operator"
+            || matches!(
+                self.adapter.shape(argument, self.src),
+                Shape::Call { object: None, name, args: Some(a) }
+                    if text(name, self.src) == "not" && named_children(a).len() == 1
+            );
+        prefixed || keyword
     }
 
     /// A sort's `ascending=False` / `ascending=[0, 1]`: `desc` or `asc` per key, as the functions
@@ -334,6 +368,11 @@ impl<'a> Extractor<'a> {
         }
         stack.extend(pending.into_iter().rev());
     }
+}
+
+/// The DataFrame methods that keep rows by a condition.
+fn is_filter_method(method: &str) -> bool {
+    ["filter", "where"].contains(&method)
 }
 
 /// The DataFrame methods that sort (and so take `ascending=`).

@@ -16,6 +16,10 @@ impl<'a> Extractor<'a> {
         if self.collection_items(value).is_some() {
             return Some(FoldValue::Collection(value));
         }
+        // `exprs = [F.count(F.when(F.col(c).isNull(), c)).alias(c) for c in df.columns]`
+        if let Some(item) = self.adapter.comprehension_item(value) {
+            return Some(FoldValue::Items(vec![item]));
+        }
         if self.is_condition(value) {
             return Some(FoldValue::Condition(value));
         }
@@ -35,6 +39,62 @@ impl<'a> Extractor<'a> {
                 || base.ends_with(".Window")
                 || matches!(self.lookup_value(base), Some(FoldValue::Window(_))));
         window_base.then_some(FoldValue::Window(value))
+    }
+
+    /// `aggs.append(F.sum(c).alias(c))` (Python's `append` / `extend`, Java's `add` / `addAll`)
+    /// onto a variable holding a literal collection: the variable holds the item too, so
+    /// `df.agg(*aggs)` says what it aggregates.
+    pub(super) fn record_appended_item(&mut self, statement: Node<'a>) {
+        let src = self.src;
+        let expression = match statement.kind() {
+            "expression_statement" => statement.named_child(0),
+            _ => Some(statement),
+        };
+        let Some(Shape::Call {
+            object: Some(object),
+            name,
+            args: Some(args),
+        }) = expression.map(|e| self.adapter.shape(self.unwrap_parens(e), src))
+        else {
+            return;
+        };
+        let adds_one = matches!(text(name, src), "append" | "add");
+        let adds_all = matches!(text(name, src), "extend" | "addAll");
+        if !(adds_one || adds_all) || !matches!(self.adapter.shape(object, src), Shape::Ident) {
+            return;
+        }
+        let variable = text(object, src);
+        let Some(scope) = self
+            .symbol_stack
+            .iter()
+            .rev()
+            .map(|s| Some(*s))
+            .chain(std::iter::once(None))
+            .find(|scope| {
+                self.value_vars
+                    .contains_key(&(*scope, variable.to_string()))
+            })
+        else {
+            return;
+        };
+        let key = (scope, variable.to_string());
+        let mut items = match self.value_vars.get(&key) {
+            Some(Some(FoldValue::Collection(node))) => {
+                self.collection_items(*node).unwrap_or_default()
+            }
+            Some(Some(FoldValue::Items(items))) => items.clone(),
+            _ => return,
+        };
+        let Some(argument) = named_children(args).into_iter().next() else {
+            return;
+        };
+        match self.collection_items(argument) {
+            Some(added) if adds_all => items.extend(added),
+            _ => items.push(argument),
+        }
+        if items.len() <= APPENDED_ITEMS_CAP {
+            self.value_vars.insert(key, Some(FoldValue::Items(items)));
+        }
     }
 
     /// The foldable value of a variable visible here: this scope, then the enclosing ones, then
@@ -204,6 +264,18 @@ impl<'a> Extractor<'a> {
                 .columns
                 .extend(fields.iter().map(|(name, _)| name.clone())),
             FoldValue::Window(node) => stack.push((*node, ArgRole::Column)),
+            FoldValue::Items(items) => {
+                // names where names go, as a literal collection's; expressions as written inline
+                let names = items
+                    .iter()
+                    .all(|i| matches!(self.adapter.shape(*i, self.src), Shape::Str));
+                let role = match role {
+                    ArgRole::Column | ArgRole::Alias => role,
+                    _ if names => ArgRole::Literal,
+                    other => other,
+                };
+                stack.extend(items.iter().map(|i| (*i, role)));
+            }
             FoldValue::Condition(node) => {
                 // Its text joins the arguments' too: a join on a folded condition compares keys
                 // (it is no join on names), as one written inline does.

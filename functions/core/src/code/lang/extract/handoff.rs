@@ -434,6 +434,40 @@ impl<'a> Extractor<'a> {
         names
     }
 
+    /// The parameters of a function whose declared type is a frame: Python's `df: DataFrame`
+    /// (also `pyspark.sql.DataFrame`, `"DataFrame"`, `DataFrame | None`), Scala's
+    /// `df: DataFrame` / `ds: Dataset[Order]`, Java's `Dataset<Row> df`.
+    pub(super) fn frame_typed_parameters(
+        &self,
+        definition: Node<'a>,
+        kind: SymbolKind,
+    ) -> Vec<String> {
+        if !matches!(kind, SymbolKind::Function | SymbolKind::Method) {
+            return Vec::new();
+        }
+        let src = self.src;
+        let mut names = Vec::new();
+        for list in definition
+            .children_by_field_name("parameters", &mut definition.walk())
+            .take(4)
+        {
+            for param in named_children(list) {
+                let Some(declared) = param.child_by_field_name("type") else {
+                    continue;
+                };
+                let name = param
+                    .child_by_field_name("name")
+                    .or_else(|| param.named_child(0).filter(|n| n.kind() == "identifier"));
+                if let Some(name) = name
+                    && names_frame_type(text(declared, src))
+                {
+                    names.push(text(name, src).to_string());
+                }
+            }
+        }
+        names
+    }
+
     /// The fields a frame of a class's objects has as columns: a Scala case class's parameters
     /// (`case class Person(name: String, age: Int)`), a Java record's components, a Java bean's
     /// instance fields (`private String name;`), in order. Empty for any other class.
@@ -485,3 +519,11 @@ impl<'a> Extractor<'a> {
 
 /// Most fields one record class keeps.
 const RECORD_FIELDS_CAP: usize = 64;
+
+/// Whether a declared type is a frame: `DataFrame`, `Dataset[T]`, `Dataset<Row>`,
+/// `pyspark.sql.DataFrame`, `Optional[DataFrame]`, `DataFrame | None`, `"DataFrame"`.
+fn names_frame_type(declared: &str) -> bool {
+    declared
+        .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+        .any(|word| word == "DataFrame" || word == "Dataset")
+}

@@ -223,6 +223,7 @@ impl<'a> Extractor<'a> {
         if let Shape::Ident = self.adapter.shape(node, self.src) {
             return match self.lookup_value(text(node, self.src))? {
                 FoldValue::Collection(value) => self.collection_items(*value),
+                FoldValue::Items(items) => Some(items.clone()),
                 _ => None,
             };
         }

@@ -608,3 +608,100 @@ fn an_unnamed_sql_expression_is_named_as_spark_names_it() {
         vec!["avg(count)", "top"]
     );
 }
+
+#[test]
+fn a_parameter_typed_as_a_frame_holds_one_whatever_its_name() {
+    let python = "from pyspark.sql import DataFrame\n\ndef enrich(events: DataFrame, cat: \"DataFrame\", sep: str = \",\"):\n    names = sep.join(['a', 'b'])\n    return events.join(cat, on=\"product_id\", how=\"left\")\n";
+    let out = extract_file(
+        &super::super::python::Python,
+        python,
+        "",
+        CodeFlags::default(),
+    );
+    let join = out
+        .chains
+        .iter()
+        .find(|c| c.statement.start == 5)
+        .expect("the typed frame's join is a chain");
+    assert_eq!(join.receiver, "events");
+    assert_eq!(join.calls[0].method, "join");
+    // a string's join stays none
+    assert!(
+        out.chains
+            .iter()
+            .filter(|c| c.statement.start == 4)
+            .all(|c| c.calls.is_empty()),
+        "{:#?}",
+        out.chains
+    );
+
+    let java = "class Jobs {\n  static Dataset<Row> enrich(Dataset<Row> events, Dataset<Row> cat) {\n    return events.join(cat, \"id\");\n  }\n}\n";
+    let out = extract_file(&super::super::java::Java, java, "", CodeFlags::default());
+    assert!(
+        out.chains
+            .iter()
+            .any(|c| c.receiver == "events" && c.calls[0].method == "join"),
+        "{:#?}",
+        out.chains
+    );
+}
+
+#[test]
+fn a_collection_built_item_by_item_says_what_its_items_compute() {
+    let src = "def nulls(df, cols):\n    aggs = []\n    for c in cols:\n        aggs.append(F.sum(F.col(c).isNull().cast(\"long\")).alias(c))\n    row = df.agg(*aggs).first()\n    exprs = [F.max(F.length(c)) for c in cols]\n    df.select(*exprs).show()\n    rows = []\n    rows.append((1, \"a\"))\n    rows.append((2, \"b\"))\n    spark.createDataFrame(rows, [\"id\", \"name\"]).show()\n";
+    let out = extract_file(&super::super::python::Python, src, "", CodeFlags::default());
+    let functions_at = |line: u32| -> Vec<String> {
+        out.chains
+            .iter()
+            .filter(|c| c.statement.start == line)
+            .flat_map(|c| c.calls.iter().flat_map(|call| call.args.functions.clone()))
+            .collect()
+    };
+    let appended = functions_at(5);
+    assert!(
+        ["sum", "isNull", "cast"]
+            .iter()
+            .all(|f| appended.iter().any(|a| a == f)),
+        "{appended:?}"
+    );
+    let comprehended = functions_at(7);
+    assert!(
+        ["max", "length"]
+            .iter()
+            .all(|f| comprehended.iter().any(|a| a == f)),
+        "{comprehended:?}"
+    );
+    // rows appended one by one are the frame's inline rows
+    let created = out
+        .chains
+        .iter()
+        .find(|c| c.statement.start == 11)
+        .expect("createDataFrame chain");
+    let columns: Vec<(&str, bool)> = created
+        .calls
+        .iter()
+        .flat_map(|c| {
+            c.args
+                .inline_columns
+                .iter()
+                .map(|i| (i.name.as_str(), i.long))
+        })
+        .collect();
+    assert_eq!(columns, [("id", true), ("name", false)], "{created:#?}");
+}
+
+#[test]
+fn a_negated_condition_tests_for_the_opposite_nulls() {
+    let src = "def split(flat):\n    missing = F.col(\"id\").isNull() | F.col(\"ts\").isNull()\n    bad = flat.filter(missing)\n    good = flat.filter(~missing)\n    return good, bad\n";
+    let out = extract_file(&super::super::python::Python, src, "", CodeFlags::default());
+    let functions_at = |line: u32| -> Vec<String> {
+        out.chains
+            .iter()
+            .filter(|c| c.statement.start == line)
+            .flat_map(|c| c.calls.iter().flat_map(|call| call.args.functions.clone()))
+            .collect()
+    };
+    assert_eq!(functions_at(3), ["isNull"]);
+    // Spark plans `NOT (a IS NULL OR b IS NULL)` as `isnotnull(a) AND isnotnull(b)`
+    assert_eq!(functions_at(4), ["isNotNull"]);
+}
