@@ -153,3 +153,72 @@ fn one_query_in_two_languages_is_a_coin_toss_between_them() {
         assert!(other != chosen, "node {id}: {chosen} then {other}");
     }
 }
+
+const CHECKS: &str = r#"from pyspark.sql import functions as F
+
+VALID = ["view", "add_to_cart", "remove_from_cart", "purchase", "search"]
+
+
+def check_domain(df):
+    return df.filter(~F.col("event_type").isin(*VALID)).limit(1).count()
+
+
+def run_checks(df):
+    return check_domain(df) == 0
+"#;
+
+const CLI: &str = r#"from checks import run_checks
+
+
+@click.command()
+def run(spark, settings):
+    silver_df = spark.read.format("parquet").load(settings.silver)
+    run_checks(silver_df)
+"#;
+
+const BENCHMARK: &str = r#"from checks import run_checks
+
+
+def main(spark, settings):
+    silver_df = spark.read.format("parquet").load(settings.silver)
+    run_checks(silver_df)
+"#;
+
+/// A check function whose frame is a parameter, reached through another function's parameter
+/// from two programs that each read the table alike: the check is the code, its reader either
+/// program's — a coin toss.
+#[test]
+fn a_function_two_programs_feed_alike_leaves_their_readers_a_coin_toss() {
+    let plan = support::bench_plan("tested", "etl-run-pipeline-010");
+    let mappings = support::map_against(
+        &[
+            ("checks.py", CHECKS),
+            ("cli.py", CLI),
+            ("benchmark.py", BENCHMARK),
+        ],
+        &plan,
+    );
+    let filter = mappings
+        .iter()
+        .find(|m| m.node_name.starts_with("Filter"))
+        .unwrap();
+    let code = filter.mapped_code.as_ref().unwrap();
+    assert_eq!(
+        (code.file.as_str(), code.lines.as_str()),
+        ("checks.py", "7-7")
+    );
+    let scan = mappings
+        .iter()
+        .find(|m| m.node_name.starts_with("Scan"))
+        .unwrap();
+    let readers = [("cli.py", "6-6"), ("benchmark.py", "5-5")];
+    let code = scan.mapped_code.as_ref().unwrap();
+    let chosen = (code.file.as_str(), code.lines.as_str());
+    assert!(readers.contains(&chosen), "{chosen:?}");
+    assert!(scan.confidence <= 0.5, "{}", scan.confidence);
+    let other = &scan.alternatives[0].location;
+    assert!(
+        readers.contains(&(other.file.as_str(), other.lines.as_str())) && other.file != code.file,
+        "{other:?}"
+    );
+}

@@ -50,8 +50,8 @@
 //! score by [`CONFLICT_PENALTY`].
 
 use super::evidence::{
-    DISTINCT, DROPPED_COLUMN, Evidence, FILL_VALUE, FILLED_COLUMN, JOINED_ON_NAMES, KEY_LEFT_OUT,
-    PIVOT_VALUE, TokenKind, WITH_REPLACEMENT, normalise_function,
+    DISTINCT, DROPPED_COLUMN, Evidence, FILL_VALUE, FILLED_COLUMN, Grouping, JOINED_ON_NAMES,
+    KEY_LEFT_OUT, PIVOT_VALUE, TokenKind, WITH_REPLACEMENT, normalise_function,
 };
 use super::operations::AGGREGATE_FUNCTIONS;
 use super::semantics::is_join_type_word;
@@ -173,15 +173,42 @@ pub fn conflicts(family: OperatorFamily, node: &Evidence, site: &Evidence) -> bo
 /// name every column the node uses. An optimiser's rewrite keeps the columns (an aggregate whose
 /// result nobody reads is pruned, `groupBy(k).count().groupBy(j)` plans `k` alone), so a site
 /// naming them all may still be the code; one that also misses columns is other code. No rewrite
-/// changes the values a pivot pivots into.
+/// changes the values a pivot pivots into, nor drops the keys a grouping names (a plan
+/// aggregating every row is no `groupBy("a", "b")`).
 pub fn conflicts_beyond_rewrite(family: OperatorFamily, node: &Evidence, site: &Evidence) -> bool {
-    family == OperatorFamily::Aggregate && pivots_into_other_values(node, site)
+    no_rewrite_explains(family, node, site)
         || conflicts(family, node, site)
             && !values(node, TokenKind::Column, |_| true).is_subset(&values(
                 site,
                 TokenKind::Column,
                 |_| true,
             ))
+}
+
+/// A contradiction no optimiser rewrite explains, whatever columns the site names: a pivot into
+/// other values, a grouping by named keys against an aggregate of every row.
+fn no_rewrite_explains(family: OperatorFamily, node: &Evidence, site: &Evidence) -> bool {
+    family == OperatorFamily::Aggregate
+        && (pivots_into_other_values(node, site) || drops_named_keys(node, site))
+}
+
+/// A site grouping by keys it names (`groupBy("a", "b")`, `GROUP BY a, b`) against an aggregate
+/// of every row: no rewrite of that code aggregates without keys (Spark keeps a constant key in
+/// place of literal ones), so the site cannot have produced the node, however many of its
+/// columns it names.
+pub fn groups_where_node_aggregates_all(
+    family: OperatorFamily,
+    node: &Evidence,
+    site: &Evidence,
+) -> bool {
+    family == OperatorFamily::Aggregate && drops_named_keys(node, site)
+}
+
+/// A site grouping by keys it names (`groupBy("a", "b")`) against an aggregate of every row.
+fn drops_named_keys(node: &Evidence, site: &Evidence) -> bool {
+    node.grouping == Some(Grouping::Global)
+        && site.grouping == Some(Grouping::Keyed)
+        && !site.group_keys.is_empty()
 }
 
 /// A site grouping by a column the node does not key on (`groupBy("city", "year")` against an

@@ -12,7 +12,9 @@
 //! through the join's receiver and its argument respectively. So a Filter under an Aggregate maps
 //! to the filter feeding that groupBy, not to some other filter in the file.
 
-use super::conflicts::{CONFLICT_PENALTY, conflicts, conflicts_beyond_rewrite};
+use super::conflicts::{
+    CONFLICT_PENALTY, conflicts, conflicts_beyond_rewrite, groups_where_node_aggregates_all,
+};
 use super::evidence::{Evidence, NULL_DROP, Overlap, STRUCT_FIELDS, TokenKind, overlap};
 use super::semantics::SemanticDescription;
 use super::sites::{FlowRole, SiteId, SiteKind, SiteTable};
@@ -56,10 +58,13 @@ pub fn site_score(
 }
 
 /// Whether `site` can produce a node of `family` with evidence `target`: its construct plans that
-/// family, or it is a projection Spark folded into the node ([`Evidence::folds_projection`]).
+/// family, or it is a projection Spark folded into the node ([`Evidence::folds_projection`]); and
+/// it is no grouping by named keys where the node aggregates every row
+/// ([`groups_where_node_aggregates_all`]).
 pub fn can_produce(family: OperatorFamily, target: &Evidence, site: &super::sites::Site) -> bool {
-    site.families.contains(family)
-        || (target.folds_projection && site.families.contains(OperatorFamily::Project))
+    (site.families.contains(family)
+        || (target.folds_projection && site.families.contains(OperatorFamily::Project)))
+        && !groups_where_node_aggregates_all(family, target, &site.evidence)
 }
 
 /// How much of the node's evidence the site holds ([`overlap`]), with the columns a bare
@@ -440,6 +445,23 @@ impl PlanEvidence {
         }
     }
 
+    /// The sites in other files than `best`'s scoring exactly as well for node `n`
+    /// ([`Self::best_anywhere`]'s ties), in id order.
+    fn readers_tied_with(&self, n: NodeIdx, best: SiteId, table: &SiteTable) -> Vec<SiteId> {
+        let Some(value) = self.scores[n].get(&best).copied() else {
+            return Vec::new();
+        };
+        let file = table.sites[best].file;
+        let mut tied: Vec<SiteId> = self.scores[n]
+            .iter()
+            .filter(|(site, v)| table.sites[**site].file != file && (value - **v).abs() <= 1e-9)
+            .map(|(site, _)| *site)
+            .collect();
+        tied.sort_unstable();
+        tied.truncate(TWINS_KEPT);
+        tied
+    }
+
     /// The best score of a unit for node `n`, or what an open flow borrows for it.
     fn borrowed(&self, n: NodeIdx, borrow: f64) -> Option<f64> {
         self.best_anywhere[n]
@@ -788,7 +810,10 @@ fn align_contenders(
     let mut fits: Vec<(f64, usize, Vec<Option<Aligned>>)> = Vec::new();
     for rank in contender_ranks(ranked, table, top) {
         let (unit, sites) = &ranked[rank];
-        let Alignment { mut assigned, ties } = align_plan(graph, semantics, evidence, table, sites);
+        let Alignment {
+            mut assigned,
+            mut ties,
+        } = align_plan(graph, semantics, evidence, table, sites);
         let borrow = open_flow_borrowing(table, &unit.kind, sites);
         let mut fitted = 0.0;
         for &n in &evidence.writers {
@@ -798,11 +823,16 @@ fn align_contenders(
             } else if let (Some(b), Some((site, _))) =
                 (evidence.borrowed(n, borrow), evidence.best_anywhere[n])
             {
-                // An open flow's scans are read by a caller: take the best reader anywhere.
+                // An open flow's scans are read by a caller: take the best reader anywhere —
+                // readers in other files reading exactly as well are its twins (callers alike).
                 assigned[n] = Some(Aligned {
                     site,
                     in_flow: false,
                 });
+                let tied = evidence.readers_tied_with(n, site, table);
+                if !tied.is_empty() {
+                    ties.insert(n, tied);
+                }
                 fitted += b;
             }
         }
