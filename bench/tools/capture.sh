@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Re-captures the project's own bench sets from the pinned commits (the exact commands used).
 #
-#   bench/tools/capture.sh pipelines|notebooks|jupyter|scripts|guide|tested [WORK]
+#   bench/tools/capture.sh pipelines|notebooks|jupyter|scripts|guide|tested|sqltwins [WORK]
 #
 # Needs: pyspark==4.3.0 (+ pyarrow, "pandas<3", zstandard), Java 17, the DEV benchmark's tools in
 # $BENCH_TOOLS (default ../shared/bench/tools) with their JVM helper compiled (its README,
@@ -11,7 +11,7 @@
 # Timings are not meaningful; Spark runs local[2] under `nice`.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
-set_name="${1:?usage: capture.sh pipelines|notebooks|jupyter|scripts|guide|tested [WORK]}"
+set_name="${1:?usage: capture.sh pipelines|notebooks|jupyter|scripts|guide|tested|sqltwins [WORK]}"
 export WORK="${2:-/tmp/plan2code-capture}"
 export BENCH_TOOLS="${BENCH_TOOLS:-$here/../../../shared/bench/tools}"
 MIRRORS="${BENCH_MIRRORS:-/work/.mirror}"
@@ -244,6 +244,32 @@ tested)
     tests/test_silver.py tests/test_gold.py tests/test_quality.py tests/test_pipeline_e2e.py \
     tests/test_generator.py tests/test_settings.py
   unset DELTA_AS_PARQUET ENTRY_ARGV PYTHONPATH
+  ;;
+sqltwins)
+  # dotnet/spark's Python TPC-H benchmark (benchmark/python/, MIT): tpch.py runs one query of
+  # TpchSqlQueries (the 22 queries as SQL strings over the temp views its constructor registers,
+  # `self.spark.sql(query).show()`) or of TpchFunctionalQueries (the same 22 written with the
+  # DataFrame API, plus the pandas-UDF variants 1a and 8a), as `tpch.py <data_root/> <q> 1 <true|false>`.
+  # It is run 46 times in one session (run_capture.py's ENTRY_ARGV with a list of argument lists):
+  # SQL 1..22, then functional 1..22, 1a, 8a. The repository has no data (dbgen's output is
+  # expected); bench/sqltwins/gen_tpch.py writes small seeded TPC-H-shaped parquet (dbgen's columns
+  # and value domains, ~60k lineitems) to $WORK/data/tpch/, outside the checkout.
+  repo=dotnet/spark
+  commit=4cabf12e751766af67c3e5988ce70faf9a408205
+  checkout "$repo" "$commit"
+  unset PATH_MAP
+  [ -d "$WORK/data/tpch/lineitem" ] || python3 "$here/../sqltwins/gen_tpch.py" "$WORK/data/tpch" 0.01
+  # the entry imports its sibling modules (`from tpch_sql_queries import *`), as spark-submit run
+  # from benchmark/python/ would find them
+  export PYTHONDONTWRITEBYTECODE=1 PYTHONPATH="$WORK/run/${repo/\//+}/benchmark/python"
+  export SCRIPT_TIMEOUT="${SCRIPT_TIMEOUT:-3600}"
+  export ENTRY_ARGV="$WORK/logs/tpch_argv.json"
+  python3 -c 'import json, sys
+d = sys.argv[1] + "/"
+runs = [[d, str(q), "1", "true"] for q in range(1, 23)] + [[d, q, "1", "false"] for q in [str(i) for i in range(1, 23)] + ["1a", "8a"]]
+json.dump({"benchmark/python/tpch.py": runs}, sys.stdout, indent=1)' "$WORK/data/tpch" > "$ENTRY_ARGV"
+  capture "$repo" "$commit" dnt tpch "" benchmark/python/tpch.py
+  unset ENTRY_ARGV PYTHONPATH
   ;;
 *) echo "unknown set $set_name" >&2; exit 2 ;;
 esac

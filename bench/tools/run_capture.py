@@ -60,6 +60,10 @@ ENTRY_ARGV=<file.json> (optional): {"entry": ["arg", ...]} — command-line argu
 entries (what `spark-submit entry.py ARGS` would pass): while an entry listed there runs,
 sys.argv = [<its absolute path>, *ARGS], `{repo_root}` in an argument being the checkout's root.
 Entries not listed (and every entry when the variable is unset) run with sys.argv unchanged.
+A script entry's value may instead be a list of argument lists ({"entry": [["a1"], ["a2", "x"]]}):
+the script then runs once per list, in order, all in the entry's one session (as a shell loop of
+`spark-submit entry.py ARGS` would run it, the session's stop() being a no-op); case numbering and
+the once-per-action-site rule continue across the runs, and a failing run does not stop the next.
 """
 import json
 import os
@@ -403,9 +407,15 @@ for s in entries:
     cap.seen_sites = set()
     n0 = len(cap.cases)
     saved_argv = sys.argv
+    argv_runs = None
     if s in entry_argv or rel in entry_argv:
-        sys.argv = [os.path.join(repo_root, rel)] + [str(x).replace("{repo_root}", repo_root)
-                                                    for x in entry_argv.get(s, entry_argv.get(rel))]
+        argv_val = entry_argv.get(s, entry_argv.get(rel))
+        if argv_val and all(isinstance(a, list) for a in argv_val):
+            argv_runs = [[os.path.join(repo_root, rel)] + [str(x).replace("{repo_root}", repo_root) for x in a]
+                         for a in argv_val]  # several runs of the script, one session
+        else:
+            sys.argv = [os.path.join(repo_root, rel)] + [str(x).replace("{repo_root}", repo_root)
+                                                        for x in argv_val]
     signal.alarm(int(os.environ.get("SCRIPT_TIMEOUT", "300")))
     try:
         if is_sql:
@@ -419,6 +429,20 @@ for s in entries:
             st = f"ok ({run_ipynb(os.path.join(repo_root, rel))} failing cells)"
         elif notebooks:
             st = f"ok ({run_notebook(os.path.join(repo_root, rel), rel)} failing cells)"
+        elif argv_runs is not None:
+            nfail = 0
+            for argv in argv_runs:
+                sys.argv = argv
+                try:
+                    runpy.run_path(os.path.join(repo_root, rel), run_name="__main__")
+                except SystemExit:
+                    pass
+                except Timeout:
+                    raise
+                except BaseException as e:  # noqa: BLE001
+                    nfail += 1
+                    print(f"[run {argv[1:]}] {type(e).__name__}: {str(e)[:200]}", file=sys.stderr)
+            st = f"ok ({len(argv_runs)} runs, {nfail} failed)"
         else:
             runpy.run_path(os.path.join(repo_root, rel), run_name="__main__")
             st = "ok"
