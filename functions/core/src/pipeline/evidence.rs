@@ -272,11 +272,35 @@ pub fn normalise_path(path: &str) -> Option<String> {
     (!stem.is_empty() && stem != "*").then_some(stem)
 }
 
+/// A path built at run time from a folder and a name (`dir + "lineitem"`, `f"{root}orders"`):
+/// the code's text holds the folder as a placeholder, joined to the name by a space (pieces of a
+/// concatenation) or by nothing; the folder ends where the name starts, so it is joined by `/`.
+fn runtime_folder_joined(path: &str) -> std::borrow::Cow<'_, str> {
+    use crate::code::strings::PLACEHOLDER;
+    if !path.contains(PLACEHOLDER) {
+        return std::borrow::Cow::Borrowed(path);
+    }
+    let mut joined = String::with_capacity(path.len() + 4);
+    let mut rest = path;
+    while let Some(at) = rest.find(PLACEHOLDER) {
+        joined.push_str(&rest[..at + PLACEHOLDER.len()]);
+        rest = &rest[at + PLACEHOLDER.len()..];
+        let name = rest.trim_start_matches(' ');
+        if name.starts_with(|c: char| c.is_alphanumeric() || c == '_') {
+            joined.push('/');
+            rest = name;
+        }
+    }
+    joined.push_str(rest);
+    std::borrow::Cow::Owned(joined)
+}
+
 /// The file a path names, compared as [`normalise_path`] compares paths — only when its last
 /// component is a file name with an extension and no pattern (`orders.csv`, not `raw/`,
 /// `part-*.csv` or `{base}.csv`): a folder, a piece of a path built at run time or a glob may
 /// stand for any file under it.
 pub fn named_file(path: &str) -> Option<String> {
+    let path = runtime_folder_joined(path);
     let trimmed = path.trim().trim_end_matches(['/', '\\']);
     let last = trimmed.rsplit(['/', '\\']).next()?;
     let (stem, extension) = last.rsplit_once('.')?;
@@ -426,6 +450,7 @@ impl Evidence {
             TokenKind::Alias => Some(normalise_column(raw)),
             TokenKind::Table => Some(normalise_table(raw)),
             TokenKind::Path => {
+                let raw = &runtime_folder_joined(raw);
                 self.path_tails.extend(path_tail(raw));
                 self.path_globs.extend(glob_tail(raw));
                 normalise_path(raw)
@@ -852,6 +877,28 @@ pub(crate) fn identifier_parts(word: &str) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_path_joined_at_run_time_names_the_file_after_its_folder() {
+        let mut e = Evidence::default();
+        // `spark.read.parquet(dir + "lineitem")`, `read.csv(base + "orders.csv")`,
+        // `f"{root}customers"`
+        e.add(TokenKind::Path, "p2c_param lineitem");
+        e.add(TokenKind::Path, "p2c_paramcustomers");
+        assert!(e.has(TokenKind::Path, "lineitem"));
+        assert!(e.has(TokenKind::Path, "customers"));
+        assert_eq!(
+            named_file("p2c_param orders.csv").as_deref(),
+            Some("orders")
+        );
+        // a path with a space of its own keeps it
+        e.add(TokenKind::Path, "/mnt/Source Files/sales.csv");
+        assert!(e.has(TokenKind::Path, "sales"));
+        assert_eq!(
+            named_file("/mnt/Source Files/sales.csv").as_deref(),
+            Some("sales")
+        );
+    }
 
     #[test]
     fn a_function_spark_plans_as_another_is_that_other() {

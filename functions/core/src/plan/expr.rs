@@ -588,6 +588,11 @@ pub fn parse_expr(raw: &str) -> Expr {
                     // a field of a tuple a typed join made (`joinWith`: `_1#252.guitars`) is
                     // the joined frame's column
                     columns.push(word.trim_matches('`'));
+                } else if i > 1 && body[i - 1].text == "." && body[i - 2].text == ")" {
+                    // a field of a struct an expression makes (`from_json(…, raw#40, …).event_id`):
+                    // Spark pushed a condition on the flattened column down to the expression
+                    // computing it, so the field is the column the code named
+                    columns.push(word.trim_matches('`'));
                 } else if next.is_some_and(|n| n.kind == TokKind::Punct && n.text == ".")
                     || i > 0 && body[i - 1].text == "."
                     || body.get(i + 2).is_some_and(|t| t.kind == TokKind::Id)

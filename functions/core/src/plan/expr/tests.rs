@@ -283,3 +283,19 @@ fn an_unquoted_argument_of_several_tokens_is_also_a_literal_whole() {
         e.literals
     );
 }
+
+#[test]
+fn a_field_of_a_struct_an_expression_makes_is_a_column() {
+    let e = parse_expr(
+        "(isnotnull(raw#40) AND isnotnull(from_json(StructField(event_id,StringType,true), raw#40, Some(UTC), false).event_id))",
+    );
+    assert!(e.columns.iter().any(|c| c == "event_id"), "{:?}", e.columns);
+    assert!(e.columns.iter().any(|c| c == "raw"), "{:?}", e.columns);
+    // a field of a column's struct stays none (`a#1.field`)
+    assert!(
+        !parse_expr("isnotnull(a#1.field)")
+            .columns
+            .iter()
+            .any(|c| c == "field")
+    );
+}
