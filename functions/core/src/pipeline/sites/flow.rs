@@ -229,6 +229,31 @@ pub(super) fn flow_edges(
         }
         reaching
     };
+    // An object's attribute (`self.orders`, `this.orders`) a view registration starts from is
+    // assigned in another method (the constructor, often a base class's in another file): every
+    // assignment of it in the registering file, else in the other files (as long as they are
+    // few). The view's SQL then reads the attribute's reader.
+    let mut by_attribute: HashMap<&str, Vec<usize>> = HashMap::new();
+    for (idx, chain) in chains.iter().enumerate() {
+        if let Some(var) = chain.assigned_to.as_deref().filter(|v| is_attribute(v)) {
+            by_attribute.entry(var).or_default().push(idx);
+        }
+    }
+    let attribute_definitions = |chain: &CallChain, var: &str| -> Vec<usize> {
+        let Some(all) = by_attribute.get(var) else {
+            return Vec::new();
+        };
+        let own: Vec<usize> = all
+            .iter()
+            .copied()
+            .filter(|c| chains[*c].file == chain.file)
+            .collect();
+        let reaching = if own.is_empty() { all.clone() } else { own };
+        if reaching.len() > MAY_REACH_CAP {
+            return Vec::new();
+        }
+        reaching
+    };
     // The chain assigning `var` last before `line` in the function `symbol` of `file`.
     let assigned_before = |file: FileId, symbol: Option<SymbolId>, line: u32, var: &str| {
         by_var
@@ -268,7 +293,16 @@ pub(super) fn flow_edges(
         .map(|(idx, (chain, helper))| {
             let mut feeds = Vec::new();
             let root = root_variable(&chain.receiver);
-            if !root.is_empty() {
+            let registered_attribute = attribute_variable(&chain.receiver)
+                .filter(|_| chain.calls.iter().any(|c| registers_view(&c.method)));
+            if let Some(attribute) = registered_attribute {
+                feeds.extend(
+                    attribute_definitions(chain, attribute)
+                        .into_iter()
+                        .filter(|def| *def != idx)
+                        .map(|def| (FlowRole::Receiver, def)),
+                );
+            } else if !root.is_empty() {
                 let defined = definitions(chain, root);
                 if defined.is_empty() {
                     for def in parameter_feeds(chain, root) {
@@ -361,4 +395,22 @@ pub(super) fn reads_cached_frames(index: &RepoIndex) -> Vec<bool> {
             }
         })
         .collect()
+}
+
+/// Whether a variable is an object's attribute (`self.orders`, `this.orders`).
+fn is_attribute(variable: &str) -> bool {
+    attribute_variable(variable) == Some(variable)
+}
+
+/// The object attribute a receiver starts from: `self.orders` of
+/// `self.orders.createOrReplaceTempView(…)` (Python's `self`, Java's and Scala's `this`); `None`
+/// for anything else.
+fn attribute_variable(receiver: &str) -> Option<&str> {
+    let rest = receiver
+        .strip_prefix("self.")
+        .or_else(|| receiver.strip_prefix("this."))?;
+    let name = rest
+        .find(|c: char| !(c.is_alphanumeric() || c == '_'))
+        .unwrap_or(rest.len());
+    (name > 0).then(|| &receiver[..receiver.len() - rest.len() + name])
 }
