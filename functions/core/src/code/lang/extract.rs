@@ -144,6 +144,7 @@ pub fn extract_file(
         returning_functions: HashSet::new(),
         assigned_at: HashMap::new(),
         lambda_udfs: HashSet::new(),
+        function_udfs: HashMap::new(),
     };
     extractor.run(tree.root_node());
     extractor.finish()
@@ -229,6 +230,9 @@ struct Extractor<'a> {
     assigned_at: HashMap<String, LineRange>,
     /// Variables holding a UDF made of a lambda ([`vocab::makes_lambda_udf`]).
     lambda_udfs: HashSet<String>,
+    /// Variables holding a UDF of a named function (`decrease = pandas_udf(discount_f, …)`), with
+    /// that function's name: Spark names the UDF after it (`discount_f(l_price, l_discount)`).
+    function_udfs: HashMap<String, String>,
 }
 
 /// One step of a flattened chain.
@@ -585,6 +589,15 @@ impl<'a> Extractor<'a> {
                 self.lambda_udfs.insert(name.clone());
             } else {
                 self.lambda_udfs.remove(name);
+            }
+            match vocab::udf_of_function(text(value, self.src)) {
+                Some(function) => {
+                    self.function_udfs
+                        .insert(name.clone(), function.to_string());
+                }
+                None => {
+                    self.function_udfs.remove(name);
+                }
             }
             if vocab::creates_session(text(value, self.src)) {
                 self.session_vars.insert(name.clone());

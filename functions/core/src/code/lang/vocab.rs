@@ -293,6 +293,23 @@ pub fn makes_lambda_udf(value: &str) -> bool {
     matches!(callee, "udf" | "pandas_udf") && arguments.trim_start().starts_with("lambda")
 }
 
+/// The function a UDF is made of, when the value wraps one by name: `udf(discount_f, …)`,
+/// `F.pandas_udf(discount_f, returnType=…)` → `discount_f` (Spark names the UDF after it).
+pub fn udf_of_function(value: &str) -> Option<&str> {
+    let (callee, arguments) = value.split_once('(')?;
+    let callee = callee.rsplit('.').next().unwrap_or(callee).trim();
+    if !matches!(callee, "udf" | "pandas_udf") {
+        return None;
+    }
+    let first = arguments.split([',', ')']).next().unwrap_or("").trim();
+    let is_name = !first.is_empty()
+        && first != "lambda"
+        && !first.starts_with("lambda ")
+        && first.chars().all(|c| c.is_alphanumeric() || c == '_')
+        && !first.starts_with(|c: char| c.is_ascii_digit());
+    is_name.then_some(first)
+}
+
 /// DataFrame methods Scala calls without parentheses that make a frame of something else:
 /// `rdd.toDF`, `seq.toDS`, `df.as[Car]`. Written first after a name that is no DataFrame, they
 /// are the chain's first call, not part of its receiver.

@@ -154,6 +154,12 @@ impl<'a> Extractor<'a> {
                         if object.is_none() && self.lambda_udfs.contains(callee) {
                             out.functions.push(vocab::LAMBDA_UDF.to_string());
                         }
+                        // `decrease(col("p"))` after `decrease = pandas_udf(discount_f, …)`
+                        if let Some(function) =
+                            self.function_udfs.get(callee).filter(|_| object.is_none())
+                        {
+                            out.functions.push(function.clone());
+                        }
                         if callee.eq_ignore_ascii_case("count")
                             && args.is_some_and(|args| self.counts_rows(args))
                         {

@@ -705,3 +705,26 @@ fn a_negated_condition_tests_for_the_opposite_nulls() {
     // Spark plans `NOT (a IS NULL OR b IS NULL)` as `isnotnull(a) AND isnotnull(b)`
     assert_eq!(functions_at(4), ["isNotNull"]);
 }
+
+#[test]
+fn a_udf_of_a_named_function_is_called_by_that_name() {
+    let src = "def q(df):\n    def discount_f(x, y):\n        return x * (1 - y)\n    decrease = pandas_udf(discount_f, returnType=DoubleType())\n    twice = F.udf(lambda x: x * 2, FloatType())\n    df.agg(F.sum(decrease(col(\"p\"), col(\"d\"))), F.sum(twice(col(\"p\")))).show()\n";
+    let out = extract_file(&super::super::python::Python, src, "", CodeFlags::default());
+    let functions: Vec<String> = out
+        .chains
+        .iter()
+        .filter(|c| c.statement.start == 6)
+        .flat_map(|c| c.calls.iter().flat_map(|call| call.args.functions.clone()))
+        .collect();
+    // Spark prints `discount_f(p, d)` and `<lambda>(p)`
+    assert!(functions.iter().any(|f| f == "discount_f"), "{functions:?}");
+    assert!(
+        functions.iter().any(|f| f == vocab::LAMBDA_UDF),
+        "{functions:?}"
+    );
+    assert_eq!(vocab::udf_of_function("pandas_udf(\"double\")"), None);
+    assert_eq!(
+        vocab::udf_of_function("F.udf(to_upper, StringType())"),
+        Some("to_upper")
+    );
+}
