@@ -650,21 +650,14 @@ fn a_parameter_typed_as_a_frame_holds_one_whatever_its_name() {
 fn a_collection_built_item_by_item_says_what_its_items_compute() {
     let src = "def nulls(df, cols):\n    aggs = []\n    for c in cols:\n        aggs.append(F.sum(F.col(c).isNull().cast(\"long\")).alias(c))\n    row = df.agg(*aggs).first()\n    exprs = [F.max(F.length(c)) for c in cols]\n    df.select(*exprs).show()\n    rows = []\n    rows.append((1, \"a\"))\n    rows.append((2, \"b\"))\n    spark.createDataFrame(rows, [\"id\", \"name\"]).show()\n";
     let out = extract_file(&super::super::python::Python, src, "", CodeFlags::default());
-    let functions_at = |line: u32| -> Vec<String> {
-        out.chains
-            .iter()
-            .filter(|c| c.statement.start == line)
-            .flat_map(|c| c.calls.iter().flat_map(|call| call.args.functions.clone()))
-            .collect()
-    };
-    let appended = functions_at(5);
+    let appended = functions_at(&out, 5);
     assert!(
         ["sum", "isNull", "cast"]
             .iter()
             .all(|f| appended.iter().any(|a| a == f)),
         "{appended:?}"
     );
-    let comprehended = functions_at(7);
+    let comprehended = functions_at(&out, 7);
     assert!(
         ["max", "length"]
             .iter()
@@ -694,28 +687,16 @@ fn a_collection_built_item_by_item_says_what_its_items_compute() {
 fn a_negated_condition_tests_for_the_opposite_nulls() {
     let src = "def split(flat):\n    missing = F.col(\"id\").isNull() | F.col(\"ts\").isNull()\n    bad = flat.filter(missing)\n    good = flat.filter(~missing)\n    return good, bad\n";
     let out = extract_file(&super::super::python::Python, src, "", CodeFlags::default());
-    let functions_at = |line: u32| -> Vec<String> {
-        out.chains
-            .iter()
-            .filter(|c| c.statement.start == line)
-            .flat_map(|c| c.calls.iter().flat_map(|call| call.args.functions.clone()))
-            .collect()
-    };
-    assert_eq!(functions_at(3), ["isNull"]);
+    assert_eq!(functions_at(&out, 3), ["isNull"]);
     // Spark plans `NOT (a IS NULL OR b IS NULL)` as `isnotnull(a) AND isnotnull(b)`
-    assert_eq!(functions_at(4), ["isNotNull"]);
+    assert_eq!(functions_at(&out, 4), ["isNotNull"]);
 }
 
 #[test]
 fn a_udf_of_a_named_function_is_called_by_that_name() {
     let src = "def q(df):\n    def discount_f(x, y):\n        return x * (1 - y)\n    decrease = pandas_udf(discount_f, returnType=DoubleType())\n    twice = F.udf(lambda x: x * 2, FloatType())\n    df.agg(F.sum(decrease(col(\"p\"), col(\"d\"))), F.sum(twice(col(\"p\")))).show()\n";
     let out = extract_file(&super::super::python::Python, src, "", CodeFlags::default());
-    let functions: Vec<String> = out
-        .chains
-        .iter()
-        .filter(|c| c.statement.start == 6)
-        .flat_map(|c| c.calls.iter().flat_map(|call| call.args.functions.clone()))
-        .collect();
+    let functions = functions_at(&out, 6);
     // Spark prints `discount_f(p, d)` and `<lambda>(p)`
     assert!(functions.iter().any(|f| f == "discount_f"), "{functions:?}");
     assert!(
@@ -727,4 +708,13 @@ fn a_udf_of_a_named_function_is_called_by_that_name() {
         vocab::udf_of_function("F.udf(to_upper, StringType())"),
         Some("to_upper")
     );
+}
+
+/// The functions the calls of the chains of the statement starting at `line` name.
+fn functions_at(out: &FileExtract, line: u32) -> Vec<String> {
+    out.chains
+        .iter()
+        .filter(|c| c.statement.start == line)
+        .flat_map(|c| c.calls.iter().flat_map(|call| call.args.functions.clone()))
+        .collect()
 }
