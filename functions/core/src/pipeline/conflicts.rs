@@ -47,7 +47,9 @@
 //!   the site (`RDDs.scala`'s `map(_.genre)` against `MapElements Datasets$$$Lambda$42`).
 //!
 //! A conflict does not exclude a site — the plan may be an optimised rewrite — it multiplies its
-//! score by [`CONFLICT_PENALTY`].
+//! score by [`CONFLICT_PENALTY`]. One contradiction does exclude it, as no rewrite explains it: a
+//! grouping by keys the site names against an aggregate of every row
+//! ([`groups_where_node_aggregates_all`], checked by `localise::can_produce`).
 
 use super::evidence::{
     DISTINCT, DROPPED_COLUMN, Evidence, FILL_VALUE, FILLED_COLUMN, Grouping, JOINED_ON_NAMES,
@@ -173,23 +175,15 @@ pub fn conflicts(family: OperatorFamily, node: &Evidence, site: &Evidence) -> bo
 /// name every column the node uses. An optimiser's rewrite keeps the columns (an aggregate whose
 /// result nobody reads is pruned, `groupBy(k).count().groupBy(j)` plans `k` alone), so a site
 /// naming them all may still be the code; one that also misses columns is other code. No rewrite
-/// changes the values a pivot pivots into, nor drops the keys a grouping names (a plan
-/// aggregating every row is no `groupBy("a", "b")`).
+/// changes the values a pivot pivots into.
 pub fn conflicts_beyond_rewrite(family: OperatorFamily, node: &Evidence, site: &Evidence) -> bool {
-    no_rewrite_explains(family, node, site)
+    family == OperatorFamily::Aggregate && pivots_into_other_values(node, site)
         || conflicts(family, node, site)
             && !values(node, TokenKind::Column, |_| true).is_subset(&values(
                 site,
                 TokenKind::Column,
                 |_| true,
             ))
-}
-
-/// A contradiction no optimiser rewrite explains, whatever columns the site names: a pivot into
-/// other values, a grouping by named keys against an aggregate of every row.
-fn no_rewrite_explains(family: OperatorFamily, node: &Evidence, site: &Evidence) -> bool {
-    family == OperatorFamily::Aggregate
-        && (pivots_into_other_values(node, site) || drops_named_keys(node, site))
 }
 
 /// A site grouping by keys it names (`groupBy("a", "b")`, `GROUP BY a, b`) against an aggregate
