@@ -238,6 +238,40 @@ fn to_pairs(evidence: &Evidence) -> Vec<(String, String)> {
         .collect()
 }
 
+/// The UDFs the Python evaluations feeding `node` run: its children's, or found through the
+/// operators between that carry the result on — projections, filters, an aggregation's partial
+/// step and its exchange (`sum(pythonUDF0)` in an Aggregate over the Project keeping the UDF's
+/// result over `ArrowEvalPython [discount_f(…)]`) — never past a scan or a join.
+fn python_udfs_below(graph: &PlanGraph, node: &PlanNode) -> Vec<String> {
+    /// Most operators passed through between a UDF's result and its evaluation.
+    const PASSED_THROUGH: usize = 6;
+    let mut udfs = Vec::new();
+    let mut level: Vec<usize> = node.children.to_vec();
+    for _ in 0..PASSED_THROUGH {
+        let mut next = Vec::new();
+        for child in level {
+            let child = &graph.nodes[child];
+            match child.family {
+                OperatorFamily::PythonEval => {
+                    udfs.extend(child.details.python_udfs.iter().cloned())
+                }
+                OperatorFamily::Project
+                | OperatorFamily::Filter
+                | OperatorFamily::Aggregate
+                | OperatorFamily::Exchange
+                | OperatorFamily::Sort
+                | OperatorFamily::Engine => next.extend(child.children.iter().copied()),
+                _ => {}
+            }
+        }
+        if next.is_empty() {
+            break;
+        }
+        level = next;
+    }
+    udfs
+}
+
 /// The serialised signature of a node known by its columns alone.
 pub fn signature_of_columns(columns: &[String]) -> Vec<(String, String)> {
     let mut e = Evidence::default();
@@ -1227,20 +1261,14 @@ pub fn plan_semantics(graph: &PlanGraph) -> Vec<SemanticDescription> {
         })
         .collect();
     for (idx, node) in graph.nodes.iter().enumerate() {
-        // `pythonUDF0` in a Project or Filter is the result of the UDF its Python-evaluation child
-        // runs: the operator the user wrote calls that UDF by name.
+        // `pythonUDF0` in a Project, Filter or Aggregate is the result of the UDF the
+        // Python evaluation below it runs: the operator the user wrote calls that UDF by name.
         if own[idx]
             .tokens
             .iter()
             .any(|(k, v)| *k == TokenKind::Column && v.starts_with("pythonudf"))
         {
-            let udfs: Vec<String> = node
-                .children
-                .iter()
-                .copied()
-                .filter(|&c| graph.nodes[c].family == OperatorFamily::PythonEval)
-                .flat_map(|c| graph.nodes[c].details.python_udfs.iter().cloned())
-                .collect();
+            let udfs = python_udfs_below(graph, node);
             own[idx].add_all(TokenKind::Function, &udfs);
         }
         // The partial step of an aggregation is the same statement as its final step, which
@@ -2118,6 +2146,33 @@ Input [3]: [Seqno#822, Name#823, pythonUDF0#843]
         };
         assert!(calls_udf("4"), "the Project reads pythonUDF0");
         assert!(!calls_udf("2"), "the Filter below reads no UDF result");
+    }
+
+    #[test]
+    fn an_aggregate_over_a_udf_result_kept_by_a_projection_names_the_udf() {
+        // `F.sum(decrease(…))` after `decrease = pandas_udf(discount_price_f, …)`: Spark 4.3 plans
+        // HashAggregate [sum(pythonUDF0)] over Project over ArrowEvalPython [discount_price_f(…)]
+        let plan = std::fs::read_to_string(
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join("../../bench/sqltwins/dnt-tpch-045/formatted.txt"),
+        )
+        .unwrap();
+        let graph = parse_plan(&plan, &ParseOptions::default()).unwrap();
+        let semantics = plan_semantics(&graph);
+        let aggregate = semantics
+            .iter()
+            .find(|s| s.node_name.starts_with("HashAggregate"))
+            .unwrap();
+        let functions: Vec<&str> = aggregate
+            .signature
+            .iter()
+            .filter(|(k, _)| k == "function")
+            .map(|(_, v)| v.as_str())
+            .collect();
+        assert!(
+            functions.contains(&"discountpricef") || functions.contains(&"discount_price_f"),
+            "{functions:?}"
+        );
     }
 
     #[test]
