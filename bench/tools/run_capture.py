@@ -410,12 +410,13 @@ for s in entries:
     argv_runs = None
     if s in entry_argv or rel in entry_argv:
         argv_val = entry_argv.get(s, entry_argv.get(rel))
-        if argv_val and all(isinstance(a, list) for a in argv_val):
-            argv_runs = [[os.path.join(repo_root, rel)] + [str(x).replace("{repo_root}", repo_root) for x in a]
-                         for a in argv_val]  # several runs of the script, one session
+        several = bool(argv_val) and all(isinstance(a, list) for a in argv_val)
+        argvs = [[os.path.join(repo_root, rel)] + [str(x).replace("{repo_root}", repo_root) for x in a]
+                 for a in (argv_val if several else [argv_val])]
+        if several:
+            argv_runs = argvs  # several runs of the script, one session
         else:
-            sys.argv = [os.path.join(repo_root, rel)] + [str(x).replace("{repo_root}", repo_root)
-                                                        for x in argv_val]
+            sys.argv = argvs[0]
     signal.alarm(int(os.environ.get("SCRIPT_TIMEOUT", "300")))
     try:
         if is_sql:

@@ -286,28 +286,30 @@ pub const LAMBDA_UDF: &str = "<lambda>";
 /// Whether an assigned value makes a UDF of a lambda: `udf(lambda x: …, StringType())`,
 /// `F.udf(lambda …)`, `pandas_udf(lambda …)`.
 pub fn makes_lambda_udf(value: &str) -> bool {
-    let Some((callee, arguments)) = value.split_once('(') else {
-        return false;
-    };
-    let callee = callee.rsplit('.').next().unwrap_or(callee).trim();
-    matches!(callee, "udf" | "pandas_udf") && arguments.trim_start().starts_with("lambda")
+    udf_arguments(value).is_some_and(|arguments| arguments.trim_start().starts_with("lambda"))
 }
 
 /// The function a UDF is made of, when the value wraps one by name: `udf(discount_f, …)`,
 /// `F.pandas_udf(discount_f, returnType=…)` → `discount_f` (Spark names the UDF after it).
 pub fn udf_of_function(value: &str) -> Option<&str> {
-    let (callee, arguments) = value.split_once('(')?;
-    let callee = callee.rsplit('.').next().unwrap_or(callee).trim();
-    if !matches!(callee, "udf" | "pandas_udf") {
-        return None;
-    }
-    let first = arguments.split([',', ')']).next().unwrap_or("").trim();
+    let first = udf_arguments(value)?
+        .split([',', ')'])
+        .next()
+        .unwrap_or("")
+        .trim();
     let is_name = !first.is_empty()
         && first != "lambda"
         && !first.starts_with("lambda ")
         && first.chars().all(|c| c.is_alphanumeric() || c == '_')
         && !first.starts_with(|c: char| c.is_ascii_digit());
     is_name.then_some(first)
+}
+
+/// The text after `udf(` / `pandas_udf(` (also `F.udf(`) when a value makes a Python UDF.
+fn udf_arguments(value: &str) -> Option<&str> {
+    let (callee, arguments) = value.split_once('(')?;
+    let callee = callee.rsplit('.').next().unwrap_or(callee).trim();
+    matches!(callee, "udf" | "pandas_udf").then_some(arguments)
 }
 
 /// DataFrame methods Scala calls without parentheses that make a frame of something else:

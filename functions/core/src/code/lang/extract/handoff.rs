@@ -405,33 +405,12 @@ impl<'a> Extractor<'a> {
         if kind == SymbolKind::Class {
             return self.record_fields(definition);
         }
-        if !matches!(kind, SymbolKind::Function | SymbolKind::Method) {
-            return Vec::new();
-        }
-        let src = self.src;
-        let mut names = Vec::new();
-        let mut lists = definition
-            .children_by_field_name("parameters", &mut definition.walk())
-            .collect::<Vec<_>>();
-        lists.truncate(4);
-        for list in lists {
-            for param in named_children(list) {
-                let name = if param.kind() == "identifier" {
-                    Some(param)
-                } else {
-                    param
-                        .child_by_field_name("name")
-                        .or_else(|| param.named_child(0).filter(|n| n.kind() == "identifier"))
-                };
-                if let Some(name) = name.map(|n| text(n, src))
-                    && name != "self"
-                    && name != "cls"
-                {
-                    names.push(name.to_string());
-                }
-            }
-        }
-        names
+        self.parameter_nodes(definition, kind)
+            .into_iter()
+            .map(|(_, name)| text(name, self.src))
+            .filter(|name| *name != "self" && *name != "cls")
+            .map(str::to_string)
+            .collect()
     }
 
     /// The parameters of a function whose declared type is a frame: Python's `df: DataFrame`
@@ -442,30 +421,38 @@ impl<'a> Extractor<'a> {
         definition: Node<'a>,
         kind: SymbolKind,
     ) -> Vec<String> {
+        self.parameter_nodes(definition, kind)
+            .into_iter()
+            .filter(|(param, _)| {
+                param
+                    .child_by_field_name("type")
+                    .is_some_and(|declared| names_frame_type(text(declared, self.src)))
+            })
+            .map(|(_, name)| text(name, self.src).to_string())
+            .collect()
+    }
+
+    /// A function's parameters in order (its first four parameter lists, as Scala's curried
+    /// ones), each with the node naming it; none for anything but a function or method.
+    fn parameter_nodes(&self, definition: Node<'a>, kind: SymbolKind) -> Vec<(Node<'a>, Node<'a>)> {
         if !matches!(kind, SymbolKind::Function | SymbolKind::Method) {
             return Vec::new();
         }
-        let src = self.src;
-        let mut names = Vec::new();
-        for list in definition
+        definition
             .children_by_field_name("parameters", &mut definition.walk())
             .take(4)
-        {
-            for param in named_children(list) {
-                let Some(declared) = param.child_by_field_name("type") else {
-                    continue;
+            .flat_map(named_children)
+            .filter_map(|param| {
+                let name = if param.kind() == "identifier" {
+                    Some(param)
+                } else {
+                    param
+                        .child_by_field_name("name")
+                        .or_else(|| param.named_child(0).filter(|n| n.kind() == "identifier"))
                 };
-                let name = param
-                    .child_by_field_name("name")
-                    .or_else(|| param.named_child(0).filter(|n| n.kind() == "identifier"));
-                if let Some(name) = name
-                    && names_frame_type(text(declared, src))
-                {
-                    names.push(text(name, src).to_string());
-                }
-            }
-        }
-        names
+                name.map(|name| (param, name))
+            })
+            .collect()
     }
 
     /// The fields a frame of a class's objects has as columns: a Scala case class's parameters
