@@ -836,6 +836,9 @@ pub const KEY_LEFT_OUT: &str = "key-left-out:";
 /// The function token of a fill of nulls (`fillna(0)`, `na.fill("")`): a Project that computes
 /// nothing but `coalesce(x, value) AS x` is one, whichever columns it fills.
 pub const FILLS_NULLS: &str = "fillna";
+/// The prefix of the command a SQL statement or a command node runs (`command:show tables`; see
+/// [`super::commands`]).
+pub const SQL_COMMAND: &str = "command:";
 
 /// Split source text into code-aware terms: identifiers split on case changes and underscores,
 /// lower-cased, followed by the whole identifier when it had several parts; digits kept as their

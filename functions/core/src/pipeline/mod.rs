@@ -21,6 +21,7 @@
 pub mod application;
 pub mod ast_filter;
 pub mod calibration;
+pub mod commands;
 pub mod confidence;
 pub mod conflicts;
 pub mod evidence;

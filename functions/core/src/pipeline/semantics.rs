@@ -15,8 +15,8 @@
 
 use super::evidence::{
     CACHED, DISTINCT, DROPPED_COLUMN, Evidence, FILL_VALUE, FILLED_COLUMN, FILLS_NULLS, Grouping,
-    JOINED_ON_NAMES, KEY_LEFT_OUT, NULL_DROP, STRUCT_FIELDS, TokenKind, canonical_literal,
-    normalise_function,
+    JOINED_ON_NAMES, KEY_LEFT_OUT, NULL_DROP, SQL_COMMAND, STRUCT_FIELDS, TokenKind,
+    canonical_literal, normalise_function,
 };
 use super::operations::{TYPED_FILTER, calls_closure, is_typed_operator};
 use crate::code::lang::vocab::{ASC_NULLS_LAST, DESC_NULLS_FIRST};
@@ -955,6 +955,27 @@ fn is_partial_step(d: &crate::plan::NodeDetails) -> bool {
         })
 }
 
+/// The command a node runs (`ShowTables`), or — for the nodes around one (`CommandResult` over
+/// it, `ResolvedNamespace` under it) — the command nearest below, else above.
+fn command_around(graph: &PlanGraph, parents: &[Option<usize>], idx: usize) -> Option<String> {
+    let command = |i: usize| super::commands::command_of_operator(&graph.nodes[i].name);
+    let mut below = vec![idx];
+    while let Some(at) = below.pop() {
+        if let Some(found) = command(at) {
+            return Some(found);
+        }
+        below.extend(graph.nodes[at].children.iter().rev());
+    }
+    let mut above = parents[idx];
+    while let Some(at) = above {
+        if let Some(found) = command(at) {
+            return Some(found);
+        }
+        above = parents[at];
+    }
+    None
+}
+
 /// The final step of a partial aggregate: up through the exchange, the sort and the engine's
 /// wrappers (and any merge step) to the first aggregate whose results are no longer partial.
 fn final_step(graph: &PlanGraph, parents: &[Option<usize>], idx: usize) -> Option<usize> {
@@ -1301,6 +1322,11 @@ pub fn plan_semantics(graph: &PlanGraph) -> Vec<SemanticDescription> {
                     own[idx].add(TokenKind::Column, &column);
                 }
             }
+        }
+        if node.family == OperatorFamily::Write
+            && let Some(command) = command_around(graph, &parents, idx)
+        {
+            own[idx].add(TokenKind::Literal, &format!("{SQL_COMMAND}{command}"));
         }
         own[idx].passed_through = passed_through(graph, node);
         let keeps_one_key = parents[idx].is_some_and(|p| keeps_one_of_each_name(&graph.nodes[p]));

@@ -449,9 +449,14 @@ pub const MORE_SPARK_OPERATORS: &[(&str, &str, OperatorFamily, NodeKind)] = &[
     ),
 ];
 
-/// Commands Spark prints by their own class name (`CreateViewCommand`, `SetCommand`, …).
+/// Commands Spark prints by their own class name (`CreateViewCommand`, `SetCommand`, …), and the
+/// catalog objects a command acts on, printed under it (`ResolvedNamespace`, `ResolvedTable`).
 fn command_operator(first: &str, flavor: EngineFlavor) -> Option<OperatorInfo> {
-    (first.ends_with("Command") || first.ends_with("CommandExec")).then(|| OperatorInfo {
+    let command = first.ends_with("Command") || first.ends_with("CommandExec");
+    let resolved = first
+        .strip_prefix("Resolved")
+        .is_some_and(|rest| rest.starts_with(|c: char| c.is_ascii_uppercase()));
+    (command || resolved).then(|| OperatorInfo {
         canonical: "ExecutedCommand".to_owned(),
         family: OperatorFamily::Write,
         kind: NodeKind::Code,

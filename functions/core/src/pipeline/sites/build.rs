@@ -7,8 +7,9 @@ use crate::code::sql_expr::COUNT_OF_ROWS;
 use crate::code::{Language, SymbolKind};
 use crate::pipeline::evidence::{
     CACHED, DROPPED_COLUMN, EVERY_COLUMN, FILL_VALUE, FILLED_COLUMN, FILLS_NULLS, Grouping,
-    KEY_LEFT_OUT, NULL_DROP, PIVOT_VALUE, STRUCT_FIELDS, WITH_REPLACEMENT, canonical_literal,
-    file_format, is_noise_function, named_file, normalise_column, rdd_made_at, relative_path_tail,
+    KEY_LEFT_OUT, NULL_DROP, PIVOT_VALUE, SQL_COMMAND, STRUCT_FIELDS, WITH_REPLACEMENT,
+    canonical_literal, file_format, is_noise_function, named_file, normalise_column, rdd_made_at,
+    relative_path_tail,
 };
 use crate::pipeline::operations::{
     AGGREGATE_FUNCTIONS, TYPED_FILTER, passes_closure, typed_operator_of,
@@ -901,9 +902,14 @@ fn clause_sites(index: &RepoIndex, origin: &Origin<'_>, sites: &mut Vec<Site>) -
     for (stmt_idx, stmt) in index.sql.iter().enumerate() {
         let mut ids = Vec::with_capacity(stmt.clauses.len());
         for (clause_idx, clause) in stmt.clauses.iter().enumerate() {
-            let evidence = clause_evidence(stmt, clause);
+            let mut evidence = clause_evidence(stmt, clause);
             let functions: Vec<String> = clause_functions(stmt, clause);
             let mut families = clause_families(clause.kind, &functions);
+            // A statement running a command (`SHOW TABLES`) is what a command node runs.
+            if let Some(command) = crate::pipeline::commands::command_of_clause(clause) {
+                families.insert(OperatorFamily::Write);
+                evidence.add(TokenKind::Literal, &format!("{SQL_COMMAND}{command}"));
+            }
             if clause.kind == SqlClauseKind::Subquery && !is_predicate_subquery(stmt, clause) {
                 families = FamilySet::EMPTY;
             }

@@ -1,0 +1,43 @@
+//! A SQL command run through `spark.sql(…)`: `show databases` plans `CommandResult` over
+//! `Execute ShowNamespacesCommand` over `ShowNamespacesCommand` over `ResolvedNamespace`, `show
+//! tables` plans `CommandResult` over `ShowTables`. None of them names a column, function or path
+//! of the user's, so the class name is the evidence: each node is the statement running that
+//! command, not a writer (the only other code a command could be) nor the other command. Real
+//! Spark 4.3 plans (`bench/jupyter`).
+
+mod support;
+
+const SCRIPT: &str = r#"from pyspark.sql import SparkSession
+
+spark = SparkSession.builder.appName("catalog").getOrCreate()
+emp = spark.read.format("csv").option("header", True).load("data/emp.csv")
+emp.write.format("csv").save("data/output/emp.csv")
+db = spark.sql("show databases")
+db.show()
+spark.sql("show tables in default").show()
+"#;
+
+fn lines_of(case: &str) -> Vec<(String, String)> {
+    let plan = support::bench_plan("jupyter", case);
+    support::map_against(&[("catalog.py", SCRIPT)], &plan)
+        .into_iter()
+        .map(|m| {
+            let code = m.mapped_code.expect("every command node is mapped");
+            (m.node_name, format!("{}:{}", code.file, code.lines))
+        })
+        .collect()
+}
+
+#[test]
+fn every_node_of_a_command_is_the_statement_running_it() {
+    let namespaces = lines_of("pzh-22-spark-sql-001");
+    assert_eq!(namespaces.len(), 4, "{namespaces:?}");
+    for (node, at) in &namespaces {
+        assert_eq!(at, "catalog.py:6-6", "{node}");
+    }
+    let tables = lines_of("pzh-22-spark-sql-002");
+    assert_eq!(tables.len(), 2, "{tables:?}");
+    for (node, at) in &tables {
+        assert_eq!(at, "catalog.py:8-8", "{node}");
+    }
+}
