@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Re-captures the project's own bench sets from the pinned commits (the exact commands used).
 #
-#   bench/tools/capture.sh pipelines|notebooks|jupyter|scripts|guide|tested|sqltwins [WORK]
+#   bench/tools/capture.sh pipelines|notebooks|jupyter|scripts|guide|tested|sqltwins|catalog [WORK]
 #
 # Needs: pyspark==4.3.0 (+ pyarrow, "pandas<3", zstandard), Java 17, the DEV benchmark's tools in
 # $BENCH_TOOLS (default ../shared/bench/tools) with their JVM helper compiled (its README,
@@ -11,7 +11,7 @@
 # Timings are not meaningful; Spark runs local[2] under `nice`.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
-set_name="${1:?usage: capture.sh pipelines|notebooks|jupyter|scripts|guide|tested|sqltwins [WORK]}"
+set_name="${1:?usage: capture.sh pipelines|notebooks|jupyter|scripts|guide|tested|sqltwins|catalog [WORK]}"
 export WORK="${2:-/tmp/plan2code-capture}"
 export BENCH_TOOLS="${BENCH_TOOLS:-$here/../../../shared/bench/tools}"
 MIRRORS="${BENCH_MIRRORS:-/work/.mirror}"
@@ -270,6 +270,31 @@ runs = [[d, str(q), "1", "true"] for q in range(1, 23)] + [[d, q, "1", "false"] 
 json.dump({"benchmark/python/tpch.py": runs}, sys.stdout, indent=1)' "$WORK/data/tpch" > "$ENTRY_ARGV"
   capture "$repo" "$commit" dnt tpch "" benchmark/python/tpch.py
   unset ENTRY_ARGV PYTHONPATH
+  ;;
+catalog)
+  # josephmachado/spark_for_data_engineers_capstone: a medallion pipeline that works through the
+  # catalog. The entry is the repository's runner, run_pipeline.ipynb (README: `databricks notebook
+  # run run_pipeline.ipynb`), whose cells call etl/bronze/setup_bronze_tables.run_dbx(spark,
+  # year='*') (CREATE DATABASE, two enum tables from inline rows, then each Stack Overflow table
+  # read with spark.read.parquet(f"{url}/…"), binary columns cast, saveAsTable("stackoverflow.x")),
+  # then etl/silver/{fact_posts,dim_users}.py and etl/gold/{activation_rate,engagement_velocity}.py
+  # (get_upstream_data → spark.read.table("stackoverflow.x"), transform_upstream_data → spark.sql
+  # over `{df}` parameters or db.table names, load_table_data → DROP TABLE + saveAsTable), then
+  # visualization/*.py (spark.sql(...).toPandas() over the gold tables, unqualified or qualified).
+  # NOTEBOOK_SPARK=1 predefines spark / displayHTML as Databricks does. The job reads the public
+  # export from S3 (s3a://datasets-documentation/stackoverflow/parquet/): PATH_MAP points it at a
+  # small seeded stand-in written by bench/catalog/gen_stackoverflow.py to $WORK/data/stackoverflow/
+  # (outside the checkout). The `%%bash pip install polars plotly kaleido` cell is skipped: plotly
+  # must be installed beside pyspark (`pip install plotly`; IPython too).
+  repo=josephmachado/spark_for_data_engineers_capstone
+  commit=9ce5bb7cc367a27b4c2bc1985810110bcf5fda90
+  checkout "$repo" "$commit"
+  [ -d "$WORK/data/stackoverflow/posts" ] || python3 "$here/../catalog/gen_stackoverflow.py" "$WORK/data/stackoverflow"
+  export PATH_MAP="s3a://datasets-documentation/stackoverflow/parquet/=$WORK/data/stackoverflow/"
+  export NOTEBOOK_SPARK=1 PYTHONDONTWRITEBYTECODE=1 PLOTLY_RENDERER=json
+  export SCRIPT_TIMEOUT="${SCRIPT_TIMEOUT:-900}"
+  capture "$repo" "$commit" sfde sfde --notebooks run_pipeline.ipynb
+  unset NOTEBOOK_SPARK PATH_MAP PLOTLY_RENDERER
   ;;
 *) echo "unknown set $set_name" >&2; exit 2 ;;
 esac

@@ -51,6 +51,12 @@ This driver adds what the DEV capture lacks for the styles these sets cover:
   / `spark.jars.packages` naming Delta) are not applied (without the jars the catalog cannot load). The
   repository's code is unchanged; its plans then show parquet scans where Delta would show its own
   parquet file scans, at the same statements.
+* **Jupyter notebooks run as on Databricks** (NOTEBOOK_SPARK=1, `.ipynb` entries): the notebook's
+  globals get `spark` (the entry's capture session), `sc` and `displayHTML` (prints), as a
+  Databricks notebook (or a PySpark kernel) predefines them, for notebooks that use `spark`
+  without building it. A notebook at the checkout's root then has no relative path rewritten: the
+  JVM's working directory is already its folder, and a name handed to `spark.read.table` stays a
+  table name (without the option such a name is joined to the folder like a file path).
 
 usage: BENCH_TOOLS=../shared/bench/tools python run_capture.py [--notebooks] [--pytest]
            REPO_ROOT OUT_DIR REPO_NAME COMMIT PREFIX entry1 [entry2 ...]
@@ -336,6 +342,9 @@ def run_ipynb(path):
     with open(path) as f:
         cells = ipynb_code_cells(f.read())
     g = {"__name__": "__main__", "__file__": path, "display": _display}
+    nb_spark = bool(os.environ.get("NOTEBOOK_SPARK"))
+    if nb_spark:  # as a Databricks notebook predefines them
+        g.update({"spark": cap.spark, "sc": cap.spark.sparkContext, "displayHTML": print})
     nerr = 0
     entry_dir = os.path.dirname(path)
     # the JVM's working directory is the checkout's: a relative data path is made the notebook
@@ -347,7 +356,10 @@ def run_ipynb(path):
         if isinstance(v, str) and v and not os.path.isabs(v) and ":" not in v:
             return os.path.join(entry_dir, v)
         return v
-    cap._rw, cap.path_map = rw, dict(orig_map) or {"\0": "\0"}
+    if nb_spark and os.path.realpath(entry_dir) == os.path.realpath(repo_root):
+        pass  # relative paths already resolve in the notebook's folder; table names stay names
+    else:
+        cap._rw, cap.path_map = rw, dict(orig_map) or {"\0": "\0"}
     os.chdir(entry_dir)
     try:
         for first, lines in cells:
