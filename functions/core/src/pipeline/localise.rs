@@ -385,6 +385,8 @@ struct PlanEvidence {
     targets: Vec<(OperatorFamily, super::evidence::Evidence)>,
     /// Per node: whether it belongs to a subquery's plan ([`PlanGraph::in_subquery`]).
     nested: Vec<bool>,
+    /// Per node: for a partial aggregate, its final step (the same statement's aggregate).
+    final_steps: Vec<Option<NodeIdx>>,
     /// Sparse node × site evidence score for every compatible site. Ranking and aligning look it
     /// up for every unit, node and site, so it hashes with Fx (a fifth of a large plan's mapping
     /// time, BENCHMARKS.md): its keys are the site table's own sequential ids, nothing a
@@ -432,10 +434,14 @@ impl PlanEvidence {
                     .max_by(|a, b| a.1.total_cmp(&b.1).then(b.0.cmp(&a.0)))
             })
             .collect();
+        let parents = graph.parents();
         Self {
             writers,
             targets,
             nested: nested_nodes(graph),
+            final_steps: (0..graph.nodes.len())
+                .map(|i| super::semantics::final_step(graph, &parents, i))
+                .collect(),
             scores,
             best_anywhere,
             reads_cached_data: graph
@@ -1161,7 +1167,11 @@ fn align(
             .iter()
             .map(|&s| {
                 let (score, _) = site_score(*family, evidence, &table.sites[s], table);
-                let in_flow = allowed.is_none_or(|a| a.contains(&s));
+                // A partial aggregate is its final step's statement, wherever the flow is.
+                let final_steps_site = plan.final_steps[idx]
+                    .and_then(|f| alignment.assigned[f])
+                    .is_some_and(|a| a.site == s);
+                let in_flow = allowed.is_none_or(|a| a.contains(&s)) || final_steps_site;
                 let score = if in_flow { score } else { score * OUT_OF_FLOW };
                 (
                     Aligned { site: s, in_flow },
@@ -1196,7 +1206,33 @@ fn align(
         }
     }
     let children = graph.nodes[idx].children.clone();
+    // A SQL union's inputs are its branches in order: each input's code is in its own branch or
+    // outside them all (a CTE the branch reads), never in another branch.
+    let branches = join_site
+        .and_then(|site| table.set_operation_branches(site))
+        .filter(|branches| branches.len() == children.len());
     for (position, &child) in children.iter().enumerate() {
+        if let (Some(branches), Some(allowed)) = (&branches, &child_allowed) {
+            let mut own: BTreeSet<SiteId> = allowed.clone();
+            for (other, branch) in branches.iter().enumerate() {
+                if other != position {
+                    for site in branch {
+                        own.remove(site);
+                    }
+                }
+            }
+            align(
+                graph,
+                semantics,
+                plan,
+                table,
+                unit,
+                child,
+                Some(&own),
+                alignment,
+            );
+            continue;
+        }
         let side_allowed = join_site.map(|site| {
             let role = if position == 0 {
                 FlowRole::Receiver

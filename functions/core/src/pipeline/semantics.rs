@@ -978,7 +978,11 @@ fn command_around(graph: &PlanGraph, parents: &[Option<usize>], idx: usize) -> O
 
 /// The final step of a partial aggregate: up through the exchange, the sort and the engine's
 /// wrappers (and any merge step) to the first aggregate whose results are no longer partial.
-fn final_step(graph: &PlanGraph, parents: &[Option<usize>], idx: usize) -> Option<usize> {
+pub(super) fn final_step(
+    graph: &PlanGraph,
+    parents: &[Option<usize>],
+    idx: usize,
+) -> Option<usize> {
     let node = &graph.nodes[idx];
     if node.family != OperatorFamily::Aggregate || !is_partial_step(&node.details) {
         return None;

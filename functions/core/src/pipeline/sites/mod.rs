@@ -270,6 +270,78 @@ impl SiteTable {
         Some(&sites[start..end])
     }
 
+    /// Takes out of `sites` the other branches of every set operation `site` is a branch of:
+    /// an operator inside one `UNION ALL` branch reads only what that branch reads.
+    fn remove_other_branches(&self, statement: usize, site: SiteId, sites: &mut BTreeSet<SiteId>) {
+        let operations = self.sql_sites(statement).iter().filter(|s| {
+            matches!(
+                self.sites[**s].kind,
+                SiteKind::Sql {
+                    kind: SqlClauseKind::Union,
+                    ..
+                }
+            )
+        });
+        for &operation in operations {
+            let Some(branches) = self.set_operation_branches(operation) else {
+                continue;
+            };
+            if branches.iter().any(|b| b.contains(&site)) {
+                for branch in branches.iter().filter(|b| !b.contains(&site)) {
+                    for other in branch {
+                        sites.remove(other);
+                    }
+                }
+            }
+        }
+    }
+
+    /// The branches of a SQL set operation (`A UNION ALL B UNION ALL C`), in the order Spark's
+    /// `Union` takes its inputs: each branch's clauses, the blocks nested in it included; `None`
+    /// for a site that is no set operation. The index lists the set operation's clause (one per
+    /// operator, the nested ones straight after the outer) and then each branch in turn, starting
+    /// with its `SELECT`'s head clause at the operation's depth.
+    pub fn set_operation_branches(&self, site: SiteId) -> Option<Vec<Vec<SiteId>>> {
+        let SiteKind::Sql {
+            statement,
+            kind: SqlClauseKind::Union,
+            ..
+        } = self.sites[site].kind
+        else {
+            return None;
+        };
+        let sites = self.sql_sites(statement);
+        let depth = self.sites[site].depth;
+        let is = |i: usize, kind: SqlClauseKind| {
+            let s = &self.sites[sites[i]];
+            s.depth == depth && matches!(s.kind, SiteKind::Sql { kind: k, .. } if k == kind)
+        };
+        let mut at = sites.iter().position(|s| *s == site)?;
+        // (a nested operator's clause follows the outer one's: start from the outermost)
+        while at > 0 && is(at - 1, SqlClauseKind::Union) {
+            at -= 1;
+        }
+        let mut operators = 0;
+        while at < sites.len() && is(at, SqlClauseKind::Union) {
+            operators += 1;
+            at += 1;
+        }
+        let mut branches: Vec<Vec<SiteId>> = Vec::new();
+        for (i, &clause) in sites.iter().enumerate().skip(at) {
+            if self.sites[clause].depth < depth {
+                break;
+            }
+            if is(i, SqlClauseKind::Select) {
+                if branches.len() == operators + 1 {
+                    break;
+                }
+                branches.push(Vec::new());
+            }
+            branches.last_mut()?.push(clause);
+        }
+        (branches.len() == operators + 1).then_some(branches)
+    }
+
     pub fn chain_sites(&self, chain: usize) -> &[SiteId] {
         self.chain_sites.get(chain).map_or(&[], Vec::as_slice)
     }
@@ -340,6 +412,7 @@ impl SiteTable {
                     _ => out.extend(self.sql_unit(*statement)),
                 }
                 out.remove(&site);
+                self.remove_other_branches(*statement, site, &mut out);
             }
         }
         out
