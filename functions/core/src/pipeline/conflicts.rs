@@ -37,6 +37,8 @@
 //!   against `Scan text`);
 //! * **files read** — the site's literals name files (`read.csv("Ecommerce_Customers.csv")`)
 //!   and the scan's paths name none of them (`…/customer_churn.csv`);
+//! * **catalog table** — the site reads a database's table by name (`read.table("db.t")`) and
+//!   the scan names no table, only its files' location (a reader of paths planned it);
 //! * **CSV header** — the site reads CSV without a header row or a schema and the scan's columns
 //!   are named, or the reverse (Spark names a headerless CSV's columns `_c0`, `_c1`, …);
 //! * **rows kept** — the site keeps a number of rows (`limit(0)`, `first()`'s one, `show()`'s 21)
@@ -166,6 +168,7 @@ pub fn conflicts(family: OperatorFamily, node: &Evidence, site: &Evidence) -> bo
             }) || matches!((&node.file_format, &site.file_format), (Some(n), Some(s)) if n != s)
                 || reads_other_files(node, site)
                 || matches!((node.headerless_csv, site.headerless_csv), (Some(n), Some(s)) if n != s)
+                || node.scans_files_only && site.reads_catalog_table
         }
         _ => false,
     }
@@ -358,6 +361,26 @@ fn values(e: &Evidence, kind: TokenKind, keep: impl Fn(&str) -> bool) -> BTreeSe
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_reader_of_a_database_table_did_not_plan_a_scan_of_files_alone() {
+        let files_only = Evidence {
+            scans_files_only: true,
+            ..Evidence::default()
+        };
+        let table_scan = Evidence::default();
+        let table_reader = Evidence {
+            reads_catalog_table: true,
+            ..Evidence::default()
+        };
+        assert!(conflicts(OperatorFamily::Scan, &files_only, &table_reader));
+        assert!(!conflicts(OperatorFamily::Scan, &table_scan, &table_reader));
+        assert!(!conflicts(
+            OperatorFamily::Scan,
+            &files_only,
+            &Evidence::default()
+        ));
+    }
 
     #[test]
     fn a_csv_reader_naming_no_column_did_not_read_named_columns() {

@@ -94,6 +94,13 @@ pub struct Evidence {
     /// site in Scala or Java code: the top-level class around it. A closure compiled in another
     /// class is other code.
     pub compiled_in: Option<String>,
+    /// For a scan of files: it names no catalog table, only where its files are
+    /// (`Scan parquet` with a `Location`, not `Scan parquet spark_catalog.sales.orders`).
+    pub scans_files_only: bool,
+    /// For a reader (a site's evidence, never a node's): it reads a table of a database by name
+    /// (`spark.read.table("sales.orders")`, `FROM sales.orders`), which Spark scans as that
+    /// table ([`Self::scans_files_only`]).
+    pub reads_catalog_table: bool,
     /// For a scan of CSV files, whether Spark named its columns `_c0`, `_c1`, …; for a CSV
     /// reader, whether it gives neither a header row nor a schema. Either way or not at all.
     pub headerless_csv: Option<bool>,
@@ -261,6 +268,16 @@ pub fn canonical_literal(value: &str) -> String {
         v = stripped.to_owned();
     }
     v
+}
+
+/// Whether a table name names a table of a database (`sales.orders`, `main.sales.orders`) rather
+/// than a temporary view (`orders`) or files (`parquet.\`/data/orders\``).
+pub fn is_catalog_table(name: &str) -> bool {
+    let name = name.trim();
+    let format_prefixed = name
+        .split_once('.')
+        .is_some_and(|(head, _)| file_format(head).is_some());
+    name.contains('.') && !name.contains('/') && !name.contains('`') && !format_prefixed
 }
 
 /// Paths compare by their last meaningful component (`/data/x/orders.parquet` ~ `orders.parquet`
@@ -515,6 +532,8 @@ impl Evidence {
             file_format: self.file_format.clone(),
             compiled_in: self.compiled_in.clone(),
             headerless_csv: self.headerless_csv,
+            scans_files_only: self.scans_files_only,
+            reads_catalog_table: self.reads_catalog_table,
             group_keys: if kind == TokenKind::Column {
                 BTreeSet::new()
             } else {
@@ -921,6 +940,22 @@ mod tests {
         assert_eq!(normalise_function("merge_avg"), "avg");
         assert_eq!(normalise_function("mean"), "avg");
         assert_eq!(normalise_function("partial"), "partial");
+    }
+
+    #[test]
+    fn a_catalog_table_is_a_database_s_not_a_view_or_files() {
+        for name in ["stackoverflow.posts", "main.sales.orders", "default.t"] {
+            assert!(is_catalog_table(name), "{name}");
+        }
+        for name in [
+            "orders",
+            "parquet.`/data/orders`",
+            "csv.data",
+            "{posts}",
+            "a/b.c",
+        ] {
+            assert!(!is_catalog_table(name), "{name}");
+        }
     }
 
     #[test]

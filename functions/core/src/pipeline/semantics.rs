@@ -147,6 +147,8 @@ const PREDICATE: &str = "predicate";
 const GROUP_KEY: &str = "groupKey";
 /// … and how many rows its limit keeps ([`Evidence::kept_rows`]).
 const KEPT_ROWS: &str = "keptRows";
+/// … and that it scans files naming no table ([`Evidence::scans_files_only`]).
+const FILES_ONLY: &str = "filesOnly";
 
 fn to_pairs(evidence: &Evidence) -> Vec<(String, String)> {
     evidence
@@ -235,6 +237,11 @@ fn to_pairs(evidence: &Evidence) -> Vec<(String, String)> {
                 .kept_rows
                 .map(|n| (KEPT_ROWS.to_owned(), n.to_string())),
         )
+        .chain(
+            evidence
+                .scans_files_only
+                .then(|| (FILES_ONLY.to_owned(), "true".to_owned())),
+        )
         .collect()
 }
 
@@ -315,6 +322,8 @@ pub fn evidence_of(pairs: &[(String, String)]) -> Evidence {
             e.group_keys.insert(v.clone());
         } else if k == KEPT_ROWS {
             e.kept_rows = v.parse().ok();
+        } else if k == FILES_ONLY {
+            e.scans_files_only = true;
         }
     }
     e
@@ -545,6 +554,7 @@ fn scan_evidence(e: &mut Evidence, d: &crate::plan::NodeDetails) {
             e.add(TokenKind::Table, t);
         }
         e.add_all(TokenKind::Path, &scan.paths);
+        e.scans_files_only = scan.table.is_none() && !scan.paths.is_empty();
         e.file_format = super::evidence::file_format(&scan.format);
         // CSV read without a header row or a schema: Spark names the columns `_c0`, `_c1`, …
         let spark_named = |name: &str| {
@@ -2203,6 +2213,28 @@ Input [3]: [Seqno#822, Name#823, pythonUDF0#843]
             functions.contains(&"discountpricef") || functions.contains(&"discount_price_f"),
             "{functions:?}"
         );
+    }
+
+    #[test]
+    fn a_scan_of_files_naming_no_table_says_so_and_a_scan_of_a_table_does_not() {
+        let scans = |case: &str| {
+            let plan = std::fs::read_to_string(
+                std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+                    .join(format!("../../bench/catalog/{case}/formatted.txt")),
+            )
+            .unwrap();
+            let graph = parse_plan(&plan, &ParseOptions::default()).unwrap();
+            plan_semantics(&graph)
+                .into_iter()
+                .filter(|s| s.node_name.starts_with("Scan parquet"))
+                .map(|s| super::evidence_of(&s.signature).scans_files_only)
+                .collect::<Vec<bool>>()
+        };
+        // `spark.read.parquet(f"{table_url}")`: a Location and no table
+        assert_eq!(scans("sfde-run-pipeline-003"), vec![true]);
+        // `spark.read.table("stackoverflow.dim_users")` and the like: `spark_catalog.…` tables
+        let tables = scans("sfde-run-pipeline-006");
+        assert!(!tables.is_empty() && tables.iter().all(|files_only| !files_only));
     }
 
     #[test]

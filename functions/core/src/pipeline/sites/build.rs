@@ -8,8 +8,8 @@ use crate::code::{Language, SymbolKind};
 use crate::pipeline::evidence::{
     CACHED, DROPPED_COLUMN, EVERY_COLUMN, FILL_VALUE, FILLED_COLUMN, FILLS_NULLS, Grouping,
     KEY_LEFT_OUT, NULL_DROP, PIVOT_VALUE, SQL_COMMAND, STRUCT_FIELDS, WITH_REPLACEMENT,
-    canonical_literal, file_format, is_noise_function, named_file, normalise_column, rdd_made_at,
-    relative_path_tail,
+    canonical_literal, file_format, is_catalog_table, is_noise_function, named_file,
+    normalise_column, rdd_made_at, relative_path_tail,
 };
 use crate::pipeline::operations::{
     AGGREGATE_FUNCTIONS, TYPED_FILTER, passes_closure, typed_operator_of,
@@ -544,6 +544,7 @@ fn call_evidence(
             .insert(normalise_column(&column.name), column.long);
     }
     evidence.add_all(TokenKind::Table, &call.args.tables);
+    evidence.reads_catalog_table = call.args.tables.iter().any(|t| is_catalog_table(t));
     evidence.add_all(TokenKind::Path, &call.args.paths);
     if !after_write {
         evidence
@@ -1571,6 +1572,7 @@ pub(super) fn clause_evidence(stmt: &SqlStatement, clause: &SqlClause) -> Eviden
         evidence.add_all(TokenKind::Literal, &c.literals);
         evidence.add_all(TokenKind::Alias, &c.aliases);
         evidence.add_all(TokenKind::Table, &c.tables);
+        evidence.reads_catalog_table |= c.tables.iter().any(|t| is_catalog_table(t));
         // `SELECT DISTINCT …`, `COUNT(DISTINCT x)`: both plan a de-duplicating aggregate.
         let upper = c.text.to_ascii_uppercase();
         if upper.contains("DISTINCT") {
