@@ -368,6 +368,21 @@ impl ClauseBuilder<'_> {
         for table in &select.from {
             self.table_with_joins(table, depth, lines, &mut subqueries);
         }
+        // `LATERAL VIEW explode(split(Tags, '\\|')) t AS tag`: a generator over every row, as
+        // `SELECT explode(…) AS tag` would be, its columns named by the view's column list.
+        for view in &select.lateral_views {
+            let v_lines = self.lines(view.lateral_view.span(), lines);
+            let text = view.lateral_view.to_string();
+            let i = self.push_tokens(
+                SqlClauseKind::SelectItem,
+                v_lines,
+                text.clone(),
+                &text,
+                depth,
+            );
+            let names = view.lateral_col_alias.iter().map(|a| a.value.clone());
+            self.clauses[i].aliases.extend(names);
+        }
         if let Some(selection) = &select.selection {
             // Spans walk their whole subtree: each conjunct's once, for WHERE and for itself.
             let parts: Vec<(&Expr, Span)> = conjuncts(selection)

@@ -493,6 +493,22 @@ mod tests {
     }
 
     #[test]
+    fn a_lateral_view_is_a_generator_naming_its_columns() {
+        let sql = "SELECT tag, count(*) AS n\nFROM posts\nLATERAL VIEW explode(split(Tags, '\\\\|')) t AS tag\nGROUP BY tag";
+        let a = &analyse_sql(&at_line(sql, 10))[0];
+        assert!(a.parsed);
+        let view = a
+            .clauses
+            .iter()
+            .find(|c| c.functions.contains(&"explode".to_string()))
+            .expect("the lateral view's generator is a clause");
+        assert_eq!(view.kind, SqlClauseKind::SelectItem);
+        assert!(view.columns.contains(&"Tags".to_string()), "{view:?}");
+        assert_eq!(view.aliases, vec!["tag".to_string()]);
+        assert_eq!(view.lines, LineRange::new(12, 12));
+    }
+
+    #[test]
     fn unparseable_sql_degrades_to_tokens() {
         let sql = "SELECT a, b FROM my_table WHERE ??? garbage (((";
         let a = &analyse_sql(&at_line(sql, 7))[0];
