@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Re-captures the project's own bench sets from the pinned commits (the exact commands used).
 #
-#   bench/tools/capture.sh pipelines|notebooks|jupyter|scripts|guide|tested|sqltwins|catalog [WORK]
+#   bench/tools/capture.sh pipelines|notebooks|jupyter|scripts|guide|tested|sqltwins|catalog|sqlfiles [WORK]
 #
 # Needs: pyspark==4.3.0 (+ pyarrow, "pandas<3", zstandard), Java 17, the DEV benchmark's tools in
 # $BENCH_TOOLS (default ../shared/bench/tools) with their JVM helper compiled (its README,
@@ -11,7 +11,7 @@
 # Timings are not meaningful; Spark runs local[2] under `nice`.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
-set_name="${1:?usage: capture.sh pipelines|notebooks|jupyter|scripts|guide|tested|sqltwins|catalog [WORK]}"
+set_name="${1:?usage: capture.sh pipelines|notebooks|jupyter|scripts|guide|tested|sqltwins|catalog|sqlfiles [WORK]}"
 export WORK="${2:-/tmp/plan2code-capture}"
 export BENCH_TOOLS="${BENCH_TOOLS:-$here/../../../shared/bench/tools}"
 MIRRORS="${BENCH_MIRRORS:-/work/.mirror}"
@@ -295,6 +295,44 @@ catalog)
   export SCRIPT_TIMEOUT="${SCRIPT_TIMEOUT:-900}"
   capture "$repo" "$commit" sfde sfde --notebooks run_pipeline.ipynb
   unset NOTEBOOK_SPARK PATH_MAP PLOTLY_RENDERER
+  ;;
+sqlfiles)
+  # Ananth395/adidas: a PySpark package whose analytics are .sql files the runner reads from disk.
+  # main.py (click: --task_type etl|sql --task_name X [--write_to_file]) runs one task per call:
+  # etl raw_to_parse (RawToParse(ETLBase): spark.read.json(raw/) → cache → where/UDF/withColumn
+  # helpers → partitionBy(load_date).orc(parse/)), or sql <task> (RunSql: the task's
+  # adidas/etl/sql/<task>.sql read with pkg_resources.resource_string(...).strip()
+  # .format(parsed_table_name=...), spark.read.orc(parse/) registered as that temp view,
+  # spark.sql(sql) → repartition(1).write.csv(cil/<task>) and .show(20, False)). It is run as the
+  # Airflow DAG / Makefile run it, one spark-submit per task: the etl task, then the five sql tasks
+  # with --write_to_file=True — ENTRY_ARGV runs, each its own application (ARGV_RUNS_FRESH=1:
+  # fresh session, own once-per-action-site rule; the sql tasks share RunSql's action sites).
+  # Then the unittest files through pytest. raw/ol_cdump.json is downloaded from S3 (the committed
+  # file is a 1-byte stub): bench/sqlfiles/gen_openlibrary.py writes a seeded Open Library-shaped
+  # stand-in outside the checkout; PATH_MAP points raw/ at it and parse/, cil/ (the jobs' outputs;
+  # cil/ holds committed outputs a plain write would refuse to overwrite) at $WORK/out/adidas/.
+  # Labelled by bench/sqlfiles/package_sqlfiles.py (SQL spans located in the .sql templates).
+  repo=Ananth395/adidas
+  commit=5f73aee22bdad4a12766d45bee90acc4490e0a14
+  checkout "$repo" "$commit"
+  rm -rf "$WORK/out/adidas"
+  [ -s "$WORK/data/openlibrary/raw/ol_cdump.json" ] || python3 "$here/../sqlfiles/gen_openlibrary.py" "$WORK/data/openlibrary/raw" 4000
+  export PATH_MAP="raw/=$WORK/data/openlibrary/raw/,parse/=$WORK/out/adidas/parse/,cil/=$WORK/out/adidas/cil/"
+  # PYTHONPATH: the package importable in the Python workers (the parse_datetime UDF)
+  export ARGV_RUNS_FRESH=1 PYTHONDONTWRITEBYTECODE=1 PYTHONPATH="$WORK/run/${repo/\//+}"
+  export SCRIPT_TIMEOUT="${SCRIPT_TIMEOUT:-900}"
+  export ENTRY_ARGV="$WORK/logs/adi_argv.json"
+  python3 -c 'import json, sys
+tasks = ["get_top_5_genres", "get_book_with_most_pages", "get_no_of_published_books_and_authors",
+         "get_no_of_authors_with_one_book_per_yr", "get_top_5_coauthors"]
+runs = [["--task_type=etl", "--task_name=raw_to_parse"]] + \
+       [["--task_type=sql", "--task_name=" + t, "--write_to_file=True"] for t in tasks]
+json.dump({"main.py": runs}, sys.stdout, indent=1)' > "$ENTRY_ARGV"
+  capture "$repo" "$commit" adi adi --pytest main.py tests/etl/raw_to_parse_test.py \
+    tests/etl/run_sql_test.py tests/utils/utils_test.py
+  unset ARGV_RUNS_FRESH ENTRY_ARGV PATH_MAP PYTHONPATH
+  python3 "$here/../sqlfiles/package_sqlfiles.py" "$here/../sqlfiles/package.json"
+  exit 0
   ;;
 *) echo "unknown set $set_name" >&2; exit 2 ;;
 esac

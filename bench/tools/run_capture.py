@@ -70,6 +70,11 @@ A script entry's value may instead be a list of argument lists ({"entry": [["a1"
 the script then runs once per list, in order, all in the entry's one session (as a shell loop of
 `spark-submit entry.py ARGS` would run it, the session's stop() being a no-op); case numbering and
 the once-per-action-site rule continue across the runs, and a failing run does not stop the next.
+With ARGV_RUNS_FRESH=1 each of those runs is instead its own application, as separate
+`spark-submit` calls are (a job runner invoked once per task): every run after the first gets a
+fresh session and its own once-per-action-site rule, so one action site reached by several runs
+(e.g. a runner's `spark.sql(<task's .sql file>).show()`) yields one case per run; case numbering
+still continues across the runs.
 """
 import json
 import os
@@ -444,7 +449,10 @@ for s in entries:
             st = f"ok ({run_notebook(os.path.join(repo_root, rel), rel)} failing cells)"
         elif argv_runs is not None:
             nfail = 0
-            for argv in argv_runs:
+            for run_i, argv in enumerate(argv_runs):
+                if run_i and os.environ.get("ARGV_RUNS_FRESH"):
+                    cap.fresh_session()
+                    cap.seen_sites = set()
                 sys.argv = argv
                 try:
                     runpy.run_path(os.path.join(repo_root, rel), run_name="__main__")
