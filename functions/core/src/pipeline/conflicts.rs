@@ -45,6 +45,8 @@
 //!   and the Limit another;
 //! * **described columns** — the site describes the columns it names (`describe(["number"])`) and
 //!   the node's statistics cover another (`describe()` of every column);
+//! * **Python UDF** — the site calls a Python UDF and the node reads no UDF's result (a query
+//!   calling one plans `sum(pythonUDF0)` over the UDF's evaluation);
 //! * **compiled class** — the node runs a closure compiled in another class than the one around
 //!   the site (`RDDs.scala`'s `map(_.genre)` against `MapElements Datasets$$$Lambda$42`).
 //!
@@ -59,7 +61,9 @@ use super::evidence::{
 };
 use super::operations::AGGREGATE_FUNCTIONS;
 use super::semantics::is_join_type_word;
-use crate::code::lang::vocab::{ASC_NULLS_LAST, DESC_NULLS_FIRST};
+use crate::code::lang::vocab::{
+    ASC_NULLS_LAST, DESC_NULLS_FIRST, PYTHON_UDF_CALL, PYTHON_UDF_RESULT,
+};
 use crate::plan::OperatorFamily;
 use std::collections::BTreeSet;
 use std::sync::LazyLock;
@@ -71,6 +75,24 @@ pub const CONFLICT_PENALTY: f64 = 0.55;
 pub fn conflicts(family: OperatorFamily, node: &Evidence, site: &Evidence) -> bool {
     if let (Some(closure), Some(around)) = (&node.compiled_in, &site.compiled_in)
         && closure != around
+    {
+        return true;
+    }
+    // A query calling a Python UDF plans its evaluation, and the operator reading its result
+    // names it (`sum(pythonUDF0)`): a site calling one did not plan a node reading none.
+    let reads_udf_results = matches!(
+        family,
+        OperatorFamily::Aggregate
+            | OperatorFamily::Project
+            | OperatorFamily::Filter
+            | OperatorFamily::Window
+    );
+    let reads_a_udf_result = || {
+        node.tokens
+            .iter()
+            .any(|(k, v)| *k == TokenKind::Column && v.starts_with(PYTHON_UDF_RESULT))
+    };
+    if reads_udf_results && site.has(TokenKind::Function, PYTHON_UDF_CALL) && !reads_a_udf_result()
     {
         return true;
     }
@@ -361,6 +383,29 @@ fn values(e: &Evidence, kind: TokenKind, keep: impl Fn(&str) -> bool) -> BTreeSe
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_site_calling_a_python_udf_did_not_plan_a_node_reading_no_udf_result() {
+        let mut calls_udf = Evidence::default();
+        calls_udf.add(TokenKind::Function, PYTHON_UDF_CALL);
+        calls_udf.add(TokenKind::Function, "sum");
+        let mut plain_sum = Evidence::default();
+        plain_sum.add(TokenKind::Function, "sum");
+        plain_sum.add(TokenKind::Column, "l_extendedprice");
+        let mut udf_sum = Evidence::default();
+        udf_sum.add(TokenKind::Function, "sum");
+        udf_sum.add(TokenKind::Column, "pythonUDF0");
+        let aggregate = OperatorFamily::Aggregate;
+        assert!(conflicts(aggregate, &plain_sum, &calls_udf));
+        assert!(!conflicts(aggregate, &udf_sum, &calls_udf));
+        assert!(!conflicts(aggregate, &plain_sum, &plain_sum));
+        // a scan reads no UDF result either way
+        assert!(!conflicts(
+            OperatorFamily::Scan,
+            &Evidence::default(),
+            &calls_udf
+        ));
+    }
 
     #[test]
     fn a_reader_of_a_database_table_did_not_plan_a_scan_of_files_alone() {

@@ -855,6 +855,10 @@ pub const KEY_LEFT_OUT: &str = "key-left-out:";
 /// The function token of a fill of nulls (`fillna(0)`, `na.fill("")`): a Project that computes
 /// nothing but `coalesce(x, value) AS x` is one, whichever columns it fills.
 pub const FILLS_NULLS: &str = "fillna";
+/// The prefix of how a partitioning call or node redistributes rows: `partitioned:coalesce` for
+/// `coalesce(n)` and its `Coalesce` (partitions merged where they are, no shuffle),
+/// `partitioned:shuffle` for `repartition(…)` / `rebalance()` and the `Exchange` they plan.
+pub const PARTITIONED: &str = "partitioned:";
 /// The prefix of the command a SQL statement or a command node runs (`command:show tables`; see
 /// [`super::commands`]).
 pub const SQL_COMMAND: &str = "command:";

@@ -15,11 +15,11 @@
 
 use super::evidence::{
     CACHED, DISTINCT, DROPPED_COLUMN, Evidence, FILL_VALUE, FILLED_COLUMN, FILLS_NULLS, Grouping,
-    JOINED_ON_NAMES, KEY_LEFT_OUT, NULL_DROP, SQL_COMMAND, STRUCT_FIELDS, TokenKind,
+    JOINED_ON_NAMES, KEY_LEFT_OUT, NULL_DROP, PARTITIONED, SQL_COMMAND, STRUCT_FIELDS, TokenKind,
     canonical_literal, normalise_function,
 };
 use super::operations::{TYPED_FILTER, calls_closure, is_typed_operator};
-use crate::code::lang::vocab::{ASC_NULLS_LAST, DESC_NULLS_FIRST};
+use crate::code::lang::vocab::{ASC_NULLS_LAST, DESC_NULLS_FIRST, PYTHON_UDF_RESULT};
 use crate::code::sql_expr::COUNT_OF_ROWS;
 use crate::contracts::NodeKind;
 use crate::plan::{Expr, NodeIdx, OperatorFamily, PlanGraph, PlanNode};
@@ -511,6 +511,11 @@ fn own_signature(node: &PlanNode, inferred_from_above: bool) -> Evidence {
                     e.add(TokenKind::Literal, &n.to_string());
                 }
             }
+            if node.operator == "Coalesce" {
+                e.add(TokenKind::Literal, &format!("{PARTITIONED}coalesce"));
+            } else if user_repartition(d) {
+                e.add(TokenKind::Literal, &format!("{PARTITIONED}shuffle"));
+            }
         }
         OperatorFamily::Sample => sample_evidence(&mut e, d),
         _ => {
@@ -965,6 +970,16 @@ fn is_partial_step(d: &crate::plan::NodeDetails) -> bool {
         })
 }
 
+/// Whether an exchange is one the user asked for (`repartition(…)`, `rebalance()`), by the origin
+/// Spark prints (`REPARTITION_BY_NUM`, `REPARTITION_BY_COL`, `REBALANCE_PARTITIONS_BY_…`), not one
+/// an operator above requires (`ENSURE_REQUIREMENTS`).
+fn user_repartition(d: &crate::plan::NodeDetails) -> bool {
+    d.partitioning
+        .as_ref()
+        .and_then(|p| p.origin.as_deref())
+        .is_some_and(|o| o.starts_with("REPARTITION") || o.starts_with("REBALANCE"))
+}
+
 /// The command a node runs (`ShowTables`), or — for the nodes around one (`CommandResult` over
 /// it, `ResolvedNamespace` under it) — the command nearest below, else above.
 fn command_around(graph: &PlanGraph, parents: &[Option<usize>], idx: usize) -> Option<String> {
@@ -1102,13 +1117,10 @@ fn derived_reason(
     let parent_family = parent.map(|p| graph.nodes[p].family);
     let d = &node.details;
     match node.family {
+        // a `Coalesce` merges partitions where the user's `coalesce(n)` asked
+        OperatorFamily::Exchange if node.operator == "Coalesce" => None,
         OperatorFamily::Exchange => {
-            let user_repartition = d
-                .partitioning
-                .as_ref()
-                .and_then(|p| p.origin.as_deref())
-                .is_some_and(|o| o.starts_with("REPARTITION") || o.starts_with("REBALANCE"));
-            (!user_repartition).then(|| "data exchange required by".to_owned())
+            (!user_repartition(d)).then(|| "data exchange required by".to_owned())
         }
         OperatorFamily::Sort => {
             let serves = matches!(
@@ -1267,6 +1279,11 @@ const JOIN_ON_NAMES_PROJECT: &str = "the columns kept by the join on names of";
 /// Why a Filter of null checks is the planner's.
 const INFERRED_CONSTRAINTS: &str = "constraints inferred from";
 
+/// Whether a derived node's reason is a null check Spark inferred for its consumer.
+pub fn is_inferred_constraint_reason(reason: &str) -> bool {
+    reason.starts_with(INFERRED_CONSTRAINTS)
+}
+
 /// Why the Project over a pivot is derived: it takes each pivoted value's column out of the
 /// pivot's array (`__pivot_count(1) AS count …[0] AS Female`), and serves the pivot below it.
 const PIVOT_VALUES_PROJECT: &str = "the pivoted values' columns taken out for";
@@ -1301,7 +1318,7 @@ pub fn plan_semantics(graph: &PlanGraph) -> Vec<SemanticDescription> {
         if own[idx]
             .tokens
             .iter()
-            .any(|(k, v)| *k == TokenKind::Column && v.starts_with("pythonudf"))
+            .any(|(k, v)| *k == TokenKind::Column && v.starts_with(PYTHON_UDF_RESULT))
         {
             let udfs = python_udfs_below(graph, node);
             own[idx].add_all(TokenKind::Function, &udfs);

@@ -413,7 +413,8 @@ impl<'a> Extractor<'a> {
     }
 
     fn is_dataframe_var(&self, name: &str) -> bool {
-        self.df_vars.contains(name) || vocab::looks_like_dataframe_name(name)
+        let holds_udf = self.lambda_udfs.contains(name) || self.function_udfs.contains_key(name);
+        !holds_udf && (self.df_vars.contains(name) || vocab::looks_like_dataframe_name(name))
     }
 
     /// How many branches enclose `statement` inside its function or module

@@ -270,6 +270,10 @@ pub fn creates_session(expression: &str) -> bool {
 /// Heuristic for DataFrame-ish variable names when flow is unknown (`df`, `orders_df`, `dfA`).
 pub fn looks_like_dataframe_name(name: &str) -> bool {
     let lower = name.to_ascii_lowercase();
+    // `convertUDF`, `upper_udf`: a UDF, whatever its last letters
+    if lower.ends_with("udf") {
+        return false;
+    }
     lower.starts_with("df")
         || lower.ends_with("_df")
         || lower.ends_with("df") && name.len() > 2 && name.ends_with("DF")
@@ -282,6 +286,15 @@ pub fn looks_like_dataframe_name(name: &str) -> bool {
 
 /// The name Spark gives a Python UDF made of a lambda (`udf(lambda x: …)`), in its plan.
 pub const LAMBDA_UDF: &str = "<lambda>";
+
+/// The function token of a call of a Python UDF (`decrease(col("p"))` after `decrease =
+/// udf(…)`): a query calling one plans its evaluation in a Python worker, whatever the UDF is
+/// named, and operators reading its result ([`PYTHON_UDF_RESULT`]).
+pub const PYTHON_UDF_CALL: &str = "pythonudf";
+
+/// How a plan names (normalised) the result of a Python UDF its evaluation computed:
+/// `pythonUDF0`, `pythonUDF1`, … (`sum(pythonUDF0)`).
+pub const PYTHON_UDF_RESULT: &str = "pythonudf";
 
 /// Whether an assigned value makes a UDF of a lambda: `udf(lambda x: …, StringType())`,
 /// `F.udf(lambda …)`, `pandas_udf(lambda …)`.

@@ -7,9 +7,9 @@ use crate::code::sql_expr::COUNT_OF_ROWS;
 use crate::code::{Language, SymbolKind};
 use crate::pipeline::evidence::{
     CACHED, DROPPED_COLUMN, EVERY_COLUMN, FILL_VALUE, FILLED_COLUMN, FILLS_NULLS, Grouping,
-    KEY_LEFT_OUT, NULL_DROP, PIVOT_VALUE, SQL_COMMAND, STRUCT_FIELDS, WITH_REPLACEMENT,
-    canonical_literal, file_format, is_catalog_table, is_noise_function, named_file,
-    normalise_column, rdd_made_at, relative_path_tail,
+    KEY_LEFT_OUT, NULL_DROP, PARTITIONED, PIVOT_VALUE, SQL_COMMAND, STRUCT_FIELDS,
+    WITH_REPLACEMENT, canonical_literal, file_format, is_catalog_table, is_noise_function,
+    named_file, normalise_column, rdd_made_at, relative_path_tail,
 };
 use crate::pipeline::operations::{
     AGGREGATE_FUNCTIONS, TYPED_FILTER, passes_closure, typed_operator_of,
@@ -652,6 +652,11 @@ fn call_evidence(
         }
     }
     let mut families = call_families(&call.method, &functions);
+    if families.contains(OperatorFamily::Exchange) {
+        let merges = call.method.eq_ignore_ascii_case("coalesce");
+        let how = if merges { "coalesce" } else { "shuffle" };
+        evidence.add(TokenKind::Literal, &format!("{PARTITIONED}{how}"));
+    }
     if families.contains(OperatorFamily::Aggregate) && !is_deduplicating_method(&call.method) {
         evidence.grouping = Some(call_grouping(chain, position));
     }

@@ -145,20 +145,28 @@ impl<'a> Extractor<'a> {
                             }
                         }
                     } else {
+                        // A UDF variable's own name is never printed: Spark names the UDF after
+                        // its lambda or function (below).
+                        let udf_variable = object.is_none()
+                            && (self.lambda_udfs.contains(callee)
+                                || self.function_udfs.contains_key(callee));
                         if !vocab::is_column_reference_function(callee)
                             && !matches!(callee, "alias" | "as" | "name")
+                            && !udf_variable
                         {
                             out.functions.push(callee.to_string());
                         }
                         // `zip_ = udf(lambda a, b: …)`: Spark names the UDF `<lambda>`
                         if object.is_none() && self.lambda_udfs.contains(callee) {
                             out.functions.push(vocab::LAMBDA_UDF.to_string());
+                            out.functions.push(vocab::PYTHON_UDF_CALL.to_string());
                         }
                         // `decrease(col("p"))` after `decrease = pandas_udf(discount_f, …)`
                         if let Some(function) =
                             self.function_udfs.get(callee).filter(|_| object.is_none())
                         {
                             out.functions.push(function.clone());
+                            out.functions.push(vocab::PYTHON_UDF_CALL.to_string());
                         }
                         if callee.eq_ignore_ascii_case("count")
                             && args.is_some_and(|args| self.counts_rows(args))

@@ -389,6 +389,36 @@ fn a_call_of_a_udf_made_of_a_lambda_is_the_lambda_spark_names() {
 }
 
 #[test]
+fn a_udf_named_like_a_frame_is_called_as_a_udf_by_the_name_spark_prints() {
+    // `convertUDF` ends like `salesDF`: it is no frame applied to a column (Scala's `df("x")`)
+    let src = "convertUDF = udf(lambda z: convertCase(z))\n\
+               df.select(col('Seqno'), convertUDF(col('Name')).alias('Name')).show()\n\
+               upperUDF = udf(upper_case, StringType())\n\
+               df.select(upperUDF(col('Name'))).show()\n";
+    let out = extract_file(&super::super::python::Python, src, "", CodeFlags::default());
+    for (line, udf, variable) in [(2, "<lambda>", "convertUDF"), (4, "upper_case", "upperUDF")] {
+        let call = first_call_at(&out, line);
+        for expected in [udf, crate::code::lang::vocab::PYTHON_UDF_CALL] {
+            assert!(
+                call.args.functions.iter().any(|f| f == expected),
+                "line {line}: {expected} in {:?}",
+                call.args.functions
+            );
+        }
+        // Spark never prints the variable's name
+        assert!(
+            !call.args.functions.iter().any(|f| f == variable),
+            "line {line}"
+        );
+    }
+    assert!(
+        out.chains.iter().all(|c| c.inputs.is_empty()),
+        "{:?}",
+        out.chains
+    );
+}
+
+#[test]
 fn scalas_arrow_pair_in_an_aggregation_names_the_aggregate_of_a_column() {
     let src = "object Groups {\n\
                def main(args: Array[String]): Unit = {\n\
