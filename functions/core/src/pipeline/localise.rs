@@ -215,6 +215,11 @@ pub struct PlanLocalisation {
     /// selection, searched on those columns ([`super::PlanContext::build`]).
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub selected_by_pruning: BTreeMap<String, Vec<String>>,
+    /// `dagNodeId` of null checks Spark could have inferred that the unit's code states
+    /// ([`stated_null_check`]): they are the code's filters, not their consumer's
+    /// ([`super::PlanContext::build`]).
+    #[serde(default, skip_serializing_if = "BTreeSet::is_empty")]
+    pub stated_null_checks: BTreeSet<String>,
     /// Files most likely to hold the plan's code, with scores.
     pub files: Vec<(u32, f64)>,
     /// The files the rest of the application runs from (or a hint names), with how strongly
@@ -350,6 +355,14 @@ pub fn localise_plan(
         .enumerate()
         .filter_map(|(idx, a)| a.map(|a| (graph.nodes[idx].id.to_string(), a.site)))
         .collect();
+    let stated_null_checks = (0..graph.nodes.len())
+        .filter(|&idx| {
+            assigned[idx].is_some_and(|a| {
+                stated_null_check(semantics, table, idx, &BTreeSet::from([a.site])).is_some()
+            })
+        })
+        .map(|idx| graph.nodes[idx].id.to_string())
+        .collect();
     let mut produced_by_pruning = BTreeMap::new();
     let mut selected_by_pruning = BTreeMap::new();
     for idx in 0..graph.nodes.len() {
@@ -371,6 +384,7 @@ pub fn localise_plan(
         aligned,
         produced_by_pruning,
         selected_by_pruning,
+        stated_null_checks,
         twins,
         files,
         application_files: prior.pulls(),
@@ -1257,8 +1271,18 @@ fn align(
             alignment,
         );
     }
-    // Derived and engine nodes take their consumer's site once the consumer is aligned.
+    // Derived and engine nodes take their consumer's site once the consumer is aligned — but a
+    // null check Spark could have inferred that the code states is the code's.
     let assigned = &mut alignment.assigned;
+    if assigned[idx].is_none() {
+        let in_flow = allowed.unwrap_or(unit);
+        if let Some(site) = stated_null_check(semantics, table, idx, in_flow) {
+            assigned[idx] = Some(Aligned {
+                site,
+                in_flow: true,
+            });
+        }
+    }
     if assigned[idx].is_none()
         && let Some(consumer) = &sem.induced_by
         && let Some(c) = graph.node_by_id(&consumer.dag_node_id)
@@ -1269,6 +1293,55 @@ fn align(
             None => assigned[c],
         };
     }
+}
+
+/// The site stating a null check Spark could also have inferred (`WHERE genres IS NOT NULL` under
+/// an `explode(genres)`, `WHERE UserId IS NOT NULL` under a join on it): the planner keeps one
+/// Filter for both, and it is the user's when the flow holds a filter testing those columns for
+/// nulls; none when it does not (the check is the consumer's, [`super::semantics`]).
+fn stated_null_check(
+    semantics: &[SemanticDescription],
+    table: &SiteTable,
+    idx: NodeIdx,
+    candidates: &BTreeSet<SiteId>,
+) -> Option<SiteId> {
+    let sem = &semantics[idx];
+    let inferred = sem
+        .induced_by
+        .as_ref()
+        .is_some_and(|c| super::semantics::is_inferred_constraint_reason(&c.reason));
+    if !inferred || sem.family != OperatorFamily::Filter {
+        return None;
+    }
+    let own = super::semantics::evidence_of(&sem.signature);
+    let columns: Vec<&String> = own
+        .tokens
+        .iter()
+        .filter(|(k, _)| *k == TokenKind::Column)
+        .map(|(_, v)| v)
+        .collect();
+    if columns.is_empty() {
+        return None;
+    }
+    candidates
+        .iter()
+        .copied()
+        .filter(|&s| {
+            let site = &table.sites[s];
+            site.families.contains(OperatorFamily::Filter)
+                && site.evidence.has(TokenKind::Function, "isnotnull")
+                && columns
+                    .iter()
+                    .all(|c| site.evidence.has(TokenKind::Column, c))
+                && !conflicts(OperatorFamily::Filter, &own, &site.evidence)
+        })
+        .max_by(|&a, &b| {
+            let score =
+                |s: SiteId| site_score(OperatorFamily::Filter, &own, &table.sites[s], table).0;
+            score(a)
+                .total_cmp(&score(b))
+                .then(downstream_order(table, a, b))
+        })
 }
 
 /// What rows a scan of objects are turned into serve when Spark pruned them ([`pruned_for`]).

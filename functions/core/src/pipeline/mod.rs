@@ -99,14 +99,21 @@ pub struct PlanContext {
     retrievals: Mutex<HashMap<String, Vec<retrieve::Candidate>>>,
 }
 
-/// Rows of scanned objects Spark pruned for the operator above serve that operator, not the
-/// scan ([`localise::PlanLocalisation::produced_by_pruning`]); rows a selection was folded into
-/// are that selection, searched on the columns they keep
-/// ([`localise::PlanLocalisation::selected_by_pruning`]).
-fn serve_pruning_operators(
+/// What localisation found some nodes to be instead of what they serve: rows of scanned objects
+/// Spark pruned for the operator above serve that operator, not the scan
+/// ([`localise::PlanLocalisation::produced_by_pruning`]); rows a selection was folded into are
+/// that selection, searched on the columns they keep
+/// ([`localise::PlanLocalisation::selected_by_pruning`]); a null check the code states is the
+/// code's filter ([`localise::PlanLocalisation::stated_null_checks`]).
+fn reassign_from_localisation(
     mut sems: Vec<SemanticDescription>,
     localisation: &localise::PlanLocalisation,
 ) -> Vec<SemanticDescription> {
+    for filter in &localisation.stated_null_checks {
+        if let Some(sem) = sems.iter_mut().find(|s| &s.dag_node_id == filter) {
+            sem.induced_by = None;
+        }
+    }
     for (rows, kept) in &localisation.selected_by_pruning {
         if let Some(sem) = sems.iter_mut().find(|s| &s.dag_node_id == rows) {
             sem.induced_by = None;
@@ -175,7 +182,7 @@ impl PlanContext {
         let semantics: Vec<SemanticDescription> = per_plan
             .into_iter()
             .zip(&localisations)
-            .flat_map(|(sems, localisation)| serve_pruning_operators(sems, localisation))
+            .flat_map(|(sems, localisation)| reassign_from_localisation(sems, localisation))
             .collect();
         let by_key = semantics
             .iter()
