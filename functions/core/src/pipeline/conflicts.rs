@@ -39,6 +39,8 @@
 //!   and the scan's paths name none of them (`…/customer_churn.csv`);
 //! * **catalog table** — the site reads a database's table by name (`read.table("db.t")`) and
 //!   the scan names no table, only its files' location (a reader of paths planned it);
+//! * **language** — the scan's rows were handed over by Python (`applySchemaToPythonRDD`) and
+//!   the site is Scala or Java code (a translation of the Python that ran);
 //! * **CSV header** — the site reads CSV without a header row or a schema and the scan's columns
 //!   are named, or the reverse (Spark names a headerless CSV's columns `_c0`, `_c1`, …);
 //! * **rows kept** — the site keeps a number of rows (`limit(0)`, `first()`'s one, `show()`'s 21)
@@ -191,6 +193,7 @@ pub fn conflicts(family: OperatorFamily, node: &Evidence, site: &Evidence) -> bo
                 || reads_other_files(node, site)
                 || matches!((node.headerless_csv, site.headerless_csv), (Some(n), Some(s)) if n != s)
                 || node.scans_files_only && site.reads_catalog_table
+                || node.made_by_python && site.in_jvm_code
         }
         _ => false,
     }
@@ -404,6 +407,29 @@ mod tests {
             OperatorFamily::Scan,
             &Evidence::default(),
             &calls_udf
+        ));
+    }
+
+    #[test]
+    fn jvm_code_did_not_make_rows_python_handed_over() {
+        let python_rows = Evidence {
+            made_by_python: true,
+            ..Evidence::default()
+        };
+        let scala_site = Evidence {
+            in_jvm_code: true,
+            ..Evidence::default()
+        };
+        assert!(conflicts(OperatorFamily::Scan, &python_rows, &scala_site));
+        assert!(!conflicts(
+            OperatorFamily::Scan,
+            &python_rows,
+            &Evidence::default()
+        ));
+        assert!(!conflicts(
+            OperatorFamily::Scan,
+            &Evidence::default(),
+            &scala_site
         ));
     }
 

@@ -94,6 +94,13 @@ pub struct Evidence {
     /// site in Scala or Java code: the top-level class around it. A closure compiled in another
     /// class is other code.
     pub compiled_in: Option<String>,
+    /// For a scan of rows Python handed to the JVM (`Scan ExistingRDD` of a
+    /// `MapPartitionsRDD … at applySchemaToPythonRDD`: PySpark's `createDataFrame`): the data was
+    /// made by Python code.
+    pub made_by_python: bool,
+    /// For a site: it is Scala or Java code, which makes its rows in the JVM
+    /// ([`Self::made_by_python`]).
+    pub in_jvm_code: bool,
     /// For a scan of files: it names no catalog table, only where its files are
     /// (`Scan parquet` with a `Location`, not `Scan parquet spark_catalog.sales.orders`).
     pub scans_files_only: bool,
@@ -533,6 +540,8 @@ impl Evidence {
             compiled_in: self.compiled_in.clone(),
             headerless_csv: self.headerless_csv,
             scans_files_only: self.scans_files_only,
+            made_by_python: self.made_by_python,
+            in_jvm_code: self.in_jvm_code,
             reads_catalog_table: self.reads_catalog_table,
             group_keys: if kind == TokenKind::Column {
                 BTreeSet::new()

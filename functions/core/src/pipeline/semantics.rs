@@ -149,6 +149,8 @@ const GROUP_KEY: &str = "groupKey";
 const KEPT_ROWS: &str = "keptRows";
 /// … and that it scans files naming no table ([`Evidence::scans_files_only`]).
 const FILES_ONLY: &str = "filesOnly";
+/// … and that Python made the rows it scans ([`Evidence::made_by_python`]).
+const MADE_BY_PYTHON: &str = "madeByPython";
 
 fn to_pairs(evidence: &Evidence) -> Vec<(String, String)> {
     evidence
@@ -242,6 +244,11 @@ fn to_pairs(evidence: &Evidence) -> Vec<(String, String)> {
                 .scans_files_only
                 .then(|| (FILES_ONLY.to_owned(), "true".to_owned())),
         )
+        .chain(
+            evidence
+                .made_by_python
+                .then(|| (MADE_BY_PYTHON.to_owned(), "true".to_owned())),
+        )
         .collect()
 }
 
@@ -324,6 +331,8 @@ pub fn evidence_of(pairs: &[(String, String)]) -> Evidence {
             e.kept_rows = v.parse().ok();
         } else if k == FILES_ONLY {
             e.scans_files_only = true;
+        } else if k == MADE_BY_PYTHON {
+            e.made_by_python = true;
         }
     }
     e
@@ -554,6 +563,13 @@ fn scan_evidence(e: &mut Evidence, d: &crate::plan::NodeDetails) {
             &super::evidence::rdd_made_at(file, line),
         );
     }
+    // `MapPartitionsRDD[590] at applySchemaToPythonRDD at …`: rows PySpark made
+    let python_rdd = |a: &str| a.contains("applySchemaToPythonRDD") || a.contains("PythonRDD[");
+    e.made_by_python = d.arguments.values().any(|a| python_rdd(a))
+        || d.scan
+            .as_ref()
+            .and_then(|s| s.relation.as_deref())
+            .is_some_and(python_rdd);
     if let Some(scan) = &d.scan {
         if let Some(t) = &scan.table {
             e.add(TokenKind::Table, t);
@@ -2252,6 +2268,31 @@ Input [3]: [Seqno#822, Name#823, pythonUDF0#843]
         // `spark.read.table("stackoverflow.dim_users")` and the like: `spark_catalog.…` tables
         let tables = scans("sfde-run-pipeline-006");
         assert!(!tables.is_empty() && tables.iter().all(|files_only| !files_only));
+    }
+
+    #[test]
+    fn rows_pyspark_handed_over_say_so() {
+        let scans = |set: &str, case: &str| {
+            let plan = std::fs::read_to_string(
+                std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+                    .join(format!("../../bench/{set}/{case}/formatted.txt")),
+            )
+            .unwrap();
+            let graph = parse_plan(&plan, &ParseOptions::default()).unwrap();
+            plan_semantics(&graph)
+                .into_iter()
+                .filter(|s| s.node_name.starts_with("Scan"))
+                .map(|s| super::evidence_of(&s.signature).made_by_python)
+                .collect::<Vec<bool>>()
+        };
+        // `spark.createDataFrame([...])` in a Python notebook: `… at applySchemaToPythonRDD`
+        assert_eq!(
+            scans("guide", "stdg-structured-apis-chapter-8-joins-sql-001"),
+            vec![true, true]
+        );
+        // a Scala `sparkContext.parallelize(…).toDF()` and a file scan
+        assert_eq!(scans("scala-lessons", "spl-sql-udf-002"), vec![false]);
+        assert_eq!(scans("catalog", "sfde-run-pipeline-003"), vec![false]);
     }
 
     #[test]

@@ -290,11 +290,16 @@ fn call_sites(
         let (folder, file_name) = path.rsplit_once('/').unwrap_or(("", path));
         let module = build_module(path);
         let class = top_level_class(index, chain);
+        let in_jvm_code = index
+            .files
+            .get(chain.file as usize)
+            .is_some_and(|f| matches!(f.language, Language::Scala | Language::Java));
         let rdd_lines = rdd_made_in_chain(chain);
         for (position, call) in chain.calls.iter().enumerate() {
             after_write |= is_writer_accessor(Some(&call.method));
             let (mut evidence, families) = call_evidence(chain, position, after_join, after_write);
             evidence.compiled_in.clone_from(&class);
+            evidence.in_jvm_code = in_jvm_code;
             // `createDataFrame(people, Person.class)`, `Seq(Person("a", 1)).toDS()`
             if makes_frame_of_objects(&call.method) {
                 for fields in records_named(&records, &chain.text) {
