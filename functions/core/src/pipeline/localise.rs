@@ -411,6 +411,8 @@ struct PlanEvidence {
     best_anywhere: Vec<Option<(SiteId, f64)>>,
     /// Whether the plan reads cached data (an in-memory scan or relation).
     reads_cached_data: bool,
+    /// The columns the plan returns, when it prints them ([`result_columns`]).
+    result_columns: Option<BTreeSet<String>>,
 }
 
 impl PlanEvidence {
@@ -462,6 +464,7 @@ impl PlanEvidence {
                 .nodes
                 .iter()
                 .any(|n| n.operator.starts_with("InMemory") || n.name.starts_with("InMemory")),
+            result_columns: result_columns(graph),
         }
     }
 
@@ -759,8 +762,26 @@ fn order_tied_files(
                 UnitKind::Flow { chain } => table.passes_frame_on(chain),
                 UnitKind::Sql { statement } => table.sql_passes_frame_on(statement),
             };
+            // a flow whose last selection names exactly the columns the plan returns comes
+            // first, one naming others last (`filter(…).select("Open", "Close")`, whose Project
+            // Spark pruned into the scan, beside `filter(…).show()` and `filter(…).select("Open")`)
+            let selection_order = |u: &RankedUnit| match (&u.kind, &evidence.result_columns) {
+                (UnitKind::Flow { chain }, Some(result)) => match selected_columns(table, *chain) {
+                    Some(selected) if &selected == result => 0,
+                    Some(_) => 2,
+                    None => 1,
+                },
+                _ => 1,
+            };
             let mut order: Vec<usize> = (0..run.len()).collect();
-            order.sort_by_key(|&i| (unshown[i], passes_on(&run[i].0), i));
+            order.sort_by_key(|&i| {
+                (
+                    unshown[i],
+                    selection_order(&run[i].0),
+                    passes_on(&run[i].0),
+                    i,
+                )
+            });
             let sorted: Vec<_> = order.iter().map(|&i| run[i].clone()).collect();
             run.clone_from_slice(&sorted);
         } else if files.iter().any(|f| *f != files[0]) {
@@ -779,6 +800,41 @@ fn order_tied_files(
         }
         start = end;
     }
+}
+
+/// The columns a plan returns, normalised: its top operator's output (a filter, sort or limit
+/// prints only its input); none when the plan does not print them.
+fn result_columns(graph: &PlanGraph) -> Option<BTreeSet<String>> {
+    let mut at = *graph.roots.first()?;
+    while graph.nodes[at].node_kind == NodeKind::Engine {
+        at = *graph.nodes[at].children.first()?;
+    }
+    let d = &graph.nodes[at].details;
+    let attributes = if d.output.is_empty() {
+        &d.input
+    } else {
+        &d.output
+    };
+    (!attributes.is_empty()).then(|| {
+        attributes
+            .iter()
+            .map(|a| super::evidence::normalise_column(&a.name))
+            .collect()
+    })
+}
+
+/// The columns a flow's last projection returns when it selects plain columns and nothing else
+/// (`select(["Open", "Close"])`); none when it computes or names anything else, or has none.
+fn selected_columns(table: &SiteTable, chain: usize) -> Option<BTreeSet<String>> {
+    let last = table
+        .chain_sites(chain)
+        .iter()
+        .rev()
+        .find(|s| table.sites[**s].families.contains(OperatorFamily::Project))?;
+    let evidence = &table.sites[*last].evidence;
+    let plain =
+        !evidence.tokens.is_empty() && evidence.tokens.iter().all(|(k, _)| *k == TokenKind::Column);
+    plain.then(|| evidence.tokens.iter().map(|(_, v)| v.clone()).collect())
 }
 
 /// The files of the best units, with their best unit's score (at most five).
