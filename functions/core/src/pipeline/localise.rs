@@ -1282,40 +1282,12 @@ fn align(
         .and_then(|site| table.set_operation_branches(site))
         .filter(|branches| branches.len() == children.len());
     for (position, &child) in children.iter().enumerate() {
-        if let (Some(branches), Some(allowed)) = (&branches, &child_allowed) {
-            let mut own: BTreeSet<SiteId> = allowed.clone();
-            for (other, branch) in branches.iter().enumerate() {
-                if other != position {
-                    for site in branch {
-                        own.remove(site);
-                    }
-                }
+        let side_flow = match (&branches, &child_allowed) {
+            (Some(branches), Some(allowed)) => {
+                Some(outside_other_branches(allowed, branches, position))
             }
-            align(
-                graph,
-                semantics,
-                plan,
-                table,
-                unit,
-                child,
-                Some(&own),
-                alignment,
-            );
-            continue;
-        }
-        let side_allowed = join_site.map(|site| {
-            let role = if position == 0 {
-                FlowRole::Receiver
-            } else {
-                FlowRole::Argument
-            };
-            let side = table.upstream(site, Some(role));
-            if side.is_empty() {
-                table.upstream(site, None)
-            } else {
-                side
-            }
-        });
+            _ => join_site.map(|site| input_flow(table, site, position)),
+        };
         align(
             graph,
             semantics,
@@ -1323,7 +1295,7 @@ fn align(
             table,
             unit,
             child,
-            side_allowed.as_ref().or(child_allowed.as_ref()),
+            side_flow.as_ref().or(child_allowed.as_ref()),
             alignment,
         );
     }
@@ -1349,6 +1321,40 @@ fn align(
             None => assigned[c],
         };
     }
+}
+
+/// The flow of a join's or a union's input at `position`: the receiver's for the first, the
+/// arguments' for the others (`a.union(b)`: `a` first); all that is upstream when that side has
+/// none.
+fn input_flow(table: &SiteTable, site: SiteId, position: usize) -> BTreeSet<SiteId> {
+    let role = if position == 0 {
+        FlowRole::Receiver
+    } else {
+        FlowRole::Argument
+    };
+    let side = table.upstream(site, Some(role));
+    if side.is_empty() {
+        table.upstream(site, None)
+    } else {
+        side
+    }
+}
+
+/// `allowed` without the SQL union's branches other than the one at `position`.
+fn outside_other_branches(
+    allowed: &BTreeSet<SiteId>,
+    branches: &[Vec<SiteId>],
+    position: usize,
+) -> BTreeSet<SiteId> {
+    let mut own = allowed.clone();
+    for (other, branch) in branches.iter().enumerate() {
+        if other != position {
+            for site in branch {
+                own.remove(site);
+            }
+        }
+    }
+    own
 }
 
 /// The site stating a null check Spark could also have inferred (`WHERE genres IS NOT NULL` under

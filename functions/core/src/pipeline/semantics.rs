@@ -2221,17 +2221,21 @@ Input [3]: [Seqno#822, Name#823, pythonUDF0#843]
         assert!(!calls_udf("2"), "the Filter below reads no UDF result");
     }
 
+    /// The semantics of a case's formatted plan in one of the project's own bench sets.
+    fn bench_semantics(set: &str, case: &str) -> Vec<super::SemanticDescription> {
+        let plan = std::fs::read_to_string(
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join(format!("../../bench/{set}/{case}/formatted.txt")),
+        )
+        .unwrap();
+        plan_semantics(&parse_plan(&plan, &ParseOptions::default()).unwrap())
+    }
+
     #[test]
     fn an_aggregate_over_a_udf_result_kept_by_a_projection_names_the_udf() {
         // `F.sum(decrease(…))` after `decrease = pandas_udf(discount_price_f, …)`: Spark 4.3 plans
         // HashAggregate [sum(pythonUDF0)] over Project over ArrowEvalPython [discount_price_f(…)]
-        let plan = std::fs::read_to_string(
-            std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-                .join("../../bench/sqltwins/dnt-tpch-045/formatted.txt"),
-        )
-        .unwrap();
-        let graph = parse_plan(&plan, &ParseOptions::default()).unwrap();
-        let semantics = plan_semantics(&graph);
+        let semantics = bench_semantics("sqltwins", "dnt-tpch-045");
         let aggregate = semantics
             .iter()
             .find(|s| s.node_name.starts_with("HashAggregate"))
@@ -2251,13 +2255,7 @@ Input [3]: [Seqno#822, Name#823, pythonUDF0#843]
     #[test]
     fn a_scan_of_files_naming_no_table_says_so_and_a_scan_of_a_table_does_not() {
         let scans = |case: &str| {
-            let plan = std::fs::read_to_string(
-                std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-                    .join(format!("../../bench/catalog/{case}/formatted.txt")),
-            )
-            .unwrap();
-            let graph = parse_plan(&plan, &ParseOptions::default()).unwrap();
-            plan_semantics(&graph)
+            bench_semantics("catalog", case)
                 .into_iter()
                 .filter(|s| s.node_name.starts_with("Scan parquet"))
                 .map(|s| super::evidence_of(&s.signature).scans_files_only)
@@ -2273,13 +2271,7 @@ Input [3]: [Seqno#822, Name#823, pythonUDF0#843]
     #[test]
     fn rows_pyspark_handed_over_say_so() {
         let scans = |set: &str, case: &str| {
-            let plan = std::fs::read_to_string(
-                std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-                    .join(format!("../../bench/{set}/{case}/formatted.txt")),
-            )
-            .unwrap();
-            let graph = parse_plan(&plan, &ParseOptions::default()).unwrap();
-            plan_semantics(&graph)
+            bench_semantics(set, case)
                 .into_iter()
                 .filter(|s| s.node_name.starts_with("Scan"))
                 .map(|s| super::evidence_of(&s.signature).made_by_python)
