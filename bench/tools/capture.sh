@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Re-captures the project's own bench sets from the pinned commits (the exact commands used).
 #
-#   bench/tools/capture.sh pipelines|notebooks|jupyter|scripts|guide|tested|sqltwins|catalog|sqlfiles [WORK]
+#   bench/tools/capture.sh pipelines|notebooks|jupyter|scripts|guide|tested|sqltwins|catalog|sqlfiles|javaetl [WORK]
 #
 # Needs: pyspark==4.3.0 (+ pyarrow, "pandas<3", zstandard), Java 17, the DEV benchmark's tools in
 # $BENCH_TOOLS (default ../shared/bench/tools) with their JVM helper compiled (its README,
@@ -11,7 +11,7 @@
 # Timings are not meaningful; Spark runs local[2] under `nice`.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
-set_name="${1:?usage: capture.sh pipelines|notebooks|jupyter|scripts|guide|tested|sqltwins|catalog|sqlfiles [WORK]}"
+set_name="${1:?usage: capture.sh pipelines|notebooks|jupyter|scripts|guide|tested|sqltwins|catalog|sqlfiles|javaetl [WORK]}"
 export WORK="${2:-/tmp/plan2code-capture}"
 export BENCH_TOOLS="${BENCH_TOOLS:-$here/../../../shared/bench/tools}"
 MIRRORS="${BENCH_MIRRORS:-/work/.mirror}"
@@ -332,6 +332,80 @@ json.dump({"main.py": runs}, sys.stdout, indent=1)' > "$ENTRY_ARGV"
     tests/etl/run_sql_test.py tests/utils/utils_test.py
   unset ARGV_RUNS_FRESH ENTRY_ARGV PATH_MAP PYTHONPATH
   python3 "$here/../sqlfiles/package_sqlfiles.py" "$here/../sqlfiles/package.json"
+  exit 0
+  ;;
+javaetl)
+  # abuthahir-19/Retail-Analytics-App: a production-style Java Spark ETL (Maven; Main driver,
+  # Constants / DataSchemaDefinition classes, Transformation methods on Dataset<Row>, a Pipeline
+  # writing every result). JVM capture (../javaetl/README.md): scratch copies of the Java-capable
+  # JVM tools with two changes (CapDriver captures file writes as the query written; package_jvm.py
+  # accepts parquet/save commands), a compile copy with same-line patches (Kafka -> text files,
+  # ClickHouse writeTo -> parquet, args from -Djavaetl.props, spark.close() blanked), seeded
+  # Olist-shaped CSVs from ../javaetl/gen_olist.py. One JVM under nice.
+  repo=abuthahir-19/Retail-Analytics-App
+  commit=ac6eafa2b7e53eb0beb5f7ff4abde5fd9b743d78
+  checkout "$repo" "$commit"
+  W="$WORK/javaetl"; JT="$BENCH_TOOLS/jvm/java"; src="$WORK/src/${repo/\//+}"
+  JARS="$(python3 -c 'import pyspark,os;print(os.path.dirname(pyspark.__file__))')/jars"
+  rm -rf "$W" && mkdir -p "$W"/{tools,toolclasses,classes,cap/main} && cp "$JT"/* "$W/tools/"
+  python3 - "$W/tools" <<'PY'
+import sys
+t = sys.argv[1]
+p = t + "/CapDriver.scala"; s = open(p).read()
+s = s.replace('"take", "first")', '"take", "first", "command")', 1)
+s = s.replace('    } else if (func == "tail") {',
+              '    } else if (func == "command") {\n'
+              '      c = c match { case w: org.apache.spark.sql.execution.command.DataWritingCommand => w.query; case o => o }\n'
+              '    } else if (func == "tail") {', 1)
+open(p, "w").write(s)
+p = t + "/package_jvm.py"; s = open(p).read()
+s = s.replace('            if r["action"] not in USER_ACTIONS:',
+              '            if r["action"] not in USER_ACTIONS and not (r.get("func") == "command" and r["action"] in ("parquet", "save")):', 1)
+open(p, "w").write(s)
+PY
+  python3 "$here/../javaetl/gen_olist.py" "$W/gen/olist" 400
+  cp -r "$src" "$W/patched"
+  python3 - "$W/patched/src/main/java/com/learnJava" <<'PY'
+import re, sys, os
+os.chdir(sys.argv[1])
+def sub(p, old, new):
+    s = open(p).read(); assert s.count(old) == 1, (p, old); open(p, "w").write(s.replace(old, new))
+sub("Main.java", "if (args.length != 1) {", 'if (args.length == 0) args = new String[]{System.getProperty("javaetl.props")}; if (args.length != 1) {')
+sub("Main.java", "spark.close();", "")
+sub("driver/ConsumeDataFromKafka.java", '.format("kafka")', '.format("text")')
+sub("driver/ConsumeDataFromKafka.java", '.load();', '.load(System.getProperty("javaetl.topics") + "/" + topicName);')
+sub("driver/StreamDataToKafka.java", '.format ("kafka")', '.format ("text")')
+sub("driver/StreamDataToKafka.java", '.save();', '.mode("overwrite").save(System.getProperty("javaetl.topics") + "/" + topicName);')
+p = "driver/Pipeline.java"; s = open(p).read()
+s = re.sub(r'\.writeTo\s*\("clickhouse\.retail_analytics\.(\w+)"\)\n(\s*)\.append\(\);',
+           lambda m: '.write().mode("overwrite")\n%s.parquet(System.getProperty("javaetl.out") + "/%s");' % (m.group(2), m.group(1)), s)
+open(p, "w").write(s)
+PY
+  S="$W/patched/src/main/java/com/learnJava"
+  javac -nowarn -g -encoding UTF-8 -cp "$JARS/*" -d "$W/classes" "$S/Main.java" "$S"/datasource/*.java \
+    "$S"/datasource/impl/*.java "$S"/driver/*.java "$S"/lib/*.java "$S"/model/*.java "$S/util/HadoopConfigUtil.java"
+  javac -nowarn -cp "$JARS/*" -d "$W/toolclasses" "$W/tools/PlanDumpJvm.java"
+  java -cp "$JARS/*" scala.tools.nsc.Main -nowarn -classpath "$JARS/*:$W/toolclasses" -d "$W/toolclasses" \
+    "$W/tools/CapDriver.scala" "$W/tools/SiteTagger.scala"
+  for k in customers order_items order_payments orders products sellers; do
+    echo "${k}_file_path=$W/gen/olist/olist_${k}_dataset.csv"; done > "$W/run.props"
+  opens=""; for p in java.lang java.lang.invoke java.lang.reflect java.io java.net java.nio java.util \
+    java.util.concurrent java.util.concurrent.atomic sun.nio.ch sun.nio.cs sun.security.action sun.util.calendar; do
+    opens="$opens --add-opens=java.base/$p=ALL-UNNAMED"; done
+  (cd "$W/patched" && nice -n 10 timeout 300 java $opens -Djava.net.preferIPv6Addresses=false \
+    -Djavaetl.props="$W/run.props" -Djavaetl.topics="$W/topics" -Djavaetl.out="$W/out" \
+    -cp "$W/toolclasses:$W/classes:$JARS/*" org.apache.spark.sql.benchjvm.CapDriver \
+    "$W/cap/main" "$W/cap/main/_eventlog" jetl com.learnJava. com.learnJava.Main) > "$WORK/logs/javaetl.log" 2>&1 || true
+  grep '\[capjvm\]' "$WORK/logs/javaetl.log" | tail -n 3 || true
+  python3 - "$W" "$here/../javaetl" "$src" "$repo" "$commit" > "$W/pkg.json" <<'PY'
+import json, sys
+w, out, src, repo, commit = sys.argv[1:6]
+print(json.dumps({"out": out, "repo_root": src, "repo": repo, "commit": commit, "language": "java",
+  "pkg": "com.learnJava.", "captures": [w + "/cap/main"],
+  "scrub": [[w + "/gen/olist", "/data/olist"], [w + "/topics", "/data/topics"], [w + "/out", "/data/out"],
+            [w + "/patched", "/work/app"], [w, "/work"]], "report": w + "/pkg_report.json"}))
+PY
+  python3 "$W/tools/package_jvm.py" "$W/pkg.json"
   exit 0
   ;;
 *) echo "unknown set $set_name" >&2; exit 2 ;;
