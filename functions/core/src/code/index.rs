@@ -60,7 +60,7 @@ use serde::{Deserialize, Serialize};
 /// when it names columns computed from a frame's column names; version 34: a foreign library's
 /// frames make no chains, and pathlib paths joined onto a file name are strings; version 35: the
 /// frames of returned and unpacked tuples, by position).
-pub const INDEX_FORMAT_VERSION: u32 = 44;
+pub const INDEX_FORMAT_VERSION: u32 = 45;
 
 pub type FileId = u32;
 pub type SymbolId = u32;
@@ -260,6 +260,10 @@ pub struct NamedArg {
 pub enum NameRole {
     Path,
     Table,
+    /// A column's name (`col(column_name)` in a helper its callers pass `"publish_year"`).
+    Column,
+    /// A value (`col(c) > threshold`).
+    Literal,
 }
 
 /// A string constant bound at a module's or an object's top level

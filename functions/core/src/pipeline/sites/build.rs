@@ -318,13 +318,21 @@ fn call_sites(
                     evidence.add(TokenKind::Literal, &rdd_made_at(file_name, *line));
                 }
             }
-            // `read.csv(input_file)`: the path its callers pass.
+            // `read.csv(input_file)`, `col(column_name) > threshold`: what its callers pass.
             for named in &call.args.names {
                 let kind = match named.role {
                     NameRole::Path => TokenKind::Path,
                     NameRole::Table => TokenKind::Table,
+                    NameRole::Column => TokenKind::Column,
+                    NameRole::Literal => TokenKind::Literal,
                 };
                 for value in passed.values(chain.symbol, &named.name) {
+                    // (a number in a column expression is a value: `col(c) > threshold`)
+                    let kind = if kind == TokenKind::Column && value.parse::<f64>().is_ok() {
+                        TokenKind::Literal
+                    } else {
+                        kind
+                    };
                     evidence.add(kind, value);
                     if kind == TokenKind::Path
                         && let Some(module) = module

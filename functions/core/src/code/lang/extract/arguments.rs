@@ -399,6 +399,9 @@ fn record_name(out: &mut CallArgs, role: ArgRole, name: &str) {
     let role = match role {
         ArgRole::Path => NameRole::Path,
         ArgRole::Table => NameRole::Table,
+        // (a name in an expression: `filter(df[column_name] < limit)`)
+        ArgRole::Column | ArgRole::SqlExpr => NameRole::Column,
+        ArgRole::Literal => NameRole::Literal,
         _ => return,
     };
     if out.names.len() < NAMES_CAP && !out.names.iter().any(|n| n.name == name) {

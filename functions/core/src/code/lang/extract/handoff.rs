@@ -314,6 +314,8 @@ impl<'a> Extractor<'a> {
                     Some(decoded) => ArgValue::Literal(decoded.text),
                     None => continue,
                 },
+                // `below(df, "Close", 500)`: a value the helper compares with
+                Shape::Number => ArgValue::Literal(text(value, src).to_string()),
                 Shape::Ident => {
                     let name = text(value, src);
                     if let Some(var) = self.string_vars.get(name) {
