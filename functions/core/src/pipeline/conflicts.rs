@@ -63,9 +63,7 @@ use super::evidence::{
 };
 use super::operations::AGGREGATE_FUNCTIONS;
 use super::semantics::is_join_type_word;
-use crate::code::lang::vocab::{
-    ASC_NULLS_LAST, DESC_NULLS_FIRST, PYTHON_UDF_CALL, PYTHON_UDF_RESULT,
-};
+use crate::code::lang::vocab::{ASC_NULLS_LAST, DESC_NULLS_FIRST, PYTHON_UDF_CALL};
 use crate::plan::OperatorFamily;
 use std::collections::BTreeSet;
 use std::sync::LazyLock;
@@ -80,22 +78,7 @@ pub fn conflicts(family: OperatorFamily, node: &Evidence, site: &Evidence) -> bo
     {
         return true;
     }
-    // A query calling a Python UDF plans its evaluation, and the operator reading its result
-    // names it (`sum(pythonUDF0)`): a site calling one did not plan a node reading none.
-    let reads_udf_results = matches!(
-        family,
-        OperatorFamily::Aggregate
-            | OperatorFamily::Project
-            | OperatorFamily::Filter
-            | OperatorFamily::Window
-    );
-    let reads_a_udf_result = || {
-        node.tokens
-            .iter()
-            .any(|(k, v)| *k == TokenKind::Column && v.starts_with(PYTHON_UDF_RESULT))
-    };
-    if reads_udf_results && site.has(TokenKind::Function, PYTHON_UDF_CALL) && !reads_a_udf_result()
-    {
+    if calls_a_udf_the_node_does_not_read(family, node, site) {
         return true;
     }
     let statistics_family = matches!(
@@ -197,6 +180,23 @@ pub fn conflicts(family: OperatorFamily, node: &Evidence, site: &Evidence) -> bo
         }
         _ => false,
     }
+}
+
+/// A site calling a Python UDF against an operator reading no UDF's result: a query calling one
+/// plans its evaluation, and the operator reading its result names it (`sum(pythonUDF0)`).
+fn calls_a_udf_the_node_does_not_read(
+    family: OperatorFamily,
+    node: &Evidence,
+    site: &Evidence,
+) -> bool {
+    let reads_results = matches!(
+        family,
+        OperatorFamily::Aggregate
+            | OperatorFamily::Project
+            | OperatorFamily::Filter
+            | OperatorFamily::Window
+    );
+    reads_results && site.has(TokenKind::Function, PYTHON_UDF_CALL) && !node.reads_udf_result()
 }
 
 /// A conflict the node's columns do not explain away: the site contradicts the node and does not

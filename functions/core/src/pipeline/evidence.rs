@@ -575,6 +575,14 @@ impl Evidence {
     /// a plan alias may be written as a column elsewhere and vice versa; a table may be read
     /// through a path.
     /// Whether the bag holds exactly this token (no cross-kind matching, see `holds`).
+    /// Whether the bag reads a Python UDF's result (`pythonUDF0`: `sum(pythonUDF0)` over the
+    /// UDF's evaluation).
+    pub fn reads_udf_result(&self) -> bool {
+        self.tokens.iter().any(|(k, v)| {
+            *k == TokenKind::Column && v.starts_with(crate::code::lang::vocab::PYTHON_UDF_RESULT)
+        })
+    }
+
     pub fn has(&self, kind: TokenKind, value: &str) -> bool {
         self.tokens.iter().any(|(k, v)| *k == kind && v == value)
     }

@@ -19,7 +19,7 @@ use super::evidence::{
     canonical_literal, normalise_function,
 };
 use super::operations::{TYPED_FILTER, calls_closure, is_typed_operator};
-use crate::code::lang::vocab::{ASC_NULLS_LAST, DESC_NULLS_FIRST, PYTHON_UDF_RESULT};
+use crate::code::lang::vocab::{ASC_NULLS_LAST, DESC_NULLS_FIRST};
 use crate::code::sql_expr::COUNT_OF_ROWS;
 use crate::contracts::NodeKind;
 use crate::plan::{Expr, NodeIdx, OperatorFamily, PlanGraph, PlanNode};
@@ -1331,11 +1331,7 @@ pub fn plan_semantics(graph: &PlanGraph) -> Vec<SemanticDescription> {
     for (idx, node) in graph.nodes.iter().enumerate() {
         // `pythonUDF0` in a Project, Filter or Aggregate is the result of the UDF the
         // Python evaluation below it runs: the operator the user wrote calls that UDF by name.
-        if own[idx]
-            .tokens
-            .iter()
-            .any(|(k, v)| *k == TokenKind::Column && v.starts_with(PYTHON_UDF_RESULT))
-        {
+        if own[idx].reads_udf_result() {
             let udfs = python_udfs_below(graph, node);
             own[idx].add_all(TokenKind::Function, &udfs);
         }
