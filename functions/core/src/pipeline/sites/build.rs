@@ -290,10 +290,7 @@ fn call_sites(
         let (folder, file_name) = path.rsplit_once('/').unwrap_or(("", path));
         let module = build_module(path);
         let class = top_level_class(index, chain);
-        let in_jvm_code = index
-            .files
-            .get(chain.file as usize)
-            .is_some_and(|f| matches!(f.language, Language::Scala | Language::Java));
+        let in_jvm_code = in_jvm_code(index, chain);
         let rdd_lines = rdd_made_in_chain(chain);
         for (position, call) in chain.calls.iter().enumerate() {
             after_write |= is_writer_accessor(Some(&call.method));
@@ -408,13 +405,18 @@ fn rdd_made_in_chain(chain: &CallChain) -> Vec<u32> {
 /// Most lines of the statement making an RDD that a frame made of it names.
 const RDD_STATEMENT_LINES: usize = 20;
 
+/// Whether a chain is Scala or Java code ([`Evidence::in_jvm_code`]).
+fn in_jvm_code(index: &RepoIndex, chain: &CallChain) -> bool {
+    index
+        .files
+        .get(chain.file as usize)
+        .is_some_and(|f| matches!(f.language, Language::Scala | Language::Java))
+}
+
 /// The top-level class (Scala `object` / `class`, Java `class`) around a JVM chain: its closures
 /// are compiled in it ([`Evidence::compiled_in`]). Python's closures print no class.
 fn top_level_class(index: &RepoIndex, chain: &CallChain) -> Option<String> {
-    let jvm = index
-        .files
-        .get(chain.file as usize)
-        .is_some_and(|f| matches!(f.language, Language::Scala | Language::Java));
+    let jvm = in_jvm_code(index, chain);
     let mut symbol = index.symbols.get(chain.symbol? as usize).filter(|_| jvm)?;
     while let Some(parent) = symbol.parent.and_then(|p| index.symbols.get(p as usize)) {
         symbol = parent;

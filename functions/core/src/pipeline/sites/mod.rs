@@ -273,16 +273,25 @@ impl SiteTable {
     /// Takes out of `sites` the other branches of every set operation `site` is a branch of:
     /// an operator inside one `UNION ALL` branch reads only what that branch reads.
     fn remove_other_branches(&self, statement: usize, site: SiteId, sites: &mut BTreeSet<SiteId>) {
-        let operations = self.sql_sites(statement).iter().filter(|s| {
+        let clauses = self.sql_sites(statement);
+        let is_operation = |s: SiteId| {
             matches!(
-                self.sites[**s].kind,
+                self.sites[s].kind,
                 SiteKind::Sql {
                     kind: SqlClauseKind::Union,
                     ..
                 }
             )
+        };
+        // (the nested operators of `A UNION B UNION C` follow the outermost one's clause and
+        // have the same branches: each chain of them once)
+        let operations = clauses.iter().enumerate().filter(|&(i, &s)| {
+            is_operation(s)
+                && !(i > 0
+                    && is_operation(clauses[i - 1])
+                    && self.sites[clauses[i - 1]].depth == self.sites[s].depth)
         });
-        for &operation in operations {
+        for (_, &operation) in operations {
             let Some(branches) = self.set_operation_branches(operation) else {
                 continue;
             };
