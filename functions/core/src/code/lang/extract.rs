@@ -565,6 +565,15 @@ impl<'a> Extractor<'a> {
         }
         if let Some((name, value)) = &assignment {
             self.assigned_at.insert(name.clone(), host);
+            // `Dataset<Row> orders = …`: a variable declared a frame holds one, whatever its name
+            // and whatever call makes it.
+            if self
+                .adapter
+                .declared_type(statement)
+                .is_some_and(|declared| handoff::names_frame_type(text(declared, self.src)))
+            {
+                self.df_vars.insert(name.clone());
+            }
             if let Some(position) = command_line_argument(text(*value, self.src)) {
                 self.out.argv_names.push((name.clone(), position));
             }
@@ -624,7 +633,8 @@ impl<'a> Extractor<'a> {
                 args: Some(args),
                 ..
             } = self.adapter.shape(value, self.src)
-            && !text(callee, self.src).starts_with(|c: char| c.is_ascii_uppercase())
+            && (!self.adapter.calls_may_construct()
+                || !text(callee, self.src).starts_with(|c: char| c.is_ascii_uppercase()))
         {
             let fed_dataframe = named_children(args).into_iter().any(|a| {
                 matches!(self.adapter.shape(a, self.src), Shape::Ident)

@@ -126,6 +126,17 @@ impl LanguageAdapter for Java {
         }
     }
 
+    fn declared_type<'t>(&self, statement: Node<'t>) -> Option<Node<'t>> {
+        match kind_of(statement) {
+            "local_variable_declaration" | "field_declaration" => field_of(statement, Field::Type),
+            _ => None,
+        }
+    }
+
+    fn calls_may_construct(&self) -> bool {
+        false
+    }
+
     fn collection_items<'t>(&self, node: Node<'t>) -> Option<Vec<Node<'t>>> {
         let initializer = match kind_of(node) {
             "array_initializer" => node,

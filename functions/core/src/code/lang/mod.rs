@@ -106,6 +106,18 @@ pub trait LanguageAdapter: Sync {
     }
     /// For a statement: the variable it assigns and the assigned expression.
     fn assignment<'t>(&self, statement: Node<'t>, src: &str) -> Option<(String, Node<'t>)>;
+    /// The type a statement declares its variable with: Java's `Dataset<Row> orders = …`,
+    /// Scala's `val orders: DataFrame = …`, Python's `orders: DataFrame = …`.
+    fn declared_type<'t>(&self, statement: Node<'t>) -> Option<Node<'t>> {
+        let _ = statement;
+        None
+    }
+    /// Whether a call written `Name(…)` may construct an object rather than call a method
+    /// (Python's classes, Scala's case classes). Java constructs only with `new`, so its
+    /// capitalised `ReadOrders(…)` is a method like any other.
+    fn calls_may_construct(&self) -> bool {
+        true
+    }
     /// For a statement binding several variables at once (`(train, test) = df.randomSplit(…)`):
     /// the variables, in order, and the assigned expression.
     fn unpacked_assignment<'t>(
@@ -395,6 +407,7 @@ grammar_fields! {
     Pattern => "pattern",
     Right => "right",
     Subscript => "subscript",
+    Type => "type",
     Value => "value",
 }
 

@@ -142,6 +142,13 @@ impl LanguageAdapter for Python {
         }
     }
 
+    fn declared_type<'t>(&self, statement: Node<'t>) -> Option<Node<'t>> {
+        let assignment = statement.named_child(0)?;
+        (kind_of(assignment) == "assignment")
+            .then(|| field_of(assignment, Field::Type))
+            .flatten()
+    }
+
     fn unpacked_assignment<'t>(
         &self,
         statement: Node<'t>,

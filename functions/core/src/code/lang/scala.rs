@@ -262,6 +262,13 @@ impl LanguageAdapter for Scala {
         }
     }
 
+    fn declared_type<'t>(&self, statement: Node<'t>) -> Option<Node<'t>> {
+        match kind_of(statement) {
+            "val_definition" | "var_definition" => field_of(statement, Field::Type),
+            _ => None,
+        }
+    }
+
     fn statement_end_byte(&self, statement: Node<'_>) -> usize {
         if matches!(kind_of(statement), "val_definition" | "var_definition")
             && let Some(value) = field_of(statement, Field::Value)

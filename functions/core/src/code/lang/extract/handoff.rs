@@ -107,7 +107,8 @@ impl<'a> Extractor<'a> {
             return None;
         };
         let callee = text(name, src);
-        let plausible = callee.starts_with(|c: char| c.is_lowercase() || c == '_')
+        let plausible = (callee.starts_with(|c: char| c.is_lowercase() || c == '_')
+            || !self.adapter.calls_may_construct())
             && !vocab::COLUMN_BUILDERS.contains(&callee)
             && !is_foreign_module(callee);
         if !plausible {
@@ -511,7 +512,7 @@ const RECORD_FIELDS_CAP: usize = 64;
 
 /// Whether a declared type is a frame: `DataFrame`, `Dataset[T]`, `Dataset<Row>`,
 /// `pyspark.sql.DataFrame`, `Optional[DataFrame]`, `DataFrame | None`, `"DataFrame"`.
-fn names_frame_type(declared: &str) -> bool {
+pub(super) fn names_frame_type(declared: &str) -> bool {
     declared
         .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
         .any(|word| word == "DataFrame" || word == "Dataset")

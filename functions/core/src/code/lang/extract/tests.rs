@@ -677,6 +677,27 @@ fn a_parameter_typed_as_a_frame_holds_one_whatever_its_name() {
 }
 
 #[test]
+fn a_java_variable_declared_a_frame_is_one_whatever_method_makes_it() {
+    // Java constructs only with `new`, so a capitalised method is a helper like any other, and
+    // `Dataset<Row>` says the variable holds a frame whatever its name.
+    let src = "class Pipeline {\n  void run(SparkSession spark, Transformation trans) {\n    Dataset<Row> orders = Readers.ReadOrders(spark, \"orders\");\n    Dataset<Row> enriched = trans.DoEnrichment(orders);\n    enriched.writeTo(\"db.enriched\").append();\n    Transformation other = new Transformation(spark);\n  }\n}\n";
+    let out = extract_file(&super::super::java::Java, src, "", CodeFlags::default());
+    let at = |line: u32| out.chains.iter().find(|c| c.statement.start == line);
+    let read = at(3).unwrap_or_else(|| panic!("{:#?}", out.chains));
+    assert_eq!(read.source_function.as_deref(), Some("ReadOrders"));
+    assert_eq!(read.assigned_to.as_deref(), Some("orders"));
+    let enriched = at(4).unwrap_or_else(|| panic!("{:#?}", out.chains));
+    assert_eq!(enriched.source_function.as_deref(), Some("DoEnrichment"));
+    assert_eq!(enriched.inputs, ["orders"]);
+    // the declared frame's write is a chain of it
+    let written = at(5).unwrap_or_else(|| panic!("{:#?}", out.chains));
+    assert_eq!(written.receiver, "enriched");
+    assert_eq!(written.calls[0].method, "writeTo");
+    // an object made with `new` is no frame
+    assert!(at(6).is_none(), "{:#?}", out.chains);
+}
+
+#[test]
 fn a_collection_built_item_by_item_says_what_its_items_compute() {
     let src = "def nulls(df, cols):\n    aggs = []\n    for c in cols:\n        aggs.append(F.sum(F.col(c).isNull().cast(\"long\")).alias(c))\n    row = df.agg(*aggs).first()\n    exprs = [F.max(F.length(c)) for c in cols]\n    df.select(*exprs).show()\n    rows = []\n    rows.append((1, \"a\"))\n    rows.append((2, \"b\"))\n    spark.createDataFrame(rows, [\"id\", \"name\"]).show()\n";
     let out = extract_file(&super::super::python::Python, src, "", CodeFlags::default());
