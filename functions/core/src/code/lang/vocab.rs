@@ -5,6 +5,20 @@
 //! alias, a SQL expression, or a plain literal). One table for Python, Scala and Java alike: the
 //! Spark API spells these the same in all three.
 
+/// DataFrame methods whose first argument is another frame (`a.join(b, …)`, `a.union(b)`).
+pub const FRAME_TAKING_METHODS: &[&str] = &[
+    "join",
+    "crossJoin",
+    "union",
+    "unionAll",
+    "unionByName",
+    "intersect",
+    "intersectAll",
+    "except",
+    "exceptAll",
+    "subtract",
+];
+
 /// Methods that only DataFrames, readers, writers and sessions have: one of them makes a chain a
 /// Spark chain even when we do not know the receiver's type.
 pub const DATAFRAME_METHODS: &[&str] = &[

@@ -84,6 +84,21 @@ impl<'a> Extractor<'a> {
                         if owner != receiver {
                             inputs.push(owner.to_string());
                         }
+                    } else if self.df_vars.contains(text(node, src)) {
+                        // `join(self.partsupp, …)`: a frame an object holds
+                        let frame = text(node, src);
+                        if frame != receiver {
+                            inputs.push(frame.to_string());
+                        }
+                    } else if matches!(self.adapter.shape(object, src), Shape::Member { .. })
+                        && self.df_vars.contains(text(object, src))
+                    {
+                        // `self.part.p_type`: a column of a frame an object holds
+                        let owner = text(object, src);
+                        out.columns.push(text(name, src).to_string());
+                        if owner != receiver {
+                            inputs.push(owner.to_string());
+                        }
                     } else if matches!(self.adapter.shape(object, src), Shape::Ident) {
                         let owner = text(object, src);
                         if self.column_lists.contains(owner) {

@@ -153,6 +153,32 @@ impl<'a> Extractor<'a> {
         {
             return;
         }
+        // `self.part.filter(…)`: an object's attribute a chain starts from holds a frame, so its
+        // `self.part.p_type` is a column wherever it is written.
+        if receiver.contains('.')
+            && base_ident.is_some()
+            && !via_dataframe_helper
+            && !self.is_session(root)
+            && !receiver.split('.').any(vocab::is_session_name)
+        {
+            self.df_vars.insert(receiver.clone());
+        }
+        // `.join(self.nation, …)`: so is one another frame takes
+        for link in links {
+            if let Link::Call {
+                name,
+                args: Some(args),
+                ..
+            } = link
+                && vocab::FRAME_TAKING_METHODS.contains(&text(*name, src))
+                && let Some(first) = named_children(*args).first()
+                && let Shape::Member { object, .. } = self.adapter.shape(*first, src)
+                && matches!(self.adapter.shape(object, src), Shape::Ident)
+                && !self.is_session(text(object, src))
+            {
+                self.df_vars.insert(text(*first, src).to_string());
+            }
+        }
         let mut inputs: Vec<String> = Vec::new();
         let mut calls = Vec::with_capacity(links.len());
         let mut columns_named = None;

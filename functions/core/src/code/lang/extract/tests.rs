@@ -698,6 +698,26 @@ fn a_java_variable_declared_a_frame_is_one_whatever_method_makes_it() {
 }
 
 #[test]
+fn frames_an_object_holds_are_frames_and_their_attributes_columns() {
+    // `self.part` starts a chain and `self.nation` is joined: both hold frames (read in a base
+    // class elsewhere), so `self.part.p_type` and `self.supplier.s_suppkey` are columns.
+    let src = "class Queries(Base):\n    def q2(self):\n        europe = self.region.filter(col(\"r_name\") == \"EUROPE\") \\\n            .join(self.nation, col(\"r_regionkey\") == col(\"n_regionkey\")) \\\n            .join(self.supplier, self.supplier.s_suppkey == self.nation.n_suppkey)\n        brass = self.part.filter(self.part.p_type.endswith(\"BRASS\"))\n        self.logger.info(self.config.level)\n";
+    let out = extract_file(&super::super::python::Python, src, "", CodeFlags::default());
+    let europe = out
+        .chains
+        .iter()
+        .find(|c| c.statement.start == 3)
+        .unwrap_or_else(|| panic!("{:#?}", out.chains));
+    assert_eq!(europe.inputs, ["self.nation", "self.supplier"]);
+    let joined = &europe.calls[2].args;
+    assert_eq!(joined.columns, ["s_suppkey", "n_suppkey"], "{joined:?}");
+    let filtered = &first_call_at(&out, 6).args;
+    assert_eq!(filtered.columns, ["p_type"], "{filtered:?}");
+    // an object's other attributes stay none
+    assert!(out.chains.iter().all(|c| c.statement.start != 7), "{:#?}", out.chains);
+}
+
+#[test]
 fn a_collection_built_item_by_item_says_what_its_items_compute() {
     let src = "def nulls(df, cols):\n    aggs = []\n    for c in cols:\n        aggs.append(F.sum(F.col(c).isNull().cast(\"long\")).alias(c))\n    row = df.agg(*aggs).first()\n    exprs = [F.max(F.length(c)) for c in cols]\n    df.select(*exprs).show()\n    rows = []\n    rows.append((1, \"a\"))\n    rows.append((2, \"b\"))\n    spark.createDataFrame(rows, [\"id\", \"name\"]).show()\n";
     let out = extract_file(&super::super::python::Python, src, "", CodeFlags::default());
