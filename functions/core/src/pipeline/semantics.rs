@@ -400,6 +400,17 @@ fn add_expr(e: &mut Evidence, expr: &Expr, with_columns: bool) {
 }
 
 /// Whether a projection merely passes a column through (no function, no alias).
+/// Whether a projection computes a time window (`window(…)` / `session_window(…)` as Spark
+/// rewrites it: `named_struct(start, precisetimestampconversion(…), end, …) AS window`).
+fn is_time_window(expr: &Expr) -> bool {
+    matches!(expr.alias.as_deref(), Some("window" | "session_window"))
+        && expr.functions.iter().any(|f| f == "named_struct")
+        && expr
+            .functions
+            .iter()
+            .any(|f| f == "precisetimestampconversion")
+}
+
 fn is_passthrough(expr: &Expr) -> bool {
     expr.functions.is_empty()
         && expr.alias.is_none()
@@ -1180,22 +1191,27 @@ fn derived_reason(
         }
         OperatorFamily::Project => {
             let pruning = !d.projections.is_empty() && d.projections.iter().all(is_passthrough);
-            (pruning && parent.is_some()).then(|| "column pruning for".to_owned())
+            if pruning && parent.is_some() {
+                return Some("column pruning for".to_owned());
+            }
+            // `groupBy(window(col("ts"), "1 hour"))`: Spark computes each row's window, a
+            // `named_struct(start, …, end, …) AS window`, in a Project of its own below the
+            // aggregate grouping by it.
+            let windows = d.projections.iter().any(is_time_window);
+            (windows && parent.is_some()).then(|| "time windows for".to_owned())
         }
         OperatorFamily::Filter => {
             // The optimizer only adds a Filter of its own below a join (null-rejecting keys) or a
             // generator (non-empty arrays); anywhere else `isnotnull(x)` is the user's filter.
             let inferring = null_checks_inferred_above(graph, parents, idx);
             // A generator checks the expression it explodes (`isnotnull(from_json(…).items)`);
-            // a join checks its keys.
-            let by_generator =
-                inferring.is_some_and(|p| graph.nodes[p].family == OperatorFamily::Generate);
+            // a join checks its keys, computed ones too (`isnotnull(from_json(…).order_id)`
+            // below the projection parsing them).
             let inferred = !d.conditions.is_empty()
                 && inferring.is_some()
-                && d.conditions.iter().all(|c| {
-                    is_inferred_constraint(c)
-                        || by_generator && is_one_call_of(&c.text, "isnotnull")
-                });
+                && d.conditions
+                    .iter()
+                    .all(|c| is_inferred_constraint(c) || is_one_call_of(&c.text, "isnotnull"));
             if inferred {
                 return Some(INFERRED_CONSTRAINTS.to_owned());
             }
