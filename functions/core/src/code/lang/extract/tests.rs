@@ -714,7 +714,11 @@ fn frames_an_object_holds_are_frames_and_their_attributes_columns() {
     let filtered = &first_call_at(&out, 6).args;
     assert_eq!(filtered.columns, ["p_type"], "{filtered:?}");
     // an object's other attributes stay none
-    assert!(out.chains.iter().all(|c| c.statement.start != 7), "{:#?}", out.chains);
+    assert!(
+        out.chains.iter().all(|c| c.statement.start != 7),
+        "{:#?}",
+        out.chains
+    );
 }
 
 #[test]
