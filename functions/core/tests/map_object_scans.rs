@@ -2,8 +2,9 @@
 //! ParallelCollectionRDD[0] at parallelize at Basic.scala:33`) and turns them into rows. Two
 //! lessons with the same statement at the same line in different packages are told apart by the
 //! class's package. The rows' serializer is the operator's above that narrows the columns (an
-//! aggregate) when Spark pruned it for that, the `select` Spark folded into it when one names
-//! every column it keeps, and else the `toDF`'s own — which the plan does not confirm.
+//! aggregate, a renaming selection) when Spark pruned it for that, the `select` Spark folded into
+//! it when one names every column it keeps, and else the `toDF`'s own — which the plan confirms
+//! only when the repository's class has exactly the fields the rows keep.
 
 mod support;
 
@@ -77,8 +78,9 @@ fn a_scan_of_case_class_objects_is_the_to_df_of_the_package_its_class_is_in() {
     );
 }
 
-#[test]
-fn rows_keeping_every_field_are_the_to_dfs_and_never_confirmed() {
+/// The plan's rows of every field of `Basic$Cust`, and the lesson showing its frame whole,
+/// with the case class named `class` (the lesson's own is `Cust`).
+fn whole_rows(class: &str) -> (String, String) {
     let fields = ["id", "name", "sales", "discount", "state"];
     let serializer = fields
         .iter()
@@ -95,17 +97,70 @@ fn rows_keeping_every_field_are_the_to_dfs_and_never_confirmed() {
         "invoke(knownnotnull(assertnotnull(input[0, dataframe.Basic$Cust, true])).id()) AS id#11",
         &serializer,
     );
-    let script =
-        lesson("dataframe").replace("customerDF.select(\"id\").show()", "customerDF.show()");
+    let script = lesson("dataframe")
+        .replace("customerDF.select(\"id\").show()", "customerDF.show()")
+        .replace("Cust(", &format!("{class}("));
+    (plan, script)
+}
+
+#[test]
+fn rows_keeping_every_field_of_the_repositorys_class_are_the_to_dfs() {
+    let (plan, script) = whole_rows("Cust");
     let mappings = support::map_against(
         &[("src/main/scala/dataframe/Basic.scala", script.as_str())],
         &plan,
     );
     let rows = mappings.iter().find(|m| m.dag_node_id == "2").unwrap();
     assert_eq!(rows.mapped_code.as_ref().unwrap().lines, "7-7");
+    // the class has these five fields and no more: nothing was pruned
+    assert!(rows.confidence > 0.5, "{}", rows.confidence);
+    assert!(!rows.explanation.contains("pruned"), "{}", rows.explanation);
+}
+
+#[test]
+fn rows_of_a_class_the_repository_does_not_define_are_the_to_dfs_and_never_confirmed() {
+    let (plan, script) = whole_rows("Customer");
+    let mappings = support::map_against(
+        &[("src/main/scala/dataframe/Basic.scala", script.as_str())],
+        &plan,
+    );
+    let rows = mappings.iter().find(|m| m.dag_node_id == "2").unwrap();
+    assert_eq!(rows.mapped_code.as_ref().unwrap().lines, "7-7");
+    // whether Spark kept every field or pruned them, the plan does not say
     assert!(rows.confidence <= 0.5, "{}", rows.confidence);
     assert_ne!(rows.confidence_status, ConfidenceStatus::Confirmed);
     assert!(rows.explanation.contains("pruned"), "{}", rows.explanation);
+}
+
+#[test]
+fn rows_pruned_for_a_renaming_selection_are_its_statements() {
+    // `select($"id".as("Customer ID"))` passes `id` through under another name: the rows of `id`
+    // alone keep fewer fields than the class has, so the selection pruned them
+    let plan = plan()
+        .replace(
+            "* SerializeFromObject (2)\n+- Scan (1)",
+            "* Project (3)\n+- * SerializeFromObject (2)\n   +- Scan (1)",
+        )
+        .replace(
+            "AS id#11]\n",
+            "AS id#11]\n\n(3) Project [codegen id : 1]\nOutput [1]: [id#11 AS Customer ID#57]\nInput [1]: [id#11]\n",
+        );
+    let script = lesson("dataframe").replace(
+        "customerDF.select(\"id\").show()",
+        "customerDF.select($\"id\".as(\"Customer ID\")).show()",
+    );
+    let mappings = support::map_against(
+        &[("src/main/scala/dataframe/Basic.scala", script.as_str())],
+        &plan,
+    );
+    let rows = mappings.iter().find(|m| m.dag_node_id == "2").unwrap();
+    assert_eq!(
+        rows.mapped_code.as_ref().unwrap().lines,
+        "8-8",
+        "{}",
+        rows.explanation
+    );
+    assert!(rows.confidence > 0.5, "{}", rows.confidence);
 }
 
 /// The aggregate `customerDF.groupBy("state").agg(max($"discount"))` plans over the rows of

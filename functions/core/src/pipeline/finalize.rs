@@ -74,7 +74,7 @@ pub fn assemble_mapping(
         twin: twin_of(top, decision.best).is_some()
             // rows of scanned objects left to the `toDF`: whether Spark kept every field (the
             // `toDF`'s) or pruned them for a later statement, the plan does not say
-            || sem.turns_scanned_objects_into_rows(),
+            || sem.may_be_pruned_objects(),
     };
     let (confidence, status) = confidence_gate(&factors, rivals, config);
     let alternatives = top
@@ -104,7 +104,7 @@ pub fn assemble_mapping(
             "{} The planner inserted it ({}), so it maps to that operator's code{}. {}",
             sem.behaviour,
             consumer.reason,
-            if sem.turns_scanned_objects_into_rows() {
+            if sem.may_be_pruned_objects() {
                 " — unless Spark pruned it to the columns a later statement reads, which then \
                  produced it"
             } else {

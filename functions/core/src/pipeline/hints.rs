@@ -66,6 +66,20 @@ pub fn object_class(text: &str) -> Option<&str> {
         .filter(|class| !ENGINE_PACKAGES.iter().any(|p| class.starts_with(p)))
 }
 
+/// The class of the objects a typed plan carries as Spark prints it, without its package:
+/// `Select$Cust` of `input[0, dataframe.Select$Cust, true]` or `obj#5: dataframe.Select$Cust`,
+/// `Person` of `input[0, com.shop.Person, true]`.
+pub fn printed_class(text: &str) -> Option<&str> {
+    let full = PRINTED_CLASS.captures(text)?.get(1)?.as_str();
+    Some(full.rsplit('.').next().unwrap_or(full))
+        .filter(|_| !ENGINE_PACKAGES.iter().any(|p| full.starts_with(p)))
+}
+
+static PRINTED_CLASS: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?:obj#\d+: |input\[\d+, )([A-Za-z_][\w$]*(?:\.[A-Za-z_][\w$]*)*)")
+        .expect("printed class pattern")
+});
+
 /// Where the RDD a scan reads was made, as Spark prints it in `Scan ExistingRDD`:
 /// `MapPartitionsRDD[158] at createDataFrame at WithColumn.scala:31`.
 static RDD_ORIGIN: LazyLock<Regex> = LazyLock::new(|| {

@@ -215,6 +215,11 @@ pub struct PlanLocalisation {
     /// selection, searched on those columns ([`super::PlanContext::build`]).
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub selected_by_pruning: BTreeMap<String, Vec<String>>,
+    /// `dagNodeId` of rows a scan of objects is turned into that keep every field of the
+    /// repository's class ([`pruned_for`]): nothing was pruned, so they are the `toDF`'s for sure
+    /// ([`super::PlanContext::build`]).
+    #[serde(default, skip_serializing_if = "BTreeSet::is_empty")]
+    pub whole_objects: BTreeSet<String>,
     /// `dagNodeId` of null checks Spark could have inferred that the unit's code states
     /// ([`stated_null_check`]): they are the code's filters, not their consumer's
     /// ([`super::PlanContext::build`]).
@@ -365,6 +370,7 @@ pub fn localise_plan(
         .collect();
     let mut produced_by_pruning = BTreeMap::new();
     let mut selected_by_pruning = BTreeMap::new();
+    let mut whole_objects = BTreeSet::new();
     for idx in 0..graph.nodes.len() {
         let rows = graph.nodes[idx].id.to_string();
         match pruned_for(graph, semantics, table, idx, &assigned) {
@@ -375,6 +381,9 @@ pub fn localise_plan(
                 let kept = super::semantics::serialized_fields(&graph.nodes[idx].details);
                 selected_by_pruning.insert(rows, kept.into_iter().collect());
             }
+            Some(PrunedFor::Nothing) => {
+                whole_objects.insert(rows);
+            }
             None => {}
         }
     }
@@ -384,6 +393,7 @@ pub fn localise_plan(
         aligned,
         produced_by_pruning,
         selected_by_pruning,
+        whole_objects,
         stated_null_checks,
         twins,
         files,
@@ -1318,7 +1328,7 @@ fn align(
         assigned[idx] = match pruned_for(graph, semantics, table, idx, assigned) {
             Some(PrunedFor::Operator(writer)) => assigned[writer],
             Some(PrunedFor::Selection(site)) => Some(site),
-            None => assigned[c],
+            Some(PrunedFor::Nothing) | None => assigned[c],
         };
     }
 }
@@ -1413,6 +1423,8 @@ enum PrunedFor {
     Operator(NodeIdx),
     /// A selection Spark folded into the rows themselves, nothing of it left in the plan.
     Selection(Aligned),
+    /// Nothing: the rows keep every field of the repository's class, so they are the `toDF`'s.
+    Nothing,
 }
 
 /// What rows a scan of objects are turned into (`rdd.toDF()` of case classes) serve when Spark
@@ -1436,6 +1448,25 @@ fn pruned_for(
         return None;
     }
     let kept = super::semantics::serialized_fields(&graph.nodes[idx].details);
+    // The class's fields, when the repository defines it: every one kept is nothing pruned (the
+    // `toDF`'s), fewer is pruned for sure — by whatever narrows them, a renaming `select` too.
+    let fields: Option<BTreeSet<String>> = graph.nodes[idx]
+        .details
+        .arguments
+        .values()
+        .find_map(|a| super::hints::printed_class(a))
+        .and_then(|class| table.record_fields(class))
+        .map(|fields| {
+            fields
+                .iter()
+                .map(|f| super::evidence::normalise_column(f))
+                .collect()
+        });
+    let pruned = match &fields {
+        Some(fields) if kept.is_superset(fields) => return Some(PrunedFor::Nothing),
+        Some(fields) => kept.is_subset(fields),
+        None => false,
+    };
     let parent_of = |i: NodeIdx| graph.nodes.iter().position(|n| n.children.contains(&i));
     let scanned = semantics[idx]
         .induced_by
@@ -1477,7 +1508,7 @@ fn pruned_for(
                 .filter_map(|p| p.columns.first())
                 .map(|c| super::evidence::normalise_column(c))
                 .collect();
-            !kept.iter().all(|k| passed.contains(k))
+            pruned || !kept.iter().all(|k| passed.contains(k))
         }
         _ => false,
     };

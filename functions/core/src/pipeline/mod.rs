@@ -114,6 +114,18 @@ fn reassign_from_localisation(
             sem.induced_by = None;
         }
     }
+    for rows in &localisation.whole_objects {
+        if let Some(sem) = sems.iter_mut().find(|s| &s.dag_node_id == rows)
+            && let Some(scan) = sem.induced_by.as_mut()
+        {
+            scan.reason = format!(
+                "{} {} ({})",
+                semantics::EVERY_FIELD_KEPT,
+                scan.node_name,
+                scan.dag_node_id
+            );
+        }
+    }
     for (rows, kept) in &localisation.selected_by_pruning {
         if let Some(sem) = sems.iter_mut().find(|s| &s.dag_node_id == rows) {
             sem.induced_by = None;

@@ -87,6 +87,17 @@ impl SemanticDescription {
                 .is_some_and(|c| c.family == OperatorFamily::Scan)
     }
 
+    /// Whether this node's rows of scanned objects may have been pruned for a later statement
+    /// ([`Self::turns_scanned_objects_into_rows`]) — not when they keep every field of the
+    /// repository's class ([`EVERY_FIELD_KEPT`]).
+    pub fn may_be_pruned_objects(&self) -> bool {
+        self.turns_scanned_objects_into_rows()
+            && self
+                .induced_by
+                .as_ref()
+                .is_some_and(|c| !c.reason.starts_with(EVERY_FIELD_KEPT))
+    }
+
     /// Whether the planner (not the user) put this node in the plan.
     pub fn is_derived(&self) -> bool {
         self.induced_by.is_some() && self.node_kind == NodeKind::Code
@@ -1304,6 +1315,9 @@ fn converts_objects_for_typed_operator(
 const ROWS_TO_OBJECTS: &str = "rows turned into objects for";
 /// Why a `SerializeFromObject` is derived: it serves the typed operator below it.
 const OBJECTS_TO_ROWS: &str = "objects turned back into rows by";
+/// Why rows of scanned objects keeping every field of their class exist
+/// ([`SemanticDescription::may_be_pruned_objects`]).
+pub const EVERY_FIELD_KEPT: &str = "objects turned into rows of every field of their class by";
 
 /// Why a join on names' own Project is derived: it keeps each key once, and serves the join.
 const JOIN_ON_NAMES_PROJECT: &str = "the columns kept by the join on names of";

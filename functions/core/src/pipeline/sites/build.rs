@@ -56,6 +56,7 @@ impl SiteTable {
             sql_view_chains: view_chain_edges(index),
             placement: index.files.iter().map(|f| placement(&f.path)).collect(),
             languages: index.files.iter().map(|f| f.language).collect(),
+            record_fields: unique_record_classes(index),
         }
     }
 }
@@ -1333,6 +1334,35 @@ fn record_classes(index: &RepoIndex) -> HashMap<&str, &[String]> {
         .iter()
         .filter(|s| s.kind == SymbolKind::Class && !s.params.is_empty())
         .map(|s| (s.name.as_str(), s.params.as_slice()))
+        .collect()
+}
+
+/// Record classes by the name a typed plan prints for them (`Select$Cust` for a case class
+/// nested in `object Select`, `Person` for a top-level one), with their fields; a name two
+/// classes share is left out ([`SiteTable::record_fields`]).
+fn unique_record_classes(index: &RepoIndex) -> HashMap<String, Vec<String>> {
+    let mut by_name: HashMap<String, Option<Vec<String>>> = HashMap::new();
+    for symbol in index
+        .symbols
+        .iter()
+        .filter(|s| s.kind == SymbolKind::Class && !s.params.is_empty())
+    {
+        let outer = symbol
+            .parent
+            .and_then(|p| index.symbols.get(p as usize))
+            .filter(|p| matches!(p.kind, SymbolKind::Class | SymbolKind::Object));
+        let name = match outer {
+            Some(outer) => format!("{}${}", outer.name, symbol.name),
+            None => symbol.name.clone(),
+        };
+        by_name
+            .entry(name)
+            .and_modify(|seen| *seen = None)
+            .or_insert_with(|| Some(symbol.params.clone()));
+    }
+    by_name
+        .into_iter()
+        .filter_map(|(name, fields)| fields.map(|f| (name, f)))
         .collect()
 }
 

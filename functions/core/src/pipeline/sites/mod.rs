@@ -109,6 +109,9 @@ pub struct SiteTable {
     placement: Vec<usize>,
     /// Per file: the language it is written in.
     languages: Vec<crate::code::Language>,
+    /// Record classes by name (a Scala case class, a Java record or bean): their fields, the
+    /// columns a frame of their objects has ([`SiteTable::record_fields`]).
+    record_fields: HashMap<String, Vec<String>>,
 }
 
 /// How a feeding chain enters a chain: as the receiver (`df` in `df.join(x)`) or as an argument
@@ -143,6 +146,12 @@ impl SiteTable {
     /// translation in Scala or SQL).
     pub fn other_language(&self, a: FileId, b: FileId) -> bool {
         self.languages.get(a as usize) != self.languages.get(b as usize)
+    }
+
+    /// The fields of the record class `name` (`Cust` of `case class Cust(id: Int, …)`), if the
+    /// repository defines exactly one class of that name with fields.
+    pub fn record_fields(&self, name: &str) -> Option<&[String]> {
+        self.record_fields.get(name).map(Vec::as_slice)
     }
 
     /// How well `file` sits among its own kind ([`placement`]): the tie-break between copies.
