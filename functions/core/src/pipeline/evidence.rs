@@ -679,6 +679,30 @@ pub struct Overlap {
     pub matched: Vec<(TokenKind, String)>,
 }
 
+/// How much of `node`'s evidence the `sites` carry between them (weighted share, no
+/// tie-breaks): a Project Spark collapsed from several statements' projections
+/// (`withColumn(…)` after `withColumn(…)`) holds what each of them computes.
+pub fn joint_coverage<'e>(
+    node: &Evidence,
+    sites: impl IntoIterator<Item = &'e Evidence> + Clone,
+    weights: &TokenWeights,
+) -> f64 {
+    let mut total = 0.0;
+    let mut mass = 0.0;
+    for (kind, value) in &node.tokens {
+        let w = kind.weight() * weights.idf(value);
+        total += w;
+        let held = sites.clone().into_iter().any(|site| {
+            (*kind != TokenKind::Alias || node.spelling(value) == site.spelling(value))
+                && site.holds(*kind, value)
+        });
+        if held {
+            mass += w;
+        }
+    }
+    if total > 0.0 { mass / total } else { 0.0 }
+}
+
 /// How much of `node`'s evidence the `site` carries.
 pub fn overlap(node: &Evidence, site: &Evidence, weights: &TokenWeights) -> Overlap {
     let mut total = 0.0;

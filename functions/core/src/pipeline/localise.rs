@@ -525,6 +525,36 @@ fn rank_units(
             })
         })
         .collect();
+    // A Project Spark collapsed from several statements' projections makes the flow holding
+    // them relevant when they explain it between them, though none does alone.
+    let projection_writers: Vec<NodeIdx> = writers
+        .iter()
+        .copied()
+        .filter(|&n| targets[n].0 == OperatorFamily::Project)
+        .collect();
+    let mut relevant = relevant;
+    for (chain, is_relevant) in relevant.iter_mut().enumerate() {
+        if *is_relevant {
+            continue;
+        }
+        let touched: Vec<NodeIdx> = projection_writers
+            .iter()
+            .copied()
+            .filter(|&n| {
+                table
+                    .chain_sites(chain)
+                    .iter()
+                    .any(|s| scores[n].contains_key(s))
+            })
+            .collect();
+        if touched.is_empty() {
+            continue;
+        }
+        let flow = table.flow_of_chain(chain);
+        *is_relevant = touched.into_iter().any(|n| {
+            collapsed_projection_score(evidence, table, n, &flow).is_some_and(|(v, _)| v > 0.25)
+        });
+    }
     // A node with nothing to match (a bare `union`) cannot make its chain relevant: a chain
     // that could produce it and is fed by relevant ones is a candidate too, or the flow of one
     // input alone would stand for the whole plan.
@@ -588,7 +618,15 @@ fn rank_units(
                     .iter()
                     .filter_map(|s| scores[n].get(s).map(|v| (*s, *v)))
                     .collect();
-                let best = scored.iter().map(|(_, v)| *v).max_by(f64::total_cmp);
+                let mut best = scored.iter().map(|(_, v)| *v).max_by(f64::total_cmp);
+                if targets[n].0 == OperatorFamily::Project
+                    && let Some((joint, parts)) =
+                        collapsed_projection_score(evidence, table, n, &sites)
+                    && best.is_none_or(|b| joint > b)
+                {
+                    best = Some(joint);
+                    used_chains.extend(parts.iter().filter_map(|s| table.chain_of(*s)));
+                }
                 match (best, evidence.borrowed(n, borrow)) {
                     (Some(v), Some(b)) if b > v => total += b,
                     (None, Some(b)) => total += b,
@@ -643,6 +681,86 @@ fn rank_units(
     order_tied_files(&mut ranked, evidence, table);
     ranked
 }
+
+/// A Project's score in `sites` as Spark's collapsing of adjacent projections makes it: the
+/// evidence held between the best site that can produce it and those adding a share of its
+/// evidence the others lack ([`COLLAPSED_GAIN`]), with those sites; `None` unless at least two.
+fn collapsed_projection_score(
+    evidence: &PlanEvidence,
+    table: &SiteTable,
+    n: NodeIdx,
+    sites: &BTreeSet<SiteId>,
+) -> Option<(f64, Vec<SiteId>)> {
+    let mut candidates: Vec<(SiteId, f64)> = sites
+        .iter()
+        .filter(|s| computes_columns(&table.sites[**s]))
+        .filter_map(|s| evidence.scores[n].get(s).map(|v| (*s, *v)))
+        .filter(|(_, v)| *v > 0.05)
+        .collect();
+    if candidates.len() < 2 {
+        return None;
+    }
+    candidates.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+    let target = &evidence.targets[n].1;
+    // what a statement computes (functions, names, values), not the columns it passes on
+    let computed = target.without(TokenKind::Column);
+    let joint = |of: &Evidence, parts: &[SiteId]| {
+        super::evidence::joint_coverage(
+            of,
+            parts.iter().map(|s| &table.sites[*s].evidence),
+            &table.weights,
+        )
+    };
+    let mut parts = vec![candidates[0].0];
+    let mut covered = joint(&computed, &parts);
+    for &(site, _) in &candidates[1..] {
+        parts.push(site);
+        let with = joint(&computed, &parts);
+        if with - covered >= COLLAPSED_GAIN {
+            covered = with;
+        } else {
+            parts.pop();
+        }
+    }
+    // one statement computing it all explains it better than several doing so between them
+    let split = COLLAPSED_SPLIT * projections(table, &parts).saturating_sub(1) as f64;
+    (parts.len() >= 2).then(|| (0.05 + joint(target, &parts) - split, parts))
+}
+
+/// Whether a site is a DataFrame call computing columns (`withColumn`, `select`, `selectExpr`):
+/// what Spark collapses into one Project across statements.
+fn computes_columns(site: &super::sites::Site) -> bool {
+    match &site.kind {
+        SiteKind::Call { method, .. } => {
+            ["withColumn", "withColumns", "select", "selectExpr"].contains(&method.as_str())
+        }
+        SiteKind::Sql { kind, .. } => *kind == crate::code::SqlClauseKind::SelectItem,
+    }
+}
+
+/// The projections `parts` are: each DataFrame call one, a SQL statement's select items one.
+fn projections(table: &SiteTable, parts: &[SiteId]) -> usize {
+    let statements: BTreeSet<usize> = parts
+        .iter()
+        .filter_map(|s| match table.sites[*s].kind {
+            SiteKind::Sql { statement, .. } => Some(statement),
+            SiteKind::Call { .. } => None,
+        })
+        .collect();
+    let calls = parts
+        .iter()
+        .filter(|s| matches!(table.sites[**s].kind, SiteKind::Call { .. }))
+        .count();
+    calls + statements.len()
+}
+
+/// What each statement beyond the first costs a collapsed Project's score
+/// ([`collapsed_projection_score`]).
+const COLLAPSED_SPLIT: f64 = 0.01;
+
+/// The least share of a collapsed Project's evidence a statement must add to count as one of
+/// its projections ([`collapsed_projection_score`]).
+const COLLAPSED_GAIN: f64 = 0.05;
 
 /// How many statements a flow of bare nodes (no evidence of their own) is followed on from the
 /// last one that explains something.

@@ -1,0 +1,56 @@
+//! A notebook computes columns a statement at a time (`emp_gender_fixed = emp.withColumn(…)`,
+//! then `emp_name_fixed = emp_gender_fixed.withColumn(…)`, …) and shows the last frame; Spark
+//! collapses the adjacent projections into one Project that no statement explains alone. The
+//! flow holding them explains it between them — not a sibling lesson showing the same frame
+//! straight after making it — and the Project keeps the first statement's place (collapsing
+//! copies the lower Project). A real Spark 4.3 plan (`bench/jupyter`).
+
+mod support;
+
+const SCHEMA_AND_ROWS: &str = r#"emp_data = [
+    ["001","101","John Doe","30","Male","50000","2015-01-01"],
+    ["002","101","Jane Smith","25","Female","45000","2016-02-15"],
+]
+emp_schema = "employee_id string, department_id string, name string, age string, gender string, salary string, hire_date string"
+"#;
+
+fn lesson(body: &str) -> String {
+    format!(
+        "from pyspark.sql import SparkSession\n\
+         from pyspark.sql.functions import when, col, regexp_replace, to_date, current_date, current_timestamp\n\
+         spark = SparkSession.builder.getOrCreate()\n\
+         {SCHEMA_AND_ROWS}\
+         emp = spark.createDataFrame(data=emp_data, schema=emp_schema)\n\
+         emp.show()\n\
+         {body}"
+    )
+}
+
+#[test]
+fn projections_spark_collapsed_are_the_flow_holding_them_and_the_first_ones_place() {
+    let plan = support::bench_plan("jupyter", "pzh-04-string-and-dates-004");
+    let strings = lesson(
+        "emp_gender_fixed = emp.withColumn(\"new_gender\", when(col(\"gender\") == 'Male', 'M').when(col(\"gender\") == 'Female', 'F').otherwise(None))\n\
+         emp_name_fixed = emp_gender_fixed.withColumn(\"new_name\", regexp_replace(col(\"name\"), \"J\", \"Z\"))\n\
+         emp_date_fix = emp_name_fixed.withColumn(\"hire_date\", to_date(col(\"hire_date\"), 'yyyy-MM-dd'))\n\
+         emp_dated = emp_date_fix.withColumn(\"date_now\", current_date()).withColumn(\"timestamp_now\", current_timestamp())\n\
+         emp_dated.show(truncate=False)\n",
+    );
+    let session = lesson("emp.printSchema()\n");
+    let mappings = support::map_against(
+        &[
+            ("01_session.py", session.as_str()),
+            ("04_strings.py", strings.as_str()),
+        ],
+        &plan,
+    );
+    let at = |id: &str| {
+        let m = mappings.iter().find(|m| m.dag_node_id == id).unwrap();
+        let code = m.mapped_code.as_ref().expect("mapped");
+        (code.file.clone(), code.lines.clone())
+    };
+    // the rows the flow shows were made by its own lesson's statement
+    assert_eq!(at("1"), ("04_strings.py".to_owned(), "9-9".to_owned()));
+    // the first of the collapsed statements
+    assert_eq!(at("2"), ("04_strings.py".to_owned(), "11-11".to_owned()));
+}
