@@ -60,7 +60,7 @@ use serde::{Deserialize, Serialize};
 /// when it names columns computed from a frame's column names; version 34: a foreign library's
 /// frames make no chains, and pathlib paths joined onto a file name are strings; version 35: the
 /// frames of returned and unpacked tuples, by position).
-pub const INDEX_FORMAT_VERSION: u32 = 49;
+pub const INDEX_FORMAT_VERSION: u32 = 51;
 
 pub type FileId = u32;
 pub type SymbolId = u32;
@@ -315,6 +315,11 @@ pub struct SparkCall {
     /// Lines of this call (from the method name to its closing parenthesis).
     pub lines: LineRange,
     pub args: CallArgs,
+    /// The part of the chain's statement holding this call, when a block passed outside
+    /// parentheses splits the statement as a reader sees it (Scala's `.mapGroups { … }` then
+    /// `}.orderBy(…)`; see [`crate::code::lang::line_statements`]); `None` for the whole.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub statement: Option<LineRange>,
 }
 
 /// One statement's DataFrame method chain and its place in the variable flow.

@@ -145,6 +145,10 @@ pub fn extract_file(
         assigned_at: HashMap::new(),
         lambda_udfs: HashSet::new(),
         function_udfs: HashMap::new(),
+        line_statements: match adapter.language() {
+            Language::Scala | Language::Java => super::line_statements::line_statements(src),
+            _ => Vec::new(),
+        },
     };
     extractor.run(tree.root_node());
     extractor.finish()
@@ -233,6 +237,9 @@ struct Extractor<'a> {
     /// Variables holding a UDF of a named function (`decrease = pandas_udf(discount_f, …)`), with
     /// that function's name: Spark names the UDF after it (`discount_f(l_price, l_discount)`).
     function_udfs: HashMap<String, String>,
+    /// Scala's and Java's statements as lines read (empty for other languages): the part of a
+    /// chain's statement each call is reported at ([`SparkCall::statement`]).
+    line_statements: Vec<LineRange>,
 }
 
 /// One step of a flattened chain.

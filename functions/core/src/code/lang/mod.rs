@@ -18,6 +18,7 @@
 
 pub mod extract;
 pub mod java;
+pub mod line_statements;
 pub mod python;
 pub mod scala;
 pub mod vocab;

@@ -369,7 +369,7 @@ fn call_sites(
                     method: call.method.clone(),
                 },
                 families,
-                lines: chain.statement,
+                lines: call.statement.unwrap_or(chain.statement),
                 precise: call.lines,
                 evidence,
                 terms: code_terms(&format!("{} {}", call.method, call.args.text)),

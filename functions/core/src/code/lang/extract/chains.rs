@@ -53,6 +53,17 @@ impl<'a> Extractor<'a> {
         })
     }
 
+    /// The part of the chain's statement (`host`) holding a call named on `line`, when the
+    /// file's line statements split it ([`line_statements`]); `None` when that part is the whole.
+    ///
+    /// [`line_statements`]: super::super::line_statements
+    fn call_statement(&self, line: u32, host: LineRange) -> Option<LineRange> {
+        let at = self.line_statements.partition_point(|s| s.end < line);
+        let part = self.line_statements.get(at).filter(|s| s.start <= line)?;
+        let (start, end) = (part.start.max(host.start), part.end.min(host.end));
+        (start <= end && (start > host.start || end < host.end)).then(|| LineRange::new(start, end))
+    }
+
     // Long (~140 lines): one pass over a flattened chain's links that must see each link's
     // predecessor (receivers, helpers, `write`, SQL handed to `spark.sql`).
     pub(super) fn chain(
@@ -216,12 +227,14 @@ impl<'a> Extractor<'a> {
                         method,
                         lines: LineRange::new(start, end_line(node)),
                         args,
+                        statement: self.call_statement(start_line(name), host),
                     });
                 }
                 Link::Member { name } => calls.push(SparkCall {
                     method: text(name, src).to_string(),
                     lines: LineRange::new(start_line(name), end_line(name)),
                     args: CallArgs::default(),
+                    statement: self.call_statement(start_line(name), host),
                 }),
             }
         }
