@@ -60,7 +60,7 @@ use serde::{Deserialize, Serialize};
 /// when it names columns computed from a frame's column names; version 34: a foreign library's
 /// frames make no chains, and pathlib paths joined onto a file name are strings; version 35: the
 /// frames of returned and unpacked tuples, by position).
-pub const INDEX_FORMAT_VERSION: u32 = 51;
+pub const INDEX_FORMAT_VERSION: u32 = 53;
 
 pub type FileId = u32;
 pub type SymbolId = u32;
@@ -320,6 +320,19 @@ pub struct SparkCall {
     /// `}.orderBy(…)`; see [`crate::code::lang::line_statements`]); `None` for the whole.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub statement: Option<LineRange>,
+}
+
+impl RepoIndex {
+    /// The names a call of `symbol` is written with: its own, and for a Scala `apply` method
+    /// its object's (`MostFrequent(flights, 10)` calls `object MostFrequent { def apply(…) }`).
+    pub fn call_names<'s>(&'s self, symbol: &'s Symbol) -> impl Iterator<Item = &'s str> {
+        let owner = (symbol.name == "apply")
+            .then(|| symbol.parent.and_then(|p| self.symbols.get(p as usize)))
+            .flatten()
+            .filter(|p| matches!(p.kind, SymbolKind::Class | SymbolKind::Object))
+            .map(|p| p.name.as_str());
+        std::iter::once(symbol.name.as_str()).chain(owner)
+    }
 }
 
 /// One statement's DataFrame method chain and its place in the variable flow.

@@ -176,6 +176,7 @@ pub fn conflicts(family: OperatorFamily, node: &Evidence, site: &Evidence) -> bo
                 || reads_other_files(node, site)
                 || matches!((node.headerless_csv, site.headerless_csv), (Some(n), Some(s)) if n != s)
                 || node.scans_files_only && site.reads_catalog_table
+                || node.file_format.is_some() && site.makes_rows_in_memory
                 || node.made_by_python && site.in_jvm_code
         }
         _ => false,
@@ -430,6 +431,30 @@ mod tests {
             OperatorFamily::Scan,
             &Evidence::default(),
             &scala_site
+        ));
+    }
+
+    #[test]
+    fn rows_made_in_memory_are_no_scan_of_files() {
+        let csv_files = Evidence {
+            file_format: Some("csv".to_owned()),
+            ..Evidence::default()
+        };
+        let in_memory = Evidence {
+            makes_rows_in_memory: true,
+            ..Evidence::default()
+        };
+        assert!(conflicts(OperatorFamily::Scan, &csv_files, &in_memory));
+        // a local or RDD scan names no file format
+        assert!(!conflicts(
+            OperatorFamily::Scan,
+            &Evidence::default(),
+            &in_memory
+        ));
+        assert!(!conflicts(
+            OperatorFamily::Scan,
+            &csv_files,
+            &Evidence::default()
         ));
     }
 

@@ -108,6 +108,10 @@ pub struct Evidence {
     /// (`spark.read.table("sales.orders")`, `FROM sales.orders`), which Spark scans as that
     /// table ([`Self::scans_files_only`]).
     pub reads_catalog_table: bool,
+    /// For a site: it makes a frame of rows held in memory or an RDD's (`createDataFrame(rows)`,
+    /// `Seq(…).toDS()`, `rdd.toDF()`), not of a reader's files — which a scan of files is not
+    /// ([`Self::file_format`] of a node).
+    pub makes_rows_in_memory: bool,
     /// For a scan of CSV files, whether Spark named its columns `_c0`, `_c1`, …; for a CSV
     /// reader, whether it gives neither a header row nor a schema. Either way or not at all.
     pub headerless_csv: Option<bool>,
@@ -543,6 +547,7 @@ impl Evidence {
             made_by_python: self.made_by_python,
             in_jvm_code: self.in_jvm_code,
             reads_catalog_table: self.reads_catalog_table,
+            makes_rows_in_memory: self.makes_rows_in_memory,
             group_keys: if kind == TokenKind::Column {
                 BTreeSet::new()
             } else {

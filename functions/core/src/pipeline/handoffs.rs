@@ -51,10 +51,9 @@ pub fn helper_feeds(index: &RepoIndex) -> Vec<HelperFeeds> {
         if matches!(symbol.kind, SymbolKind::Function | SymbolKind::Method)
             && returned_by.contains_key(&symbol.id)
         {
-            by_name
-                .entry(symbol.name.as_str())
-                .or_default()
-                .push(symbol.id);
+            for name in index.call_names(symbol) {
+                by_name.entry(name).or_default().push(symbol.id);
+            }
         }
     }
     let resolve = |chain: &CallChain, name: &str| -> Vec<usize> {

@@ -1021,6 +1021,22 @@ fn align_contenders(
         let borrow = open_flow_borrowing(table, &unit.kind, sites);
         let mut fitted = 0.0;
         for &n in &evidence.writers {
+            // A scan of files whose reader in the flow makes rows in memory instead (a test's
+            // `Seq(…).toDS()` passed where the job passes what it read): the job's caller is
+            // one the flow does not show, so the scan borrows the best reader anywhere.
+            if let Some(a) = assigned[n]
+                && evidence.targets[n].0 == OperatorFamily::Scan
+                && makes_rows_for_a_file_scan(evidence, table, n, a.site)
+                && let Some((site, v)) = evidence.best_anywhere[n]
+                && !makes_rows_for_a_file_scan(evidence, table, n, site)
+            {
+                assigned[n] = Some(Aligned {
+                    site,
+                    in_flow: false,
+                });
+                fitted += v * BORROWED_SCAN;
+                continue;
+            }
             if let Some(a) = assigned[n] {
                 let v = evidence.scores[n].get(&a.site).copied().unwrap_or(0.0);
                 fitted += if a.in_flow { v } else { v * OUT_OF_FLOW };
@@ -1245,6 +1261,17 @@ fn open_flow_borrowing(table: &SiteTable, kind: &UnitKind, sites: &BTreeSet<Site
         }
         _ => 0.0,
     }
+}
+
+/// Whether `site` makes rows in memory where node `n` scans files
+/// ([`Evidence::makes_rows_in_memory`]).
+fn makes_rows_for_a_file_scan(
+    evidence: &PlanEvidence,
+    table: &SiteTable,
+    n: NodeIdx,
+    site: SiteId,
+) -> bool {
+    evidence.targets[n].1.file_format.is_some() && table.sites[site].evidence.makes_rows_in_memory
 }
 
 /// Share of a scan's best score an open flow (one starting from a function parameter) earns for

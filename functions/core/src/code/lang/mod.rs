@@ -119,6 +119,11 @@ pub trait LanguageAdapter: Sync {
     fn calls_may_construct(&self) -> bool {
         true
     }
+    /// Whether `Name(…)` calls the `apply` method of an object `Name` (Scala's companion
+    /// objects), so a function defined as `apply` is also called by its object's name.
+    fn objects_apply(&self) -> bool {
+        false
+    }
     /// For a statement binding several variables at once (`(train, test) = df.randomSplit(…)`):
     /// the variables, in order, and the assigned expression.
     fn unpacked_assignment<'t>(

@@ -262,6 +262,10 @@ impl LanguageAdapter for Scala {
         }
     }
 
+    fn objects_apply(&self) -> bool {
+        true
+    }
+
     fn declared_type<'t>(&self, statement: Node<'t>) -> Option<Node<'t>> {
         match kind_of(statement) {
             "val_definition" | "var_definition" => field_of(statement, Field::Type),

@@ -97,6 +97,8 @@ pub const DATAFRAME_METHODS: &[&str] = &[
     "withWatermark",
     "foreachBatch",
     "toDF",
+    // Scala's `Seq(…).toDS()` / `rdd.toDS()` (written with parentheses or without)
+    "toDS",
     "explain",
     "checkpoint",
     "localCheckpoint",

@@ -561,6 +561,7 @@ fn call_evidence(
     }
     evidence.add_all(TokenKind::Table, &call.args.tables);
     evidence.reads_catalog_table = call.args.tables.iter().any(|t| is_catalog_table(t));
+    evidence.makes_rows_in_memory = makes_rows_in_memory(chain, position);
     evidence.add_all(TokenKind::Path, &call.args.paths);
     if !after_write {
         evidence
@@ -1129,6 +1130,26 @@ fn names_csv_columns(chain: &CallChain, position: usize) -> bool {
             || arguments.contains("schema")
             || arguments.contains("header") && arguments.contains("true")
     })
+}
+
+/// Whether `calls[position]` makes a frame of rows no reader of files gave: `createDataFrame` /
+/// `createDataset`, or `toDF` / `toDS` of a collection or an RDD — which Spark scans as local
+/// rows or as an RDD, whatever made them — not of a reader's frame (`read.csv(p).toDF("a")`
+/// renames the file scan's columns) ([`Evidence::makes_rows_in_memory`]).
+fn makes_rows_in_memory(chain: &CallChain, position: usize) -> bool {
+    let before = &chain.calls[..position];
+    match chain.calls[position].method.as_str() {
+        "createDataFrame" | "createDataset" => true,
+        "toDF" | "toDS" => {
+            !chain.receiver.split('.').any(vocab::is_session_name)
+                && !before.iter().any(|c| {
+                    file_format(&c.method).is_some()
+                        || ["read", "readStream", "load", "table", "sql"]
+                            .contains(&c.method.as_str())
+                })
+        }
+        _ => false,
+    }
 }
 
 fn reader_format(chain: &CallChain, position: usize) -> Option<String> {

@@ -84,12 +84,19 @@ impl<'i> PassedValues<'i> {
         param: &'a str,
     ) -> impl Iterator<Item = &'i PassedArg> + 'a {
         let position = function.params.iter().position(|p| p == param);
-        let calls = position
-            .and_then(|_| self.passed.get(function.name.as_str()))
-            .map_or(&[][..], Vec::as_slice);
+        let calls: Vec<&'i PassedArg> = position
+            .map(|_| {
+                self.index
+                    .call_names(function)
+                    .filter_map(|name| self.passed.get(name))
+                    .flatten()
+                    .copied()
+                    .collect()
+            })
+            .unwrap_or_default();
         let own_file = self.copied.contains(function.name.as_str())
             && calls.iter().any(|a| a.file == function.file);
-        calls.iter().copied().filter(move |a| {
+        calls.into_iter().filter(move |a| {
             (!own_file || a.file == function.file)
                 && (a.keyword.as_deref() == Some(param)
                     || a.keyword.is_none() && a.position.map(|p| p as usize) == position)

@@ -107,8 +107,20 @@ impl<'a> Extractor<'a> {
             return None;
         };
         let callee = text(name, src);
+        let inputs: Vec<String> = args
+            .map(named_children)
+            .unwrap_or_default()
+            .into_iter()
+            .filter(|a| matches!(self.adapter.shape(*a, src), Shape::Ident))
+            .map(|a| text(a, src))
+            .filter(|a| self.is_dataframe_var(a))
+            .map(str::to_string)
+            .collect();
+        // A capitalised call may construct an object — but not in Java, and not in Scala when
+        // it is passed frames: `MostFrequent(flights, 10)` calls the object's `apply`.
         let plausible = (callee.starts_with(|c: char| c.is_lowercase() || c == '_')
-            || !self.adapter.calls_may_construct())
+            || !self.adapter.calls_may_construct()
+            || self.adapter.objects_apply() && !inputs.is_empty())
             && !vocab::COLUMN_BUILDERS.contains(&callee)
             && !is_foreign_module(callee);
         if !plausible {
@@ -127,15 +139,6 @@ impl<'a> Extractor<'a> {
                 return None;
             }
         }
-        let inputs = args
-            .map(named_children)
-            .unwrap_or_default()
-            .into_iter()
-            .filter(|a| matches!(self.adapter.shape(*a, src), Shape::Ident))
-            .map(|a| text(a, src))
-            .filter(|a| self.is_dataframe_var(a))
-            .map(str::to_string)
-            .collect();
         Some((callee.to_string(), inputs))
     }
 
