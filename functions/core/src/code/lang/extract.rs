@@ -640,14 +640,21 @@ impl<'a> Extractor<'a> {
                 args: Some(args),
                 ..
             } = self.adapter.shape(value, self.src)
-            && (!self.adapter.calls_may_construct()
-                || !text(callee, self.src).starts_with(|c: char| c.is_ascii_uppercase()))
         {
-            let fed_dataframe = named_children(args).into_iter().any(|a| {
-                matches!(self.adapter.shape(a, self.src), Shape::Ident)
-                    && (self.is_dataframe_var(text(a, self.src))
-                        || self.is_session(text(a, self.src)))
-            });
+            let passes = |frame_or_session: &dyn Fn(&str) -> bool| {
+                named_children(args).into_iter().any(|a| {
+                    matches!(self.adapter.shape(a, self.src), Shape::Ident)
+                        && frame_or_session(text(a, self.src))
+                })
+            };
+            let fed_dataframe = passes(&|a| self.is_dataframe_var(a) || self.is_session(a));
+            // (a capitalised call constructs — but Java's never does, and Scala's `Top(flights)`
+            // passed a frame calls the object's `apply`)
+            let capitalised = text(callee, self.src).starts_with(|c: char| c.is_ascii_uppercase());
+            let calls_a_function = !capitalised
+                || !self.adapter.calls_may_construct()
+                || self.adapter.objects_apply() && passes(&|a| self.is_dataframe_var(a));
+            let fed_dataframe = fed_dataframe && calls_a_function;
             if fed_dataframe || self.returns_dataframe(value) {
                 self.df_vars.insert(name.clone());
             }

@@ -722,6 +722,22 @@ fn frames_an_object_holds_are_frames_and_their_attributes_columns() {
 }
 
 #[test]
+fn a_scala_object_called_by_its_name_with_a_frame_returns_one() {
+    // `Together(filtered, n)` calls `object Together { def apply(…) }`: a hand-off, and what it
+    // returns is a frame whose typed `map` is a chain; a case class made of values is neither
+    let src = "object InRange {\n  def apply(flights: Dataset[Flight], n: Int): Dataset[Pair] = {\n    val filtered = flights.filter(f => f.n > 1)\n    val result = Together(filtered, n)\n    val pair = Pair(1, 2)\n    result.map(p => Pair(p.a, p.b))\n  }\n}\n";
+    let out = extract_file(&super::super::scala::Scala, src, "", CodeFlags::default());
+    let at = |line: u32| out.chains.iter().find(|c| c.statement.start == line);
+    let handed = at(4).unwrap_or_else(|| panic!("{:#?}", out.chains));
+    assert_eq!(handed.source_function.as_deref(), Some("Together"));
+    assert_eq!(handed.inputs, ["filtered"]);
+    assert!(at(5).is_none(), "{:#?}", out.chains);
+    let mapped = at(6).unwrap_or_else(|| panic!("{:#?}", out.chains));
+    assert_eq!(mapped.receiver, "result");
+    assert_eq!(mapped.calls[0].method, "map");
+}
+
+#[test]
 fn a_collection_built_item_by_item_says_what_its_items_compute() {
     let src = "def nulls(df, cols):\n    aggs = []\n    for c in cols:\n        aggs.append(F.sum(F.col(c).isNull().cast(\"long\")).alias(c))\n    row = df.agg(*aggs).first()\n    exprs = [F.max(F.length(c)) for c in cols]\n    df.select(*exprs).show()\n    rows = []\n    rows.append((1, \"a\"))\n    rows.append((2, \"b\"))\n    spark.createDataFrame(rows, [\"id\", \"name\"]).show()\n";
     let out = extract_file(&super::super::python::Python, src, "", CodeFlags::default());
