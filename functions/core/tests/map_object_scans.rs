@@ -78,9 +78,10 @@ fn a_scan_of_case_class_objects_is_the_to_df_of_the_package_its_class_is_in() {
     );
 }
 
-/// The plan's rows of every field of `Basic$Cust`, and the lesson showing its frame whole,
-/// with the case class named `class` (the lesson's own is `Cust`).
-fn whole_rows(class: &str) -> (String, String) {
+/// The mapping of the plan's rows of every field of `Basic$Cust` against the lesson showing its
+/// frame whole, with the case class named `class` (the lesson's own is `Cust`); they are the
+/// `toDF`'s either way.
+fn whole_rows(class: &str) -> plan2code_core::contracts::MappingOutput {
     let fields = ["id", "name", "sales", "discount", "state"];
     let serializer = fields
         .iter()
@@ -100,18 +101,18 @@ fn whole_rows(class: &str) -> (String, String) {
     let script = lesson("dataframe")
         .replace("customerDF.select(\"id\").show()", "customerDF.show()")
         .replace("Cust(", &format!("{class}("));
-    (plan, script)
-}
-
-#[test]
-fn rows_keeping_every_field_of_the_repositorys_class_are_the_to_dfs() {
-    let (plan, script) = whole_rows("Cust");
     let mappings = support::map_against(
         &[("src/main/scala/dataframe/Basic.scala", script.as_str())],
         &plan,
     );
-    let rows = mappings.iter().find(|m| m.dag_node_id == "2").unwrap();
+    let rows = mappings.into_iter().find(|m| m.dag_node_id == "2").unwrap();
     assert_eq!(rows.mapped_code.as_ref().unwrap().lines, "7-7");
+    rows
+}
+
+#[test]
+fn rows_keeping_every_field_of_the_repositorys_class_are_the_to_dfs() {
+    let rows = whole_rows("Cust");
     // the class has these five fields and no more: nothing was pruned
     assert!(rows.confidence > 0.5, "{}", rows.confidence);
     assert!(!rows.explanation.contains("pruned"), "{}", rows.explanation);
@@ -119,13 +120,7 @@ fn rows_keeping_every_field_of_the_repositorys_class_are_the_to_dfs() {
 
 #[test]
 fn rows_of_a_class_the_repository_does_not_define_are_the_to_dfs_and_never_confirmed() {
-    let (plan, script) = whole_rows("Customer");
-    let mappings = support::map_against(
-        &[("src/main/scala/dataframe/Basic.scala", script.as_str())],
-        &plan,
-    );
-    let rows = mappings.iter().find(|m| m.dag_node_id == "2").unwrap();
-    assert_eq!(rows.mapped_code.as_ref().unwrap().lines, "7-7");
+    let rows = whole_rows("Customer");
     // whether Spark kept every field or pruned them, the plan does not say
     assert!(rows.confidence <= 0.5, "{}", rows.confidence);
     assert_ne!(rows.confidence_status, ConfidenceStatus::Confirmed);

@@ -516,7 +516,7 @@ fn rank_units(
         targets,
         ..
     } = evidence;
-    let relevant: Vec<bool> = (0..table.chain_count())
+    let mut relevant: Vec<bool> = (0..table.chain_count())
         .map(|chain| {
             table.chain_sites(chain).iter().any(|s| {
                 writers
@@ -532,7 +532,6 @@ fn rank_units(
         .copied()
         .filter(|&n| targets[n].0 == OperatorFamily::Project)
         .collect();
-    let mut relevant = relevant;
     for (chain, is_relevant) in relevant.iter_mut().enumerate() {
         if *is_relevant {
             continue;
