@@ -182,6 +182,9 @@ enum FoldValue<'t> {
     Struct(Vec<(String, Option<bool>)>),
     /// A window spec (`Window.partitionBy(…).orderBy(…)`): broken down like an inline spec.
     Window(Node<'t>),
+    /// A column expression of Spark's functions (`max_func = max(col("salary")).over(w)`,
+    /// `total = F.sum("amount")`): broken down like one written inline.
+    Column(Node<'t>),
     /// A column condition (`cond = (a.k == b.k) & (a.s == b.s)`), passed to `join`, `filter`,
     /// `where`, `when`: broken down like an inline one.
     Condition(Node<'t>),

@@ -38,7 +38,20 @@ impl<'a> Extractor<'a> {
             && (base == "Window"
                 || base.ends_with(".Window")
                 || matches!(self.lookup_value(base), Some(FoldValue::Window(_))));
-        window_base.then_some(FoldValue::Window(value))
+        if window_base {
+            return Some(FoldValue::Window(value));
+        }
+        // a call of Spark's column functions, or one windowed by `.over(…)`
+        let of_functions = if flat.base_is_call {
+            first.is_some_and(|f| vocab::COLUMN_BUILDERS.contains(&f))
+        } else {
+            vocab::COLUMN_BUILDERS.contains(&base)
+        };
+        let windowed = flat
+            .links
+            .iter()
+            .any(|l| matches!(l, Link::Call { name, .. } if text(*name, src) == "over"));
+        (of_functions || windowed).then_some(FoldValue::Column(value))
     }
 
     /// `aggs.append(F.sum(c).alias(c))` (Python's `append` / `extend`, Java's `add` / `addAll`)
@@ -263,7 +276,9 @@ impl<'a> Extractor<'a> {
             FoldValue::Struct(fields) => out
                 .columns
                 .extend(fields.iter().map(|(name, _)| name.clone())),
-            FoldValue::Window(node) => stack.push((*node, ArgRole::Column)),
+            FoldValue::Window(node) | FoldValue::Column(node) => {
+                stack.push((*node, ArgRole::Column));
+            }
             FoldValue::Items(items) => {
                 // names where names go, as a literal collection's; expressions as written inline
                 let names = items

@@ -738,6 +738,28 @@ fn a_scala_object_called_by_its_name_with_a_frame_returns_one() {
 }
 
 #[test]
+fn a_column_expression_held_in_a_variable_is_read_where_it_is_used() {
+    let src = "window_spec = Window.partitionBy(col(\"dept\")).orderBy(col(\"salary\").desc())\nmax_func = max(col(\"salary\")).over(window_spec)\ntotal = F.sum(\"amount\")\nname = upper_name(x)\nemp.withColumn(\"max_salary\", max_func).show()\ndf.agg(total).show()\ndf.select(name).show()\n";
+    let out = extract_file(&super::super::python::Python, src, "", CodeFlags::default());
+    let windowed = &first_call_at(&out, 5).args;
+    for function in ["max", "over", "partitionBy"] {
+        assert!(
+            windowed.functions.iter().any(|f| f == function),
+            "{windowed:?}"
+        );
+    }
+    assert!(
+        windowed.columns.iter().any(|c| c == "salary"),
+        "{windowed:?}"
+    );
+    let summed = &first_call_at(&out, 6).args;
+    assert!(summed.functions.iter().any(|f| f == "sum"), "{summed:?}");
+    // a call of some other function is no column expression of Spark's
+    let named = &first_call_at(&out, 7).args;
+    assert!(named.functions.is_empty(), "{named:?}");
+}
+
+#[test]
 fn a_collection_built_item_by_item_says_what_its_items_compute() {
     let src = "def nulls(df, cols):\n    aggs = []\n    for c in cols:\n        aggs.append(F.sum(F.col(c).isNull().cast(\"long\")).alias(c))\n    row = df.agg(*aggs).first()\n    exprs = [F.max(F.length(c)) for c in cols]\n    df.select(*exprs).show()\n    rows = []\n    rows.append((1, \"a\"))\n    rows.append((2, \"b\"))\n    spark.createDataFrame(rows, [\"id\", \"name\"]).show()\n";
     let out = extract_file(&super::super::python::Python, src, "", CodeFlags::default());
