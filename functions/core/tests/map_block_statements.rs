@@ -51,10 +51,7 @@ fn a_block_argument_splits_a_scala_chain_into_the_statements_a_reader_sees() {
         ],
         &plan,
     );
-    let lines = |id: &str| {
-        let m = mappings.iter().find(|m| m.dag_node_id == id).unwrap();
-        m.mapped_code.as_ref().expect("mapped").lines.clone()
-    };
+    let lines = |id: &str| support::code_at(&mappings, id).1;
     // the typed grouping: the line opening the block
     assert_eq!(lines("7"), "11-11");
     // the sort after the block: the line closing it

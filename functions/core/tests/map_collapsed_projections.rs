@@ -44,11 +44,7 @@ fn projections_spark_collapsed_are_the_flow_holding_them_and_the_first_ones_plac
         ],
         &plan,
     );
-    let at = |id: &str| {
-        let m = mappings.iter().find(|m| m.dag_node_id == id).unwrap();
-        let code = m.mapped_code.as_ref().expect("mapped");
-        (code.file.clone(), code.lines.clone())
-    };
+    let at = |id: &str| support::code_at(&mappings, id);
     // the rows the flow shows were made by its own lesson's statement
     assert_eq!(at("1"), ("04_strings.py".to_owned(), "9-9".to_owned()));
     // the first of the collapsed statements

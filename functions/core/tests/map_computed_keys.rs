@@ -69,14 +69,7 @@ fn checks_and_windows_spark_adds_belong_to_the_code_computing_them() {
         ],
         &plan,
     );
-    let at = |id: &str| {
-        let node = mappings
-            .iter()
-            .find(|m| m.dag_node_id == id)
-            .unwrap_or_else(|| panic!("node {id}"));
-        let code = node.mapped_code.as_ref().expect("mapped");
-        (code.file.clone(), code.lines.clone())
-    };
+    let at = |id: &str| support::code_at(&mappings, id);
     // (2): `isnotnull(from_json(…).order_id)` below the join on `order_id`
     assert_eq!(
         at("2"),

@@ -410,7 +410,6 @@ fn add_expr(e: &mut Evidence, expr: &Expr, with_columns: bool) {
     }
 }
 
-/// Whether a projection merely passes a column through (no function, no alias).
 /// Whether a projection computes a time window (`window(…)` / `session_window(…)` as Spark
 /// rewrites it: `named_struct(start, precisetimestampconversion(…), end, …) AS window`).
 fn is_time_window(expr: &Expr) -> bool {
@@ -422,6 +421,7 @@ fn is_time_window(expr: &Expr) -> bool {
             .any(|f| f == "precisetimestampconversion")
 }
 
+/// Whether a projection merely passes a column through (no function, no alias).
 fn is_passthrough(expr: &Expr) -> bool {
     expr.functions.is_empty()
         && expr.alias.is_none()

@@ -38,3 +38,14 @@ pub fn bench_plan(set: &str, case: &str) -> String {
         .join("formatted.txt");
     std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
 }
+
+/// Where node `dag_node_id` was mapped: its file and lines (`"9-9"`).
+#[allow(dead_code)] // (not every test reads one)
+pub fn code_at(mappings: &[MappingOutput], dag_node_id: &str) -> (String, String) {
+    let node = mappings
+        .iter()
+        .find(|m| m.dag_node_id == dag_node_id)
+        .unwrap_or_else(|| panic!("node {dag_node_id}"));
+    let code = node.mapped_code.as_ref().expect("mapped");
+    (code.file.clone(), code.lines.clone())
+}

@@ -644,20 +644,16 @@ impl<'a> Extractor<'a> {
                 ..
             } = self.adapter.shape(value, self.src)
         {
-            let passes = |frame_or_session: &dyn Fn(&str) -> bool| {
-                named_children(args).into_iter().any(|a| {
-                    matches!(self.adapter.shape(a, self.src), Shape::Ident)
-                        && frame_or_session(text(a, self.src))
-                })
-            };
-            let fed_dataframe = passes(&|a| self.is_dataframe_var(a) || self.is_session(a));
-            // (a capitalised call constructs — but Java's never does, and Scala's `Top(flights)`
-            // passed a frame calls the object's `apply`)
-            let capitalised = text(callee, self.src).starts_with(|c: char| c.is_ascii_uppercase());
-            let calls_a_function = !capitalised
-                || !self.adapter.calls_may_construct()
-                || self.adapter.objects_apply() && passes(&|a| self.is_dataframe_var(a));
-            let fed_dataframe = fed_dataframe && calls_a_function;
+            let passed: Vec<&str> = named_children(args)
+                .into_iter()
+                .filter(|a| matches!(self.adapter.shape(*a, self.src), Shape::Ident))
+                .map(|a| text(a, self.src))
+                .collect();
+            let passes_frame = passed.iter().any(|a| self.is_dataframe_var(a));
+            let named_like_function =
+                !text(callee, self.src).starts_with(|c: char| c.is_ascii_uppercase());
+            let fed_dataframe = (passes_frame || passed.iter().any(|a| self.is_session(a)))
+                && self.calls_a_function(named_like_function, passes_frame);
             if fed_dataframe || self.returns_dataframe(value) {
                 self.df_vars.insert(name.clone());
             }

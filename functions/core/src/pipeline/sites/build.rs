@@ -1350,12 +1350,17 @@ fn names_keys(call: &crate::code::SparkCall) -> bool {
 /// Record classes by name — a Scala case class, a Java record or bean ([`crate::code::Symbol`]'s
 /// `params` of a class): the columns a frame of their objects has.
 fn record_classes(index: &RepoIndex) -> HashMap<&str, &[String]> {
+    record_class_symbols(index)
+        .map(|s| (s.name.as_str(), s.params.as_slice()))
+        .collect()
+}
+
+/// The classes whose objects make a frame's rows: those with fields (`params`).
+fn record_class_symbols(index: &RepoIndex) -> impl Iterator<Item = &crate::code::Symbol> {
     index
         .symbols
         .iter()
         .filter(|s| s.kind == SymbolKind::Class && !s.params.is_empty())
-        .map(|s| (s.name.as_str(), s.params.as_slice()))
-        .collect()
 }
 
 /// Record classes by the name a typed plan prints for them (`Select$Cust` for a case class
@@ -1363,11 +1368,7 @@ fn record_classes(index: &RepoIndex) -> HashMap<&str, &[String]> {
 /// classes share is left out ([`SiteTable::record_fields`]).
 fn unique_record_classes(index: &RepoIndex) -> HashMap<String, Vec<String>> {
     let mut by_name: HashMap<String, Option<Vec<String>>> = HashMap::new();
-    for symbol in index
-        .symbols
-        .iter()
-        .filter(|s| s.kind == SymbolKind::Class && !s.params.is_empty())
-    {
+    for symbol in record_class_symbols(index) {
         let outer = symbol
             .parent
             .and_then(|p| index.symbols.get(p as usize))

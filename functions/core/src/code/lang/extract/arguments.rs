@@ -90,25 +90,16 @@ impl<'a> Extractor<'a> {
                         if frame != receiver {
                             inputs.push(frame.to_string());
                         }
-                    } else if matches!(self.adapter.shape(object, src), Shape::Member { .. })
-                        && self.df_vars.contains(text(object, src))
-                    {
-                        // `self.part.p_type`: a column of a frame an object holds
-                        let owner = text(object, src);
+                    } else if let Some(owner) = self.frame_owning(object) {
+                        // `df.amount`, `self.part.p_type`: a column of the frame
                         out.columns.push(text(name, src).to_string());
                         if owner != receiver {
                             inputs.push(owner.to_string());
                         }
                     } else if matches!(self.adapter.shape(object, src), Shape::Ident) {
-                        let owner = text(object, src);
-                        if self.column_lists.contains(owner) {
+                        if self.column_lists.contains(text(object, src)) {
                             // `select(cols.head, cols.tail: _*)`: names the code computed
                             out.computed_columns = true;
-                        } else if self.is_dataframe_var(owner) {
-                            out.columns.push(text(name, src).to_string());
-                            if owner != receiver {
-                                inputs.push(owner.to_string());
-                            }
                         } else {
                             // `read.csv(config.RAW_FILE)`
                             record_name(&mut out, role, text(name, src));
@@ -396,6 +387,20 @@ impl<'a> Extractor<'a> {
             }
         }
         stack.extend(pending.into_iter().rev());
+    }
+}
+
+impl<'a> Extractor<'a> {
+    /// The frame whose column a member access names, by its text: a variable holding a frame
+    /// (not a frame's column names), or an object's attribute seen holding one (`self.part`).
+    fn frame_owning(&self, object: Node<'a>) -> Option<&'a str> {
+        let owner = text(object, self.src);
+        let holds_frame = match self.adapter.shape(object, self.src) {
+            Shape::Ident => !self.column_lists.contains(owner) && self.is_dataframe_var(owner),
+            Shape::Member { .. } => self.df_vars.contains(owner),
+            _ => false,
+        };
+        holds_frame.then_some(owner)
     }
 }
 

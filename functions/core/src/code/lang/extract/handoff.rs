@@ -98,6 +98,16 @@ impl<'a> Extractor<'a> {
         (source, applied)
     }
 
+    /// Whether a call named as it is calls a function rather than constructing an object: one
+    /// named like a function does; a capitalised one may construct — but never in Java (only
+    /// `new` does), and not in Scala when passed a frame (`MostFrequent(flights, 10)` calls the
+    /// object's `apply`).
+    pub(super) fn calls_a_function(&self, named_like_function: bool, passes_frame: bool) -> bool {
+        named_like_function
+            || !self.adapter.calls_may_construct()
+            || self.adapter.objects_apply() && passes_frame
+    }
+
     /// The user function a lone call names, with the DataFrame variables passed to it; `None`
     /// for constructors, column builders, collection factories, library modules and calls on
     /// sessions or DataFrames (those are chains).
@@ -116,11 +126,8 @@ impl<'a> Extractor<'a> {
             .filter(|a| self.is_dataframe_var(a))
             .map(str::to_string)
             .collect();
-        // A capitalised call may construct an object — but not in Java, and not in Scala when
-        // it is passed frames: `MostFrequent(flights, 10)` calls the object's `apply`.
-        let plausible = (callee.starts_with(|c: char| c.is_lowercase() || c == '_')
-            || !self.adapter.calls_may_construct()
-            || self.adapter.objects_apply() && !inputs.is_empty())
+        let named_like_function = callee.starts_with(|c: char| c.is_lowercase() || c == '_');
+        let plausible = self.calls_a_function(named_like_function, !inputs.is_empty())
             && !vocab::COLUMN_BUILDERS.contains(&callee)
             && !is_foreign_module(callee);
         if !plausible {
