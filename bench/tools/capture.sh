@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Re-captures the project's own bench sets from the pinned commits (the exact commands used).
 #
-#   bench/tools/capture.sh pipelines|notebooks|jupyter|scripts|guide|tested|sqltwins|catalog|sqlfiles|javaetl|scalaetl [WORK]
+#   bench/tools/capture.sh pipelines|notebooks|jupyter|scripts|guide|tested|sqltwins|catalog|sqlfiles|javaetl|scalaetl|javasql [WORK]
 #
 # Needs: pyspark==4.3.0 (+ pyarrow, "pandas<3", zstandard), Java 17, the DEV benchmark's tools in
 # $BENCH_TOOLS (default ../shared/bench/tools) with their JVM helper compiled (its README,
@@ -11,7 +11,7 @@
 # Timings are not meaningful; Spark runs local[2] under `nice`.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
-set_name="${1:?usage: capture.sh pipelines|notebooks|jupyter|scripts|guide|tested|sqltwins|catalog|sqlfiles|javaetl|scalaetl [WORK]}"
+set_name="${1:?usage: capture.sh pipelines|notebooks|jupyter|scripts|guide|tested|sqltwins|catalog|sqlfiles|javaetl|scalaetl|javasql [WORK]}"
 export WORK="${2:-/tmp/plan2code-capture}"
 export BENCH_TOOLS="${BENCH_TOOLS:-$here/../../../shared/bench/tools}"
 MIRRORS="${BENCH_MIRRORS:-/work/.mirror}"
@@ -676,6 +676,268 @@ print(json.dumps({"out": out, "repo_root": src, "repo": repo, "commit": commit, 
   "spark_conf": [{"capture_prefix": w + "/cap/run2",
                   "conf": {"spark.sql.legacy.dataset.nameNonStructGroupingKeyAsValue": "true"}}],
   "scrub": [[w + "/patched", "/work/app"], [w, "/work"]], "report": w + "/pkg_report.json"}))
+PY
+  python3 "$W/tools/package_jvm.py" "$W/pkg.json"
+  exit 0
+  ;;
+javasql)
+  # sagar-choudhari/spark-data-engineering-java: a Java 17 / Maven Spark project whose jobs run
+  # Spark SQL written as Java text blocks (spark.sql("""...""")) over temp views registered with
+  # createOrReplaceTempView, next to Dataset<Row> chains (explode_outer/select/withColumn,
+  # row_number dedup window, joins, partitioned parquet writes); paths are static final constants
+  # read through a properties helper (AppConfig), the session comes from a SparkSessionFactory,
+  # and JUnit 5 suites (SparkTestBase) re-run the same SQL over their own temp views.
+  # JVM capture (../javasql/README.md): scratch copies of the Java-capable JVM tools with the
+  # changes below, a compile copy with same-line patches (data paths, the two session stops
+  # blanked), stand-ins for the part of JUnit 5 the suites use and for Delta's session catalog
+  # class (both name it; neither is among pyspark's jars), seeded generated data from
+  # ../javasql/gen_orders.py. One JVM under nice.
+  repo=sagar-choudhari/spark-data-engineering-java
+  commit=7fb555ed8debe1e27e336fc99478da3b409b9644
+  checkout "$repo" "$commit"
+  W="$WORK/javasql"; JT="$BENCH_TOOLS/jvm/java"; src="$WORK/src/${repo/\//+}"
+  JARS="$(python3 -c 'import pyspark,os;print(os.path.dirname(pyspark.__file__))')/jars"
+  rm -rf "$W" && mkdir -p "$W"/{tools,toolclasses,classes,stubclasses,stubs,cap/main} && cp "$JT"/* "$W/tools/" && chmod u+w "$W"/tools/*
+  python3 - "$W/tools" <<'PY'
+import sys
+t = sys.argv[1]
+def sub(p, old, new):
+    s = open(p).read(); assert s.count(old) == 1, (p, old); open(p, "w").write(s.replace(old, new))
+p = t + "/CapDriver.scala"
+# (1) file writes are actions: a DataWritingCommand is captured as the query it writes (as javaetl)
+sub(p, '"take", "first")', '"take", "first", "command")')
+sub(p, '    } else if (func == "tail") {',
+    '    } else if (func == "command") {\n'
+    '      c = c match { case w: org.apache.spark.sql.execution.command.DataWritingCommand => w.query; case o => o }\n'
+    '    } else if (func == "tail") {')
+# (2) a class with neither a static main nor a Scala object (a JUnit 5 test class) is run by the
+#     JUnit stand-in: @BeforeAll, then per @Test a new instance, @BeforeEach, the test, @AfterEach
+sub(p, '''            val cls = Class.forName(obj + "$")
+            val mod = cls.getField("MODULE$").get(null)
+            cls.getMethod("main", classOf[Array[String]]).invoke(mod, Array[String]())''',
+    '''            val mcls = try Some(Class.forName(obj + "$")) catch { case _: ClassNotFoundException => None }
+            mcls match {
+              case Some(cls) =>
+                val mod = cls.getField("MODULE$").get(null)
+                cls.getMethod("main", classOf[Array[String]]).invoke(mod, Array[String]())
+              case None =>
+                Class.forName("benchstandin.JUnitStandin").getMethod("run", classOf[Class[_]]).invoke(null, jcls)
+            }''')
+p = t + "/package_jvm.py"
+# (3) parquet/save/csv write commands are user actions (the write statement is the action site)
+sub(p, '            if r["action"] not in USER_ACTIONS:',
+    '            if r["action"] not in USER_ACTIONS and not (r.get("func") == "command" and r["action"] in ("csv", "parquet", "save")):')
+p = t + "/SiteTagger.scala"
+# (4) the creation site is also recorded by a post-hoc resolution rule: Spark 4 runs the check
+#     rules on a CTE-inlined copy of a plan with a WITH clause, so the nodes of the analyzed plan
+#     (WithCTE, CTERelationDef, their children) kept no site and every SQL origin of such a query
+#     was unplaceable (a Java text block's SQL is not a verbatim substring of the file); the rule
+#     tags the real plan (first tag kept, so plans without a CTE are tagged as before)
+sub(p, '  override def apply(e: SparkSessionExtensions): Unit = e.injectCheckRule(_ => SiteTagger)',
+    '  override def apply(e: SparkSessionExtensions): Unit = {\n'
+    '    e.injectCheckRule(_ => SiteTagger)\n'
+    '    e.injectPostHocResolutionRule(_ => new org.apache.spark.sql.catalyst.rules.Rule[LogicalPlan] {\n'
+    '      override def apply(plan: LogicalPlan): LogicalPlan = { SiteTagger(plan); plan }\n'
+    '    })\n'
+    '  }')
+p = t + "/label.py"
+# (5) a piece of SQL text that is not a verbatim substring of the file (a Java text block loses its
+#     incidental indentation, so only one-line pieces are found) is looked for nearest to the
+#     spark.sql call; the occurrences inside that call's own statement are now preferred: sibling
+#     queries repeat lines (`JOIN customers c ON o.customer_id = c.customer_id`, `ORDER BY tier`),
+#     and the nearest one was often the previous query's
+sub(p, '''            if occ:
+                best = min(occ, key=lambda o: abs(self.src.line_of(hint[0], o) - hint[1]))
+                l1 = self.src.line_of(hint[0], best)''', '''            if occ:
+                inside = [o for o in occ if tag_r and tag_r[1] <= self.src.line_of(hint[0], o) <= tag_r[2]]
+                best = min(inside or occ, key=lambda o: abs(self.src.line_of(hint[0], o) - hint[1]))
+                l1 = self.src.line_of(hint[0], best)''')
+PY
+  cat > "$W/stubs/junit_standin.java" <<'EOF'
+// Stand-in for the part of JUnit 5 (Jupiter) the repository's suites use (org.junit is not among
+// pyspark's jars; no Maven here), written for this capture. Each file below is split out by
+// capture.sh. JUnitStandin.run(cls): @BeforeAll (superclasses first), then for every @Test method
+// (sorted by name) a new instance, @BeforeEach (superclasses first), the test, @AfterEach, and
+// @AfterAll last; a failing test is reported and does not stop the others.
+//@@ org/junit/jupiter/api/Test.java
+package org.junit.jupiter.api;
+import java.lang.annotation.*;
+@Retention(RetentionPolicy.RUNTIME) @Target(ElementType.METHOD) public @interface Test {}
+//@@ org/junit/jupiter/api/BeforeEach.java
+package org.junit.jupiter.api;
+import java.lang.annotation.*;
+@Retention(RetentionPolicy.RUNTIME) @Target(ElementType.METHOD) public @interface BeforeEach {}
+//@@ org/junit/jupiter/api/AfterEach.java
+package org.junit.jupiter.api;
+import java.lang.annotation.*;
+@Retention(RetentionPolicy.RUNTIME) @Target(ElementType.METHOD) public @interface AfterEach {}
+//@@ org/junit/jupiter/api/BeforeAll.java
+package org.junit.jupiter.api;
+import java.lang.annotation.*;
+@Retention(RetentionPolicy.RUNTIME) @Target(ElementType.METHOD) public @interface BeforeAll {}
+//@@ org/junit/jupiter/api/AfterAll.java
+package org.junit.jupiter.api;
+import java.lang.annotation.*;
+@Retention(RetentionPolicy.RUNTIME) @Target(ElementType.METHOD) public @interface AfterAll {}
+//@@ org/junit/jupiter/api/DisplayName.java
+package org.junit.jupiter.api;
+import java.lang.annotation.*;
+@Retention(RetentionPolicy.RUNTIME) @Target({ElementType.METHOD, ElementType.TYPE}) public @interface DisplayName { String value(); }
+//@@ org/junit/jupiter/api/function/Executable.java
+package org.junit.jupiter.api.function;
+@FunctionalInterface public interface Executable { void execute() throws Throwable; }
+//@@ org/junit/jupiter/api/Assertions.java
+package org.junit.jupiter.api;
+import org.junit.jupiter.api.function.Executable;
+public final class Assertions {
+  private Assertions() {}
+  private static void fail(String msg, Object e, Object a) {
+    throw new AssertionError((msg == null ? "" : msg + " ==> ") + "expected: <" + e + "> but was: <" + a + ">");
+  }
+  public static void assertEquals(long e, long a) { assertEquals(e, a, (String) null); }
+  public static void assertEquals(long e, long a, String m) { if (e != a) fail(m, e, a); }
+  public static void assertEquals(double e, double a) { assertEquals(e, a, (String) null); }
+  public static void assertEquals(double e, double a, String m) { if (Double.doubleToLongBits(e) != Double.doubleToLongBits(a)) fail(m, e, a); }
+  public static void assertEquals(double e, double a, double d) { assertEquals(e, a, d, null); }
+  public static void assertEquals(double e, double a, double d, String m) { if (Math.abs(e - a) > d) fail(m, e, a); }
+  public static void assertEquals(Object e, Object a) { assertEquals(e, a, (String) null); }
+  public static void assertEquals(Object e, Object a, String m) { if (e == null ? a != null : !e.equals(a)) fail(m, e, a); }
+  public static void assertTrue(boolean c) { assertTrue(c, null); }
+  public static void assertTrue(boolean c, String m) { if (!c) fail(m, true, false); }
+  public static void assertFalse(boolean c) { assertFalse(c, null); }
+  public static void assertFalse(boolean c, String m) { if (c) fail(m, false, true); }
+  public static void assertNotNull(Object o) { assertNotNull(o, null); }
+  public static void assertNotNull(Object o, String m) { if (o == null) fail(m, "not null", null); }
+  public static void assertAll(Executable... es) {
+    AssertionError first = null;
+    for (Executable e : es) {
+      try { e.execute(); } catch (Throwable t) { if (first == null) first = new AssertionError("assertAll: " + t.getMessage()); }
+    }
+    if (first != null) throw first;
+  }
+  public static <T extends Throwable> T assertThrows(Class<T> type, Executable e) { return assertThrows(type, e, null); }
+  public static <T extends Throwable> T assertThrows(Class<T> type, Executable e, String m) {
+    try { e.execute(); } catch (Throwable t) {
+      if (type.isInstance(t)) return type.cast(t);
+      fail(m, type.getName(), t.getClass().getName());
+    }
+    throw new AssertionError((m == null ? "" : m + " ==> ") + "expected " + type.getName() + " to be thrown, but nothing was thrown");
+  }
+}
+//@@ org/apache/spark/sql/delta/catalog/DeltaCatalog.java
+// Stand-in for Delta Lake's session catalog (delta-spark is not among pyspark's jars): the
+// factory and the test base set spark.sql.catalog.spark_catalog to it; like Delta's for
+// non-Delta tables and temp views, it delegates everything to the built-in session catalog.
+package org.apache.spark.sql.delta.catalog;
+public class DeltaCatalog extends org.apache.spark.sql.connector.catalog.DelegatingCatalogExtension {}
+//@@ benchstandin/JUnitStandin.java
+package benchstandin;
+import java.lang.annotation.Annotation;
+import java.lang.reflect.*;
+import java.util.*;
+public final class JUnitStandin {
+  private static List<Class<?>> chain(Class<?> c) {
+    List<Class<?>> out = new ArrayList<>();
+    for (Class<?> k = c; k != null && k != Object.class; k = k.getSuperclass()) out.add(0, k);
+    return out;
+  }
+  private static List<Method> annotated(Class<?> c, Class<? extends Annotation> a, boolean superFirst) {
+    List<Method> out = new ArrayList<>();
+    List<Class<?>> ks = chain(c);
+    if (!superFirst) Collections.reverse(ks);
+    for (Class<?> k : ks) {
+      Method[] ms = k.getDeclaredMethods();
+      Arrays.sort(ms, Comparator.comparing(Method::getName));
+      for (Method m : ms) if (m.isAnnotationPresent(a)) { m.setAccessible(true); out.add(m); }
+    }
+    return out;
+  }
+  private static Throwable cause(Throwable t) { return t instanceof InvocationTargetException && t.getCause() != null ? t.getCause() : t; }
+  public static void run(Class<?> cls) throws Exception {
+    for (Method m : annotated(cls, org.junit.jupiter.api.BeforeAll.class, true)) m.invoke(null);
+    Constructor<?> ctor = cls.getDeclaredConstructor();
+    ctor.setAccessible(true);
+    int pass = 0, fail = 0;
+    for (Method t : annotated(cls, org.junit.jupiter.api.Test.class, true)) {
+      Object inst = ctor.newInstance();
+      try {
+        for (Method m : annotated(cls, org.junit.jupiter.api.BeforeEach.class, true)) m.invoke(inst);
+        try { t.invoke(inst); }
+        finally { for (Method m : annotated(cls, org.junit.jupiter.api.AfterEach.class, false)) m.invoke(inst); }
+        pass++;
+        System.err.println("[junit-standin] PASS " + cls.getSimpleName() + "." + t.getName());
+      } catch (Throwable e) {
+        fail++;
+        System.err.println("[junit-standin] FAIL " + cls.getSimpleName() + "." + t.getName() + ": " + cause(e));
+      }
+    }
+    for (Method m : annotated(cls, org.junit.jupiter.api.AfterAll.class, false)) m.invoke(null);
+    System.err.println("[junit-standin] " + cls.getSimpleName() + ": " + pass + " passed, " + fail + " failed");
+  }
+}
+EOF
+  python3 - "$W/stubs" <<'PY'
+import os, sys
+d = sys.argv[1]
+cur = None
+for ln in open(os.path.join(d, "junit_standin.java")):
+    if ln.startswith("//@@ "):
+        cur = os.path.join(d, "src", ln[5:].strip()); os.makedirs(os.path.dirname(cur), exist_ok=True); open(cur, "w").close()
+    elif cur:
+        open(cur, "a").write(ln)
+PY
+  python3 "$here/../javasql/gen_orders.py" "$W/gen"
+  cp -r "$src" "$W/patched"
+  python3 - "$W/patched" "$W/gen/data-file" <<'PY'
+import sys, os
+os.chdir(sys.argv[1]); data = sys.argv[2]
+def sub_line(p, n, old, new):
+    L = open(p).read().split("\n"); assert old in L[n - 1], (p, n, L[n - 1])
+    L[n - 1] = L[n - 1].replace(old, new); open(p, "w").write("\n".join(L))
+# the data the properties file and the suites name (a Windows user folder) -> the generated files
+prefix = "C:/Users/sgrch/Desktop/central-learning/data-engineering/data-file"
+p = "src/main/resources/application.properties"
+s = open(p).read(); assert s.count(prefix) >= 20; open(p, "w").write(s.replace(prefix, data))
+T = "src/test/java/com/sagar/spark/jobs/"
+for f, n in (("SparkSQLJobTest.java", 20), ("SparkSQLJobTest.java", 26), ("TempViewJobTest.java", 19),
+             ("TempViewJobTest.java", 25), ("UDFJobTest.java", 51), ("EndToEndPipelineJobTest.java", 43),
+             ("EndToEndPipelineJobTest.java", 47), ("AdvancedJoinJobTest.java", 27),
+             ("AdvancedJoinJobTest.java", 32), ("AdvancedJoinJobTest.java", 37)):
+    sub_line(T + f, n, prefix, data)
+# the driver captures after main() / the suite returns: the session must stay open
+sub_line("src/main/java/com/sagar/spark/utils/SparkSessionFactory.java", 36, "instance.stop();", "")
+sub_line("src/test/java/com/sagar/spark/SparkTestBase.java", 29, "spark.stop();", "")
+PY
+  S="$W/patched/src/main/java/com/sagar/spark"; TS="$W/patched/src/test/java/com/sagar/spark"
+  javac -nowarn -encoding UTF-8 -cp "$JARS/*" -d "$W/stubclasses" $(find "$W/stubs/src" -name '*.java' | sort)
+  # the jobs and suites run (those with Spark SQL text), their utils and test base
+  javac -nowarn -g -encoding UTF-8 -cp "$JARS/*:$W/stubclasses" -d "$W/classes" "$S"/utils/*.java \
+    "$S"/jobs/{ParquetWriteJob,ParquetReadJob,SparkSQLJob,TempViewJob,UDFJob,EndToEndPipelineJob}.java \
+    "$TS"/SparkTestBase.java "$TS"/jobs/{SparkSQLJobTest,TempViewJobTest,UDFJobTest,EndToEndPipelineJobTest,AdvancedJoinJobTest}.java
+  javac -nowarn -cp "$JARS/*" -d "$W/toolclasses" "$W/tools/PlanDumpJvm.java"
+  java -cp "$JARS/*" scala.tools.nsc.Main -nowarn -classpath "$JARS/*:$W/toolclasses" -d "$W/toolclasses" \
+    "$W/tools/CapDriver.scala" "$W/tools/SiteTagger.scala"
+  opens=""; for p in java.lang java.lang.invoke java.lang.reflect java.io java.net java.nio java.util \
+    java.util.concurrent java.util.concurrent.atomic sun.nio.ch sun.nio.cs sun.security.action sun.util.calendar; do
+    opens="$opens --add-opens=java.base/$p=ALL-UNNAMED"; done
+  J=com.sagar.spark.jobs
+  # cwd = the compile copy (spark-warehouse/ of the bucketing test lands there). TempViewJob is the
+  # last main: it never calls SparkSessionFactory.stop(), so the factory would hand its session
+  # (whose listener the driver has removed) to the next main (each main is its own JVM normally).
+  (cd "$W/patched" && nice -n 10 timeout 300 java $opens -Djava.net.preferIPv6Addresses=false \
+    -cp "$W/toolclasses:$W/classes:$W/stubclasses:$W/patched/src/main/resources:$JARS/*" \
+    org.apache.spark.sql.benchjvm.CapDriver "$W/cap/main" "$W/cap/main/_eventlog" jsql com.sagar. \
+    $J.ParquetWriteJob $J.ParquetReadJob $J.SparkSQLJob $J.UDFJob $J.EndToEndPipelineJob $J.TempViewJob \
+    $J.SparkSQLJobTest $J.TempViewJobTest $J.UDFJobTest $J.EndToEndPipelineJobTest $J.AdvancedJoinJobTest \
+    ) > "$WORK/logs/javasql.log" 2>&1 || true
+  grep '\[capjvm\]\|\[junit-standin\]' "$WORK/logs/javasql.log" | grep -v captured || true
+  python3 - "$W" "$here/../javasql" "$src" "$repo" "$commit" > "$W/pkg.json" <<'PY'
+import json, sys
+w, out, src, repo, commit = sys.argv[1:6]
+print(json.dumps({"out": out, "repo_root": src, "repo": repo, "commit": commit, "language": "java",
+  "pkg": "com.sagar.", "captures": [w + "/cap/main"],
+  "scrub": [[w + "/gen/data-file", "/data/data-file"], [w + "/patched", "/work/app"], [w, "/work"]],
+  "report": w + "/pkg_report.json"}))
 PY
   python3 "$W/tools/package_jvm.py" "$W/pkg.json"
   exit 0
