@@ -59,8 +59,8 @@ fn each_input_of_a_sql_union_is_its_own_branch() {
     // (final aggregate, partial aggregate) of each input of Union (28), and its branch's lines
     for (nodes, branch) in [
         (["11", "7"], 9..=13),
-        (["19", "15"], 14..=18),
-        (["27", "23"], 19..=23),
+        (["19", "15"], 15..=19),
+        (["27", "23"], 21..=25),
     ] {
         for id in nodes {
             let line = line_of(id);

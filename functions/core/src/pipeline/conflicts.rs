@@ -38,9 +38,11 @@
 //! * **files read** — the site's literals name files (`read.csv("Ecommerce_Customers.csv")`)
 //!   and the scan's paths name none of them (`…/customer_churn.csv`);
 //! * **catalog table** — the site reads a database's table by name (`read.table("db.t")`) and
-//!   the scan names no table, only its files' location (a reader of paths planned it);
+//!   the scan names no table, only its files' location (a reader of paths planned it) — or the
+//!   reverse: the site reads files by path (`read.json(path)`) and the scan is of a catalog
+//!   table (`Scan json spark_catalog.default.flights`: a `FROM flights` over that table ran);
 //! * **language** — the scan's rows were handed over by Python (`applySchemaToPythonRDD`) and
-//!   the site is Scala or Java code (a translation of the Python that ran);
+//!   the site is Scala or Java code (a translation of the Python that ran);;
 //! * **CSV header** — the site reads CSV without a header row or a schema and the scan's columns
 //!   are named, or the reverse (Spark names a headerless CSV's columns `_c0`, `_c1`, …);
 //! * **rows kept** — the site keeps a number of rows (`limit(0)`, `first()`'s one, `show()`'s 21)
@@ -176,6 +178,7 @@ pub fn conflicts(family: OperatorFamily, node: &Evidence, site: &Evidence) -> bo
                 || reads_other_files(node, site)
                 || matches!((node.headerless_csv, site.headerless_csv), (Some(n), Some(s)) if n != s)
                 || node.scans_files_only && site.reads_catalog_table
+                || node.scans_catalog_table && site.reads_files_by_path
                 || node.file_format.is_some() && site.makes_rows_in_memory
                 || node.made_by_python && site.in_jvm_code
         }
@@ -476,6 +479,31 @@ mod tests {
             &files_only,
             &Evidence::default()
         ));
+    }
+
+    #[test]
+    fn a_reader_of_files_by_path_did_not_plan_a_scan_of_a_catalog_table() {
+        let catalog_scan = Evidence {
+            scans_catalog_table: true,
+            ..Evidence::default()
+        };
+        let mut view_scan = Evidence::default();
+        view_scan.add(TokenKind::Table, "flights");
+        let path_reader = Evidence {
+            file_format: Some("json".to_owned()),
+            reads_files_by_path: true,
+            ..Evidence::default()
+        };
+        let mut table_reader = Evidence::default();
+        table_reader.add(TokenKind::Table, "flights");
+        assert!(conflicts(OperatorFamily::Scan, &catalog_scan, &path_reader));
+        assert!(!conflicts(
+            OperatorFamily::Scan,
+            &catalog_scan,
+            &table_reader
+        ));
+        // a name without a database is a view's, and a view may stand for a reader of paths
+        assert!(!conflicts(OperatorFamily::Scan, &view_scan, &path_reader));
     }
 
     #[test]

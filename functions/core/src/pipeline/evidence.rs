@@ -104,10 +104,17 @@ pub struct Evidence {
     /// For a scan of files: it names no catalog table, only where its files are
     /// (`Scan parquet` with a `Location`, not `Scan parquet spark_catalog.sales.orders`).
     pub scans_files_only: bool,
+    /// For a scan: it scans a table of a database (`Scan json spark_catalog.default.flights`),
+    /// which a reader of files by path never plans ([`Self::reads_files_by_path`]).
+    pub scans_catalog_table: bool,
     /// For a reader (a site's evidence, never a node's): it reads a table of a database by name
     /// (`spark.read.table("sales.orders")`, `FROM sales.orders`), which Spark scans as that
     /// table ([`Self::scans_files_only`]).
     pub reads_catalog_table: bool,
+    /// For a reader (a site's evidence): it reads files by path (`spark.read.json(path)`,
+    /// `.format("csv").load(path)`), which Spark scans naming no table — never as
+    /// `Scan json spark_catalog.default.flights` ([`Self::scans_catalog_table`]).
+    pub reads_files_by_path: bool,
     /// For a site: it makes a frame of rows held in memory or an RDD's (`createDataFrame(rows)`,
     /// `Seq(…).toDS()`, `rdd.toDF()`), not of a reader's files — which a scan of files is not
     /// ([`Self::file_format`] of a node).
@@ -544,9 +551,11 @@ impl Evidence {
             compiled_in: self.compiled_in.clone(),
             headerless_csv: self.headerless_csv,
             scans_files_only: self.scans_files_only,
+            scans_catalog_table: self.scans_catalog_table,
             made_by_python: self.made_by_python,
             in_jvm_code: self.in_jvm_code,
             reads_catalog_table: self.reads_catalog_table,
+            reads_files_by_path: self.reads_files_by_path,
             makes_rows_in_memory: self.makes_rows_in_memory,
             group_keys: if kind == TokenKind::Column {
                 BTreeSet::new()
@@ -576,10 +585,6 @@ impl Evidence {
         }
     }
 
-    /// Whether this bag holds `value` in any role where a plan token of `kind` could appear:
-    /// a plan alias may be written as a column elsewhere and vice versa; a table may be read
-    /// through a path.
-    /// Whether the bag holds exactly this token (no cross-kind matching, see `holds`).
     /// Whether the bag reads a Python UDF's result (`pythonUDF0`: `sum(pythonUDF0)` over the
     /// UDF's evaluation).
     pub fn reads_udf_result(&self) -> bool {
@@ -588,6 +593,7 @@ impl Evidence {
         })
     }
 
+    /// Whether the bag holds exactly this token (no cross-kind matching, see `holds`).
     pub fn has(&self, kind: TokenKind, value: &str) -> bool {
         self.tokens.iter().any(|(k, v)| *k == kind && v == value)
     }
@@ -619,6 +625,9 @@ impl Evidence {
                 .any(|t| self.path_globs.iter().any(|g| glob_matches(g, t)))
     }
 
+    /// Whether this bag holds `value` in any role where a plan token of `kind` could appear:
+    /// a plan alias may be written as a column elsewhere and vice versa; a table may be read
+    /// through a path.
     fn holds(&self, kind: TokenKind, value: &str) -> bool {
         let alike: &[TokenKind] = match kind {
             // PySpark names columns in plain strings (`schema=["name", …]`, `groupBy("dept")`),

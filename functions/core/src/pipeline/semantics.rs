@@ -160,6 +160,8 @@ const GROUP_KEY: &str = "groupKey";
 const KEPT_ROWS: &str = "keptRows";
 /// … and that it scans files naming no table ([`Evidence::scans_files_only`]).
 const FILES_ONLY: &str = "filesOnly";
+/// … and that it scans a table of a database ([`Evidence::scans_catalog_table`]).
+const CATALOG_TABLE: &str = "catalogTable";
 /// … and that Python made the rows it scans ([`Evidence::made_by_python`]).
 const MADE_BY_PYTHON: &str = "madeByPython";
 
@@ -257,6 +259,11 @@ fn to_pairs(evidence: &Evidence) -> Vec<(String, String)> {
         )
         .chain(
             evidence
+                .scans_catalog_table
+                .then(|| (CATALOG_TABLE.to_owned(), "true".to_owned())),
+        )
+        .chain(
+            evidence
                 .made_by_python
                 .then(|| (MADE_BY_PYTHON.to_owned(), "true".to_owned())),
         )
@@ -342,6 +349,8 @@ pub fn evidence_of(pairs: &[(String, String)]) -> Evidence {
             e.kept_rows = v.parse().ok();
         } else if k == FILES_ONLY {
             e.scans_files_only = true;
+        } else if k == CATALOG_TABLE {
+            e.scans_catalog_table = true;
         } else if k == MADE_BY_PYTHON {
             e.made_by_python = true;
         }
@@ -598,6 +607,10 @@ fn scan_evidence(e: &mut Evidence, d: &crate::plan::NodeDetails) {
         }
         e.add_all(TokenKind::Path, &scan.paths);
         e.scans_files_only = scan.table.is_none() && !scan.paths.is_empty();
+        e.scans_catalog_table = scan
+            .table
+            .as_deref()
+            .is_some_and(super::evidence::is_catalog_table);
         e.file_format = super::evidence::file_format(&scan.format);
         // CSV read without a header row or a schema: Spark names the columns `_c0`, `_c1`, …
         let spark_named = |name: &str| {

@@ -568,6 +568,8 @@ fn call_evidence(
             .named_files
             .extend(call.args.paths.iter().filter_map(|p| named_file(p)));
         evidence.file_format = reader_format(chain, position);
+        evidence.reads_files_by_path =
+            evidence.file_format.is_some() && call.args.tables.is_empty();
         if evidence.file_format.as_deref() == Some("csv") {
             evidence.headerless_csv = Some(!names_csv_columns(chain, position));
         }
@@ -818,6 +820,70 @@ fn implicit_aggregate_name(call: &crate::code::SparkCall) -> Option<String> {
         (Some(column), false) => result_name(&function, column),
         _ => None,
     }
+}
+
+/// The name Spark gives a SQL clause's one unaliased aggregate of one column (`sum(count)` for
+/// `ORDER BY sum(count) DESC`, `count(1)` for `count(*)`), as [`implicit_aggregate_name`] for a
+/// call.
+fn sql_aggregate_name(clause: &SqlClause) -> Option<String> {
+    let mut aggregates = clause
+        .functions
+        .iter()
+        .map(|f| normalise_function(f))
+        .filter(|f| AGGREGATE_FUNCTIONS.contains(&f.as_str()));
+    let (Some(function), None) = (aggregates.next(), aggregates.next()) else {
+        return None;
+    };
+    if !clause.aliases.is_empty() || !is_lone_call(&clause.text, &function) {
+        return None;
+    }
+    // `COUNT(DISTINCT x)` is Spark's `count(DISTINCT x)`
+    let function = if clause.text.to_ascii_uppercase().contains("(DISTINCT ") {
+        format!("{function}{DISTINCT}")
+    } else {
+        function
+    };
+    match clause.columns.as_slice() {
+        [] | [_] if function == "count" && clause.text.contains('*') => Some("count(1)".to_owned()),
+        [column] => result_name(&function, column),
+        _ => None,
+    }
+}
+
+/// Whether a select item or an `ORDER BY` is one call of `function` and nothing else
+/// (`sum(count)`, `ORDER BY sum(count) DESC`, not `0.2 * avg(l_quantity)`, which Spark names
+/// after the whole expression).
+fn is_lone_call(text: &str, function: &str) -> bool {
+    let lower = text.trim().trim_end_matches(',').to_ascii_lowercase();
+    let mut rest = lower.strip_prefix("order by").unwrap_or(&lower).trim();
+    if let Some(at) = rest.find(" limit ") {
+        rest = rest[..at].trim_end();
+    }
+    for suffix in [" nulls first", " nulls last", " desc", " asc"] {
+        rest = rest.strip_suffix(suffix).unwrap_or(rest).trim_end();
+    }
+    let Some(arguments) = rest
+        .strip_prefix(function)
+        .map(str::trim_start)
+        .and_then(|r| r.strip_prefix('('))
+    else {
+        return false;
+    };
+    // the call's own parenthesis closes at the very end
+    let mut depth = 1usize;
+    for (at, c) in arguments.char_indices() {
+        match c {
+            '(' => depth += 1,
+            ')' => {
+                depth -= 1;
+                if depth == 0 {
+                    return at + 1 == arguments.len();
+                }
+            }
+            _ => {}
+        }
+    }
+    false
 }
 
 /// The name Spark gives an unaliased aggregate `function` (normalised) of `column`. Only names
@@ -1554,21 +1620,54 @@ pub(super) fn nested_in<'a>(
     })
 }
 
+/// Whether a clause belongs to the query block `clause` is in (the `SELECT` around it, at its
+/// depth); `None` when no `SELECT` holds `clause`.
+fn in_query_block<'s>(
+    stmt: &'s SqlStatement,
+    clause: &'s SqlClause,
+) -> Option<impl Fn(&&SqlClause) -> bool + 's> {
+    // Clauses are in the order they are written: the block runs from the last `SELECT` at the
+    // clause's depth before it to the next one (a `UNION`'s next branch, a sibling CTE's body).
+    let at = stmt.clauses.iter().position(|c| std::ptr::eq(c, clause))?;
+    let heads_at_depth = |i: &usize| {
+        stmt.clauses[*i].kind == SqlClauseKind::Select && stmt.clauses[*i].depth == clause.depth
+    };
+    let head = (0..=at).rev().find(heads_at_depth)?;
+    let end = (head + 1..stmt.clauses.len())
+        .find(heads_at_depth)
+        .unwrap_or(stmt.clauses.len());
+    let block = &stmt.clauses[head..end];
+    Some(move |c: &&SqlClause| c.depth == clause.depth && block.iter().any(|b| std::ptr::eq(b, *c)))
+}
+
+/// The aggregates a grouped block orders by (`GROUP BY k ORDER BY sum(x) DESC`): its aggregate
+/// computes them though the select list names none, so they are the `GROUP BY`'s evidence too.
+fn ordered_aggregates<'s>(stmt: &'s SqlStatement, group_by: &'s SqlClause) -> Vec<&'s SqlClause> {
+    let Some(in_block) = in_query_block(stmt, group_by) else {
+        return Vec::new();
+    };
+    stmt.clauses
+        .iter()
+        .filter(in_block)
+        .filter(|c| c.kind == SqlClauseKind::OrderBy)
+        .filter(|c| {
+            c.functions
+                .iter()
+                .any(|f| AGGREGATE_FUNCTIONS.contains(&normalise_function(f).as_str()))
+        })
+        .collect()
+}
+
 /// The `GROUP BY` columns the select list around `clause` does not return
 /// (`SELECT origin, count(1) … GROUP BY origin, release_year`): none when it returns a star.
 fn keys_left_out<'s>(stmt: &'s SqlStatement, clause: &SqlClause) -> Vec<&'s str> {
-    let Some(head) = stmt.clauses.iter().find(|c| {
-        c.kind == SqlClauseKind::Select
-            && c.depth == clause.depth
-            && c.lines.contains(&clause.lines)
-    }) else {
+    let Some(in_head) = in_query_block(stmt, clause) else {
         return Vec::new();
     };
-    let in_head = |c: &&SqlClause| c.depth == clause.depth && head.lines.contains(&c.lines);
     let items: Vec<&SqlClause> = stmt
         .clauses
         .iter()
-        .filter(in_head)
+        .filter(&in_head)
         .filter(|c| c.kind == SqlClauseKind::SelectItem)
         .collect();
     if items.is_empty() || items.iter().any(|i| i.text.trim_end().ends_with('*')) {
@@ -1637,6 +1736,27 @@ pub(super) fn clause_evidence(stmt: &SqlStatement, clause: &SqlClause) -> Eviden
         SqlClauseKind::Where | SqlClauseKind::WherePredicate | SqlClauseKind::Having
     ) {
         evidence.predicates = predicates::of_sql_condition(&clause.text);
+    }
+    let ordered = if clause.kind == SqlClauseKind::GroupBy {
+        ordered_aggregates(stmt, clause)
+    } else {
+        Vec::new()
+    };
+    for c in ordered {
+        evidence.add_all(TokenKind::Column, &c.columns);
+        for f in &c.functions {
+            if AGGREGATE_FUNCTIONS.contains(&normalise_function(f).as_str()) {
+                evidence.add(TokenKind::Function, f);
+            }
+        }
+        if let Some(name) = sql_aggregate_name(c) {
+            evidence.add(TokenKind::Alias, &name);
+        }
+    }
+    if clause.kind == SqlClauseKind::SelectItem
+        && let Some(name) = sql_aggregate_name(clause)
+    {
+        evidence.add(TokenKind::Alias, &name);
     }
     for c in nested_in(stmt, clause) {
         evidence.add_all(TokenKind::Column, &c.columns);

@@ -1315,6 +1315,64 @@ mod tests {
     }
 
     #[test]
+    fn a_grouping_holds_the_aggregates_its_block_orders_by_under_spark_s_names() {
+        let table = site_table(
+            "job.py",
+            "spark.sql(\"\"\"\nSELECT dest FROM flights\nGROUP BY dest ORDER BY sum(count) DESC LIMIT 5\n\"\"\").show()\n\
+             spark.sql(\"SELECT k, 0.2 * avg(q), count(*), COUNT(DISTINCT c) FROM t GROUP BY k\").show()\n",
+        );
+        let clause = |line: u32, kind: SqlClauseKind| {
+            table
+                .sites
+                .iter()
+                .find(|s| {
+                    s.lines.start == line
+                        && matches!(&s.kind, SiteKind::Sql { kind: k, .. } if *k == kind)
+                })
+                .unwrap_or_else(|| panic!("no {kind:?} on line {line}"))
+        };
+        let grouping = &clause(3, SqlClauseKind::GroupBy).evidence;
+        // `ORDER BY sum(count)`: the aggregate computes it, under the name Spark gives it
+        assert!(grouping.has(TokenKind::Function, "sum"));
+        assert!(grouping.has(TokenKind::Alias, "sum(count)"));
+        let items: Vec<&Site> = table
+            .sites
+            .iter()
+            .filter(|s| {
+                s.lines.start == 5
+                    && matches!(
+                        &s.kind,
+                        SiteKind::Sql {
+                            kind: SqlClauseKind::SelectItem,
+                            ..
+                        }
+                    )
+            })
+            .collect();
+        // `count(*)` is Spark's `count(1)`; `0.2 * avg(q)` is named after the whole expression
+        assert!(
+            items
+                .iter()
+                .any(|s| s.evidence.has(TokenKind::Alias, "count(1)"))
+        );
+        assert!(
+            !items
+                .iter()
+                .any(|s| s.evidence.has(TokenKind::Alias, "avg(q)"))
+        );
+        assert!(
+            items
+                .iter()
+                .any(|s| s.evidence.has(TokenKind::Alias, "count(distinct c)"))
+        );
+        assert!(
+            !items
+                .iter()
+                .any(|s| s.evidence.has(TokenKind::Alias, "count(c)"))
+        );
+    }
+
+    #[test]
     fn a_chain_written_inside_a_join_feeds_the_join_as_its_argument() {
         let table = site_table(
             "job.py",
@@ -1799,5 +1857,13 @@ mod tests {
         assert!(!conflicts(&scan_of("csv"), 3));
         // a scan of a table names no file format: nothing to contradict
         assert!(!conflicts(&Evidence::default(), 1));
+        // … but a database's table is never what a reader of paths scans
+        let catalog_table = Evidence {
+            file_format: crate::pipeline::evidence::file_format("json"),
+            scans_catalog_table: true,
+            ..Evidence::default()
+        };
+        assert!(conflicts(&catalog_table, 1));
+        assert!(!conflicts(&scan_of("json"), 1));
     }
 }
