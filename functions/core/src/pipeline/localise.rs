@@ -24,6 +24,11 @@ use rustc_hash::FxHashMap;
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet};
 
+/// How much a test's code counts beside the code it tests: a test that runs its own copy of a
+/// statement produced the plan as much as the job does, so the plan's evidence decides between
+/// them and the damping only breaks a tie in favour of the code under test.
+const TEST_DAMPING: f64 = 0.9;
+
 /// Score of `site` as the producer of a node with `family` and evidence `target`: zero when the
 /// site cannot produce that family; otherwise a base for compatibility plus the weighted share of
 /// the node's evidence found there, damped for tests, helpers and dead code.
@@ -46,7 +51,7 @@ pub fn site_score(
         score *= CONFLICT_PENALTY;
     }
     if site.flags.test {
-        score *= 0.5;
+        score *= TEST_DAMPING;
     }
     if site.flags.utility {
         score *= 0.8;
@@ -445,7 +450,7 @@ impl PlanEvidence {
                     continue;
                 }
                 let coverage = evidence_overlap(*family, evidence, site, table).coverage;
-                let mut damp = if site.flags.test { 0.5 } else { 1.0 };
+                let mut damp = if site.flags.test { TEST_DAMPING } else { 1.0 };
                 if conflicts(*family, evidence, &site.evidence) {
                     damp *= CONFLICT_PENALTY;
                 }

@@ -1,0 +1,88 @@
+//! A test that runs its own copy of a statement (a suite re-writing the job's chain with another
+//! name for its result) produced the plans it ran: where the plan's names are the test's, the
+//! test's statement is the answer, though most of the plan looks alike in both; where nothing
+//! tells them apart, the code under test is.
+
+mod support;
+
+const JOB: &str = "\
+from pyspark.sql import SparkSession, functions as F
+
+spark = SparkSession.builder.getOrCreate()
+orders = spark.createDataFrame([(\"north\", 10, \"web\"), (\"south\", 20, \"shop\")], [\"region\", \"amount\", \"channel\"])
+orders.filter(F.col(\"channel\") == \"web\").groupBy(\"region\").agg(F.sum(\"amount\").alias(\"total\")).show()
+";
+
+const TEST: &str = "\
+from pyspark.sql import functions as F
+
+
+def test_totals(spark):
+    orders = spark.createDataFrame([(\"north\", 10, \"web\"), (\"south\", 20, \"shop\")], [\"region\", \"amount\", \"channel\"])
+    orders.filter(F.col(\"channel\") == \"web\").groupBy(\"region\").agg(F.sum(\"amount\").alias(\"{name}\")).show()
+";
+
+/// `{name}` is the name the final aggregate gives its sum.
+const PLAN: &str = "\
+== Physical Plan ==
+* HashAggregate (5)
++- Exchange (4)
+   +- * HashAggregate (3)
+      +- * Filter (2)
+         +- * LocalTableScan (1)
+
+
+(1) LocalTableScan [codegen id : 1]
+Output [3]: [region#0, amount#1L, channel#2]
+Arguments: [region#0, amount#1L, channel#2]
+
+(2) Filter [codegen id : 1]
+Input [3]: [region#0, amount#1L, channel#2]
+Condition : (isnotnull(channel#2) AND (channel#2 = web))
+
+(3) HashAggregate [codegen id : 1]
+Input [2]: [region#0, amount#1L]
+Keys [1]: [region#0]
+Functions [1]: [partial_sum(amount#1L)]
+Aggregate Attributes [1]: [sum#8L]
+Results [2]: [region#0, sum#9L]
+
+(4) Exchange
+Input [2]: [region#0, sum#9L]
+Arguments: hashpartitioning(region#0, 200), ENSURE_REQUIREMENTS, [plan_id=10]
+
+(5) HashAggregate [codegen id : 2]
+Input [2]: [region#0, sum#9L]
+Keys [1]: [region#0]
+Functions [1]: [sum(amount#1L)]
+Aggregate Attributes [1]: [sum(amount#1L)#7L]
+Results [2]: [region#0, sum(amount#1L)#7L AS {name}#5L]
+";
+
+fn files_answering(name: &str) -> Vec<String> {
+    let test = TEST.replace("{name}", "total_amount");
+    let plan = PLAN.replace("{name}", name);
+    let mappings = support::map_against(
+        &[("jobs/totals.py", JOB), ("tests/test_totals.py", &test)],
+        &plan,
+    );
+    ["1", "2", "3", "5"]
+        .iter()
+        .map(|id| {
+            let m = mappings.iter().find(|m| m.dag_node_id == *id).expect(id);
+            m.mapped_code.as_ref().expect("mapped").file.clone()
+        })
+        .collect()
+}
+
+#[test]
+fn the_plan_a_test_ran_is_its_own_statement_s() {
+    // the plan names the sum as the test does: every operator of it is the test's
+    for file in files_answering("total_amount") {
+        assert_eq!(file, "tests/test_totals.py");
+    }
+    // … and as the job does: the job's
+    for file in files_answering("total") {
+        assert_eq!(file, "jobs/totals.py");
+    }
+}
