@@ -407,7 +407,7 @@ fn rdd_made_in_chain(chain: &CallChain) -> Vec<u32> {
 const RDD_STATEMENT_LINES: usize = 20;
 
 /// Whether a chain is Scala or Java code ([`Evidence::in_jvm_code`]).
-fn in_jvm_code(index: &RepoIndex, chain: &CallChain) -> bool {
+pub(super) fn in_jvm_code(index: &RepoIndex, chain: &CallChain) -> bool {
     index
         .files
         .get(chain.file as usize)

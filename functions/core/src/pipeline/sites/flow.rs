@@ -263,6 +263,31 @@ pub(super) fn flow_edges(
             .max_by_key(|c| chains[**c].statement.start)
             .copied()
     };
+    // A JVM method reading a name it neither declares nor takes reads a field of its class,
+    // which other methods assign (`deduped = goodOrders…` in a test's `@BeforeEach setup()`,
+    // read by each test): those assignments reach it — not other methods' local declarations.
+    let field_assignments = |chain: &CallChain, var: &str| -> Vec<usize> {
+        if chain.symbol.is_none() || !super::build::in_jvm_code(index, chain) {
+            return Vec::new();
+        }
+        let Some(candidates) = by_var.get(&(chain.file, var)) else {
+            return Vec::new();
+        };
+        let assigned: Vec<usize> = candidates
+            .iter()
+            .copied()
+            .filter(|c| {
+                let other = &chains[*c];
+                other.symbol.is_some()
+                    && other.symbol != chain.symbol
+                    && assigns_without_declaring(&other.text, var)
+            })
+            .collect();
+        if assigned.len() > MAY_REACH_CAP {
+            return Vec::new();
+        }
+        assigned
+    };
     // A chain starting from a parameter (`def build(df): df.select(…)`) is fed by what the
     // function's callers pass there (`build(fraud_df, …)`): the chains assigning it last.
     let parameter_feeds = |chain: &CallChain, var: &str| -> Vec<usize> {
@@ -305,7 +330,11 @@ pub(super) fn flow_edges(
             } else if !root.is_empty() {
                 let defined = definitions(chain, root);
                 if defined.is_empty() {
-                    for def in parameter_feeds(chain, root) {
+                    let mut outside = parameter_feeds(chain, root);
+                    if outside.is_empty() {
+                        outside = field_assignments(chain, root);
+                    }
+                    for def in outside {
                         if def != idx && !feeds.iter().any(|(_, d)| *d == def) {
                             feeds.push((FlowRole::Receiver, def));
                         }
@@ -334,6 +363,9 @@ pub(super) fn flow_edges(
                 let mut defined = definitions(chain, variable);
                 if defined.is_empty() && inline.is_none() {
                     defined = parameter_feeds(chain, variable);
+                }
+                if defined.is_empty() && inline.is_none() {
+                    defined = field_assignments(chain, variable);
                 }
                 for def in inline.into_iter().chain(defined) {
                     if def != idx && !feeds.iter().any(|(_, d)| *d == def) {
@@ -395,6 +427,16 @@ pub(super) fn reads_cached_frames(index: &RepoIndex) -> Vec<bool> {
             }
         })
         .collect()
+}
+
+/// Whether a statement assigns `var` without declaring it (`deduped = …`, `this.deduped = …`,
+/// not `Dataset<Row> deduped = …` or `val deduped = …`): it sets a field.
+fn assigns_without_declaring(statement: &str, var: &str) -> bool {
+    let text = statement.trim_start();
+    let text = text.strip_prefix("this.").unwrap_or(text);
+    text.strip_prefix(var)
+        .map(str::trim_start)
+        .is_some_and(|rest| rest.starts_with('=') && !rest.starts_with("=="))
 }
 
 /// Whether a variable is an object's attribute (`self.orders`, `this.orders`).

@@ -1555,6 +1555,50 @@ mod tests {
     }
 
     #[test]
+    fn a_java_field_set_in_one_method_feeds_the_methods_reading_it() {
+        let files = [(
+            "PipelineTest.java",
+            "class PipelineTest {\n\
+             \x20 private Dataset<Row> deduped;\n\
+             \x20 void setup() {\n\
+             \x20   Dataset<Row> raw = spark.read().csv(\"orders.csv\");\n\
+             \x20   deduped = raw.dropDuplicates(\"order_id\");\n\
+             \x20 }\n\
+             \x20 void countsRows() {\n\
+             \x20   long n = deduped.select(\"order_id\").distinct().count();\n\
+             \x20 }\n\
+             \x20 void other() {\n\
+             \x20   Dataset<Row> raw = spark.read().json(\"events.json\");\n\
+             \x20   raw.show();\n\
+             \x20 }\n\
+             \x20 void readsLocal() {\n\
+             \x20   raw.count();\n\
+             \x20 }\n\
+             }\n",
+        )];
+        let index = repo_index(&files);
+        let table = SiteTable::build(&index);
+        let chain_at = |line: u32| {
+            index
+                .chains
+                .iter()
+                .position(|c| c.statement.start == line)
+                .unwrap_or_else(|| panic!("line {line}: {:#?}", index.chains))
+        };
+        let fed = |line: u32| -> Vec<usize> {
+            table
+                .feeds(chain_at(line))
+                .iter()
+                .map(|(_, c)| *c)
+                .collect()
+        };
+        // the test reads the field `setup` assigned
+        assert!(fed(8).contains(&chain_at(5)), "{:?}", fed(8));
+        // … but another method's local declaration is no field (nor is any of them reached)
+        assert!(fed(15).is_empty(), "{:?}", fed(15));
+    }
+
+    #[test]
     fn every_assignment_in_a_branch_may_reach_a_later_read() {
         // (the assignment before the `try` is taken to reach the read too: only how deep the
         // branches nest is known, not which assignment a branch's runs always follow)
