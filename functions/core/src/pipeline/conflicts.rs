@@ -42,7 +42,9 @@
 //!   reverse: the site reads files by path (`read.json(path)`) and the scan is of a catalog
 //!   table (`Scan json spark_catalog.default.flights`: a `FROM flights` over that table ran);
 //! * **language** — the scan's rows were handed over by Python (`applySchemaToPythonRDD`) and
-//!   the site is Scala or Java code (a translation of the Python that ran);;
+//!   the site is Scala or Java code (a translation of the Python that ran); and for any
+//!   operator, when such rows or a Python UDF's evaluation anywhere in its plan show Python drove
+//!   the query;
 //! * **CSV header** — the site reads CSV without a header row or a schema and the scan's columns
 //!   are named, or the reverse (Spark names a headerless CSV's columns `_c0`, `_c1`, …);
 //! * **rows kept** — the site keeps a number of rows (`limit(0)`, `first()`'s one, `show()`'s 21)
@@ -75,6 +77,9 @@ pub const CONFLICT_PENALTY: f64 = 0.55;
 
 /// Whether `site` says something the node (`family`, `node`) rules out (see module docs).
 pub fn conflicts(family: OperatorFamily, node: &Evidence, site: &Evidence) -> bool {
+    if node.driven_by_python && site.in_jvm_code {
+        return true;
+    }
     if let (Some(closure), Some(around)) = (&node.compiled_in, &site.compiled_in)
         && closure != around
     {
@@ -435,6 +440,27 @@ mod tests {
             &Evidence::default(),
             &scala_site
         ));
+    }
+
+    #[test]
+    fn jvm_code_ran_no_operator_of_a_plan_python_drove() {
+        let python_driven = Evidence {
+            driven_by_python: true,
+            ..Evidence::default()
+        };
+        let scala_site = Evidence {
+            in_jvm_code: true,
+            ..Evidence::default()
+        };
+        for family in [
+            OperatorFamily::Join,
+            OperatorFamily::Aggregate,
+            OperatorFamily::Sort,
+        ] {
+            assert!(conflicts(family, &python_driven, &scala_site));
+            assert!(!conflicts(family, &python_driven, &Evidence::default()));
+            assert!(!conflicts(family, &Evidence::default(), &scala_site));
+        }
     }
 
     #[test]

@@ -101,6 +101,10 @@ pub struct Evidence {
     /// For a site: it is Scala or Java code, which makes its rows in the JVM
     /// ([`Self::made_by_python`]).
     pub in_jvm_code: bool,
+    /// For a node: its plan shows Python drove the query — rows PySpark handed over anywhere in
+    /// it, or a Python UDF's evaluation — so no Scala or Java statement ran any of its operators
+    /// ([`Self::in_jvm_code`]), whatever translation of the query the repository holds.
+    pub driven_by_python: bool,
     /// For a scan of files: it names no catalog table, only where its files are
     /// (`Scan parquet` with a `Location`, not `Scan parquet spark_catalog.sales.orders`).
     pub scans_files_only: bool,
@@ -554,6 +558,7 @@ impl Evidence {
             scans_catalog_table: self.scans_catalog_table,
             made_by_python: self.made_by_python,
             in_jvm_code: self.in_jvm_code,
+            driven_by_python: self.driven_by_python,
             reads_catalog_table: self.reads_catalog_table,
             reads_files_by_path: self.reads_files_by_path,
             makes_rows_in_memory: self.makes_rows_in_memory,

@@ -164,6 +164,8 @@ const FILES_ONLY: &str = "filesOnly";
 const CATALOG_TABLE: &str = "catalogTable";
 /// … and that Python made the rows it scans ([`Evidence::made_by_python`]).
 const MADE_BY_PYTHON: &str = "madeByPython";
+/// … and that Python drove its plan ([`Evidence::driven_by_python`]).
+const DRIVEN_BY_PYTHON: &str = "drivenByPython";
 
 fn to_pairs(evidence: &Evidence) -> Vec<(String, String)> {
     evidence
@@ -267,6 +269,11 @@ fn to_pairs(evidence: &Evidence) -> Vec<(String, String)> {
                 .made_by_python
                 .then(|| (MADE_BY_PYTHON.to_owned(), "true".to_owned())),
         )
+        .chain(
+            evidence
+                .driven_by_python
+                .then(|| (DRIVEN_BY_PYTHON.to_owned(), "true".to_owned())),
+        )
         .collect()
 }
 
@@ -353,6 +360,8 @@ pub fn evidence_of(pairs: &[(String, String)]) -> Evidence {
             e.scans_catalog_table = true;
         } else if k == MADE_BY_PYTHON {
             e.made_by_python = true;
+        } else if k == DRIVEN_BY_PYTHON {
+            e.driven_by_python = true;
         }
     }
     e
@@ -1432,6 +1441,18 @@ pub fn plan_semantics(graph: &PlanGraph) -> Vec<SemanticDescription> {
             own[idx].keeps_both_keys = true;
         }
     }
+    // Rows PySpark handed over, or a Python UDF evaluated, anywhere in the plan: Python drove
+    // the whole query, so none of its operators is a Scala or Java statement's.
+    let driven_by_python = own.iter().any(|e| e.made_by_python)
+        || graph
+            .nodes
+            .iter()
+            .any(|n| n.family == OperatorFamily::PythonEval);
+    if driven_by_python {
+        for evidence in &mut own {
+            evidence.driven_by_python = true;
+        }
+    }
     let derived: Vec<Option<String>> = (0..graph.nodes.len())
         .map(|i| {
             if graph.nodes[i].node_kind == NodeKind::Engine {
@@ -2324,6 +2345,30 @@ Input [3]: [Seqno#822, Name#823, pythonUDF0#843]
         // a Scala `sparkContext.parallelize(…).toDF()` and a file scan
         assert_eq!(scans("scala-lessons", "spl-sql-udf-002"), vec![false]);
         assert_eq!(scans("catalog", "sfde-run-pipeline-003"), vec![false]);
+    }
+
+    #[test]
+    fn every_operator_of_a_plan_python_drove_says_so() {
+        let driven = |set: &str, case: &str| {
+            bench_semantics(set, case)
+                .into_iter()
+                .map(|s| super::evidence_of(&s.signature).driven_by_python)
+                .collect::<std::collections::BTreeSet<bool>>()
+        };
+        // rows `createDataFrame` handed over under a join, a sort, a union: all of it
+        assert_eq!(
+            driven("guide", "stdg-structured-apis-chapter-8-joins-sql-006"),
+            std::collections::BTreeSet::from([true])
+        );
+        // a Scala job's plan, and a plan of files alone (any driver may have read them)
+        assert_eq!(
+            driven("scala-lessons", "spl-sql-udf-002"),
+            std::collections::BTreeSet::from([false])
+        );
+        assert_eq!(
+            driven("catalog", "sfde-run-pipeline-003"),
+            std::collections::BTreeSet::from([false])
+        );
     }
 
     #[test]
