@@ -18,6 +18,7 @@ use super::conflicts::{
 use super::evidence::{Evidence, NULL_DROP, Overlap, STRUCT_FIELDS, TokenKind, overlap};
 use super::semantics::SemanticDescription;
 use super::sites::{FlowRole, SiteId, SiteKind, SiteTable};
+use crate::code::lang::vocab::PYTHON_UDF_CALL;
 use crate::contracts::NodeKind;
 use crate::plan::{NodeIdx, OperatorFamily, PlanGraph};
 use rustc_hash::FxHashMap;
@@ -428,6 +429,9 @@ struct PlanEvidence {
     reads_cached_data: bool,
     /// The columns the plan returns, when it prints them ([`result_columns`]).
     result_columns: Option<BTreeSet<String>>,
+    /// The Python UDFs the plan evaluates, by name (normalised; a lambda's `<lambda>` names
+    /// nothing); `None` when it evaluates none.
+    evaluated_udfs: Option<BTreeSet<String>>,
 }
 
 impl PlanEvidence {
@@ -480,7 +484,22 @@ impl PlanEvidence {
                 .iter()
                 .any(|n| n.operator.starts_with("InMemory") || n.name.starts_with("InMemory")),
             result_columns: result_columns(graph),
+            evaluated_udfs: evaluated_udfs(graph),
         }
+    }
+
+    /// Whether some site of a unit calls a UDF the plan evaluates: a Python call of a UDF
+    /// ([`PYTHON_UDF_CALL`]) or, SQL calling one registered by name, that name. `true` when the
+    /// plan evaluates none.
+    fn calls_an_evaluated_udf(&self, table: &SiteTable, sites: &BTreeSet<SiteId>) -> bool {
+        let Some(names) = &self.evaluated_udfs else {
+            return true;
+        };
+        sites.iter().any(|s| {
+            let evidence = &table.sites[*s].evidence;
+            evidence.has(TokenKind::Function, PYTHON_UDF_CALL)
+                || names.iter().any(|n| evidence.has(TokenKind::Function, n))
+        })
     }
 
     /// The sites in other files than `best`'s scoring exactly as well for node `n`
@@ -669,9 +688,16 @@ fn rank_units(
                     }
                 })
                 .sum();
+            // A plan evaluating a Python UDF ran code calling it: a unit calling none (the
+            // query's SQL twin, written without the UDF) is not that code, however alike the rest.
+            let udf_penalty = if !evidence.calls_an_evaluated_udf(table, &sites) {
+                UNIT_WITHOUT_THE_UDF
+            } else {
+                1.0
+            };
             let unit = RankedUnit {
                 kind,
-                score: (total - idle) * prior.of_unit(table, &sites),
+                score: (total - idle) * prior.of_unit(table, &sites) * udf_penalty,
                 explained: if writers.is_empty() {
                     0.0
                 } else {
@@ -684,6 +710,23 @@ fn rank_units(
     ranked.sort_by(|a, b| b.0.score.total_cmp(&a.0.score));
     order_tied_files(&mut ranked, evidence, table);
     ranked
+}
+
+/// The Python UDFs `graph` evaluates ([`PlanEvidence::evaluated_udfs`]).
+fn evaluated_udfs(graph: &PlanGraph) -> Option<BTreeSet<String>> {
+    let evaluations: Vec<_> = graph
+        .nodes
+        .iter()
+        .filter(|n| n.family == OperatorFamily::PythonEval)
+        .collect();
+    (!evaluations.is_empty()).then(|| {
+        evaluations
+            .iter()
+            .flat_map(|n| n.details.python_udfs.iter())
+            .map(|name| super::evidence::normalise_function(name))
+            .filter(|name| !name.contains('<'))
+            .collect()
+    })
 }
 
 /// A Project's score in `sites` as Spark's collapsing of adjacent projections makes it: the
@@ -769,6 +812,9 @@ const COLLAPSED_GAIN: f64 = 0.05;
 /// How many statements a flow of bare nodes (no evidence of their own) is followed on from the
 /// last one that explains something.
 const BARE_STEPS: usize = 4;
+
+/// What a unit's fit keeps when the plan evaluates a Python UDF and no site of the unit calls one.
+const UNIT_WITHOUT_THE_UDF: f64 = 0.5;
 
 /// What a statement of a unit that explains none of the plan's nodes costs the unit.
 const IDLE_STATEMENT: f64 = 0.05;
