@@ -24,8 +24,8 @@ fn renamed_columns(alias: Option<&sqlparser::ast::TableAlias>) -> Vec<String> {
 }
 
 /// The name Spark gives an unaliased call of a function over columns: `count(country)` for
-/// `COUNT(country)`, `count(1)` for `COUNT(*)` (the plan prints the result under that name, as
-/// it would an alias).
+/// `COUNT(country)`, `count(1)` for `COUNT(*)`, `count(DISTINCT country)` (the plan prints the
+/// result under that name, as it would an alias).
 pub(super) fn implicit_name(expr: &sqlparser::ast::Expr) -> Option<String> {
     use sqlparser::ast::{Expr, FunctionArg, FunctionArgExpr, FunctionArguments};
     let Expr::Function(function) = expr else {
@@ -34,9 +34,13 @@ pub(super) fn implicit_name(expr: &sqlparser::ast::Expr) -> Option<String> {
     let FunctionArguments::List(list) = &function.args else {
         return None;
     };
-    if list.duplicate_treatment.is_some() || function.over.is_some() {
+    if function.over.is_some() {
         return None;
     }
+    let distinct = matches!(
+        list.duplicate_treatment,
+        Some(sqlparser::ast::DuplicateTreatment::Distinct)
+    );
     let mut args = Vec::with_capacity(list.args.len());
     for arg in &list.args {
         let FunctionArg::Unnamed(arg) = arg else {
@@ -50,7 +54,8 @@ pub(super) fn implicit_name(expr: &sqlparser::ast::Expr) -> Option<String> {
         });
     }
     let name = function.name.0.last()?.as_ident()?.value.to_lowercase();
-    Some(format!("{name}({})", args.join(", ")))
+    let distinct = if distinct { "DISTINCT " } else { "" };
+    Some(format!("{name}({distinct}{})", args.join(", ")))
 }
 
 /// The names Spark makes up for the function calls of a condition (`sum(x) > 300 AND …`).
@@ -73,10 +78,35 @@ fn implicit_names_within(expr: &sqlparser::ast::Expr, names: &mut Vec<String>) {
 /// is not its direction's default — so `ORDER BY w DESC NULLS FIRST` reads like
 /// `orderBy(col("w").desc_nulls_first())`.
 fn ordering_functions(order_by: &sqlparser::ast::OrderBy) -> Vec<String> {
-    use sqlparser::ast::{OrderByKind, OrderBySort};
-    let OrderByKind::Expressions(items) = &order_by.kind else {
+    let sqlparser::ast::OrderByKind::Expressions(items) = &order_by.kind else {
         return Vec::new();
     };
+    ordering_names(items)
+}
+
+/// The orderings of the windows a select item calls (`DENSE_RANK() OVER (… ORDER BY x DESC)`),
+/// named as [`ordering_functions`] names an `ORDER BY`'s.
+fn window_orderings(expr: &Expr) -> Vec<String> {
+    use sqlparser::ast::WindowType;
+    match expr {
+        Expr::Function(function) => match &function.over {
+            Some(WindowType::WindowSpec(spec)) => ordering_names(&spec.order_by),
+            _ => Vec::new(),
+        },
+        Expr::BinaryOp { left, right, .. } => {
+            let mut names = window_orderings(left);
+            names.extend(window_orderings(right));
+            names
+        }
+        Expr::Nested(inner)
+        | Expr::UnaryOp { expr: inner, .. }
+        | Expr::Cast { expr: inner, .. } => window_orderings(inner),
+        _ => Vec::new(),
+    }
+}
+
+fn ordering_names(items: &[sqlparser::ast::OrderByExpr]) -> Vec<String> {
+    use sqlparser::ast::OrderBySort;
     let mut names = Vec::new();
     for item in items {
         let descending = matches!(item.options.sort, Some(OrderBySort::Desc));
@@ -251,6 +281,14 @@ impl ClauseBuilder<'_> {
                 .functions
                 .extend(ordering_functions(order_by));
             dedup(&mut self.clauses[i].functions);
+            // `ORDER BY sum(count) DESC`: the aggregate computing it names it `sum(count)`
+            if let sqlparser::ast::OrderByKind::Expressions(items) = &order_by.kind {
+                let mut names = Vec::new();
+                for item in items {
+                    implicit_names_within(&item.expr, &mut names);
+                }
+                self.clauses[i].aliases.extend(names);
+            }
         }
         if let Some(limit) = &query.limit_clause {
             let limit_lines = self.lines(limit.span(), lines);
@@ -329,6 +367,13 @@ impl ClauseBuilder<'_> {
             if is_window {
                 let w = self.push(SqlClauseKind::Window, item_lines, text, depth);
                 self.clauses[w].aliases = self.clauses[i].aliases.clone();
+                let orderings = expr.map(window_orderings).unwrap_or_default();
+                for clause in [i, w] {
+                    self.clauses[clause]
+                        .functions
+                        .extend(orderings.iter().cloned());
+                    dedup(&mut self.clauses[clause].functions);
+                }
             }
             if let Some(expr) = expr {
                 collect_subqueries(expr, item_lines, self, &mut subqueries);

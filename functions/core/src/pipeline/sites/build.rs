@@ -822,70 +822,6 @@ fn implicit_aggregate_name(call: &crate::code::SparkCall) -> Option<String> {
     }
 }
 
-/// The name Spark gives a SQL clause's one unaliased aggregate of one column (`sum(count)` for
-/// `ORDER BY sum(count) DESC`, `count(1)` for `count(*)`), as [`implicit_aggregate_name`] for a
-/// call.
-fn sql_aggregate_name(clause: &SqlClause) -> Option<String> {
-    let mut aggregates = clause
-        .functions
-        .iter()
-        .map(|f| normalise_function(f))
-        .filter(|f| AGGREGATE_FUNCTIONS.contains(&f.as_str()));
-    let (Some(function), None) = (aggregates.next(), aggregates.next()) else {
-        return None;
-    };
-    if !clause.aliases.is_empty() || !is_lone_call(&clause.text, &function) {
-        return None;
-    }
-    // `COUNT(DISTINCT x)` is Spark's `count(DISTINCT x)`
-    let function = if clause.text.to_ascii_uppercase().contains("(DISTINCT ") {
-        format!("{function}{DISTINCT}")
-    } else {
-        function
-    };
-    match clause.columns.as_slice() {
-        [] | [_] if function == "count" && clause.text.contains('*') => Some("count(1)".to_owned()),
-        [column] => result_name(&function, column),
-        _ => None,
-    }
-}
-
-/// Whether a select item or an `ORDER BY` is one call of `function` and nothing else
-/// (`sum(count)`, `ORDER BY sum(count) DESC`, not `0.2 * avg(l_quantity)`, which Spark names
-/// after the whole expression).
-fn is_lone_call(text: &str, function: &str) -> bool {
-    let lower = text.trim().trim_end_matches(',').to_ascii_lowercase();
-    let mut rest = lower.strip_prefix("order by").unwrap_or(&lower).trim();
-    if let Some(at) = rest.find(" limit ") {
-        rest = rest[..at].trim_end();
-    }
-    for suffix in [" nulls first", " nulls last", " desc", " asc"] {
-        rest = rest.strip_suffix(suffix).unwrap_or(rest).trim_end();
-    }
-    let Some(arguments) = rest
-        .strip_prefix(function)
-        .map(str::trim_start)
-        .and_then(|r| r.strip_prefix('('))
-    else {
-        return false;
-    };
-    // the call's own parenthesis closes at the very end
-    let mut depth = 1usize;
-    for (at, c) in arguments.char_indices() {
-        match c {
-            '(' => depth += 1,
-            ')' => {
-                depth -= 1;
-                if depth == 0 {
-                    return at + 1 == arguments.len();
-                }
-            }
-            _ => {}
-        }
-    }
-    false
-}
-
 /// The name Spark gives an unaliased aggregate `function` (normalised) of `column`. Only names
 /// known to be Spark's own (`mean` is `avg`): a wrong one would count against the site as a name
 /// the plan does not have.
@@ -1749,14 +1685,8 @@ pub(super) fn clause_evidence(stmt: &SqlStatement, clause: &SqlClause) -> Eviden
                 evidence.add(TokenKind::Function, f);
             }
         }
-        if let Some(name) = sql_aggregate_name(c) {
-            evidence.add(TokenKind::Alias, &name);
-        }
-    }
-    if clause.kind == SqlClauseKind::SelectItem
-        && let Some(name) = sql_aggregate_name(clause)
-    {
-        evidence.add(TokenKind::Alias, &name);
+        // (an `ORDER BY`'s aliases are the names Spark gives its aggregates: `sum(count)`)
+        evidence.add_all(TokenKind::Alias, &c.aliases);
     }
     for c in nested_in(stmt, clause) {
         evidence.add_all(TokenKind::Column, &c.columns);

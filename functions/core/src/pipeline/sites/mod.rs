@@ -1319,7 +1319,8 @@ mod tests {
         let table = site_table(
             "job.py",
             "spark.sql(\"\"\"\nSELECT dest FROM flights\nGROUP BY dest ORDER BY sum(count) DESC LIMIT 5\n\"\"\").show()\n\
-             spark.sql(\"SELECT k, 0.2 * avg(q), count(*), COUNT(DISTINCT c) FROM t GROUP BY k\").show()\n",
+             spark.sql(\"SELECT k, 0.2 * avg(q), count(*), COUNT(DISTINCT c) FROM t GROUP BY k\").show()\n\
+             spark.sql(\"SELECT k, DENSE_RANK() OVER (PARTITION BY k ORDER BY v DESC) AS r FROM t\").show()\n",
         );
         let clause = |line: u32, kind: SqlClauseKind| {
             table
@@ -1370,6 +1371,10 @@ mod tests {
                 .iter()
                 .any(|s| s.evidence.has(TokenKind::Alias, "count(c)"))
         );
+        // a window's ordering reads as `col("v").desc()` does
+        let window = &clause(6, SqlClauseKind::Window).evidence;
+        assert!(window.has(TokenKind::Function, "desc"));
+        assert!(window.has(TokenKind::Function, "denserank"));
     }
 
     #[test]
