@@ -13,7 +13,8 @@ What is fitted: a monotone (isotonic, pool-adjacent-violators) map from the raw 
 share of answers that were right (evaluate.py's span@1) at that confidence, over every code node of
 every repository, both plan kinds, except coin tosses — nodes whose chosen site has a twin in
 other code (another file, or another frame of the same file) explaining the node equally
-well, which the gate caps at 0.5 after the map instead.
+well, which the gate caps at 0.5 after the map instead (0.7 when that code is in another
+language, a translation: the "ties" table shows how often those were right).
 The map is piecewise linear through each block's (mean raw confidence, share right).
 
 What is printed:
@@ -27,6 +28,7 @@ What is printed:
 """
 import json
 import os
+import re
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -40,6 +42,11 @@ KINDS = ("formatted", "ui")
 CONFIRMED_RAW = 0.75
 CONFIRMED = 0.90
 TWIN_CAP = 0.5
+# … when the other code is in another language: a translation of the query (calibration.rs's
+# TRANSLATION_TOSS, the share of such ties the mapper broke right, each repository's estimate
+# taken from the others: the "ties" table below).
+TRANSLATION_CAP = 0.7
+LANGUAGES = {".py": "python", ".ipynb": "python", ".scala": "scala", ".java": "java", ".sql": "sql"}
 # The reasoner's words when a site in another file explains the node equally well (reason.rs).
 TWIN_WORDS = "explains it equally well"
 
@@ -75,8 +82,18 @@ def points(out, kind):
                     continue
                 p = location(m.get("mappedCode"))
                 ok = p is not None and any(overlaps(p, g) for g in node["gold"])
-                twin = TWIN_WORDS in (m.get("explanation") or "")
-                yield case["repo"], float(m.get("confidence") or 0.0), ok, twin
+                yield case["repo"], float(m.get("confidence") or 0.0), ok, twin_kind(m)
+
+
+def twin_kind(mapping):
+    """None, or the kind of code explaining the node as well: "translation" (another
+    language) or "copy"."""
+    found = re.search(r"but (.+?):\d+-\d+ " + TWIN_WORDS, mapping.get("explanation") or "")
+    if not found:
+        return None
+    language = lambda path: LANGUAGES.get(os.path.splitext(path)[1].lower())
+    chosen = (mapping.get("mappedCode") or {}).get("file") or ""
+    return "translation" if language(found.group(1)) != language(chosen) else "copy"
 
 
 def bins_of(pairs):
@@ -122,7 +139,9 @@ def apply(knots, conf, twin):
             if x0 <= conf <= x1:
                 value = y0 if x1 == x0 else y0 + (y1 - y0) * (conf - x0) / (x1 - x0)
                 break
-    return min(value, TWIN_CAP) if twin else value
+    if not twin:
+        return value
+    return min(value, TRANSLATION_CAP if twin == "translation" else TWIN_CAP)
 
 
 def main():
@@ -153,6 +172,18 @@ def main():
             print(f"| {repo} | {len(own)} | {ece(raw):.3f} | {ece(mapped):.3f} "
                   f"| {cr:.3f} ({nr}) | {cm:.3f} ({nm}) |")
         print()
+    print("ties (other code explaining the node as well), both plan kinds")
+    print("| repository | copies | right | translations | right | translations right elsewhere |")
+    print("|---|---|---|---|---|---|")
+    for repo in sorted({r for r, _, _, t in everything if t}):
+        def share(rows):
+            return (sum(ok for ok in rows) / len(rows)) if rows else float("nan")
+        copies = [ok for r, _, ok, t in everything if r == repo and t == "copy"]
+        translations = [ok for r, _, ok, t in everything if r == repo and t == "translation"]
+        elsewhere = [ok for r, _, ok, t in everything if r != repo and t == "translation"]
+        print(f"| {repo} | {len(copies)} | {share(copies):.2f} | {len(translations)} "
+              f"| {share(translations):.2f} | {share(elsewhere):.2f} |")
+    print()
     if "--rust" in sys.argv:
         knots = fit([(c, ok) for _, c, ok, t in everything if not t])
         print(f"/// Fitted by `bench/tools/calibration.py OUT --rust` on {len(everything)} code nodes.")

@@ -11,6 +11,8 @@
 
 mod support;
 
+use plan2code_core::contracts::ConfidenceStatus;
+
 const ANALYTICS: &str = r#"from pyspark.sql import functions as F
 
 
@@ -128,7 +130,7 @@ Arguments: 2
 ";
 
 #[test]
-fn one_query_in_two_languages_is_a_coin_toss_between_them() {
+fn one_query_in_two_languages_is_a_tie_between_them_never_confirmed() {
     let mappings = support::map_against(
         &[
             ("code/Chapter_5.py", PYTHON_NOTEBOOK),
@@ -139,7 +141,9 @@ fn one_query_in_two_languages_is_a_coin_toss_between_them() {
     for id in ["2", "3", "4"] {
         let node = mappings.iter().find(|m| m.dag_node_id == id).unwrap();
         let chosen = &node.mapped_code.as_ref().unwrap().file;
-        assert!(node.confidence <= 0.5, "node {id}: {}", node.confidence);
+        // a translation's tie: right about three times in four, never confirmed
+        assert!(node.confidence <= 0.7, "node {id}: {}", node.confidence);
+        assert_ne!(node.confidence_status, ConfidenceStatus::Confirmed);
         let other = &node.alternatives[0].location.file;
         assert!(other != chosen, "node {id}: {chosen} then {other}");
     }

@@ -49,6 +49,9 @@ pub struct Rivals {
     pub close: bool,
     /// Other code explains the node equally well ([`super::reason::twin_of`]).
     pub twin: bool,
+    /// … and that code is in another language: a translation of the query (a book's Python
+    /// and SQL chapter twins), not a copy ([`calibration::TRANSLATION_TOSS`]).
+    pub translation: bool,
 }
 
 /// DESIGN's formula, clamped to 0–1: what the calibration map is fitted on.
@@ -74,7 +77,11 @@ pub fn confidence_gate(
         raw
     };
     if rivals.twin && config.calibrate {
-        confidence = confidence.min(calibration::COIN_TOSS);
+        confidence = confidence.min(if rivals.translation {
+            calibration::TRANSLATION_TOSS
+        } else {
+            calibration::COIN_TOSS
+        });
     }
     let confidence = (confidence * 1000.0).round() / 1000.0;
     let status = if confidence >= config.threshold_high {
@@ -100,6 +107,7 @@ mod tests {
     const CLOSE: Rivals = Rivals {
         close: true,
         twin: false,
+        translation: false,
     };
 
     #[test]
@@ -157,6 +165,7 @@ mod tests {
         let twin = Rivals {
             close: true,
             twin: true,
+            translation: false,
         };
         let (torn, status) = confidence_gate(&f, twin, &cfg);
         assert_eq!(torn, calibration::COIN_TOSS);
@@ -165,6 +174,15 @@ mod tests {
             ConfidenceStatus::Probable,
             "a coin toss is never confirmed"
         );
+        // a tie with a translation in another language is right more often, never confirmed
+        let translation = Rivals {
+            translation: true,
+            ..twin
+        };
+        let (likely, status) = confidence_gate(&f, translation, &cfg);
+        assert_eq!(likely, calibration::TRANSLATION_TOSS);
+        assert!(likely > torn);
+        assert_ne!(status, ConfidenceStatus::Confirmed);
         let off = ConfidenceConfig {
             calibrate: false,
             ..cfg

@@ -67,14 +67,16 @@ pub fn assemble_mapping(
         llm_confidence: round3(decision.confidence),
         keyword_match: round3(chosen.keyword_match),
     };
+    let twin = twin_of(top, decision.best);
     let rivals = Rivals {
         close: top.iter().enumerate().any(|(i, c)| {
             i != decision.best && merit(chosen) - merit(c) < config.close_alternative
         }),
-        twin: twin_of(top, decision.best).is_some()
+        twin: twin.is_some()
             // rows of scanned objects left to the `toDF`: whether Spark kept every field (the
             // `toDF`'s) or pruned them for a later statement, the plan does not say
             || sem.may_be_pruned_objects(),
+        translation: twin.is_some_and(|t| language_of(&t.file) != language_of(&chosen.file)),
     };
     let (confidence, status) = confidence_gate(&factors, rivals, config);
     let alternatives = top
@@ -126,6 +128,16 @@ pub fn assemble_mapping(
         explanation,
         alternatives,
         error: None,
+    }
+}
+
+/// The language a repository file is written in (a notebook's is Python); `None` for others.
+fn language_of(path: &str) -> Option<crate::code::Language> {
+    use crate::code::walk::{FileKind, file_kind};
+    match file_kind(std::path::Path::new(path))? {
+        FileKind::Source(language) => Some(language),
+        FileKind::JupyterNotebook => Some(crate::code::Language::Python),
+        FileKind::Launcher => None,
     }
 }
 
