@@ -49,6 +49,8 @@
 //!   are named, or the reverse (Spark names a headerless CSV's columns `_c0`, `_c1`, …);
 //! * **rows kept** — the site keeps a number of rows (`limit(0)`, `first()`'s one, `show()`'s 21)
 //!   and the Limit another;
+//! * **window function** — the site computes a ranking or offset window function (`rank()`)
+//!   and the node's window another (`dense_rank()`);
 //! * **described columns** — the site describes the columns it names (`describe(["number"])`) and
 //!   the node's statistics cover another (`describe()` of every column);
 //! * **Python UDF** — the site calls a Python UDF and the node reads no UDF's result (a query
@@ -172,7 +174,9 @@ pub fn conflicts(family: OperatorFamily, node: &Evidence, site: &Evidence) -> bo
                 || fills_other_columns(node, site)
                 || drops_other_columns(node, site)
         }
-        OperatorFamily::Window => aliases_conflict(node, site),
+        OperatorFamily::Window => {
+            aliases_conflict(node, site) || computes_another_window_function(node, site)
+        }
         // rows whose columns' classes contradict the scan's, files of another format or others
         OperatorFamily::Scan => {
             node.column_longs.iter().any(|(column, long)| {
@@ -384,6 +388,30 @@ fn aliases_conflict(node: &Evidence, site: &Evidence) -> bool {
     !node_aliases.is_empty() && site_aliases.is_disjoint(&node_names)
 }
 
+/// Window functions a plan names exactly (normalised): which one a window computes is no
+/// rewrite's choice.
+const WINDOW_FUNCTIONS: &[&str] = &[
+    "rank",
+    "denserank",
+    "rownumber",
+    "ntile",
+    "percentrank",
+    "cumedist",
+    "lag",
+    "lead",
+    "nthvalue",
+];
+
+/// A site computing window functions none of which the node's window computes
+/// (`rank().over(w)` against the plan's `dense_rank()`).
+fn computes_another_window_function(node: &Evidence, site: &Evidence) -> bool {
+    let of = |e| values(e, TokenKind::Function, |f| WINDOW_FUNCTIONS.contains(&f));
+    let (node_functions, site_functions) = (of(node), of(site));
+    !node_functions.is_empty()
+        && !site_functions.is_empty()
+        && node_functions.is_disjoint(&site_functions)
+}
+
 fn values(e: &Evidence, kind: TokenKind, keep: impl Fn(&str) -> bool) -> BTreeSet<&str> {
     e.tokens
         .iter()
@@ -440,6 +468,27 @@ mod tests {
             &Evidence::default(),
             &scala_site
         ));
+    }
+
+    #[test]
+    fn a_window_computing_another_ranking_is_no_match() {
+        let window = |function: &str| {
+            let mut e = Evidence::default();
+            e.add(TokenKind::Function, function);
+            e.add(TokenKind::Column, "tier");
+            e
+        };
+        let plan = window("dense_rank");
+        assert!(conflicts(OperatorFamily::Window, &plan, &window("rank")));
+        assert!(!conflicts(
+            OperatorFamily::Window,
+            &plan,
+            &window("DENSE_RANK")
+        ));
+        // a window naming no ranking function (a spec held in a variable) says nothing
+        let mut spec = Evidence::default();
+        spec.add(TokenKind::Column, "tier");
+        assert!(!conflicts(OperatorFamily::Window, &plan, &spec));
     }
 
     #[test]
