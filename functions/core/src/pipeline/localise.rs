@@ -690,10 +690,10 @@ fn rank_units(
                 .sum();
             // A plan evaluating a Python UDF ran code calling it: a unit calling none (the
             // query's SQL twin, written without the UDF) is not that code, however alike the rest.
-            let udf_penalty = if !evidence.calls_an_evaluated_udf(table, &sites) {
-                UNIT_WITHOUT_THE_UDF
-            } else {
+            let udf_penalty = if evidence.calls_an_evaluated_udf(table, &sites) {
                 1.0
+            } else {
+                UNIT_WITHOUT_THE_UDF
             };
             let unit = RankedUnit {
                 kind,

@@ -243,6 +243,11 @@ pub fn is_typed_operator(operator: &str) -> bool {
         .any(|(_, op)| op.eq_ignore_ascii_case(operator))
 }
 
+/// Whether a function name as written (`SUM`, `count`) is an aggregate function's.
+pub fn is_aggregate_function(name: &str) -> bool {
+    AGGREGATE_FUNCTIONS.contains(&super::evidence::normalise_function(name).as_str())
+}
+
 /// Aggregate functions (normalised, see [`super::evidence::normalise_function`]).
 pub const AGGREGATE_FUNCTIONS: &[&str] = &[
     "sum",

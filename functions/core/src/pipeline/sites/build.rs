@@ -12,7 +12,7 @@ use crate::pipeline::evidence::{
     named_file, normalise_column, rdd_made_at, relative_path_tail,
 };
 use crate::pipeline::operations::{
-    AGGREGATE_FUNCTIONS, TYPED_FILTER, passes_closure, typed_operator_of,
+    AGGREGATE_FUNCTIONS, TYPED_FILTER, is_aggregate_function, passes_closure, typed_operator_of,
 };
 use crate::pipeline::predicates;
 use crate::pipeline::semantics::is_join_type_word;
@@ -1586,24 +1586,20 @@ fn ordered_aggregates<'s>(stmt: &'s SqlStatement, group_by: &'s SqlClause) -> Ve
         .iter()
         .filter(in_block)
         .filter(|c| c.kind == SqlClauseKind::OrderBy)
-        .filter(|c| {
-            c.functions
-                .iter()
-                .any(|f| AGGREGATE_FUNCTIONS.contains(&normalise_function(f).as_str()))
-        })
+        .filter(|c| c.functions.iter().any(|f| is_aggregate_function(f)))
         .collect()
 }
 
 /// The `GROUP BY` columns the select list around `clause` does not return
 /// (`SELECT origin, count(1) … GROUP BY origin, release_year`): none when it returns a star.
 fn keys_left_out<'s>(stmt: &'s SqlStatement, clause: &SqlClause) -> Vec<&'s str> {
-    let Some(in_head) = in_query_block(stmt, clause) else {
+    let Some(in_block) = in_query_block(stmt, clause) else {
         return Vec::new();
     };
     let items: Vec<&SqlClause> = stmt
         .clauses
         .iter()
-        .filter(&in_head)
+        .filter(&in_block)
         .filter(|c| c.kind == SqlClauseKind::SelectItem)
         .collect();
     if items.is_empty() || items.iter().any(|i| i.text.trim_end().ends_with('*')) {
@@ -1620,7 +1616,7 @@ fn keys_left_out<'s>(stmt: &'s SqlStatement, clause: &SqlClause) -> Vec<&'s str>
         .collect();
     stmt.clauses
         .iter()
-        .filter(in_head)
+        .filter(in_block)
         .filter(|c| c.kind == SqlClauseKind::GroupBy)
         .flat_map(|c| c.columns.iter())
         .filter(|k| !returned.contains(&k.to_lowercase()))
@@ -1631,10 +1627,7 @@ fn keys_left_out<'s>(stmt: &'s SqlStatement, clause: &SqlClause) -> Vec<&'s str>
 pub(super) fn clause_evidence(stmt: &SqlStatement, clause: &SqlClause) -> Evidence {
     let mut evidence = Evidence::default();
     // An aggregate in a query with `GROUP BY` is keyed; without, it aggregates every row.
-    let aggregates = clause
-        .functions
-        .iter()
-        .any(|f| AGGREGATE_FUNCTIONS.contains(&normalise_function(f).as_str()));
+    let aggregates = clause.functions.iter().any(|f| is_aggregate_function(f));
     if clause.kind == SqlClauseKind::GroupBy
         || aggregates
             && matches!(
@@ -1681,7 +1674,7 @@ pub(super) fn clause_evidence(stmt: &SqlStatement, clause: &SqlClause) -> Eviden
     for c in ordered {
         evidence.add_all(TokenKind::Column, &c.columns);
         for f in &c.functions {
-            if AGGREGATE_FUNCTIONS.contains(&normalise_function(f).as_str()) {
+            if is_aggregate_function(f) {
                 evidence.add(TokenKind::Function, f);
             }
         }
