@@ -122,10 +122,20 @@ impl Reasoner for EvidenceReasoner {
         sem: &SemanticDescription,
         top: &[Candidate],
     ) -> Result<Decision, ReasonError> {
+        // Of candidates explaining the node alike (within [`TWIN_MARGIN`] of the best merit),
+        // the one standing where the plan's tree aligns with the code's data flow: a tie goes to
+        // the query the plan was localised to, not to its translation.
+        let best_merit = top.iter().map(merit).fold(f64::MIN, f64::max);
         let Some((best, chosen)) = top
             .iter()
             .enumerate()
-            .max_by(|a, b| merit(a.1).total_cmp(&merit(b.1)).then(b.0.cmp(&a.0)))
+            .filter(|(_, c)| best_merit - merit(c) < TWIN_MARGIN)
+            .max_by(|a, b| {
+                a.1.flow
+                    .total_cmp(&b.1.flow)
+                    .then(merit(a.1).total_cmp(&merit(b.1)))
+                    .then(b.0.cmp(&a.0))
+            })
         else {
             return Ok(Decision {
                 best: 0,
@@ -236,6 +246,27 @@ mod tests {
         }
     }
 
+    #[test]
+    fn a_tie_goes_to_the_site_where_the_plan_aligns_with_the_code() {
+        // a translation in another file reads a hair better than the aligned site
+        let aligned = candidate(1, "queries/q3.sql", 0.900);
+        let translation = Candidate {
+            flow: 0.95,
+            ..candidate(2, "scala/Q3.scala", 0.903)
+        };
+        let decision = EvidenceReasoner
+            .decide(&sem(), &[translation.clone(), aligned.clone()])
+            .unwrap();
+        assert_eq!(decision.best, 1, "{}", decision.reasoning);
+        assert!(decision.reasoning.contains("explains it equally well"));
+        // … while a clearly better site elsewhere still wins
+        let better = Candidate {
+            flow: 0.95,
+            ..candidate(2, "scala/Q3.scala", 0.95)
+        };
+        let decision = EvidenceReasoner.decide(&sem(), &[better, aligned]).unwrap();
+        assert_eq!(decision.best, 0, "{}", decision.reasoning);
+    }
     #[test]
     fn an_equally_good_site_in_another_file_halves_the_reasoners_confidence() {
         let alone = [

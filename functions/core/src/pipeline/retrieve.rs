@@ -180,7 +180,8 @@ pub fn embedding_retrieval(
         .find(|((s, _, _), _)| Some(*s) == aligned)
         .map(|(_, l)| *l);
     // A translation's site (the aligned one's twin in another language) states the evidence
-    // its own way: it is credited with the aligned site's evidence and wording.
+    // its own way: it is credited with the aligned site's evidence and wording — no more, so it
+    // ties with the aligned site and never overtakes it on how its language spells the query.
     let aligned_structural = pool
         .iter()
         .find(|(s, _, _)| Some(*s) == aligned)
@@ -194,7 +195,7 @@ pub fn embedding_retrieval(
     };
     for (site, structural, _) in &mut pool {
         if let Some(a) = aligned_structural.filter(|_| translation(*site)) {
-            *structural = structural.max(a);
+            *structural = a;
         }
     }
     let lexical: Vec<f64> = pool
