@@ -8,6 +8,7 @@ use super::confidence::{ConfidenceConfig, Rivals, confidence_gate};
 use super::reason::{Decision, merit, twin_of};
 use super::retrieve::Candidate;
 use super::semantics::SemanticDescription;
+use super::sites::SiteTable;
 use crate::contracts::{
     Alternative, CodeLocation, ConfidenceFactors, ConfidenceStatus, EventType, MappingOutput,
     NodeKind,
@@ -40,6 +41,7 @@ pub fn assemble_mapping(
     top: &[Candidate],
     decision: &Decision,
     config: &ConfidenceConfig,
+    table: &SiteTable,
 ) -> MappingOutput {
     let Some(chosen) = top.get(decision.best) else {
         return MappingOutput {
@@ -76,7 +78,9 @@ pub fn assemble_mapping(
             // rows of scanned objects left to the `toDF`: whether Spark kept every field (the
             // `toDF`'s) or pruned them for a later statement, the plan does not say
             || sem.may_be_pruned_objects(),
-        translation: twin.is_some_and(|t| language_of(&t.file) != language_of(&chosen.file)),
+        translation: twin.is_some_and(|t| {
+            table.other_language(table.sites[t.site].file, table.sites[chosen.site].file)
+        }),
     };
     let (confidence, status) = confidence_gate(&factors, rivals, config);
     let alternatives = top
@@ -128,16 +132,6 @@ pub fn assemble_mapping(
         explanation,
         alternatives,
         error: None,
-    }
-}
-
-/// The language a repository file is written in (a notebook's is Python); `None` for others.
-fn language_of(path: &str) -> Option<crate::code::Language> {
-    use crate::code::walk::{FileKind, file_kind};
-    match file_kind(std::path::Path::new(path))? {
-        FileKind::Source(language) => Some(language),
-        FileKind::JupyterNotebook => Some(crate::code::Language::Python),
-        FileKind::Launcher => None,
     }
 }
 

@@ -309,7 +309,7 @@ impl PlanContext {
         decision: &reason::Decision,
         config: &ConfidenceConfig,
     ) -> MappingOutput {
-        let mut mapping = finalize::assemble_mapping(sem, filtered, decision, config);
+        let mut mapping = finalize::assemble_mapping(sem, filtered, decision, config, &self.table);
         let (_, localisation) = self.localisation_of(sem);
         if let Some(note) = application::outside_note(
             &mapping,
