@@ -2,8 +2,10 @@
 //! checks on keys parsed from JSON (`isnotnull(from_json(…).order_id)`, pushed below the
 //! projection parsing them) are the code parsing them, not a stated `isNotNull()` filter of
 //! another method; the Project computing each row's window for `groupBy(window(…))`
-//! (`named_struct(start, …, end, …) AS window`) is the grouping statement. A real Spark 4.3
-//! plan (`bench/javaetl`).
+//! (`named_struct(start, …, end, …) AS window`) is the grouping statement; so are the Projects
+//! computing a window's ordering key (`cast(o_date as date) AS _w0`) and the struct fields read
+//! above a generator (`payment.method AS _extract_method`). Real Spark 4.3 plans (`bench/javaetl`,
+//! `tests/fixtures/plans`).
 
 mod support;
 
@@ -79,5 +81,83 @@ fn checks_and_windows_spark_adds_belong_to_the_code_computing_them() {
     assert_eq!(
         at("12"),
         ("src/etl/Transformation.java".to_owned(), "5-12".to_owned())
+    );
+}
+
+fn fixture_plan(case: &str) -> String {
+    std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../../tests/fixtures/plans")
+            .join(case)
+            .join("formatted.txt"),
+    )
+    .unwrap()
+}
+
+#[test]
+fn a_windows_computed_ordering_key_is_the_windows_statement() {
+    let script = "\
+from pyspark.sql import Window
+from pyspark.sql import functions as F
+orders = spark.read.parquet(\"/tmp/plan2code-fixture-data/orders.parquet\")
+latest = Window.partitionBy(\"o_cust\").orderBy(F.to_date(\"o_date\").desc())
+recent = orders.withColumn(\"rn\", F.row_number().over(latest)).where(F.col(\"rn\") == 1)
+recent.drop(\"rn\").show()
+";
+    let mappings = support::map_against(
+        &[("latest.py", script)],
+        &fixture_plan("window-computed-order-key"),
+    );
+    let project = mappings.iter().find(|m| m.dag_node_id == "3").unwrap();
+    // (3) `cast(o_date#20 as date) AS _w0`: the window's key, not a projection of the user's
+    assert_eq!(
+        support::code_at(&mappings, "3").1,
+        "5-5",
+        "{}",
+        project.explanation
+    );
+    assert!(
+        project
+            .explanation
+            .contains("planner computes ahead of Window"),
+        "{}",
+        project.explanation
+    );
+    let drop = mappings.iter().find(|m| m.dag_node_id == "13").unwrap();
+    assert_eq!(
+        support::code_at(&mappings, "13").1,
+        "6-6",
+        "{}",
+        drop.explanation
+    );
+}
+
+#[test]
+fn struct_fields_taken_out_below_a_generator_are_the_reading_statement() {
+    let script = "\
+from pyspark.sql import functions as F
+payments = spark.read.json(\"/tmp/plan2code-fixture-data/payments.json\")
+methods = payments.select(\"id\", F.col(\"payment.method\"))
+items = payments.withColumn(\"item\", F.explode_outer(\"items\"))
+items.select(\"id\", \"item\", F.col(\"payment.method\").alias(\"payment_method\")).show()
+";
+    let mappings = support::map_against(
+        &[("items.py", script)],
+        &fixture_plan("generate-nested-fields"),
+    );
+    let project = mappings.iter().find(|m| m.dag_node_id == "2").unwrap();
+    // (2) `payment#16.method AS _extract_method`, for the select reading it above the explode
+    assert!(
+        project
+            .explanation
+            .contains("planner computes ahead of Generate"),
+        "{}",
+        project.explanation
+    );
+    assert_eq!(
+        support::code_at(&mappings, "2").1,
+        "4-4",
+        "{}",
+        project.explanation
     );
 }

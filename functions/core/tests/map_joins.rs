@@ -118,6 +118,13 @@ fn names_joined_in_another_case_are_one_name() {
         "Output [3]: [emp_id#1L, upper(name#2) AS name#9, city#6]",
     );
     assert!(!on_names(&computed));
+    // A `select` naming every column in an order of its own (the right side's before the
+    // left's) is a join on a condition followed by that select.
+    let reordered = PLAN.replace(
+        "Output [3]: [emp_id#1L, name#2, city#6]",
+        "Output [3]: [emp_id#1L, city#6, name#2]",
+    );
+    assert!(!on_names(&reordered));
 }
 
 /// [`PLAN`] without the Project: the query returns the join as it is, both `emp_id`s included.

@@ -439,6 +439,30 @@ fn is_time_window(expr: &Expr) -> bool {
             .any(|f| f == "precisetimestampconversion")
 }
 
+/// Why a Project computing only columns Spark names for its own use is derived.
+const PLANNER_COLUMNS: &str = "columns the planner computes ahead of";
+
+/// Whether every column a projection computes bears a name Spark makes up for an operator above
+/// it: a window's computed key (`cast(… as date) AS _w0`, extracted for `over(…orderBy(to_date(…)))`)
+/// or a struct's field taken out early for the operator reading it (`payment.method AS
+/// _extract_method`). The user wrote neither projection: the operator above asked for it.
+fn computes_only_planner_columns(d: &crate::plan::NodeDetails) -> bool {
+    let mut computed = d
+        .projections
+        .iter()
+        .filter(|p| !is_passthrough(p))
+        .peekable();
+    computed.peek().is_some() && computed.all(|p| p.alias.as_deref().is_some_and(is_planner_column))
+}
+
+/// Whether Spark made the column's name up for an operator of its own: `_w0`, `_w1`, … (a
+/// window's computed keys) or `_extract_<field>` (a struct's field taken out early).
+fn is_planner_column(name: &str) -> bool {
+    name.strip_prefix("_w")
+        .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
+        || name.starts_with("_extract_")
+}
+
 /// Whether a projection merely passes a column through (no function, no alias).
 fn is_passthrough(expr: &Expr) -> bool {
     expr.functions.is_empty()
@@ -758,10 +782,11 @@ fn dropped_columns(graph: &PlanGraph, node: &PlanNode) -> Vec<String> {
         .iter()
         .flat_map(|p| p.columns.iter().map(|c| c.to_lowercase()))
         .collect();
+    // (a column the planner made for an operator below, `_w0`, is no column the user dropped)
     let dropped: Vec<String> = input
         .iter()
         .map(|a| a.name.as_str().to_lowercase())
-        .filter(|name| !kept.contains(name))
+        .filter(|name| !kept.contains(name) && !is_planner_column(name))
         .collect();
     if dropped.len() <= kept.len() {
         dropped
@@ -1222,6 +1247,9 @@ fn derived_reason(
                 OBJECTS_TO_ROWS.to_owned()
             })
         }
+        OperatorFamily::Project if parent.is_some() && computes_only_planner_columns(d) => {
+            Some(PLANNER_COLUMNS.to_owned())
+        }
         OperatorFamily::Project => {
             let pruning = !d.projections.is_empty() && d.projections.iter().all(is_passthrough);
             if pruning && parent.is_some() {
@@ -1540,7 +1568,7 @@ pub fn plan_semantics(graph: &PlanGraph) -> Vec<SemanticDescription> {
 }
 
 /// A Project over a join that keeps every column of its input but the second of each name it
-/// holds twice, those names first: the plan of a join on column names (`join(other, "k")` plans
+/// holds twice, those names first and the rest in the join's order: the plan of a join on column names (`join(other, "k")` plans
 /// `k, left columns…, right columns…`). A `SELECT` after a join on a condition that happens to
 /// keep one key and every other column rarely leads with it.
 fn keeps_one_of_each_name(project: &crate::plan::PlanNode) -> bool {
@@ -1590,8 +1618,22 @@ fn keeps_one_of_each_name(project: &crate::plan::PlanNode) -> bool {
         .iter()
         .take(twice.len())
         .all(|o| o.as_deref().is_some_and(|o| twice.contains(&o)));
+    // …and the rest follow in the join's own order, left columns before right ones: a `select`
+    // naming every column in an order of its own (`a.k, b.x, a.y`) is no join on names'.
+    let positions: Vec<Option<usize>> = outputs
+        .iter()
+        .skip(twice.len())
+        .map(|o| {
+            o.as_deref()
+                .and_then(|o| inputs.iter().position(|i| i == o))
+        })
+        .collect();
+    let rest_in_join_order = positions.windows(2).all(|w| match (w[0], w[1]) {
+        (Some(a), Some(b)) => a < b,
+        _ => true,
+    });
     // (With one output per distinct input name, each pair is kept once.)
-    !twice.is_empty() && keeps_the_rest && keys_lead
+    !twice.is_empty() && keeps_the_rest && keys_lead && rest_in_join_order
 }
 
 /// Whether some ancestor of `idx` belongs to a family accepted by `wanted`.
