@@ -166,6 +166,7 @@ const METHOD_FAMILIES: &[(&[&str], &[OperatorFamily])] = &[
             "table",
             "createdataframe",
             "createdataset",
+            "createdf",
             "tods",
             "range",
             "parallelize",

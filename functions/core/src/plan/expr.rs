@@ -119,6 +119,13 @@ fn scan_token<'a>(s: &'a str, at: &mut usize, prev: Option<TokKind>) -> Token<'a
             i = (i + 1).min(b.len());
             let id = read_id(b, &mut i);
             TokKind::Ident { id }
+        } else if (c == b'\'' || c == b'"')
+            && matches!(b.get(i + 1), Some(b',' | b')'))
+            && matches!(prev, None | Some(TokKind::Open | TokKind::Comma))
+        {
+            // Spark prints a string literal as it is: `concat(", word#7, ")` holds two `"`s
+            i += 1;
+            TokKind::Str
         } else if (c == b'\'' || c == b'"') && (i == 0 || !is_ident_char(b[i - 1])) {
             let quote = c;
             let close = b[i + 1..].iter().position(|&x| x == quote);

@@ -62,6 +62,7 @@ pub const DATAFRAME_METHODS: &[&str] = &[
     "table",
     "sql",
     "createDataFrame",
+    "createDF",
     "repartition",
     "repartitionByRange",
     "coalesce",
@@ -340,6 +341,11 @@ fn udf_arguments(value: &str) -> Option<&str> {
     let callee = callee.rsplit('.').next().unwrap_or(callee).trim();
     matches!(callee, "udf" | "pandas_udf").then_some(arguments)
 }
+
+/// Session methods making a frame of rows written in the code: Spark's own, and spark-daria's
+/// `spark.createDF(List(…), List(("name", StringType, true)))`, the test-data helper of many Scala
+/// suites (an implicit extension of the session, so no import of ours can tell it apart).
+pub const ROWS_TO_FRAME: &[&str] = &["createDataFrame", "createDataset", "createDF"];
 
 /// DataFrame methods Scala calls without parentheses that make a frame of something else:
 /// `rdd.toDF`, `seq.toDS`, `df.as[Car]`. Written first after a name that is no DataFrame, they

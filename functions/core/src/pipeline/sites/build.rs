@@ -1134,14 +1134,14 @@ fn names_csv_columns(chain: &CallChain, position: usize) -> bool {
     })
 }
 
-/// Whether `calls[position]` makes a frame of rows no reader of files gave: `createDataFrame` /
-/// `createDataset`, or `toDF` / `toDS` of a collection or an RDD — which Spark scans as local
+/// Whether `calls[position]` makes a frame of rows no reader of files gave: a session's
+/// [`vocab::ROWS_TO_FRAME`] (`createDataFrame`), or `toDF` / `toDS` of a collection or an RDD — which Spark scans as local
 /// rows or as an RDD, whatever made them — not of a reader's frame (`read.csv(p).toDF("a")`
 /// renames the file scan's columns) ([`Evidence::makes_rows_in_memory`]).
 fn makes_rows_in_memory(chain: &CallChain, position: usize) -> bool {
     let before = &chain.calls[..position];
     match chain.calls[position].method.as_str() {
-        "createDataFrame" | "createDataset" => true,
+        method if vocab::ROWS_TO_FRAME.contains(&method) => true,
         "toDF" | "toDS" => {
             !chain.receiver.split('.').any(vocab::is_session_name)
                 && !before.iter().any(|c| {
@@ -1394,7 +1394,7 @@ fn unique_record_classes(index: &RepoIndex) -> HashMap<String, Vec<String>> {
 /// (`createDataFrame(list, Person.class)`, `createDataset`, `seq.toDF()` / `toDS()`) — not the
 /// `parallelize` making the RDD, which has no columns yet.
 fn makes_frame_of_objects(method: &str) -> bool {
-    ["createDataFrame", "createDataset"].contains(&method) || vocab::makes_frame_of_rows(method)
+    vocab::ROWS_TO_FRAME.contains(&method) || vocab::makes_frame_of_rows(method)
 }
 
 /// A class named where objects become rows (`Person.class`, `new Person(…)`, Scala's

@@ -123,6 +123,11 @@ fn expressions_expose_columns_functions_literals_and_alias() {
         e.literals
     );
     assert_eq!(e.columns, vec!["_1", "_2"]);
+    // a quote printed as it is, the whole of a literal, opens no string
+    let e = parse_expr("concat(\", trim(word#5518, None), \") AS trimmed_word#5521");
+    assert_eq!(e.functions, vec!["concat", "trim"]);
+    assert_eq!(e.columns, vec!["word"]);
+    assert_eq!(e.alias.as_deref(), Some("trimmed_word"));
 }
 
 #[test]

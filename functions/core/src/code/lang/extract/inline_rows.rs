@@ -36,7 +36,7 @@ impl<'a> Extractor<'a> {
         base: Option<Node<'a>>,
     ) -> Vec<InlineColumn> {
         match method {
-            "createDataFrame" => self.created_columns(args),
+            "createDataFrame" | "createDF" => self.created_columns(args),
             "toDF" => {
                 let data = match previous {
                     None => base,
@@ -85,9 +85,28 @@ impl<'a> Extractor<'a> {
                 FoldValue::Str(node) => ddl_fields(&self.string_of(*node)?)?,
                 _ => return None,
             },
-            _ => self.struct_fields(schema),
+            _ => match self.struct_fields(schema) {
+                fields if fields.is_empty() => self.triple_fields(schema).unwrap_or_default(),
+                fields => fields,
+            },
         };
         (!fields.is_empty()).then_some(fields)
+    }
+
+    /// spark-daria's schema for `createDF`: `List(("name", StringType, true), …)`, each field a
+    /// (name, type, nullable) triple.
+    fn triple_fields(&self, schema: Node<'a>) -> Option<Vec<(String, Option<bool>)>> {
+        self.literal_items(schema)?
+            .into_iter()
+            .map(|item| {
+                let parts = self.adapter.collection_items(self.unwrap_parens(item))?;
+                let [name, field_type, _nullable] = parts.as_slice() else {
+                    return None;
+                };
+                let long = super::folding::type_is_long(text(*field_type, self.src));
+                Some((self.string_of(*name)?, long))
+            })
+            .collect()
     }
 
     /// The columns `names` of the rows in `data`, each with its class when all its values agree.
@@ -126,10 +145,10 @@ impl<'a> Extractor<'a> {
     }
 
     /// The columns a call building a frame names, in order: `createDataFrame(data, ["a", "b"])`,
-    /// `toDF("a", "b")`, `toDF(["a", "b"])`.
+    /// `createDF(rows, List(("a", StringType, true)))`, `toDF("a", "b")`, `toDF(["a", "b"])`.
     pub(super) fn frame_column_names(&self, method: &str, args: Node<'a>) -> Option<Vec<String>> {
         match method {
-            "createDataFrame" => {
+            "createDataFrame" | "createDF" => {
                 let schema = self.data_and_schema(args).1?;
                 match self.schema_fields(schema) {
                     Some(fields) => Some(fields.into_iter().map(|(name, _)| name).collect()),

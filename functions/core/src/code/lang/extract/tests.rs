@@ -126,6 +126,24 @@ fn rows_written_out_say_which_of_their_columns_are_longs() {
 }
 
 #[test]
+fn spark_darias_create_df_names_its_columns_with_their_types() {
+    let src = "object S {\n  val df = spark.createDF(\n    List((1L, \"a\"), (2L, null)),\n    List((\"id\", LongType, true), (\"word\", StringType, true))\n  )\n}\n";
+    let out = extract_file(&super::super::scala::Scala, src, "", CodeFlags::default());
+    let call = &out.chains[0].calls[0];
+    assert_eq!(call.method, "createDF");
+    let columns: Vec<(String, bool)> = call
+        .args
+        .inline_columns
+        .iter()
+        .map(|c| (c.name.clone(), c.long))
+        .collect();
+    assert_eq!(
+        columns,
+        vec![("id".to_owned(), true), ("word".to_owned(), false)]
+    );
+}
+
+#[test]
 fn an_explicit_schema_says_which_columns_are_longs_whatever_the_rows_hold() {
     let src = "schema = StructType([StructField(\"id\", LongType(), True), StructField(\"name\", StringType(), True), StructField(\"tags\", ArrayType(StringType()))])\n\
                df = spark.createDataFrame([(1, \"a\", [])], schema)\n\
