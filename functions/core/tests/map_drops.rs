@@ -1,6 +1,7 @@
 //! Dropping columns: the plan's pruning Project says which input columns it leaves out, and
 //! `drop(…)` names them, so a drop of one column is told from a drop of two over the same frame
-//! (and from the frame's creation, which names every column the Project keeps). A bare `dropna()`
+//! (and from the frame's creation, which names every column the Project keeps: a `toDF` keeps
+//! every column it names, so no Project leaving one out is its). A bare `dropna()`
 //! tests every column of its frame: the plan's `atleastnnonnulls(n, every column…)` is all of it.
 
 mod support;
@@ -139,4 +140,34 @@ fn a_null_drop_is_told_by_how_many_values_a_row_needs() {
     assert_eq!(null_drop_line(3), "5-5", "every value: the bare drop");
     assert_eq!(null_drop_line(2), "6-6", "two values: thresh=2");
     assert_eq!(null_drop_line(1), "7-7", "one value: how='all'");
+}
+
+#[test]
+fn a_drop_after_a_join_is_no_frame_naming_its_columns() {
+    // The frame's `toDF` names three of the four columns the Project keeps; the drop names the
+    // one it leaves out. A real Spark 4.3 plan (`bench/scalatest`).
+    let spec = r#"class StatesSpec extends FunSpec {
+  it("joins the state names") {
+    def withStateFullName()(df: DataFrame) = {
+      val states = spark.read.option("header", true).csv("/work/app/src/test/resources/state_mappings.csv")
+      df.join(broadcast(states), df("state") <=> states("state_abbreviation"), "left_outer")
+        .drop("state_abbreviation")
+    }
+    val df = Seq(("john", 23, "TN"), ("sally", 48, "NY")).toDF("first_name", "age", "state")
+    df.transform(withStateFullName()).show()
+  }
+}
+"#;
+    let mappings = support::map_against(
+        &[("src/test/scala/StatesSpec.scala", spec)],
+        &support::bench_plan("scalatest", "sxt-dependency-injection-spec-002"),
+    );
+    let project = mappings.iter().find(|m| m.dag_node_id == "6").unwrap();
+    assert_eq!(
+        support::code_at(&mappings, "6").1,
+        "5-6",
+        "{}",
+        project.explanation
+    );
+    assert_eq!(support::code_at(&mappings, "1").1, "8-8", "the rows");
 }

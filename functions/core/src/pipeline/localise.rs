@@ -15,7 +15,9 @@
 use super::conflicts::{
     CONFLICT_PENALTY, conflicts, conflicts_beyond_rewrite, groups_where_node_aggregates_all,
 };
-use super::evidence::{Evidence, NULL_DROP, Overlap, STRUCT_FIELDS, TokenKind, overlap};
+use super::evidence::{
+    DROPPED_COLUMN, Evidence, NULL_DROP, Overlap, STRUCT_FIELDS, TokenKind, overlap,
+};
 use super::semantics::SemanticDescription;
 use super::sites::{FlowRole, SiteId, SiteKind, SiteTable};
 use crate::code::lang::vocab::PYTHON_UDF_CALL;
@@ -71,6 +73,21 @@ pub fn can_produce(family: OperatorFamily, target: &Evidence, site: &super::site
     (site.families.contains(family)
         || (target.folds_projection && site.families.contains(OperatorFamily::Project)))
         && !groups_where_node_aggregates_all(family, target, &site.evidence)
+        && !(family == OperatorFamily::Project && renames_every_column(site) && drops(target))
+}
+
+/// Whether the site names a frame's columns anew, one for one (`toDF("a", "b")`, `toDS()`): it
+/// keeps every column, so no Project leaving one out is its.
+fn renames_every_column(site: &super::sites::Site) -> bool {
+    matches!(&site.kind, SiteKind::Call { method, .. } if method == "toDF" || method == "toDS")
+}
+
+/// Whether the node leaves out columns of its input (`drop("x")` planned as a Project).
+fn drops(target: &Evidence) -> bool {
+    target
+        .tokens
+        .iter()
+        .any(|(kind, value)| *kind == TokenKind::Literal && value.starts_with(DROPPED_COLUMN))
 }
 
 /// How much of the node's evidence the site holds ([`overlap`]), with the columns a bare
