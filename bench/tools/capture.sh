@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Re-captures the project's own bench sets from the pinned commits (the exact commands used).
 #
-#   bench/tools/capture.sh pipelines|notebooks|jupyter|scripts|guide|tested|sqltwins|catalog|sqlfiles|javaetl|scalaetl|javasql|scalatest [WORK]
+#   bench/tools/capture.sh pipelines|notebooks|jupyter|scripts|guide|tested|sqltwins|catalog|sqlfiles|javaetl|scalaetl|javasql|scalatest|scalanb [WORK]
 #
 # Needs: pyspark==4.3.0 (+ pyarrow, "pandas<3", zstandard), Java 17, the DEV benchmark's tools in
 # $BENCH_TOOLS (default ../shared/bench/tools) with their JVM helper compiled (its README,
@@ -11,7 +11,7 @@
 # Timings are not meaningful; Spark runs local[2] under `nice`.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
-set_name="${1:?usage: capture.sh pipelines|notebooks|jupyter|scripts|guide|tested|sqltwins|catalog|sqlfiles|javaetl|scalaetl|javasql|scalatest [WORK]}"
+set_name="${1:?usage: capture.sh pipelines|notebooks|jupyter|scripts|guide|tested|sqltwins|catalog|sqlfiles|javaetl|scalaetl|javasql|scalatest|scalanb [WORK]}"
 export WORK="${2:-/tmp/plan2code-capture}"
 export BENCH_TOOLS="${BENCH_TOOLS:-$here/../../../shared/bench/tools}"
 MIRRORS="${BENCH_MIRRORS:-/work/.mirror}"
@@ -1236,6 +1236,235 @@ import json, sys
 w, out, src, repo, commit = sys.argv[1:6]
 print(json.dumps({"out": out, "repo_root": src, "repo": repo, "commit": commit, "language": "scala",
   "pkg": "com.github.mrpowers.spark.examples.", "captures": [w + "/cap/main"],
+  "scrub": [[w + "/patched", "/work/app"], [w, "/work"]], "report": w + "/pkg_report.json"}))
+PY
+  python3 "$W/tools/package_jvm.py" "$W/pkg.json"
+  exit 0
+  ;;
+scalanb)
+  # MontufarEric/DatabricksRepo: Databricks notebook exports written in Scala (`// Databricks notebook
+  # source`, `// COMMAND ----------` cells, `// MAGIC %md`), a learner's notes on the Rock the JVM
+  # "Spark Essentials" course: DataFrame basics/aggregations/joins, column types, Spark SQL over a
+  # temp view, typed Datasets of case classes, RDDs, a broadcast join. JVM capture (../scalanb/README.md):
+  # each notebook is wrapped into a class without moving any line (wrap_nb.py below: line 1 carries
+  # the class header, a `// COMMAND ----------` line opens a nested class where a cell defines a name
+  # again, closers and a companion `main` are appended after the last line), compiled with the Scala
+  # 2.13 compiler of pyspark's jars beside a Databricks stand-in (dbstub), run by scratch copies of the
+  # Java-capable JVM tools (changes below), one JVM per run under nice. The notebooks read
+  # s3a://filestoragedatabricks/Spark-essentials-data/<file> (the course's data): those files are taken
+  # from rockthejvm/spark-essentials at the commit bench/scala uses (src/main/resources/data/) and the
+  # prefix is rewritten to that relative path on the same lines (cwd = the compile copy).
+  # Run 1: six notebooks (default conf); run 2: Spark_Types with spark.sql.ansi.enabled=false (its
+  # to_date with a pattern the data does not match returns null on the Spark 3 runtime the notebook
+  # was written on; ANSI raises and would stop the notebook at its first such cell).
+  repo=MontufarEric/DatabricksRepo
+  commit=929f6096bba70c7e35fd43a99e7341b98dbc3a86
+  checkout "$repo" "$commit"
+  checkout rockthejvm/spark-essentials cbeb2f35332a792907f900628c9735037b36c238
+  W="$WORK/scalanb"; JT="$BENCH_TOOLS/jvm/java"; src="$WORK/src/${repo/\//+}"
+  JARS="$(python3 -c 'import pyspark,os;print(os.path.dirname(pyspark.__file__))')/jars"
+  NB=notebooks/Users/eric.montufar@gmail.com
+  rm -rf "$W" && mkdir -p "$W"/{tools,toolclasses,classes,stubclasses,gen,cap,patched/src/main/resources/data} \
+    && cp "$JT"/* "$W/tools/" && chmod u+w "$W"/tools/*
+  for f in bands.json cars.json guitarPlayers.json guitars.json more_cars.json movies.json numbers.csv stocks.csv; do
+    cp "$WORK/src/rockthejvm+spark-essentials/src/main/resources/data/$f" "$W/patched/src/main/resources/data/"; done
+  cat > "$W/gen/tools_patch.py" <<'PY'
+# Changes to scratch copies of ../shared/bench/tools/jvm/java (the scalaetl set's (1), (4), (8), (9), (10))
+import sys, re
+t = sys.argv[1]
+def sub(p, old, new):
+    s = open(p).read(); assert s.count(old) == 1, (p, old); open(p, "w").write(s.replace(old, new))
+p = t + "/CapDriver.scala"
+# (1) file writes are actions: a DataWritingCommand is captured as the query it writes
+sub(p, '"take", "first")', '"take", "first", "command")')
+sub(p, '    } else if (func == "tail") {',
+    '    } else if (func == "command") {\n'
+    '      c = c match { case w: org.apache.spark.sql.execution.command.DataWritingCommand => w.query; case o => o }\n'
+    '    } else if (func == "tail") {')
+p = t + "/package_jvm.py"
+# (4) csv/parquet/json/save write commands are user actions (the write statement is the action site)
+sub(p, '            if r["action"] not in USER_ACTIONS:',
+    '            if r["action"] not in USER_ACTIONS and not (r.get("func") == "command" and r["action"] in ("csv", "parquet", "json", "save")):')
+# (8) an exchange whose consumer AQE removed from the final plan takes the gold of the same exchange
+#     in the initial plan
+sub(p, '''    def _an_leaves(self, i):''', '''    def label(self):
+        final = super().label()
+        def key(i):
+            return re.sub(r"\\[plan_id=\\d+\\]", "", self.P[i].get("desc", ""))
+        for i, v in list(final.items()):
+            if v[0] == "code" and not v[1] and v[2].endswith("UNRESOLVED") and self.P[i]["cls"].endswith("ExchangeExec"):
+                for j, w in final.items():
+                    if j != i and w[0] == "code" and w[1] and self.P[j]["cls"] == self.P[i]["cls"] and key(j) == key(i):
+                        final[i] = ("code", w[1], v[2].replace("UNRESOLVED", "same exchange in the initial plan: ") + w[2], True)
+                        break
+        return final
+
+    def _an_leaves(self, i):''')
+# (9) identical plans: a lambda instance's identity hash is not part of the plan
+sub(p, '    t = re.sub(r"RDD\\[\\d+\\]", "RDD[N]", t)',
+    '    t = re.sub(r"RDD\\[\\d+\\]", "RDD[N]", t)\n'
+    '    t = re.sub(r"\\$\\$Lambda\\$?[\\w/]*@[0-9a-f]+", "$$Lambda@N", t)')
+# (10) a typed filter (TypedFilter) is its filter call's, not an inferred filter
+sub(p, '''            if lid is not None and self.L[lid]["cls"] == "Filter":
+                rs = self.lnode_ranges(lid)''', '''            if lid is not None and self.L[lid]["cls"] in ("Filter", "TypedFilter"):
+                rs = self.lnode_ranges(lid)''')
+# (7) a capture run with its own SQL conf (spark_conf: [{capture_prefix, conf}]) records it in gold.json
+sub(p, '        g["spark_conf"] = {}',
+    '        g["spark_conf"] = {}\n'
+    '        for sc_ in cfg.get("spark_conf", []):\n'
+    '            if os.path.realpath(d).startswith(os.path.realpath(sc_["capture_prefix"])):\n'
+    '                g["spark_conf"] = dict(sc_["conf"])')
+PY
+  python3 "$W/gen/tools_patch.py" "$W/tools"
+  cat > "$W/gen/wrap_nb.py" <<'PY'
+"""Wrap Scala Databricks notebook exports into compilable classes without moving any line.
+
+Line 1 (`// Databricks notebook source`) becomes `package nb; class <Name> extends dbstub.Notebook {`
+plus the imports a Databricks Scala notebook has implicitly; a `// COMMAND ----------` line before a
+cell that defines again a name its scope already defines becomes `class N<k> extends Serializable {`
+(a nested scope: the cell's definitions shadow the earlier ones, as in the notebook REPL, and see
+every earlier one); the closing braces, the `new N<k>()` that run each nested scope in order and a
+companion object with `main` are appended after the last line.  Cells listed in blank_cells (by any of
+their lines) are blanked (every character but newlines), as are `// MAGIC` lines (already comments).
+"""
+import re, sys, os
+
+DEF = re.compile(r"^\s*(?:(?:implicit|lazy|private|final|override|case)\s+)*(val|var|def|class|object|trait|type)\s+([A-Za-z_]\w*)")
+
+def wrap(text, name, blank_cells=(), line_subs=(), global_subs=()):
+    for old, new in global_subs:
+        text = text.replace(old, new)
+    lines = text.split("\n")
+    assert lines[0].startswith("// Databricks notebook source"), lines[0]
+    for (n, old, new) in line_subs:
+        assert old in lines[n - 1], (name, n, old, lines[n - 1])
+        lines[n - 1] = lines[n - 1].replace(old, new)
+    # cells: start line indexes (0-based) of each cell's first line after a COMMAND separator
+    seps = [i for i, l in enumerate(lines) if l.strip() == "// COMMAND ----------"]
+    starts = [1] + [s + 1 for s in seps]
+    ends = [s for s in seps] + [len(lines)]
+    for st, en in zip(starts, ends):
+        if any(st + 1 <= b <= en for b in blank_cells):
+            for i in range(st, en):
+                lines[i] = " " * len(lines[i])
+    scope = set(); depth = 0
+    for k, (st, en) in enumerate(zip(starts, ends)):
+        names = set()
+        for i in range(st, en):
+            m = DEF.match(lines[i])
+            if m:
+                names.add(m.group(2))
+        if names & scope and k > 0:
+            depth += 1
+            lines[st - 1] = f"class N{depth} extends Serializable {{ org.apache.spark.sql.catalyst.encoders.OuterScopes.addOuterScope(this)"
+            scope = set()
+        scope |= names
+    lines[0] = (f"package nb; class {name} extends dbstub.Notebook {{ import dbstub.Notebook._; import spark.implicits._; "
+                f"import org.apache.spark.sql._; import org.apache.spark.sql.functions._; "
+                f"org.apache.spark.sql.catalyst.encoders.OuterScopes.addOuterScope(this)")
+    tail = []
+    for d in range(depth, 0, -1):
+        tail.append("}")
+        tail.append(f"new N{d}()")
+    tail.append("}")
+    tail.append(f"object {name} {{ def main(args: Array[String]): Unit = {{ new {name}() }} }}")
+    return "\n".join(lines) + "\n" + "\n".join(tail) + "\n", depth
+
+if __name__ == "__main__":
+    import json
+    cfg = json.load(open(sys.argv[1]))
+    for nbk in cfg["notebooks"]:
+        src = os.path.join(cfg["src"], nbk["path"])
+        out = os.path.join(cfg["out"], nbk["path"])
+        os.makedirs(os.path.dirname(out), exist_ok=True)
+        name = os.path.splitext(os.path.basename(src))[0]
+        text, depth = wrap(open(src, encoding="utf-8").read(), name, set(nbk.get("blank_cells", [])),
+                           [tuple(x) for x in nbk.get("line_subs", [])], cfg.get("global_subs", []))
+        open(out, "w", encoding="utf-8").write(text)
+        print(f"{nbk['path']}: {depth} nested scopes", file=sys.stderr)
+PY
+  cat > "$W/gen/stub.scala" <<'EOF'
+// Stand-in for the Databricks Scala notebook environment (written for this capture): `spark` (the
+// notebook class's member: the session the driver made active for this notebook), `sc` and
+// `sqlContext` (imported into each notebook class, so a notebook's own `val sc = ...` shadows them),
+// `display(df)` -> df.show() (an action at the display line), displayHTML prints.
+package dbstub
+
+import org.apache.spark.sql.{Dataset, SparkSession}
+
+class Notebook extends Serializable {
+  @transient val spark: SparkSession = SparkSession.active
+}
+
+object Notebook {
+  def sc = SparkSession.active.sparkContext
+  def sqlContext = SparkSession.active.sqlContext
+  def display(ds: Dataset[_]): Unit = ds.show()
+  def display(x: Any): Unit = println(x)
+  def displayHTML(x: Any): Unit = println(x)
+}
+EOF
+  # per notebook: cells blanked (by any of their lines) and same-line patches, all in the compile copy:
+  #  Dataframes1: 223 (JDBC read of a placeholder PostgreSQL URL), 413/419/425 (broken code:
+  #    `select("","")`, `moviesDF2 = ... + )`, `moviesDF3 = ... == ...`; they fail on Databricks too);
+  #  Dataframe_Operations: 27 (`moviesDF.select(count("*"))show()` does not compile); 260
+  #    `import spark.sqlContext.implicits._` -> `import spark.implicits._` (Spark 4's sqlContext is a def,
+  #    not a stable path);
+  #  Spark_SQL: 90 (transferTables over JDBC), 100 (reads the table that call would have registered);
+  #  Spark_Datasets: 19 `{MutableList}` -> `{ListBuffer => MutableList}` and 29 `.toDS()` ->
+  #    `.toSeq.toDS()` (Scala 2.13 has no MutableList; 2.13's Seq is immutable), 33 `DataSet` -> `Dataset`
+  #    (a typo: the cell's numbersDF is used below), 53 `.as[Int]` -> `.as[Int](intEncoder)` (the cell's
+  #    implicit val and spark.implicits' encoder are ambiguous);
+  #  Spark_RDDs: 36 `Source.fromFile` -> `scala.io.Source.fromFile` (never imported), 25 `val sc` ->
+  #    `@transient val sc` (the notebook class is serialized with closures, as Spark's class-based REPL
+  #    wrappers are; a SparkContext field cannot be).
+  python3 - "$W/gen/cfg.json" "$src" "$W/patched" "$NB" <<'PY'
+import json, sys
+cfg, src, out, nb = sys.argv[1:5]
+E = nb + "/Spark_Essentials/"
+json.dump({"src": src, "out": out,
+  "global_subs": [["s3a://filestoragedatabricks/Spark-essentials-data/", "src/main/resources/data/"]],
+  "notebooks": [
+    {"path": E + "Dataframes1.scala", "blank_cells": [223, 413, 419, 425]},
+    {"path": E + "Dataframe_Operations.scala", "blank_cells": [27],
+     "line_subs": [[260, "import spark.sqlContext.implicits._", "import spark.implicits._"]]},
+    {"path": E + "Spark_Types.scala"},
+    {"path": E + "Spark_SQL.scala", "blank_cells": [90, 100]},
+    {"path": E + "Spark_Datasets.scala",
+     "line_subs": [[19, "{MutableList}", "{ListBuffer => MutableList}"], [29, "PersonList.toDS()", "PersonList.toSeq.toDS()"],
+                   [33, "DataSet", "Dataset"], [53, "numbersDF.as[Int]", "numbersDF.as[Int](intEncoder)"]]},
+    {"path": E + "Spark_RDDs.scala",
+     "line_subs": [[25, "val sc = spark.sparkContext", "@transient val sc = spark.sparkContext"],
+                   [36, "Source.fromFile", "scala.io.Source.fromFile"]]},
+    {"path": nb + "/Spark_Tunning/spark_joins.scala"}]}, open(cfg, "w"), indent=1)
+PY
+  python3 "$W/gen/wrap_nb.py" "$W/gen/cfg.json"
+  java -cp "$JARS/*" scala.tools.nsc.Main -nowarn -classpath "$JARS/*" -d "$W/stubclasses" "$W/gen/stub.scala"
+  java -cp "$JARS/*" scala.tools.nsc.Main -nowarn -classpath "$JARS/*:$W/stubclasses" -d "$W/classes" \
+    "$W/patched/$NB"/Spark_Essentials/*.scala "$W/patched/$NB/Spark_Tunning/spark_joins.scala"
+  javac -nowarn -cp "$JARS/*" -d "$W/toolclasses" "$W/tools/PlanDumpJvm.java"
+  java -cp "$JARS/*" scala.tools.nsc.Main -nowarn -classpath "$JARS/*:$W/toolclasses" -d "$W/toolclasses" \
+    "$W/tools/CapDriver.scala" "$W/tools/SiteTagger.scala"
+  opens=""; for p in java.lang java.lang.invoke java.lang.reflect java.io java.net java.nio java.util \
+    java.util.concurrent java.util.concurrent.atomic sun.nio.ch sun.nio.cs sun.security.action sun.util.calendar; do
+    opens="$opens --add-opens=java.base/$p=ALL-UNNAMED"; done
+  capjvm() {  # capjvm RUN [-Dconf...] -- ENTRY...   (cwd = compile copy: src/main/resources/data/ is relative)
+    local run="$1"; shift; local props=(); while [ "$1" != "--" ]; do props+=("$1"); shift; done; shift
+    mkdir -p "$W/cap/$run"
+    (cd "$W/patched" && rm -rf spark-warehouse metastore_db && nice -n 10 timeout 900 java $opens \
+      -Djava.net.preferIPv6Addresses=false "${props[@]}" -cp "$W/toolclasses:$W/classes:$W/stubclasses:$JARS/*" \
+      org.apache.spark.sql.benchjvm.CapDriver "$W/cap/$run" "$W/cap/$run/_eventlog" snb nb. "$@") \
+      > "$WORK/logs/scalanb-$run.log" 2>&1 || true
+    grep '\[capjvm\]' "$WORK/logs/scalanb-$run.log" | grep -v captured || true
+  }
+  capjvm run1 -- nb.Dataframes1 nb.Dataframe_Operations nb.Spark_SQL nb.Spark_Datasets nb.Spark_RDDs nb.spark_joins
+  capjvm run2 -Dspark.sql.ansi.enabled=false -- nb.Spark_Types
+  python3 - "$W" "$here/../scalanb" "$src" "$repo" "$commit" > "$W/pkg.json" <<'PY'
+import json, sys
+w, out, src, repo, commit = sys.argv[1:6]
+print(json.dumps({"out": out, "repo_root": src, "repo": repo, "commit": commit, "language": "scala",
+  "pkg": "nb.", "captures": [w + "/cap/run1", w + "/cap/run2"],
+  "spark_conf": [{"capture_prefix": w + "/cap/run2", "conf": {"spark.sql.ansi.enabled": "false"}}],
   "scrub": [[w + "/patched", "/work/app"], [w, "/work"]], "report": w + "/pkg_report.json"}))
 PY
   python3 "$W/tools/package_jvm.py" "$W/pkg.json"
