@@ -629,6 +629,17 @@ fn rank_units(
             }
         }
     }
+    // … and so is a chain applying functions to a frame (`df.transform(with_teenager)`) that a
+    // candidate feeds — the applied function's code, or the frame's: its flow holds them all, where
+    // each applied function's own flow holds only itself.
+    for (chain, is_candidate) in candidate.iter_mut().enumerate() {
+        if !*is_candidate
+            && table.applies_functions(chain)
+            && table.feeds(chain).iter().any(|(_, fed)| relevant[*fed])
+        {
+            *is_candidate = true;
+        }
+    }
     // Each unit with the chains that link it to its data without producing anything of their
     // own (a SQL statement's view registrations).
     let mut units: Vec<(UnitKind, BTreeSet<SiteId>, BTreeSet<usize>)> = Vec::new();

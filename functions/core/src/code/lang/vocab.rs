@@ -342,6 +342,9 @@ fn udf_arguments(value: &str) -> Option<&str> {
     matches!(callee, "udf" | "pandas_udf").then_some(arguments)
 }
 
+/// DataFrame methods that apply a function to the frame they are called on (`df.transform(f)`).
+pub const APPLYING_METHODS: &[&str] = &["transform", "pipe"];
+
 /// Session methods making a frame of rows written in the code: Spark's own, and spark-daria's
 /// `spark.createDF(List(…), List(("name", StringType, true)))`, the test-data helper of many Scala
 /// suites (an implicit extension of the session, so no import of ours can tell it apart).

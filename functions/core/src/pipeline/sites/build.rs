@@ -50,6 +50,7 @@ impl SiteTable {
                 .iter()
                 .map(|c| c.returned || c.assigned_to.is_some() && !c.unread)
                 .collect(),
+            chain_applies: helpers.iter().map(|h| !h.applied.is_empty()).collect(),
             chain_reads_cached: reads_cached_frames(index),
             chain_sql: sql_links(index),
             sql_views: view_edges(index),

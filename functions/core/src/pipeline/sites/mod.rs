@@ -91,6 +91,9 @@ pub struct SiteTable {
     chain_open: Vec<bool>,
     /// For each chain: whether it hands its frame on to later code ([`SiteTable::passes_frame_on`]).
     chain_passes_on: Vec<bool>,
+    /// For each chain: whether it applies functions of the repository to its frame
+    /// ([`SiteTable::applies_functions`]).
+    chain_applies: Vec<bool>,
     /// For each chain: whether the frame it starts from was cached before it
     /// ([`SiteTable::reads_cached_frame`]).
     chain_reads_cached: Vec<bool>,
@@ -450,6 +453,12 @@ impl SiteTable {
     /// the one ending where the frame is used is the plan's.
     pub fn passes_frame_on(&self, chain: usize) -> bool {
         self.chain_passes_on.get(chain).copied().unwrap_or(false)
+    }
+
+    /// Whether `chain` applies functions of the repository to its frame (`df.transform(clean)`,
+    /// `.transform(Transforms.withAge())`): their code is part of its flow.
+    pub fn applies_functions(&self, chain: usize) -> bool {
+        self.chain_applies.get(chain).copied().unwrap_or(false)
     }
 
     /// Whether the frame `chain` starts from was cached before it (`df.cache()` on an earlier

@@ -33,9 +33,6 @@ const PASSED_ARGS_CAP: usize = 8;
 /// Most elements of a tuple followed as frames.
 const TUPLE_CAP: usize = 8;
 
-/// Methods that apply a function to the DataFrame they are called on.
-const APPLYING_METHODS: &[&str] = &["transform", "pipe"];
-
 impl<'a> Extractor<'a> {
     /// The last recorded chain is what its function returns.
     pub(super) fn mark_returned(&mut self) {
@@ -80,7 +77,7 @@ impl<'a> Extractor<'a> {
             else {
                 continue;
             };
-            if !APPLYING_METHODS.contains(&text(*name, src)) {
+            if !vocab::APPLYING_METHODS.contains(&text(*name, src)) {
                 continue;
             }
             for arg in named_children(*args) {
@@ -88,6 +85,9 @@ impl<'a> Extractor<'a> {
                     Shape::Ident => text(arg, src),
                     // `obj.clean` / `Cleaning.clean`: the function is the member.
                     Shape::Member { name, .. } => text(name, src),
+                    // `withGreeting()` / `Transforms.withAge(18)`: a curried function given its
+                    // first arguments (`def withGreeting()(df: DataFrame)`) applies itself.
+                    Shape::Call { name, .. } => text(name, src),
                     _ => continue,
                 };
                 if !self.is_dataframe_var(function) && !applied.iter().any(|a| a == function) {
