@@ -171,3 +171,27 @@ fn a_drop_after_a_join_is_no_frame_naming_its_columns() {
     );
     assert_eq!(support::code_at(&mappings, "1").1, "8-8", "the rows");
 }
+
+#[test]
+fn a_drop_of_one_of_two_same_named_columns_is_the_drop() {
+    // Both frames hold an `id`; the join keeps both, the drop one. The rename-and-join on names
+    // in between names the same columns. A real Spark 4.3 plan (`bench/scalanb`).
+    let notebook = r#"// Databricks notebook source
+val guitaristsDF = spark.read.option("inferSchema", "true").json("/work/app/src/main/resources/data/guitarPlayers.json")
+val bandsDF = spark.read.option("inferSchema", "true").json("/work/app/src/main/resources/data/bands.json")
+val joinCondition = guitaristsDF.col("band") === bandsDF.col("id")
+val guitaristsBandsDF = guitaristsDF.join(bandsDF, joinCondition, "inner")
+guitaristsDF.join(bandsDF.withColumnRenamed("id", "band"), "band").show
+guitaristsBandsDF.drop(bandsDF.col("id")).show
+"#;
+    let mappings = support::map_against(
+        &[("notebooks/Joins.scala", notebook)],
+        &support::bench_plan("scalanb", "snb-dataframe_operations-026"),
+    );
+    let at = |id: &str| {
+        let m = mappings.iter().find(|m| m.dag_node_id == id).unwrap();
+        (support::code_at(&mappings, id).1, m.explanation.clone())
+    };
+    assert_eq!(at("8").0, "7-7", "the drop: {}", at("8").1);
+    assert_eq!(at("7").0, "5-5", "the join: {}", at("7").1);
+}

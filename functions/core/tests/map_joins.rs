@@ -125,6 +125,10 @@ fn names_joined_in_another_case_are_one_name() {
         "Output [3]: [emp_id#1L, city#6, name#2]",
     );
     assert!(!on_names(&reordered));
+    // A join on other keys than the names both sides hold (`dept = emp_id`) is on a condition,
+    // whatever the Project above it keeps.
+    let other_keys = PLAN.replace("Left keys [1]: [emp_id#1L]", "Left keys [1]: [name#2]");
+    assert!(!on_names(&other_keys));
 }
 
 /// [`PLAN`] without the Project: the query returns the join as it is, both `emp_id`s included.

@@ -82,12 +82,15 @@ fn renames_every_column(site: &super::sites::Site) -> bool {
     matches!(&site.kind, SiteKind::Call { method, .. } if method == "toDF" || method == "toDS")
 }
 
-/// Whether the node leaves out columns of its input (`drop("x")` planned as a Project).
+/// Whether the node leaves a column of its input out altogether (`drop("x")` planned as a
+/// Project) — not merely one of two of a name, as a `select` after a join may.
 fn drops(target: &Evidence) -> bool {
-    target
-        .tokens
-        .iter()
-        .any(|(kind, value)| *kind == TokenKind::Literal && value.starts_with(DROPPED_COLUMN))
+    target.tokens.iter().any(|(kind, value)| {
+        *kind == TokenKind::Literal
+            && value
+                .strip_prefix(DROPPED_COLUMN)
+                .is_some_and(|column| !target.has(TokenKind::Column, column))
+    })
 }
 
 /// How much of the node's evidence the site holds ([`overlap`]), with the columns a bare

@@ -24,7 +24,7 @@ use crate::code::sql_expr::COUNT_OF_ROWS;
 use crate::contracts::NodeKind;
 use crate::plan::{Expr, NodeIdx, OperatorFamily, PlanGraph, PlanNode};
 use serde::{Deserialize, Serialize};
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 
 /// What one plan node means, for retrieval.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -777,17 +777,21 @@ fn dropped_columns(graph: &PlanGraph, node: &PlanNode) -> Vec<String> {
         return Vec::new();
     }
     let input = projection_input(graph, node);
-    let kept: BTreeSet<String> = d
-        .projections
-        .iter()
-        .flat_map(|p| p.columns.iter().map(|c| c.to_lowercase()))
-        .collect();
-    // (a column the planner made for an operator below, `_w0`, is no column the user dropped)
-    let dropped: Vec<String> = input
-        .iter()
-        .map(|a| a.name.as_str().to_lowercase())
-        .filter(|name| !kept.contains(name) && !is_planner_column(name))
-        .collect();
+    let mut kept: BTreeMap<String, usize> = BTreeMap::new();
+    for column in d.projections.iter().flat_map(|p| p.columns.iter()) {
+        *kept.entry(column.to_lowercase()).or_default() += 1;
+    }
+    // A name the input holds more often than the output (`drop(bands("id"))` after a join of
+    // two frames with an `id` each) is dropped too. (A column the planner made for an operator
+    // below, `_w0`, is no column the user dropped.)
+    let mut dropped: Vec<String> = Vec::new();
+    for name in input.iter().map(|a| a.name.as_str().to_lowercase()) {
+        match kept.get_mut(&name) {
+            Some(left) if *left > 0 => *left -= 1,
+            _ if is_planner_column(&name) || dropped.contains(&name) => {}
+            _ => dropped.push(name),
+        }
+    }
     if dropped.len() <= kept.len() {
         dropped
     } else {
@@ -1229,7 +1233,7 @@ fn derived_reason(
             Some("each side's rows made a tuple's field for".to_owned())
         }
         // A join on names plans the Project above it (each key once, keys first).
-        OperatorFamily::Project if keeps_one_of_each_name(node) => {
+        OperatorFamily::Project if keeps_one_of_each_name(graph, node) => {
             Some(JOIN_ON_NAMES_PROJECT.to_owned())
         }
         // `unionByName(other, allowMissingColumns=True)` pads each input with the columns only
@@ -1452,7 +1456,8 @@ pub fn plan_semantics(graph: &PlanGraph) -> Vec<SemanticDescription> {
             own[idx].add(TokenKind::Literal, &format!("{SQL_COMMAND}{command}"));
         }
         own[idx].passed_through = passed_through(graph, node);
-        let keeps_one_key = parents[idx].is_some_and(|p| keeps_one_of_each_name(&graph.nodes[p]));
+        let keeps_one_key =
+            parents[idx].is_some_and(|p| keeps_one_of_each_name(graph, &graph.nodes[p]));
         if node.family == OperatorFamily::Join && keeps_one_key {
             own[idx].add(TokenKind::Literal, JOINED_ON_NAMES);
         }
@@ -1571,7 +1576,7 @@ pub fn plan_semantics(graph: &PlanGraph) -> Vec<SemanticDescription> {
 /// holds twice, those names first and the rest in the join's order: the plan of a join on column names (`join(other, "k")` plans
 /// `k, left columns…, right columns…`). A `SELECT` after a join on a condition that happens to
 /// keep one key and every other column rarely leads with it.
-fn keeps_one_of_each_name(project: &crate::plan::PlanNode) -> bool {
+fn keeps_one_of_each_name(graph: &PlanGraph, project: &crate::plan::PlanNode) -> bool {
     if project.family != OperatorFamily::Project {
         return false;
     }
@@ -1632,8 +1637,25 @@ fn keeps_one_of_each_name(project: &crate::plan::PlanNode) -> bool {
         (Some(a), Some(b)) => a < b,
         _ => true,
     });
+    // A join on names joins on those names: a join printing its keys has them on both sides
+    // (`band = id` is no join on `id`, though both inputs hold an `id`).
+    let joined_on_them = project.children.iter().all(|&c| {
+        let Some(join) = graph.nodes[c].details.join.as_ref() else {
+            return true;
+        };
+        let names = |keys: &[Expr]| -> BTreeSet<String> {
+            keys.iter()
+                .flat_map(|k| k.columns.iter().map(|c| c.to_lowercase()))
+                .collect()
+        };
+        let (left, right) = (names(&join.left_keys), names(&join.right_keys));
+        left.is_empty() && right.is_empty()
+            || twice
+                .iter()
+                .all(|name| left.contains(*name) && right.contains(*name))
+    });
     // (With one output per distinct input name, each pair is kept once.)
-    !twice.is_empty() && keeps_the_rest && keys_lead && rest_in_join_order
+    !twice.is_empty() && keeps_the_rest && keys_lead && rest_in_join_order && joined_on_them
 }
 
 /// Whether some ancestor of `idx` belongs to a family accepted by `wanted`.
