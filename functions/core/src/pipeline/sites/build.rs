@@ -548,6 +548,15 @@ fn call_evidence(
     let mut evidence = Evidence::default();
     evidence.add_all(TokenKind::Column, &call.args.columns);
     evidence.add_all(TokenKind::Function, &call.args.functions);
+    // `desc_nulls_last()` is a descending key (the plan's `DESC NULLS LAST` reads as `desc`)
+    for direction in ["asc", "desc"] {
+        if call.args.functions.iter().any(|f| {
+            f.strip_prefix(direction)
+                .is_some_and(|rest| rest.starts_with("_nulls_"))
+        }) {
+            evidence.add(TokenKind::Function, direction);
+        }
+    }
     evidence.add_all(TokenKind::Literal, &call.args.literals);
     evidence.add_all(TokenKind::Alias, &call.args.aliases);
     if let Some(name) = implicit_aggregate_name(call) {
