@@ -84,16 +84,6 @@ fn checks_and_windows_spark_adds_belong_to_the_code_computing_them() {
     );
 }
 
-fn fixture_plan(case: &str) -> String {
-    std::fs::read_to_string(
-        std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("../../tests/fixtures/plans")
-            .join(case)
-            .join("formatted.txt"),
-    )
-    .unwrap()
-}
-
 #[test]
 fn a_windows_computed_ordering_key_is_the_windows_statement() {
     let script = "\
@@ -106,7 +96,7 @@ recent.drop(\"rn\").show()
 ";
     let mappings = support::map_against(
         &[("latest.py", script)],
-        &fixture_plan("window-computed-order-key"),
+        &support::fixture_plan("window-computed-order-key"),
     );
     let project = mappings.iter().find(|m| m.dag_node_id == "3").unwrap();
     // (3) `cast(o_date#20 as date) AS _w0`: the window's key, not a projection of the user's
@@ -143,7 +133,7 @@ items.select(\"id\", \"item\", F.col(\"payment.method\").alias(\"payment_method\
 ";
     let mappings = support::map_against(
         &[("items.py", script)],
-        &fixture_plan("generate-nested-fields"),
+        &support::fixture_plan("generate-nested-fields"),
     );
     let project = mappings.iter().find(|m| m.dag_node_id == "2").unwrap();
     // (2) `payment#16.method AS _extract_method`, for the select reading it above the explode

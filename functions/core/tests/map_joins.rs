@@ -179,11 +179,7 @@ first_rows.union(more_rows).distinct().show()
 
 #[test]
 fn a_unions_inputs_map_in_order() {
-    let plan = std::fs::read_to_string(
-        std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("../../tests/fixtures/plans/union-of-look-alike-frames/formatted.txt"),
-    )
-    .unwrap();
+    let plan = support::fixture_plan("union-of-look-alike-frames");
     let mappings = support::map_against(&[("union.py", UNION_SCRIPT)], &plan);
     let lines = |id: &str| {
         let m = mappings.iter().find(|m| m.dag_node_id == id).unwrap();
@@ -194,23 +190,13 @@ fn a_unions_inputs_map_in_order() {
     assert_eq!(lines("2"), "2-2", "its second the argument's");
 }
 
-fn fixture_plan(case: &str) -> String {
-    std::fs::read_to_string(
-        std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("../../tests/fixtures/plans")
-            .join(case)
-            .join("formatted.txt"),
-    )
-    .unwrap()
-}
-
 #[test]
 fn a_bare_union_is_found_through_its_inputs() {
     // Nothing above the union names anything: it is found as the chain its inputs feed.
     let script = UNION_SCRIPT.replace(".distinct()", "");
     let mappings = support::map_against(
         &[("union.py", &script)],
-        &fixture_plan("union-of-look-alike-frames-bare"),
+        &support::fixture_plan("union-of-look-alike-frames-bare"),
     );
     let lines = |id: &str| {
         let m = mappings.iter().find(|m| m.dag_node_id == id).unwrap();
@@ -230,7 +216,7 @@ first_rows.unionByName(floors, allowMissingColumns=True).show()
 ";
     let mappings = support::map_against(
         &[("union.py", script)],
-        &fixture_plan("union-by-name-missing-columns"),
+        &support::fixture_plan("union-by-name-missing-columns"),
     );
     let m = |id: &str| mappings.iter().find(|m| m.dag_node_id == id).unwrap();
     // (2) and (4) add `null AS floor` / `null AS dept`: the union's doing, mapped with it.
@@ -269,7 +255,7 @@ joined.show()
 fn a_filter_pushed_into_a_join_puts_its_keys_first() {
     let mappings = support::map_against(
         &[("joins.py", PUSHED_SCRIPT)],
-        &fixture_plan("join-then-filter-on-both-sides"),
+        &support::fixture_plan("join-then-filter-on-both-sides"),
     );
     let join = mappings.iter().find(|m| m.dag_node_id == "13").unwrap();
     assert_eq!(join.node_name, "SortMergeJoin");

@@ -28,11 +28,7 @@ rdd_df.where(F.col("id") > 1).show()
 
 #[test]
 fn of_two_look_alikes_the_one_naming_nothing_more_than_the_plan_wins() {
-    let plan = std::fs::read_to_string(
-        std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("../../tests/fixtures/plans/scan-existing-rdd/formatted.txt"),
-    )
-    .unwrap();
+    let plan = support::fixture_plan("scan-existing-rdd");
     // the wider one sorts first, so an undecided choice would fall on it
     let mappings = support::map_against(&[("a/wider.py", WIDER), ("z/exact.py", EXACT)], &plan);
     for m in &mappings {

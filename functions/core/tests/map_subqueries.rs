@@ -31,14 +31,6 @@ const INNER: std::ops::RangeInclusive<u32> = 12..=14;
 /// Lines of the outer query's FROM and JOIN.
 const OUTER_JOIN: std::ops::RangeInclusive<u32> = 8..=9;
 
-fn plan(case: &str) -> String {
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../../tests/fixtures/plans")
-        .join(case)
-        .join("formatted.txt");
-    std::fs::read_to_string(path).unwrap()
-}
-
 /// The first line each node of `plan` maps to, mapped against `script`.
 fn first_lines(script: &str, plan: &str) -> impl Fn(&str) -> u32 + use<> {
     let mappings = support::map_against(&[("jobs/query.py", script)], plan);
@@ -60,7 +52,10 @@ fn first_lines(script: &str, plan: &str) -> impl Fn(&str) -> u32 + use<> {
 
 #[test]
 fn the_subquerys_nodes_map_inside_it_in_both_of_its_plans() {
-    let line = first_lines(SCRIPT, &plan("subquery-repeats-outer-query"));
+    let line = first_lines(
+        SCRIPT,
+        &support::fixture_plan("subquery-repeats-outer-query"),
+    );
     // (33)–(38): the subquery's final plan; (40)–(46): its Initial Plan. (Its scans may map to
     // the reads that registered the views.)
     for id in ["33", "35", "38", "40", "42", "44", "46"] {
@@ -98,7 +93,10 @@ spark.sql("""
 
 #[test]
 fn a_semi_join_maps_to_its_in_predicate_and_the_inner_join_to_the_equality() {
-    let line = first_lines(SEMI, &plan("subquery-in-beside-equal-join"));
+    let line = first_lines(
+        SEMI,
+        &support::fixture_plan("subquery-in-beside-equal-join"),
+    );
     // (15) and (22): BroadcastHashJoin LeftSemi, final plan; (23): the Inner one.
     for id in ["15", "22"] {
         assert_eq!(line(id), 10, "semi join {id}");

@@ -28,6 +28,17 @@ pub fn map_against(files: &[(&str, &str)], plan: &str) -> Vec<MappingOutput> {
     mappings
 }
 
+/// A real plan of the project's fixtures: `tests/fixtures/plans/<case>/formatted.txt`
+/// (`tests/fixtures/plans/generate.py`).
+#[allow(dead_code)] // (not every test reads one)
+pub fn fixture_plan(case: &str) -> String {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../tests/fixtures/plans")
+        .join(case)
+        .join("formatted.txt");
+    std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
 /// A plan the project's own benchmark sets hold: `bench/<set>/<case>/formatted.txt`.
 #[allow(dead_code)] // (not every test reads one)
 pub fn bench_plan(set: &str, case: &str) -> String {
