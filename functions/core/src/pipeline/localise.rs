@@ -20,7 +20,7 @@ use super::evidence::{
 };
 use super::semantics::SemanticDescription;
 use super::sites::{FlowRole, SiteId, SiteKind, SiteTable};
-use crate::code::lang::vocab::PYTHON_UDF_CALL;
+use crate::code::lang::vocab::{self, PYTHON_UDF_CALL};
 use crate::contracts::NodeKind;
 use crate::plan::{NodeIdx, OperatorFamily, PlanGraph};
 use rustc_hash::FxHashMap;
@@ -79,7 +79,7 @@ pub fn can_produce(family: OperatorFamily, target: &Evidence, site: &super::site
 /// Whether the site names a frame's columns anew, one for one (`toDF("a", "b")`, `toDS()`): it
 /// keeps every column, so no Project leaving one out is its.
 fn renames_every_column(site: &super::sites::Site) -> bool {
-    matches!(&site.kind, SiteKind::Call { method, .. } if method == "toDF" || method == "toDS")
+    matches!(&site.kind, SiteKind::Call { method, .. } if vocab::makes_frame_of_rows(method))
 }
 
 /// Whether the node leaves a column of its input out altogether (`drop("x")` planned as a
@@ -633,8 +633,8 @@ fn rank_units(
         }
     }
     // … and so is a chain applying functions to a frame (`df.transform(with_teenager)`) that a
-    // candidate feeds — the applied function's code, or the frame's: its flow holds them all, where
-    // each applied function's own flow holds only itself.
+    // relevant chain feeds — an applied function's code, or the frame's: its flow holds them all,
+    // where each applied function's own flow holds only itself.
     for (chain, is_candidate) in candidate.iter_mut().enumerate() {
         if !*is_candidate
             && table.applies_functions(chain)

@@ -443,8 +443,8 @@ fn is_time_window(expr: &Expr) -> bool {
 const PLANNER_COLUMNS: &str = "columns the planner computes ahead of";
 
 /// Whether every column a projection computes bears a name Spark makes up for an operator above
-/// it: a window's computed key (`cast(… as date) AS _w0`, extracted for `over(…orderBy(to_date(…)))`)
-/// or a struct's field taken out early for the operator reading it (`payment.method AS
+/// it: a window's computed key (`cast(… as date) AS _w0`, for `over(…orderBy(to_date(…)))`) or a
+/// struct's field taken out early for the operator reading it (`payment.method AS
 /// _extract_method`). The user wrote neither projection: the operator above asked for it.
 fn computes_only_planner_columns(d: &crate::plan::NodeDetails) -> bool {
     let mut computed = d
@@ -1572,10 +1572,11 @@ pub fn plan_semantics(graph: &PlanGraph) -> Vec<SemanticDescription> {
         .collect()
 }
 
-/// A Project over a join that keeps every column of its input but the second of each name it
-/// holds twice, those names first and the rest in the join's order: the plan of a join on column names (`join(other, "k")` plans
-/// `k, left columns…, right columns…`). A `SELECT` after a join on a condition that happens to
-/// keep one key and every other column rarely leads with it.
+/// A Project over a join on those names that keeps every column of its input but the second of
+/// each name it holds twice, those names first and the rest in the join's order: the plan of a
+/// join on column names (`join(other, "k")` plans `k, left columns…, right columns…`). A `SELECT`
+/// after a join on a condition that happens to keep one key and every other column rarely leads
+/// with it.
 fn keeps_one_of_each_name(graph: &PlanGraph, project: &crate::plan::PlanNode) -> bool {
     if project.family != OperatorFamily::Project {
         return false;

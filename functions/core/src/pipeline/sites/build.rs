@@ -1145,9 +1145,9 @@ fn names_csv_columns(chain: &CallChain, position: usize) -> bool {
 }
 
 /// Whether `calls[position]` makes a frame of rows no reader of files gave: a session's
-/// [`vocab::ROWS_TO_FRAME`] (`createDataFrame`), or `toDF` / `toDS` of a collection or an RDD — which Spark scans as local
-/// rows or as an RDD, whatever made them — not of a reader's frame (`read.csv(p).toDF("a")`
-/// renames the file scan's columns) ([`Evidence::makes_rows_in_memory`]).
+/// [`vocab::ROWS_TO_FRAME`] (`createDataFrame`), or `toDF` / `toDS` of a collection or an RDD —
+/// which Spark scans as local rows or as an RDD, whatever made them — not of a reader's frame
+/// (`read.csv(p).toDF("a")` renames the file scan's columns) ([`Evidence::makes_rows_in_memory`]).
 fn makes_rows_in_memory(chain: &CallChain, position: usize) -> bool {
     let before = &chain.calls[..position];
     match chain.calls[position].method.as_str() {
