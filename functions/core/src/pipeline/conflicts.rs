@@ -67,7 +67,7 @@ use super::evidence::{
     DISTINCT, DROPPED_COLUMN, Evidence, FILL_VALUE, FILLED_COLUMN, Grouping, JOINED_ON_NAMES,
     KEY_LEFT_OUT, PIVOT_VALUE, TokenKind, WITH_REPLACEMENT, normalise_function,
 };
-use super::operations::AGGREGATE_FUNCTIONS;
+use super::operations::{AGGREGATE_FUNCTIONS, WINDOW_FUNCTIONS};
 use super::semantics::is_join_type_word;
 use crate::code::lang::vocab::{ASC_NULLS_LAST, DESC_NULLS_FIRST, PYTHON_UDF_CALL};
 use crate::plan::OperatorFamily;
@@ -388,22 +388,9 @@ fn aliases_conflict(node: &Evidence, site: &Evidence) -> bool {
     !node_aliases.is_empty() && site_aliases.is_disjoint(&node_names)
 }
 
-/// Window functions a plan names exactly (normalised): which one a window computes is no
-/// rewrite's choice.
-const WINDOW_FUNCTIONS: &[&str] = &[
-    "rank",
-    "denserank",
-    "rownumber",
-    "ntile",
-    "percentrank",
-    "cumedist",
-    "lag",
-    "lead",
-    "nthvalue",
-];
-
-/// A site computing window functions none of which the node's window computes
-/// (`rank().over(w)` against the plan's `dense_rank()`).
+/// A site computing window functions ([`WINDOW_FUNCTIONS`]) none of which the node's window
+/// computes (`rank().over(w)` against the plan's `dense_rank()`): which one a window computes is
+/// no rewrite's choice.
 fn computes_another_window_function(node: &Evidence, site: &Evidence) -> bool {
     let of = |e| values(e, TokenKind::Function, |f| WINDOW_FUNCTIONS.contains(&f));
     let (node_functions, site_functions) = (of(node), of(site));

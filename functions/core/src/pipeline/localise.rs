@@ -745,14 +745,14 @@ fn rank_units(
 
 /// The Python UDFs `graph` evaluates ([`PlanEvidence::evaluated_udfs`]).
 fn evaluated_udfs(graph: &PlanGraph) -> Option<BTreeSet<String>> {
-    let evaluations: Vec<_> = graph
-        .nodes
-        .iter()
-        .filter(|n| n.family == OperatorFamily::PythonEval)
-        .collect();
-    (!evaluations.is_empty()).then(|| {
-        evaluations
+    let evaluations = || {
+        graph
+            .nodes
             .iter()
+            .filter(|n| n.family == OperatorFamily::PythonEval)
+    };
+    evaluations().next().is_some().then(|| {
+        evaluations()
             .flat_map(|n| n.details.python_udfs.iter())
             .map(|name| super::evidence::normalise_function(name))
             .filter(|name| !name.contains('<'))

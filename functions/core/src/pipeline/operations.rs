@@ -300,9 +300,9 @@ pub const AGGREGATE_FUNCTIONS: &[&str] = &[
     "countminsketch",
 ];
 
-/// Window-only functions and the `over` call that makes any aggregate a window function.
+/// Window-only functions: the ranking and offset functions a window computes, which a plan names
+/// exactly (normalised).
 pub const WINDOW_FUNCTIONS: &[&str] = &[
-    "over",
     "rownumber",
     "rank",
     "denserank",
@@ -312,6 +312,11 @@ pub const WINDOW_FUNCTIONS: &[&str] = &[
     "lag",
     "lead",
     "nthvalue",
+];
+
+/// The calls that make a window of any function: `over` (any aggregate), the spec's builders.
+const WINDOW_SPEC_CALLS: &[&str] = &[
+    "over",
     "window",
     "partitionby",
     "rowsbetween",
@@ -350,7 +355,7 @@ pub fn call_families(method: &str, arg_functions: &[String]) -> FamilySet {
             set.insert(F::Aggregate);
             set.insert(F::Expand);
         }
-        if has(WINDOW_FUNCTIONS) {
+        if has(WINDOW_FUNCTIONS) || has(WINDOW_SPEC_CALLS) {
             set.insert(F::Window);
         }
         if has(GENERATOR_FUNCTIONS) {
@@ -388,7 +393,7 @@ pub fn clause_families(kind: SqlClauseKind, functions: &[String]) -> FamilySet {
         if has(AGGREGATE_FUNCTIONS) {
             set.insert(F::Aggregate);
         }
-        if has(WINDOW_FUNCTIONS) {
+        if has(WINDOW_FUNCTIONS) || has(WINDOW_SPEC_CALLS) {
             set.insert(F::Window);
         }
         if has(GENERATOR_FUNCTIONS) {

@@ -267,6 +267,7 @@ mod tests {
         let decision = EvidenceReasoner.decide(&sem(), &[better, aligned]).unwrap();
         assert_eq!(decision.best, 0, "{}", decision.reasoning);
     }
+
     #[test]
     fn an_equally_good_site_in_another_file_halves_the_reasoners_confidence() {
         let alone = [

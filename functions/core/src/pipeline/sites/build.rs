@@ -1676,12 +1676,8 @@ pub(super) fn clause_evidence(stmt: &SqlStatement, clause: &SqlClause) -> Eviden
     ) {
         evidence.predicates = predicates::of_sql_condition(&clause.text);
     }
-    let ordered = if clause.kind == SqlClauseKind::GroupBy {
-        ordered_aggregates(stmt, clause)
-    } else {
-        Vec::new()
-    };
-    for c in ordered {
+    let ordered = (clause.kind == SqlClauseKind::GroupBy).then(|| ordered_aggregates(stmt, clause));
+    for c in ordered.into_iter().flatten() {
         evidence.add_all(TokenKind::Column, &c.columns);
         for f in &c.functions {
             if is_aggregate_function(f) {

@@ -302,6 +302,16 @@ pub(super) fn flow_edges(
             })
             .collect()
     };
+    // A name the chain's function does not define comes from outside it: a parameter's callers,
+    // else the methods assigning the field it names.
+    let outside_feeds = |chain: &CallChain, var: &str| -> Vec<usize> {
+        let passed = parameter_feeds(chain, var);
+        if passed.is_empty() {
+            field_assignments(chain, var)
+        } else {
+            passed
+        }
+    };
     // Chains of one statement: a chain written inside another's arguments
     // (`a.join(b.withColumnRenamed("id", "key"), "key")`) comes after it in the index.
     let mut by_statement: HashMap<(FileId, LineRange), Vec<usize>> = HashMap::new();
@@ -330,11 +340,7 @@ pub(super) fn flow_edges(
             } else if !root.is_empty() {
                 let defined = definitions(chain, root);
                 if defined.is_empty() {
-                    let mut outside = parameter_feeds(chain, root);
-                    if outside.is_empty() {
-                        outside = field_assignments(chain, root);
-                    }
-                    for def in outside {
+                    for def in outside_feeds(chain, root) {
                         if def != idx && !feeds.iter().any(|(_, d)| *d == def) {
                             feeds.push((FlowRole::Receiver, def));
                         }
@@ -362,10 +368,7 @@ pub(super) fn flow_edges(
                 // what the function's callers pass.
                 let mut defined = definitions(chain, variable);
                 if defined.is_empty() && inline.is_none() {
-                    defined = parameter_feeds(chain, variable);
-                }
-                if defined.is_empty() && inline.is_none() {
-                    defined = field_assignments(chain, variable);
+                    defined = outside_feeds(chain, variable);
                 }
                 for def in inline.into_iter().chain(defined) {
                     if def != idx && !feeds.iter().any(|(_, d)| *d == def) {
