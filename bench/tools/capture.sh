@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Re-captures the project's own bench sets from the pinned commits (the exact commands used).
 #
-#   bench/tools/capture.sh pipelines|notebooks|jupyter|scripts|guide|tested|sqltwins|catalog|sqlfiles|javaetl|scalaetl|javasql|scalatest|scalanb [WORK]
+#   bench/tools/capture.sh pipelines|notebooks|jupyter|scripts|guide|tested|sqltwins|catalog|sqlfiles|javaetl|scalaetl|javasql|scalatest|scalanb|dynamic [WORK]
 #
 # Needs: pyspark==4.3.0 (+ pyarrow, "pandas<3", zstandard), Java 17, the DEV benchmark's tools in
 # $BENCH_TOOLS (default ../shared/bench/tools) with their JVM helper compiled (its README,
@@ -11,7 +11,7 @@
 # Timings are not meaningful; Spark runs local[2] under `nice`.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
-set_name="${1:?usage: capture.sh pipelines|notebooks|jupyter|scripts|guide|tested|sqltwins|catalog|sqlfiles|javaetl|scalaetl|javasql|scalatest|scalanb [WORK]}"
+set_name="${1:?usage: capture.sh pipelines|notebooks|jupyter|scripts|guide|tested|sqltwins|catalog|sqlfiles|javaetl|scalaetl|javasql|scalatest|scalanb|dynamic [WORK]}"
 export WORK="${2:-/tmp/plan2code-capture}"
 export BENCH_TOOLS="${BENCH_TOOLS:-$here/../../../shared/bench/tools}"
 MIRRORS="${BENCH_MIRRORS:-/work/.mirror}"
@@ -1470,6 +1470,62 @@ PY
   python3 "$W/tools/package_jvm.py" "$W/pkg.json"
   exit 0
   ;;
+dynamic)
+  # anovos/anovos: a production PySpark library (Apache-2.0) whose transformations are generated from
+  # lists of columns and config: a YAML-driven workflow (src/main/anovos/workflow.py) calls module
+  # functions — data_analyzer (stats_generator: `agg(*(F.countDistinct(F.col(i)) for i in cols))`, loops of
+  # `withColumn` per attribute, `functools.reduce` joins/unions; quality_checker; association_evaluator),
+  # data_transformer/transformers (binning, imputation, encoding, scaling built per column),
+  # data_ingest (read/write/rename/recast/join/concatenate from arguments), drift_stability — each a
+  # function taking a SparkSession + DataFrame + column lists and returning a DataFrame. Captured through
+  # the repository's own pytest suite (src/test/, run_capture.py --pytest): src/test/conftest.py's
+  # `spark_session` fixture calls anovos.shared.spark.init_spark(...).getOrCreate(), which returns the
+  # capture session (its spark.jars.packages — histogrammar/avro from Maven — are not fetched: static
+  # settings of an existing session; avro reads fail). The tests read the committed
+  # data/test_dataset/ files (income data, 32k rows) by paths relative to the repository root (cwd =
+  # the scratch copy) and write to data/tmp/ there. Not run: the workflow entry (imports report
+  # generation, datapane, sentence_transformers/torch, mlflow), the time-series, geospatial and
+  # feature-recommender/feature-store tests (statsmodels/mlflow/geojson/sentence_transformers/feast).
+  # Needs beside pyspark: loguru findspark scipy scikit-learn factor_analyzer (pip).
+  repo=anovos/anovos
+  commit=138d8010d6b9154e8a45a45150b2fc994408d7e4
+  checkout "$repo" "$commit"
+  unset PATH_MAP
+  # PYTHONPATH: the package as `pip install .` makes it importable (src/main/anovos), also in the
+  # Python workers (UDFs defined in the modules)
+  # ../dynamic/tools/stubs: a stand-in `tensorflow` (transformers.py imports it at module level for its
+  # autoencoder functions only; TensorFlow is not installed — those functions would raise)
+  export PYTHONDONTWRITEBYTECODE=1 PYTHONPATH="$WORK/run/${repo/\//+}/src/main:$here/../dynamic/tools/stubs"
+  export SCRIPT_TIMEOUT="${SCRIPT_TIMEOUT:-1200}"
+  # -Xss64m: imputation_matrixFactorization's ALS (test_transformers.py) overflows the default thread
+  # stack while deserialising its long lineage (StackOverflowError in a local executor thread, which
+  # ends the JVM); a larger default stack lets it finish. Two JVMs, one after the other: the
+  # ingest/analyzer tests, then the transformer/drift tests.
+  export PYSPARK_SUBMIT_ARGS="--driver-java-options -Xss64m pyspark-shell"
+  t=src/test/anovos
+  capture "$repo" "$commit" ano ano --pytest \
+    $t/data_ingest/test_data_ingest_unit.py $t/data_ingest/test_data_ingest_integration.py \
+    $t/data_ingest/test_data_sampling.py $t/data_analyzer/test_stats_generator.py \
+    $t/data_analyzer/test_quality_checker.py $t/data_analyzer/test_association_evaluator.py
+  capture "$repo" "$commit" ano ano2 --pytest \
+    $t/data_transformer/test_transformers.py $t/drift_stability/test_drift_detector.py \
+    $t/drift_stability/test_stability.py $t/drift_stability/test_validations.py
+  unset PYTHONPATH PYSPARK_SUBMIT_ARGS
+  ;;
 *) echo "unknown set $set_name" >&2; exit 2 ;;
 esac
 python3 "$here/package_sets.py" "$here/../$set_name/package.json"
+if [ "$set_name" = dynamic ]; then
+  # the event logs over 1 MB (the ALS imputation's, 12 MB each) are left out (bench/dynamic/README.md)
+  python3 - "$here/../dynamic" <<'PY'
+import json, os, sys
+os.chdir(sys.argv[1])
+manifest = json.load(open("manifest.json"))
+for case in manifest["cases"]:
+    log = case["plan_files"].get("eventlog")
+    if log and os.path.getsize(log) > 1_000_000:
+        os.remove(log)
+        del case["plan_files"]["eventlog"]
+json.dump(manifest, open("manifest.json", "w"), indent=1)
+PY
+fi

@@ -1,0 +1,1 @@
+"""Stand-in for tensorflow.keras (see ../__init__.py)."""
