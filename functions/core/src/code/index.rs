@@ -60,7 +60,7 @@ use serde::{Deserialize, Serialize};
 /// when it names columns computed from a frame's column names; version 34: a foreign library's
 /// frames make no chains, and pathlib paths joined onto a file name are strings; version 35: the
 /// frames of returned and unpacked tuples, by position).
-pub const INDEX_FORMAT_VERSION: u32 = 58;
+pub const INDEX_FORMAT_VERSION: u32 = 59;
 
 pub type FileId = u32;
 pub type SymbolId = u32;
@@ -372,7 +372,8 @@ pub struct CallChain {
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub returned: bool,
     /// The chain is assigned to a variable that nothing after it in its file reads (the name
-    /// never appears on a later line): the frame it builds is never used.
+    /// never appears on a later line, or only to print the frame's plan or schema —
+    /// `way.explain()`): the frame it builds is never run.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub unread: bool,
     /// For a chain making a frame of an RDD variable (`rdd.toDF`): the lines of the statement

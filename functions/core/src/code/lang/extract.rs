@@ -353,7 +353,7 @@ impl<'a> Extractor<'a> {
             .iter()
             .filter_map(|c| c.assigned_to.as_deref())
             .collect();
-        let last_lines = last_line_of_each_name(self.src, &assigned);
+        let last_lines = last_reading_of_each_name(self.src, &assigned);
         for chain in &mut self.out.chains {
             chain.unread = chain.assigned_to.as_ref().is_some_and(|name| {
                 last_lines
@@ -1037,9 +1037,11 @@ fn command_line_argument(value: &str) -> Option<u32> {
     index.trim().parse().ok().filter(|p| *p > 0)
 }
 
-/// The last line (1-based) on which each of `names` appears in `src` as a whole word. One pass
-/// over the source, so that whether a variable is read after its assignment costs a lookup.
-fn last_line_of_each_name<'s>(src: &'s str, names: &HashSet<&str>) -> HashMap<&'s str, u32> {
+/// The last line (1-based) on which each of `names` is read in `src` as a whole word — a reading
+/// that only prints the frame's plan or schema (`way.explain()`, `df.printSchema`) runs nothing
+/// and does not count. One pass over the source, so that whether a variable is read after its
+/// assignment costs a lookup.
+fn last_reading_of_each_name<'s>(src: &'s str, names: &HashSet<&str>) -> HashMap<&'s str, u32> {
     let mut last = HashMap::new();
     if names.is_empty() {
         return last;
@@ -1053,6 +1055,7 @@ fn last_line_of_each_name<'s>(src: &'s str, names: &HashSet<&str>) -> HashMap<&'
         }
         if let Some(start) = word_start.take()
             && names.contains(&src[start..at])
+            && !only_describes(&src[at..])
         {
             last.insert(&src[start..at], line);
         }
@@ -1066,6 +1069,19 @@ fn last_line_of_each_name<'s>(src: &'s str, names: &HashSet<&str>) -> HashMap<&'
         last.insert(&src[start..], line);
     }
     last
+}
+
+/// Whether the text after a variable's name calls a method that only describes the frame
+/// (`.explain()`, `.printSchema()`): Spark plans it, or reads its schema, and runs nothing.
+fn only_describes(after_name: &str) -> bool {
+    let Some(method) = after_name.trim_start().strip_prefix('.') else {
+        return false;
+    };
+    let method = method.trim_start();
+    let name_end = method
+        .find(|c: char| !(c.is_alphanumeric() || c == '_'))
+        .unwrap_or(method.len());
+    matches!(&method[..name_end], "explain" | "printSchema")
 }
 
 fn collapse_whitespace(s: &str) -> String {

@@ -1456,7 +1456,10 @@ mod tests {
              df.describe()\n\
              unused = df.groupby('Company').mean()\n\
              means.show()\n\
-             df.groupby('Company').mean().explain()\n",
+             df.groupby('Company').mean().explain()\n\
+             way = df.groupby('Company').mean()\n\
+             way.explain()\n\
+             way.printSchema()\n",
         )];
         let index = repo_index(&files);
         let table = SiteTable::build(&index);
@@ -1473,6 +1476,8 @@ mod tests {
         assert!(prior(8) < prior(3));
         // printing its plan runs nothing
         assert!(prior(10) < prior(3));
+        // nor does a variable read only to print its plan or schema
+        assert!(prior(11) < prior(3));
     }
 
     #[test]
