@@ -4,6 +4,11 @@
 //! flow holding them explains it between them — not a sibling lesson showing the same frame
 //! straight after making it — and the Project keeps the first statement's place (collapsing
 //! copies the lower Project). A real Spark 4.3 plan (`bench/jupyter`).
+//!
+//! Spark folds a projection after an aggregate into the aggregate's results too
+//! (`format_number(avg(Close), 2) AS Mean Close` from a later `select`): the statements renaming
+//! and formatting the aggregated frame, one variable reassigned a statement at a time, are the
+//! flow that explains it — not an earlier cell showing the bare aggregate.
 
 mod support;
 
@@ -49,4 +54,24 @@ fn projections_spark_collapsed_are_the_flow_holding_them_and_the_first_ones_plac
     assert_eq!(at("1"), ("04_strings.py".to_owned(), "9-9".to_owned()));
     // the first of the collapsed statements
     assert_eq!(at("2"), ("04_strings.py".to_owned(), "11-11".to_owned()));
+}
+
+#[test]
+fn a_projection_folded_into_an_aggregate_brings_the_statements_after_it() {
+    let plan = support::bench_plan("jupyter", "tsp-dates-and-timestamps-009");
+    let notebook = "from pyspark.sql import SparkSession\n\
+                    from pyspark.sql.functions import year, format_number\n\
+                    spark = SparkSession.builder.getOrCreate()\n\
+                    df = spark.read.csv('appl_stock.csv', inferSchema=True, header=True)\n\
+                    newdf = df.withColumn(\"Year\", year(df['Date']))\n\
+                    newdf.groupBy(\"Year\").mean()[['avg(Year)', 'avg(Close)']].show()\n\
+                    result = newdf.groupBy(\"Year\").mean()[['avg(Year)', 'avg(Close)']]\n\
+                    result = result.withColumnRenamed(\"avg(Year)\", \"Year\")\n\
+                    result = result.select('Year', format_number('avg(Close)', 2).alias(\"Mean Close\")).show()\n";
+    let mappings = support::map_against(&[("Dates_and_Timestamps.py", notebook)], &plan);
+    let at = |id: &str| support::code_at(&mappings, id).1;
+    // the partial aggregate is the grouping the renamed frame comes from …
+    assert_eq!(at("3"), "7-7");
+    // … and the final one, with the formatting folded in, the statement formatting it
+    assert_eq!(at("7"), "9-9");
 }

@@ -16,7 +16,7 @@ use super::conflicts::{
     CONFLICT_PENALTY, conflicts, conflicts_beyond_rewrite, groups_where_node_aggregates_all,
 };
 use super::evidence::{
-    DROPPED_COLUMN, Evidence, NULL_DROP, Overlap, STRUCT_FIELDS, TokenKind, overlap,
+    DISTINCT, DROPPED_COLUMN, Evidence, NULL_DROP, Overlap, STRUCT_FIELDS, TokenKind, overlap,
 };
 use super::semantics::SemanticDescription;
 use super::sites::{FlowRole, SiteId, SiteKind, SiteTable};
@@ -70,10 +70,18 @@ pub fn site_score(
 /// it is no grouping by named keys where the node aggregates every row
 /// ([`groups_where_node_aggregates_all`]).
 pub fn can_produce(family: OperatorFamily, target: &Evidence, site: &super::sites::Site) -> bool {
-    (site.families.contains(family)
-        || (target.folds_projection && site.families.contains(OperatorFamily::Project)))
+    (site.families.contains(family) || folded_projection(target, site))
         && !groups_where_node_aggregates_all(family, target, &site.evidence)
         && !(family == OperatorFamily::Project && renames_every_column(site) && drops(target))
+}
+
+/// Whether `site` is a projection Spark folded into the node ([`Evidence::folds_projection`]):
+/// one after a de-duplication, which computes nothing of its own, or one over a frame an
+/// aggregation made (`select(format_number("avg(Close)", 2))` after `groupBy("Year").mean()`).
+fn folded_projection(target: &Evidence, site: &super::sites::Site) -> bool {
+    target.folds_projection
+        && site.families.contains(OperatorFamily::Project)
+        && (target.has(TokenKind::Function, DISTINCT) || site.aggregated_before)
 }
 
 /// Whether the site names a frame's columns anew, one for one (`toDF("a", "b")`, `toDS()`): it

@@ -16,7 +16,7 @@
 use super::evidence::{
     CACHED, DISTINCT, DROPPED_COLUMN, Evidence, FILL_VALUE, FILLED_COLUMN, FILLS_NULLS, Grouping,
     JOINED_ON_NAMES, KEY_LEFT_OUT, NULL_DROP, PARTITIONED, SQL_COMMAND, STRUCT_FIELDS, TokenKind,
-    canonical_literal, normalise_function,
+    canonical_literal, is_noise_function, normalise_function,
 };
 use super::operations::{TYPED_FILTER, calls_closure, is_typed_operator};
 use crate::code::lang::vocab::{ASC_NULLS_LAST, DESC_NULLS_FIRST};
@@ -959,17 +959,43 @@ fn aggregate_evidence(e: &mut Evidence, d: &crate::plan::NodeDetails) {
     }
     // A de-duplication computes nothing: a column its results compute comes from the projection
     // after it, which Spark folded in — that projection's expression is the node's evidence too.
-    let deduplicates = is_deduplication(d) && d.aggregate_functions.is_empty();
+    // So does a result another aggregation computes past its aggregates (`format_number(avg(Close),
+    // 2) AS Mean Close` from a later `select(format_number("avg(Close)", 2).alias(…))`).
+    let deduplicates_rows = is_deduplication(d);
+    let deduplicates = deduplicates_rows && d.aggregate_functions.is_empty();
+    let aggregates: Vec<String> = d
+        .aggregate_functions
+        .iter()
+        .flat_map(|f| &f.functions)
+        .map(|f| normalise_function(f))
+        .collect();
     for p in &d.projections {
         let renames = |alias: &String| p.columns.len() != 1 || p.columns[0] != *alias;
         let computes = !p.functions.is_empty() || !p.literals.is_empty();
-        if deduplicates && p.alias.as_ref().is_some_and(|a| computes || renames(a)) {
+        let folded = if deduplicates {
+            p.alias.as_ref().is_some_and(|a| computes || renames(a))
+        } else {
+            !deduplicates_rows && p.alias.is_some() && computes_past(p, &aggregates)
+        };
+        if folded {
             add_expr(e, p, true);
             e.folds_projection = true;
         } else if let Some(alias) = &p.alias {
             e.add(TokenKind::Alias, alias);
         }
     }
+}
+
+/// Whether a result computes something past the `aggregates` (the functions of the node's
+/// aggregate expressions): a function of the user's none of them holds. Not a name Spark gives a
+/// pivot's results (`__pivot_count(1)`), nor a cast or decimal wrapping of its own.
+fn computes_past(result: &Expr, aggregates: &[String]) -> bool {
+    !aggregates.is_empty()
+        && result.functions.iter().any(|f| {
+            let spark_named = f.starts_with("__");
+            let f = normalise_function(f);
+            !spark_named && !aggregates.contains(&f) && !is_noise_function(&f)
+        })
 }
 
 /// A generator: its function, `_outer` when the plan marks it so.
@@ -1863,6 +1889,54 @@ Arguments: explode(items#5), false, [item#7]
         let consumer = filter.induced_by.as_ref().expect("the planner's filter");
         // the generator asked for the checks, not the projection parsing the JSON above it
         assert_eq!(consumer.dag_node_id, "5", "{consumer:?}");
+    }
+
+    #[test]
+    fn an_aggregate_holds_the_projection_computing_past_its_aggregates() {
+        let plan = "\
+== Physical Plan ==
+HashAggregate (4)
++- HashAggregate (3)
+   +- HashAggregate (2)
+      +- LocalTableScan (1)
+
+
+(1) LocalTableScan
+Output [3]: [Year#1, Close#2, Price#3]
+Arguments: [Year#1, Close#2, Price#3]
+
+(2) HashAggregate
+Input [3]: [Year#1, Close#2, Price#3]
+Keys [1]: [Year#1]
+Functions [1]: [avg(Close#2)]
+Aggregate Attributes [1]: [avg(Close#2)#5]
+Results [2]: [avg(Year#1)#4 AS Year#6, format_number(avg(Close#2)#5, 2) AS Mean Close#7]
+
+(3) HashAggregate
+Input [3]: [Year#1, Close#2, Price#3]
+Keys: []
+Functions [1]: [sum(cast(isnull(Close#2) as bigint))]
+Aggregate Attributes [1]: [sum(cast(isnull(Close#2) as bigint))#8L]
+Results [1]: [sum(cast(isnull(Close#2) as bigint))#8L AS Close#9L]
+
+(4) HashAggregate
+Input [3]: [Year#1, Close#2, Price#3]
+Keys [1]: [Year#1]
+Functions [1]: [sum(UnscaledValue(Price#3))]
+Aggregate Attributes [1]: [sum(UnscaledValue(Price#3))#10L]
+Results [2]: [Year#1, MakeDecimal(sum(UnscaledValue(Price#3))#10L,17,2) AS total#11]
+";
+        let graph = parse_plan(plan, &ParseOptions::default()).unwrap();
+        let semantics = plan_semantics(&graph);
+        let folds = |id: &str| {
+            let node = semantics.iter().find(|s| s.dag_node_id == id).unwrap();
+            node.target().1.folds_projection
+        };
+        // `format_number` is no aggregate's: a later `select` computed it
+        assert!(folds("2"));
+        // the aggregate's own expression, and Spark's decimal wrapping of a sum, are not
+        assert!(!folds("3"));
+        assert!(!folds("4"));
     }
 
     #[test]

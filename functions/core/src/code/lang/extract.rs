@@ -676,7 +676,8 @@ impl<'a> Extractor<'a> {
                                 self.record_passed(*node);
                             }
                         }
-                        let is_outer = assigned_value == Some(node);
+                        let is_outer = assigned_value == Some(node)
+                            || assigned_value.and_then(|v| self.frame_subscripted(v)) == Some(node);
                         let assigned_to = if is_outer {
                             assignment.as_ref().map(|(n, _)| n.clone())
                         } else {
@@ -777,6 +778,23 @@ impl<'a> Extractor<'a> {
     /// [`Self::statement_text`] without the blanks a grammar may put before the statement.
     fn own_statement_text(&self, statement: Node<'a>) -> &'a str {
         self.statement_text(statement).trim_start()
+    }
+
+    /// The frame a subscript selects from, when what it selects is a frame too: columns
+    /// (`df.groupBy("y").mean()[["avg(y)"]]`) or rows (`df[df.y > 1]`), not one column
+    /// (`df["y"]`).
+    fn frame_subscripted(&self, value: Node<'a>) -> Option<Node<'a>> {
+        match self.adapter.shape(value, self.src) {
+            Shape::Index { object, index }
+                if !matches!(
+                    self.adapter.shape(self.unwrap_parens(index), self.src),
+                    Shape::Str | Shape::Number
+                ) =>
+            {
+                Some(self.unwrap_parens(object))
+            }
+            _ => None,
+        }
     }
 
     fn unwrap_parens(&self, mut node: Node<'a>) -> Node<'a> {

@@ -35,6 +35,7 @@ impl SiteTable {
         join_split_groupings(index, &chain_sites, &chain_feeds, &mut sites);
         let chain_open = open_chains(index, &chain_feeds, &chain_sites, &helpers, &sites);
         mark_narrowed_frames(index, &chain_feeds, &chain_sites, &mut sites);
+        mark_aggregated_frames(&chain_feeds, &chain_sites, &mut sites);
         Self {
             weights,
             family_sites: family_sites(&sites),
@@ -255,6 +256,42 @@ fn mark_narrowed_frames(
     }
 }
 
+/// Sets [`Site::aggregated_before`]: a call of the site's chain before it aggregates, or one of
+/// the chains its frame came from does (followed back receiver by receiver, at most
+/// [`AGGREGATED_STEPS`] statements).
+fn mark_aggregated_frames(
+    chain_feeds: &[Vec<(FlowRole, usize)>],
+    chain_sites: &[Vec<SiteId>],
+    sites: &mut [Site],
+) {
+    let aggregates = |chain: usize, sites: &[Site]| {
+        chain_sites[chain]
+            .iter()
+            .any(|&s| sites[s].families.contains(OperatorFamily::Aggregate))
+    };
+    for (chain, own_sites) in chain_sites.iter().enumerate() {
+        let mut aggregated = false;
+        let mut at = chain;
+        for _ in 0..AGGREGATED_STEPS {
+            let Some(fed) = receiver_feed(chain_feeds, at).filter(|&fed| fed != chain) else {
+                break;
+            };
+            if aggregates(fed, sites) {
+                aggregated = true;
+                break;
+            }
+            at = fed;
+        }
+        for &site in own_sites {
+            sites[site].aggregated_before = aggregated;
+            aggregated |= sites[site].families.contains(OperatorFamily::Aggregate);
+        }
+    }
+}
+
+/// How many statements back [`mark_aggregated_frames`] looks for the aggregation.
+const AGGREGATED_STEPS: usize = 8;
+
 /// Whether a filter's condition compares columns for equality and nothing else (`a.x == b.x`,
 /// Scala's `===`, Java's `equalTo`; no literal), as a join condition does.
 fn compares_columns(call: &crate::code::SparkCall) -> bool {
@@ -378,6 +415,7 @@ fn call_sites(
                 depth: 0,
                 origin_prior: origin.file_prior(chain.file) * runs_prior,
                 narrowed_before: false,
+                aggregated_before: false,
             });
             ids.push(id);
         }
@@ -991,6 +1029,7 @@ fn clause_sites(index: &RepoIndex, origin: &Origin<'_>, sites: &mut Vec<Site>) -
                     SqlOrigin::StringLiteral => 0.85 * origin.file_prior(stmt.file),
                 },
                 narrowed_before: false,
+                aggregated_before: false,
             });
             ids.push(id);
         }

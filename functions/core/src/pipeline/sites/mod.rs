@@ -72,6 +72,10 @@ pub struct Site {
     /// its chain, or the one the chain's frame was built by (`dim = df.select(…)`, then
     /// `dim.distinct()`). A bare de-duplication without one keeps every column of its frame.
     pub narrowed_before: bool,
+    /// An aggregation made the frame the call works on: an earlier call of its chain, or of the
+    /// chains its frame came from, receiver by receiver (`result = df.groupBy("y").mean()`, then
+    /// `result.withColumnRenamed(…)`, then `result.select(…)`).
+    pub aggregated_before: bool,
 }
 
 /// All sites of an index plus the flow between them.

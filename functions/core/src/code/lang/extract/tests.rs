@@ -849,3 +849,25 @@ fn functions_at(out: &FileExtract, line: u32) -> Vec<String> {
         .flat_map(|c| c.calls.iter().flat_map(|call| call.args.functions.clone()))
         .collect()
 }
+
+#[test]
+fn a_frame_subscripted_to_columns_or_rows_is_the_frame_assigned() {
+    // `result = ….mean()[[…]]` selects columns of the aggregated frame: `result` holds it and
+    // the statements reading `result` follow on from it; one column (`["y"]`) is no frame.
+    let src = "result = df.groupBy('y').mean()[['avg(y)', 'avg(c)']]\n\
+               kept = df.filter(df.c > 1)[df.y > 2]\n\
+               column = df.groupBy('y').mean()['avg(y)']\n\
+               result = result.withColumnRenamed('avg(y)', 'y')\n";
+    let out = extract_file(&super::super::python::Python, src, "", CodeFlags::default());
+    let at = |line: u32| {
+        out.chains
+            .iter()
+            .find(|c| c.statement.start == line)
+            .unwrap_or_else(|| panic!("line {line}: {:#?}", out.chains))
+    };
+    assert_eq!(at(1).assigned_to.as_deref(), Some("result"));
+    assert_eq!(at(2).assigned_to.as_deref(), Some("kept"));
+    assert_eq!(at(3).assigned_to, None);
+    // read on the next line, the subscripted frame runs
+    assert!(!at(1).unread);
+}
