@@ -120,8 +120,11 @@ impl LanguageAdapter for Python {
         }
     }
 
-    fn is_statement(&self, node: Node<'_>, _parent: Option<Node<'_>>) -> bool {
-        matches!(kind_of(node), "expression_statement" | "return_statement")
+    fn is_statement(&self, node: Node<'_>, parent: Option<Node<'_>>) -> bool {
+        matches!(
+            kind_of(node),
+            "expression_statement" | "return_statement" | "assert_statement"
+        ) || parent.is_some_and(|parent| is_tested_expression(node, parent))
     }
 
     fn returned_value<'t>(
@@ -282,6 +285,19 @@ fn assignment_sides(statement: Node<'_>) -> Option<(Node<'_>, Node<'_>)> {
         field_of(assignment, Field::Left)?,
         field_of(assignment, Field::Right)?,
     ))
+}
+
+/// Whether `node` is the expression a compound statement tests or walks over — the condition of
+/// an `if` / `elif` / `while`, the iterable of a `for` (`if df.filter(…).count() > 0:`, `for row
+/// in df.collect():`): Spark runs the frame it acts on there, as in a statement of its own.
+fn is_tested_expression(node: Node<'_>, parent: Node<'_>) -> bool {
+    match kind_of(parent) {
+        "if_statement" | "elif_clause" | "while_statement" => {
+            field_of(parent, Field::Condition) == Some(node)
+        }
+        "for_statement" => field_of(parent, Field::Right) == Some(node),
+        _ => false,
+    }
 }
 
 #[cfg(test)]

@@ -871,3 +871,29 @@ fn a_frame_subscripted_to_columns_or_rows_is_the_frame_assigned() {
     // read on the next line, the subscripted frame runs
     assert!(!at(1).unread);
 }
+
+#[test]
+fn python_chains_in_asserts_and_conditions_are_statements() {
+    // pytest checks a frame inside `assert`; a job tests one in `if` / `while` and walks one in
+    // `for`: Spark runs each, as in a statement of its own.
+    let src = "def test_iv(result_df):\n\
+               \x20   assert (\n\
+               \x20       result_df.where(F.col('attribute') == 'age')\n\
+               \x20       .toPandas()\n\
+               \x20   )\n\
+               \x20   if result_df.filter(F.col('iv') > 1).count() > 0:\n\
+               \x20       pass\n\
+               \x20   for row in result_df.select('attribute').collect():\n\
+               \x20       print(row)\n";
+    let out = extract_file(&super::super::python::Python, src, "", CodeFlags::default());
+    let methods_at = |line: u32| -> Vec<String> {
+        out.chains
+            .iter()
+            .filter(|c| c.statement.start == line)
+            .flat_map(|c| c.calls.iter().map(|k| k.method.clone()))
+            .collect()
+    };
+    assert_eq!(methods_at(2), ["where", "toPandas"], "{:#?}", out.chains);
+    assert_eq!(methods_at(6), ["filter", "count"]);
+    assert_eq!(methods_at(8), ["select", "collect"]);
+}
