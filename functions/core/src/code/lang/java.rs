@@ -85,14 +85,14 @@ impl LanguageAdapter for Java {
         }
     }
 
-    fn is_statement(&self, node: Node<'_>, _parent: Option<Node<'_>>) -> bool {
+    fn is_statement(&self, node: Node<'_>, parent: Option<Node<'_>>) -> bool {
         matches!(
             kind_of(node),
             "expression_statement"
                 | "local_variable_declaration"
                 | "return_statement"
                 | "field_declaration"
-        )
+        ) || parent.is_some_and(|parent| is_tested_expression(node, parent))
     }
 
     fn returned_value<'t>(
@@ -217,6 +217,20 @@ fn decode_java_literal(literal: &str, line: u32) -> Option<DecodedString> {
         escapes: true,
         interpolation: Interpolation::None,
     }))
+}
+
+/// Whether `node` is the expression a compound statement tests or walks over — the condition of
+/// an `if` / `while` / `do`, the collection of a `for (Row r : …)` (`if (df.filter(…).count() >
+/// 0)`, `for (Row r : df.collectAsList())`): Spark runs the frame it acts on there, as in a
+/// statement of its own.
+fn is_tested_expression(node: Node<'_>, parent: Node<'_>) -> bool {
+    match kind_of(parent) {
+        "if_statement" | "while_statement" | "do_statement" => {
+            field_of(parent, Field::Condition) == Some(node)
+        }
+        "enhanced_for_statement" => field_of(parent, Field::Value) == Some(node),
+        _ => false,
+    }
 }
 
 #[cfg(test)]

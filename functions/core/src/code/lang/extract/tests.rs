@@ -897,3 +897,19 @@ fn python_chains_in_asserts_and_conditions_are_statements() {
     assert_eq!(methods_at(6), ["filter", "count"]);
     assert_eq!(methods_at(8), ["select", "collect"]);
 }
+
+#[test]
+fn java_chains_in_conditions_are_statements() {
+    // `if (…count() > 0)` and `for (Row r : ….collectAsList())` run the frame they act on
+    let java = "class A {\n  void run(Dataset<Row> df) {\n    if (df.filter(col(\"x\").gt(1)).count() > 0) {\n      System.out.println(1);\n    }\n    for (Row r : df.select(\"x\").collectAsList()) {\n      System.out.println(r);\n    }\n  }\n}\n";
+    let out = extract_file(&super::super::java::Java, java, "", CodeFlags::default());
+    let methods_at = |line: u32| -> Vec<String> {
+        out.chains
+            .iter()
+            .filter(|c| c.statement.start == line)
+            .flat_map(|c| c.calls.iter().map(|k| k.method.clone()))
+            .collect()
+    };
+    assert_eq!(methods_at(3), ["filter", "count"], "{:#?}", out.chains);
+    assert_eq!(methods_at(6), ["select", "collectAsList"]);
+}
