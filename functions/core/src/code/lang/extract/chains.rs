@@ -145,9 +145,18 @@ impl<'a> Extractor<'a> {
             || converts_a_result
             || self.is_session(root)
             || receiver.split('.').any(vocab::is_session_name);
-        let strong = methods
-            .iter()
-            .any(|m| vocab::is_dataframe_method(m) && !WEAK_METHODS.contains(m));
+        // `a.join(b, keys, how)`: a string's `join` takes one argument, a frame's two or three —
+        // also where nothing says `a` is a frame (`reduce(lambda a, b: a.join(b, keys), frames)`);
+        // not a class's static helper (`String.join(",", names)`, `StringUtils.join(…)`).
+        let joins_frames = !receiver.starts_with(|c: char| c.is_ascii_uppercase())
+            && links.iter().any(|l| {
+                matches!(l, Link::Call { name, args: Some(args), .. }
+                if text(*name, src) == "join" && named_children(*args).len() >= 2)
+            });
+        let strong = joins_frames
+            || methods
+                .iter()
+                .any(|m| vocab::is_dataframe_method(m) && !WEAK_METHODS.contains(m));
         let weak_pair = methods.len() >= 2
             && methods
                 .iter()

@@ -913,3 +913,25 @@ fn java_chains_in_conditions_are_statements() {
     assert_eq!(methods_at(3), ["filter", "count"], "{:#?}", out.chains);
     assert_eq!(methods_at(6), ["select", "collectAsList"]);
 }
+
+#[test]
+fn a_join_of_two_or_more_arguments_joins_frames_whatever_its_receiver() {
+    // a frame's `join` takes the other frame and keys; a string's takes one iterable
+    let src = "from functools import reduce\n\
+               def join_all(idfs, join_cols, join_type):\n\
+               \x20   return reduce(lambda idf1, idf2: idf1.join(idf2, join_cols, join_type), idfs)\n\
+               def paths(base, name, cols, sep):\n\
+               \x20   where = os.path.join(base, name)\n\
+               \x20   label = sep.join(cols)\n\
+               \x20   return Path.join(base, label)\n";
+    let out = extract_file(&super::super::python::Python, src, "", CodeFlags::default());
+    let joins_on = |line: u32| {
+        out.chains
+            .iter()
+            .any(|c| c.statement.start == line && c.calls.iter().any(|k| k.method == "join"))
+    };
+    assert!(joins_on(3), "{:#?}", out.chains);
+    assert!(!joins_on(5));
+    assert!(!joins_on(6));
+    assert!(!joins_on(7));
+}
