@@ -1090,7 +1090,7 @@ fn last_reading_of_each_name<'s>(src: &'s str, names: &HashSet<&str>) -> HashMap
 }
 
 /// Whether the text after a variable's name calls a method that only describes the frame
-/// (`.explain()`, `.printSchema()`): Spark plans it, or reads its schema, and runs nothing.
+/// ([`vocab::only_describes_frame`]: `.explain()`, `.printSchema()`).
 fn only_describes(after_name: &str) -> bool {
     let Some(method) = after_name.trim_start().strip_prefix('.') else {
         return false;
@@ -1099,7 +1099,7 @@ fn only_describes(after_name: &str) -> bool {
     let name_end = method
         .find(|c: char| !(c.is_alphanumeric() || c == '_'))
         .unwrap_or(method.len());
-    matches!(&method[..name_end], "explain" | "printSchema")
+    vocab::only_describes_frame(&method[..name_end])
 }
 
 fn collapse_whitespace(s: &str) -> String {

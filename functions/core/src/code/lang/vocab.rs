@@ -373,6 +373,12 @@ pub const PARENLESS_CALLS: &[&str] = &[
     "explain",
 ];
 
+/// Whether `method` only describes a frame — prints its plan or its schema (`explain`,
+/// `printSchema`, any case): Spark plans the frame and runs nothing.
+pub fn only_describes_frame(method: &str) -> bool {
+    method.eq_ignore_ascii_case("explain") || method.eq_ignore_ascii_case("printSchema")
+}
+
 /// Whether `method` makes a frame of an RDD or a collection (`rdd.toDF`, `seq.toDS`); `as[T]`
 /// makes a Dataset of a frame.
 pub fn makes_frame_of_rows(method: &str) -> bool {

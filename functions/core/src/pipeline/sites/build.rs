@@ -473,10 +473,10 @@ fn never_runs(chain: &CallChain) -> bool {
     let Some(last) = chain.calls.last() else {
         return false;
     };
-    let method = last.method.to_ascii_lowercase();
-    if matches!(method.as_str(), "explain" | "printschema") {
+    if vocab::only_describes_frame(&last.method) {
         return true;
     }
+    let method = last.method.to_ascii_lowercase();
     let after_grouping =
         chain.calls.len() >= 2 && is_grouping_method(&chain.calls[chain.calls.len() - 2].method);
     let lazy = LAZY_ENDINGS.contains(&method.as_str())

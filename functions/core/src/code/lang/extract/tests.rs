@@ -872,6 +872,15 @@ fn a_frame_subscripted_to_columns_or_rows_is_the_frame_assigned() {
     assert!(!at(1).unread);
 }
 
+/// The methods called by the chains of the statements starting on `line`, in order.
+fn methods_on(out: &FileExtract, line: u32) -> Vec<String> {
+    out.chains
+        .iter()
+        .filter(|c| c.statement.start == line)
+        .flat_map(|c| c.calls.iter().map(|k| k.method.clone()))
+        .collect()
+}
+
 #[test]
 fn python_chains_in_asserts_and_conditions_are_statements() {
     // pytest checks a frame inside `assert`; a job tests one in `if` / `while` and walks one in
@@ -886,16 +895,14 @@ fn python_chains_in_asserts_and_conditions_are_statements() {
                \x20   for row in result_df.select('attribute').collect():\n\
                \x20       print(row)\n";
     let out = extract_file(&super::super::python::Python, src, "", CodeFlags::default());
-    let methods_at = |line: u32| -> Vec<String> {
+    assert_eq!(
+        methods_on(&out, 2),
+        ["where", "toPandas"],
+        "{:#?}",
         out.chains
-            .iter()
-            .filter(|c| c.statement.start == line)
-            .flat_map(|c| c.calls.iter().map(|k| k.method.clone()))
-            .collect()
-    };
-    assert_eq!(methods_at(2), ["where", "toPandas"], "{:#?}", out.chains);
-    assert_eq!(methods_at(6), ["filter", "count"]);
-    assert_eq!(methods_at(8), ["select", "collect"]);
+    );
+    assert_eq!(methods_on(&out, 6), ["filter", "count"]);
+    assert_eq!(methods_on(&out, 8), ["select", "collect"]);
 }
 
 #[test]
@@ -903,15 +910,13 @@ fn java_chains_in_conditions_are_statements() {
     // `if (…count() > 0)` and `for (Row r : ….collectAsList())` run the frame they act on
     let java = "class A {\n  void run(Dataset<Row> df) {\n    if (df.filter(col(\"x\").gt(1)).count() > 0) {\n      System.out.println(1);\n    }\n    for (Row r : df.select(\"x\").collectAsList()) {\n      System.out.println(r);\n    }\n  }\n}\n";
     let out = extract_file(&super::super::java::Java, java, "", CodeFlags::default());
-    let methods_at = |line: u32| -> Vec<String> {
+    assert_eq!(
+        methods_on(&out, 3),
+        ["filter", "count"],
+        "{:#?}",
         out.chains
-            .iter()
-            .filter(|c| c.statement.start == line)
-            .flat_map(|c| c.calls.iter().map(|k| k.method.clone()))
-            .collect()
-    };
-    assert_eq!(methods_at(3), ["filter", "count"], "{:#?}", out.chains);
-    assert_eq!(methods_at(6), ["select", "collectAsList"]);
+    );
+    assert_eq!(methods_on(&out, 6), ["select", "collectAsList"]);
 }
 
 #[test]
