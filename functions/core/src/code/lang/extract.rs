@@ -650,10 +650,8 @@ impl<'a> Extractor<'a> {
                 .map(|a| text(a, self.src))
                 .collect();
             let passes_frame = passed.iter().any(|a| self.is_dataframe_var(a));
-            let named_like_function =
-                !text(callee, self.src).starts_with(|c: char| c.is_ascii_uppercase());
             let fed_dataframe = (passes_frame || passed.iter().any(|a| self.is_session(a)))
-                && self.calls_a_function(named_like_function, passes_frame);
+                && self.calls_a_function(text(callee, self.src), passes_frame);
             if fed_dataframe || self.returns_dataframe(value) {
                 self.df_vars.insert(name.clone());
             }

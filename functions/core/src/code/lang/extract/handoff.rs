@@ -98,12 +98,12 @@ impl<'a> Extractor<'a> {
         (source, applied)
     }
 
-    /// Whether a call named as it is calls a function rather than constructing an object: one
-    /// named like a function does; a capitalised one may construct — but never in Java (only
-    /// `new` does), and not in Scala when passed a frame (`MostFrequent(flights, 10)` calls the
-    /// object's `apply`).
-    pub(super) fn calls_a_function(&self, named_like_function: bool, passes_frame: bool) -> bool {
-        named_like_function
+    /// Whether a call of `callee` calls a function rather than constructing an object: one named
+    /// like a function does ([`named_like_function`]); a capitalised one may construct — but never
+    /// in Java (only `new` does), and not in Scala when passed a frame (`MostFrequent(flights,
+    /// 10)` calls the object's `apply`).
+    pub(super) fn calls_a_function(&self, callee: &str, passes_frame: bool) -> bool {
+        named_like_function(callee)
             || !self.adapter.calls_may_construct()
             || self.adapter.objects_apply() && passes_frame
     }
@@ -126,8 +126,7 @@ impl<'a> Extractor<'a> {
             .filter(|a| self.is_dataframe_var(a))
             .map(str::to_string)
             .collect();
-        let named_like_function = callee.starts_with(|c: char| c.is_lowercase() || c == '_');
-        let plausible = self.calls_a_function(named_like_function, !inputs.is_empty())
+        let plausible = self.calls_a_function(callee, !inputs.is_empty())
             && !vocab::COLUMN_BUILDERS.contains(&callee)
             && !is_foreign_module(callee);
         if !plausible {
@@ -526,4 +525,12 @@ pub(super) fn names_frame_type(declared: &str) -> bool {
     declared
         .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
         .any(|word| word == "DataFrame" || word == "Dataset")
+}
+
+/// Whether `callee` is named like a function rather than a class: lower case or `_` first
+/// (`load_orders`), or words joined by `_` after a capitalised acronym (`IV_calculation`) — a
+/// class's name is CamelCase.
+fn named_like_function(callee: &str) -> bool {
+    callee.starts_with(|c: char| c.is_lowercase() || c == '_')
+        || callee.contains('_') && callee.chars().any(|c| c.is_lowercase())
 }

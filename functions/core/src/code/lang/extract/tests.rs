@@ -940,3 +940,25 @@ fn a_join_of_two_or_more_arguments_joins_frames_whatever_its_receiver() {
     assert!(!joins_on(6));
     assert!(!joins_on(7));
 }
+
+#[test]
+fn a_python_function_named_after_an_acronym_returns_a_frame_like_any_function() {
+    // `IV_calculation` joins words with `_`: a function, not a CamelCase class
+    let src = "from evaluators import IV_calculation, SalesAnalytics\n\
+               result_df = IV_calculation(spark, test_df, drop_cols=['ifa'])\n\
+               app = SalesAnalytics(spark)\n";
+    let out = extract_file(&super::super::python::Python, src, "", CodeFlags::default());
+    let made_by = |line: u32| {
+        out.chains
+            .iter()
+            .find(|c| c.statement.start == line)
+            .and_then(|c| c.source_function.clone())
+    };
+    assert_eq!(
+        made_by(2).as_deref(),
+        Some("IV_calculation"),
+        "{:#?}",
+        out.chains
+    );
+    assert_eq!(made_by(3), None);
+}
