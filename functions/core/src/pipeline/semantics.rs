@@ -972,10 +972,11 @@ fn aggregate_evidence(e: &mut Evidence, d: &crate::plan::NodeDetails) {
     for p in &d.projections {
         let renames = |alias: &String| p.columns.len() != 1 || p.columns[0] != *alias;
         let computes = !p.functions.is_empty() || !p.literals.is_empty();
-        let folded = if deduplicates {
-            p.alias.as_ref().is_some_and(|a| computes || renames(a))
+        // (a `dropDuplicates(["id"])` keeps `first` of each other column: nothing folded)
+        let folded = if deduplicates_rows {
+            deduplicates && p.alias.as_ref().is_some_and(|a| computes || renames(a))
         } else {
-            !deduplicates_rows && p.alias.is_some() && computes_past(p, &aggregates)
+            p.alias.is_some() && computes_past(p, &aggregates)
         };
         if folded {
             add_expr(e, p, true);

@@ -264,11 +264,8 @@ fn mark_aggregated_frames(
     chain_sites: &[Vec<SiteId>],
     sites: &mut [Site],
 ) {
-    let aggregates = |chain: usize, sites: &[Site]| {
-        chain_sites[chain]
-            .iter()
-            .any(|&s| sites[s].families.contains(OperatorFamily::Aggregate))
-    };
+    let aggregates =
+        |site: SiteId, sites: &[Site]| sites[site].families.contains(OperatorFamily::Aggregate);
     for (chain, own_sites) in chain_sites.iter().enumerate() {
         let mut aggregated = false;
         let mut at = chain;
@@ -276,7 +273,7 @@ fn mark_aggregated_frames(
             let Some(fed) = receiver_feed(chain_feeds, at).filter(|&fed| fed != chain) else {
                 break;
             };
-            if aggregates(fed, sites) {
+            if chain_sites[fed].iter().any(|&s| aggregates(s, sites)) {
                 aggregated = true;
                 break;
             }
@@ -284,7 +281,7 @@ fn mark_aggregated_frames(
         }
         for &site in own_sites {
             sites[site].aggregated_before = aggregated;
-            aggregated |= sites[site].families.contains(OperatorFamily::Aggregate);
+            aggregated |= aggregates(site, sites);
         }
     }
 }

@@ -930,11 +930,7 @@ fn a_join_of_two_or_more_arguments_joins_frames_whatever_its_receiver() {
                \x20   label = sep.join(cols)\n\
                \x20   return Path.join(base, label)\n";
     let out = extract_file(&super::super::python::Python, src, "", CodeFlags::default());
-    let joins_on = |line: u32| {
-        out.chains
-            .iter()
-            .any(|c| c.statement.start == line && c.calls.iter().any(|k| k.method == "join"))
-    };
+    let joins_on = |line: u32| methods_on(&out, line).iter().any(|m| m == "join");
     assert!(joins_on(3), "{:#?}", out.chains);
     assert!(!joins_on(5));
     assert!(!joins_on(6));
