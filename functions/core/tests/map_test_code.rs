@@ -86,3 +86,51 @@ fn the_plan_a_test_ran_is_its_own_statement_s() {
         assert_eq!(file, "jobs/totals.py");
     }
 }
+
+/// Two tests check look-alike queries of two frames, each reading back its own column.
+const CHECKS: &str = "\
+from pyspark.sql import functions as F
+
+
+def test_iv(iv_frame):
+    assert (
+        iv_frame.where(F.col(\"attribute\") == \"age\")
+        .toPandas()
+        .to_dict(\"list\")[\"iv\"][0]
+    ) == 1.19
+
+
+def test_ig(ig_frame):
+    assert (
+        ig_frame.where(F.col(\"attribute\") == \"age\")
+        .toPandas()
+        .to_dict(\"list\")[\"ig\"][0]
+    ) == 0.17
+";
+
+/// `{column}` is the column the query returns beside `attribute`.
+const CHECKED_PLAN: &str = "\
+== Physical Plan ==
+* Filter (2)
++- * Scan ExistingRDD (1)
+
+
+(1) Scan ExistingRDD [codegen id : 1]
+Output [2]: [attribute#10, {column}#11]
+Arguments: [attribute#10, {column}#11], MapPartitionsRDD[41] at applySchemaToPythonRDD at <unknown>:0, ExistingRDD, UnknownPartitioning(0)
+
+(2) Filter [codegen id : 1]
+Input [2]: [attribute#10, {column}#11]
+Condition : (isnotnull(attribute#10) AND (attribute#10 = age))
+";
+
+#[test]
+fn a_column_read_back_from_the_rows_tells_look_alike_checks_apart() {
+    for (column, lines) in [("iv", "5-9"), ("ig", "13-17")] {
+        let plan = CHECKED_PLAN.replace("{column}", column);
+        let mappings = support::map_against(&[("tests/test_checks.py", CHECKS)], &plan);
+        let filter = mappings.iter().find(|m| m.dag_node_id == "2").expect("2");
+        let code = filter.mapped_code.as_ref().expect("mapped");
+        assert_eq!(code.lines, lines, "{column}: {filter:#?}");
+    }
+}

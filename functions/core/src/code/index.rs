@@ -60,7 +60,7 @@ use serde::{Deserialize, Serialize};
 /// when it names columns computed from a frame's column names; version 34: a foreign library's
 /// frames make no chains, and pathlib paths joined onto a file name are strings; version 35: the
 /// frames of returned and unpacked tuples, by position).
-pub const INDEX_FORMAT_VERSION: u32 = 64;
+pub const INDEX_FORMAT_VERSION: u32 = 66;
 
 pub type FileId = u32;
 pub type SymbolId = u32;
@@ -390,6 +390,13 @@ pub struct CallChain {
     /// unpacked into (`orders, products, _ = bench.load_data()`), which it is fed by.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tuple_position: Option<u8>,
+    /// Columns the code says the query the chain runs returns: those it reads by name from the
+    /// rows the chain collects (`….toPandas()["iv"]`, `….collect()[0]["iv"]`,
+    /// `….first().getAs("iv")`), and those a `select` of plain columns right before the
+    /// collecting action keeps (`….select("original_form").toPandas()`). A look-alike query
+    /// returning other columns is another chain's.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub returned_columns: Vec<String>,
 }
 
 fn is_zero(n: &u8) -> bool {

@@ -56,7 +56,10 @@
 //! * **Python UDF** — the site calls a Python UDF and the node reads no UDF's result (a query
 //!   calling one plans `sum(pythonUDF0)` over the UDF's evaluation);
 //! * **compiled class** — the node runs a closure compiled in another class than the one around
-//!   the site (`RDDs.scala`'s `map(_.genre)` against `MapElements Datasets$$$Lambda$42`).
+//!   the site (`RDDs.scala`'s `map(_.genre)` against `MapElements Datasets$$$Lambda$42`);
+//! * **columns returned** — the code reads a column by name from the rows the site's chain
+//!   collects (`….toPandas()["ig"]`), or selects it right before collecting them, and the
+//!   node's query returns no such column (`[attribute, iv]`).
 //!
 //! A conflict does not exclude a site — the plan may be an optimised rewrite — it multiplies its
 //! score by [`CONFLICT_PENALTY`]. One contradiction does exclude it, as no rewrite explains it: a
@@ -88,6 +91,9 @@ pub fn conflicts(family: OperatorFamily, node: &Evidence, site: &Evidence) -> bo
         return true;
     }
     if calls_a_udf_the_node_does_not_read(family, node, site) {
+        return true;
+    }
+    if !node.result_columns.is_empty() && !site.returns_columns.is_subset(&node.result_columns) {
         return true;
     }
     let statistics_family = matches!(
@@ -431,6 +437,36 @@ mod tests {
             OperatorFamily::Scan,
             &Evidence::default(),
             &calls_udf
+        ));
+    }
+
+    #[test]
+    fn code_reading_a_column_the_query_does_not_return_ran_another_query() {
+        let returns = |columns: &[&str]| Evidence {
+            result_columns: columns.iter().map(|c| c.to_string()).collect(),
+            ..Evidence::default()
+        };
+        let reads = |columns: &[&str]| Evidence {
+            returns_columns: columns.iter().map(|c| c.to_string()).collect(),
+            ..Evidence::default()
+        };
+        let filter = OperatorFamily::Filter;
+        assert!(conflicts(
+            filter,
+            &returns(&["attribute", "iv"]),
+            &reads(&["ig"])
+        ));
+        assert!(!conflicts(
+            filter,
+            &returns(&["attribute", "iv"]),
+            &reads(&["iv"])
+        ));
+        // a plan printing no columns, or code reading none, says nothing
+        assert!(!conflicts(filter, &returns(&[]), &reads(&["ig"])));
+        assert!(!conflicts(
+            filter,
+            &returns(&["attribute", "iv"]),
+            &reads(&[])
         ));
     }
 

@@ -141,6 +141,13 @@ pub struct Evidence {
     /// For a site: it also names columns the code computes from a frame's column names
     /// (`groupBy(keys.head, keys.tail: _*)`), so a node's keys may be among them.
     pub names_computed_columns: bool,
+    /// For a node: the columns its query returns (normalised), when the plan prints them
+    /// ([`super::semantics`]); empty when it does not.
+    pub result_columns: BTreeSet<String>,
+    /// For a site: columns (normalised) the code says its chain's query returns
+    /// ([`crate::code::index::CallChain::returned_columns`]): a query returning none of one of
+    /// them is another chain's.
+    pub returns_columns: BTreeSet<String>,
 }
 
 /// How an aggregate gathers its rows: `groupBy(k).agg(…)` / `GROUP BY k` plan aggregates keyed
@@ -579,6 +586,8 @@ impl Evidence {
             },
             kept_rows: self.kept_rows,
             names_computed_columns: self.names_computed_columns,
+            result_columns: self.result_columns.clone(),
+            returns_columns: self.returns_columns.clone(),
         }
     }
 

@@ -16,7 +16,7 @@
 use super::evidence::{
     CACHED, DISTINCT, DROPPED_COLUMN, Evidence, FILL_VALUE, FILLED_COLUMN, FILLS_NULLS, Grouping,
     JOINED_ON_NAMES, KEY_LEFT_OUT, NULL_DROP, PARTITIONED, SQL_COMMAND, STRUCT_FIELDS, TokenKind,
-    canonical_literal, is_noise_function, normalise_function,
+    canonical_literal, is_noise_function, normalise_column, normalise_function,
 };
 use super::operations::{TYPED_FILTER, calls_closure, is_typed_operator};
 use crate::code::lang::vocab::{ASC_NULLS_LAST, DESC_NULLS_FIRST};
@@ -166,6 +166,8 @@ const CATALOG_TABLE: &str = "catalogTable";
 const MADE_BY_PYTHON: &str = "madeByPython";
 /// … and that Python drove its plan ([`Evidence::driven_by_python`]).
 const DRIVEN_BY_PYTHON: &str = "drivenByPython";
+/// … and the columns its query returns ([`Evidence::result_columns`]).
+const RESULT_COLUMN: &str = "resultColumn";
 
 fn to_pairs(evidence: &Evidence) -> Vec<(String, String)> {
     evidence
@@ -274,6 +276,12 @@ fn to_pairs(evidence: &Evidence) -> Vec<(String, String)> {
                 .driven_by_python
                 .then(|| (DRIVEN_BY_PYTHON.to_owned(), "true".to_owned())),
         )
+        .chain(
+            evidence
+                .result_columns
+                .iter()
+                .map(|c| (RESULT_COLUMN.to_owned(), c.clone())),
+        )
         .collect()
 }
 
@@ -362,6 +370,8 @@ pub fn evidence_of(pairs: &[(String, String)]) -> Evidence {
             e.made_by_python = true;
         } else if k == DRIVEN_BY_PYTHON {
             e.driven_by_python = true;
+        } else if k == RESULT_COLUMN {
+            e.result_columns.insert(v.clone());
         }
     }
     e
@@ -747,6 +757,62 @@ fn projection_evidence(e: &mut Evidence, d: &crate::plan::NodeDetails) {
 }
 
 /// The (lower-cased) names of the columns the scans under `idx` read.
+/// The columns (normalised) the query returns, as the plan prints them: its root's output,
+/// looking through operators that hand their rows on as they are (a filter, sort, limit,
+/// exchange or engine wrapper prints its input, or nothing); empty when the plan does not say
+/// (a UI graph prints no columns).
+fn result_columns(graph: &PlanGraph) -> BTreeSet<String> {
+    // A list this long may be one Spark truncated (`… 5 more fields`): unknown.
+    const MOST_LISTED: usize = 20;
+    // (`apply_discount(…) AS discounted_value#51` in a projection's output is that name)
+    let names = |attributes: &[crate::plan::Attribute]| {
+        if attributes.len() >= MOST_LISTED {
+            return BTreeSet::new();
+        }
+        attributes
+            .iter()
+            .map(|a| {
+                let name = a
+                    .name
+                    .rsplit_once(" AS ")
+                    .map_or(a.name.as_str(), |(_, n)| n);
+                normalise_column(name)
+            })
+            .collect::<BTreeSet<String>>()
+    };
+    let Some(&root) = graph.roots.first() else {
+        return BTreeSet::new();
+    };
+    let mut idx = root;
+    for _ in 0..graph.nodes.len() {
+        let node = &graph.nodes[idx];
+        let d = &node.details;
+        if !d.output.is_empty() {
+            return names(&d.output);
+        }
+        let hands_rows_on = node.node_kind == NodeKind::Engine
+            || matches!(
+                node.family,
+                OperatorFamily::Filter
+                    | OperatorFamily::Sort
+                    | OperatorFamily::Limit
+                    | OperatorFamily::Exchange
+                    | OperatorFamily::Engine
+            );
+        if !hands_rows_on {
+            break;
+        }
+        if !d.input.is_empty() {
+            return names(&d.input);
+        }
+        match node.children[..] {
+            [only] => idx = only,
+            _ => break,
+        }
+    }
+    BTreeSet::new()
+}
+
 fn columns_read_below(graph: &PlanGraph, idx: NodeIdx) -> BTreeSet<String> {
     let mut read = BTreeSet::new();
     let mut stack = vec![idx];
@@ -1513,6 +1579,12 @@ pub fn plan_semantics(graph: &PlanGraph) -> Vec<SemanticDescription> {
             evidence.driven_by_python = true;
         }
     }
+    let returned = result_columns(graph);
+    if !returned.is_empty() {
+        for evidence in &mut own {
+            evidence.result_columns.clone_from(&returned);
+        }
+    }
     let derived: Vec<Option<String>> = (0..graph.nodes.len())
         .map(|i| {
             if graph.nodes[i].node_kind == NodeKind::Engine {
@@ -1578,9 +1650,11 @@ pub fn plan_semantics(graph: &PlanGraph) -> Vec<SemanticDescription> {
                 None => (&node.operator, &signature),
             };
             let mut query_terms: Vec<String> = super::evidence::code_terms(term_operator);
+            // The query's result columns are every node's: no term of one node's own.
             query_terms.extend(
                 term_signature
                     .iter()
+                    .filter(|(k, _)| k != RESULT_COLUMN)
                     .flat_map(|(_, v)| super::evidence::code_terms(v)),
             );
             SemanticDescription {
@@ -2325,6 +2399,48 @@ BroadcastNestedLoopJoin BuildRight, FullOuter, array_contains(_1#252.guitars, _2
         };
         assert_eq!(headerless(&scan("_c0#0,_c1#1")).as_deref(), Some("true"));
         assert_eq!(headerless(&scan("id#0,name#1")).as_deref(), Some("false"));
+    }
+
+    #[test]
+    fn every_node_knows_the_columns_its_query_returns() {
+        let returned = |plan: &str| {
+            let graph = parse_plan(plan, &ParseOptions::default()).unwrap();
+            plan_semantics(&graph)
+                .iter()
+                .map(|s| super::evidence_of(&s.signature).result_columns)
+                .collect::<Vec<_>>()
+        };
+        // a filter prints only its input: the rows it hands on are the query's
+        let filtered = returned(
+            "== Physical Plan ==\n* Filter (2)\n+- * Scan ExistingRDD (1)\n\n\n\
+             (1) Scan ExistingRDD [codegen id : 1]\nOutput [2]: [attribute#1, iv#2]\n\n\
+             (2) Filter [codegen id : 1]\nInput [2]: [attribute#1, iv#2]\n\
+             Condition : (attribute#1 = age)\n",
+        );
+        let expected: std::collections::BTreeSet<String> =
+            ["attribute", "iv"].map(String::from).into();
+        assert!(filtered.iter().all(|r| *r == expected), "{filtered:?}");
+        // a projection's output may print what it computes: the name is the alias
+        let projected = returned(
+            "== Physical Plan ==\n* Project (2)\n+- * Scan ExistingRDD (1)\n\n\n\
+             (1) Scan ExistingRDD [codegen id : 1]\nOutput [2]: [q#1, p#2]\n\n\
+             (2) Project [codegen id : 1]\nOutput [1]: [discount(q#1, p#2) AS value#3]\n\
+             Input [2]: [q#1, p#2]\n",
+        );
+        assert_eq!(projected[0], ["value".to_owned()].into());
+        // plain `explain()` text: through the filter, the scan's columns; an aggregate printing
+        // none of its output leaves them unknown
+        let simple =
+            returned("Filter (isnotnull(a#1) AND (a#1 = 1))\n+- LocalTableScan [a#1, b#2]\n");
+        assert_eq!(simple[0], ["a", "b"].map(String::from).into());
+        let graph = parse_plan(
+            "== Physical Plan ==\n* HashAggregate (2)\n+- * Scan ExistingRDD (1)\n\n\n\
+             (1) Scan ExistingRDD [codegen id : 1]\nOutput [2]: [q#1, p#2]\n\n\
+             (2) HashAggregate [codegen id : 1]\nInput [2]: [q#1, p#2]\nKeys [1]: [q#1]\n",
+            &ParseOptions::default(),
+        )
+        .unwrap();
+        assert!(super::result_columns(&graph).is_empty());
     }
 
     #[test]

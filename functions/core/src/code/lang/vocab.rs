@@ -379,6 +379,41 @@ pub fn only_describes_frame(method: &str) -> bool {
     method.eq_ignore_ascii_case("explain") || method.eq_ignore_ascii_case("printSchema")
 }
 
+/// Actions returning a query's rows to the program (`collect()`, PySpark's `toPandas()`,
+/// `first()`), whose columns the code may then read by name.
+pub const COLLECTS_ROWS: &[&str] = &[
+    "collect",
+    "collectAsList",
+    "toPandas",
+    "first",
+    "head",
+    "take",
+    "takeAsList",
+    "tail",
+];
+
+/// Calls reading collected rows as they are (pandas' `to_dict`, a Row's `asDict` and
+/// `getAs`): the columns read after them are still the query's. Any other call after
+/// [`COLLECTS_ROWS`] (pandas' `assign`, `rename`, `merge`) may make columns of its own.
+pub const READS_COLLECTED_ROWS: &[&str] = &["to_dict", "asDict", "getAs"];
+
+/// Frame methods keeping every column of their input, in order and by name.
+pub const KEEPS_COLUMNS: &[&str] = &[
+    "where",
+    "filter",
+    "orderBy",
+    "sort",
+    "sortWithinPartitions",
+    "limit",
+    "distinct",
+    "dropDuplicates",
+    "drop_duplicates",
+    "cache",
+    "persist",
+    "repartition",
+    "coalesce",
+];
+
 /// Whether `method` makes a frame of an RDD or a collection (`rdd.toDF`, `seq.toDS`); `as[T]`
 /// makes a Dataset of a frame.
 pub fn makes_frame_of_rows(method: &str) -> bool {

@@ -333,6 +333,11 @@ fn call_sites(
             let (mut evidence, families) = call_evidence(chain, position, after_join, after_write);
             evidence.compiled_in.clone_from(&class);
             evidence.in_jvm_code = in_jvm_code;
+            evidence.returns_columns = chain
+                .returned_columns
+                .iter()
+                .map(|c| normalise_column(c))
+                .collect();
             // `createDataFrame(people, Person.class)`, `Seq(Person("a", 1)).toDS()`
             if makes_frame_of_objects(&call.method) {
                 for fields in records_named(&records, &chain.text) {

@@ -275,7 +275,7 @@ impl<'a> Extractor<'a> {
             .and_then(|b| self.assigned_at.get(b).copied());
         let (source_function, applied_functions) = self.helpers_of(flat, links);
         let id = self.out.chains.len() as u32;
-        let _ = top;
+        let returned_columns = self.returned_columns(top, links, &calls);
         self.out.chains.push(CallChain {
             id,
             file: 0,
@@ -293,7 +293,93 @@ impl<'a> Extractor<'a> {
             receiver_made_at,
             branch_depth: self.branch_depth(statement),
             tuple_position: None,
+            returned_columns,
         });
+    }
+
+    /// The columns the code says a chain's query returns ([`CallChain::returned_columns`]):
+    /// string subscripts of the chain's value (`….toPandas()["iv"]`, `….collect()[0]["iv"]`),
+    /// `getAs("iv")` after the collecting action — only when nothing but
+    /// [`vocab::READS_COLLECTED_ROWS`] follows that action — and a plain `select` before it.
+    fn returned_columns(
+        &self,
+        top: Node<'a>,
+        links: &[Link<'a>],
+        calls: &[SparkCall],
+    ) -> Vec<String> {
+        let Some(collecting) = calls
+            .iter()
+            .position(|c| vocab::COLLECTS_ROWS.contains(&c.method.as_str()))
+        else {
+            return Vec::new();
+        };
+        let mut columns = self.selected_before(&links[..collecting], &calls[..collecting]);
+        let after = &calls[collecting + 1..];
+        if !after
+            .iter()
+            .all(|c| vocab::READS_COLLECTED_ROWS.contains(&c.method.as_str()))
+        {
+            return columns;
+        }
+        columns.extend(
+            after
+                .iter()
+                .filter(|c| c.method == "getAs")
+                .flat_map(|c| c.args.columns.iter().chain(&c.args.literals))
+                .filter(|name| !name.is_empty() && name.parse::<f64>().is_err())
+                .cloned(),
+        );
+        // `(….collect())[0]["iv"]`: through parentheses and positional indexes, each string
+        // index is a column of the collected rows.
+        let mut value = top;
+        while let Some(parent) = value.parent() {
+            match self.adapter.shape(parent, self.src) {
+                Shape::Paren(_) => {}
+                Shape::Index { object, index } if object == value => {
+                    let index = self.unwrap_parens(index);
+                    if let Shape::Str = self.adapter.shape(index, self.src)
+                        && let Some(decoded) = self.adapter.decode_string(index, self.src)
+                    {
+                        columns.push(decoded.text);
+                    }
+                }
+                _ => break,
+            }
+            value = parent;
+        }
+        dedup(&mut columns);
+        columns
+    }
+
+    /// The columns the last `select` of a chain keeps, when it names plain columns only — one
+    /// per argument, no function, alias or `*` (`select("a", F.col("b"))`) — and only calls
+    /// keeping every column follow it (`where`, `orderBy`, `distinct`, …).
+    fn selected_before(&self, links: &[Link<'a>], calls: &[SparkCall]) -> Vec<String> {
+        let Some(at) = calls
+            .iter()
+            .rposition(|c| !vocab::KEEPS_COLUMNS.contains(&c.method.as_str()))
+        else {
+            return Vec::new();
+        };
+        let (
+            call,
+            Some(Link::Call {
+                args: Some(args), ..
+            }),
+        ) = (&calls[at], links.get(at))
+        else {
+            return Vec::new();
+        };
+        let a = &call.args;
+        let plain = call.method == "select"
+            && !a.columns.is_empty()
+            && named_children(*args).len() == a.columns.len()
+            && a.functions.is_empty()
+            && a.aliases.is_empty()
+            && a.literals.is_empty()
+            && !a.computed_columns
+            && !a.columns.iter().any(|c| c.contains('*'));
+        if plain { a.columns.clone() } else { Vec::new() }
     }
 
     /// Whether a link is a parenless call making a frame ([`vocab::PARENLESS_FRAME_MAKERS`]).

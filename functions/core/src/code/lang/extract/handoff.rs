@@ -290,6 +290,7 @@ impl<'a> Extractor<'a> {
             receiver_made_at: None,
             branch_depth: self.branch_depth(statement),
             tuple_position: None,
+            returned_columns: Vec::new(),
         });
     }
 

@@ -872,6 +872,39 @@ fn a_frame_subscripted_to_columns_or_rows_is_the_frame_assigned() {
     assert!(!at(1).unread);
 }
 
+#[test]
+fn columns_read_back_or_selected_before_collecting_are_the_query_s() {
+    // A test reads the query's result back by column name, or selects plain columns right
+    // before collecting it; pandas' own methods after `toPandas()` make columns of their own, a
+    // frame's `df["x"]` is no read, and a select computing something names other columns.
+    let src = "def test_iv(result_df):\n\
+               \x20   assert (\n\
+               \x20       result_df.where(F.col('attribute') == 'age')\n\
+               \x20       .toPandas()\n\
+               \x20       .to_dict('list')['iv'][0]\n\
+               \x20   ) == 1.2\n\
+               \x20   top = result_df.orderBy('iv').collect()[0]['attribute']\n\
+               \x20   made = result_df.toPandas().assign(x=1)['x']\n\
+               \x20   column = result_df.select('iv')['iv']\n\
+               \x20   kept = result_df.select(F.col('form'), 'iv').where(F.col('iv') > 1).toPandas().iloc[0, 0]\n\
+               \x20   summed = result_df.select(F.col('a') + F.col('b')).first()\n";
+    let out = extract_file(&super::super::python::Python, src, "", CodeFlags::default());
+    let reads = |line: u32| {
+        out.chains
+            .iter()
+            .find(|c| c.statement.start == line)
+            .unwrap_or_else(|| panic!("line {line}: {:#?}", out.chains))
+            .returned_columns
+            .clone()
+    };
+    assert_eq!(reads(2), ["iv"]);
+    assert_eq!(reads(7), ["attribute"]);
+    assert!(reads(8).is_empty());
+    assert!(reads(9).is_empty());
+    assert_eq!(reads(10), ["form", "iv"]);
+    assert!(reads(11).is_empty());
+}
+
 /// The methods called by the chains of the statements starting on `line`, in order.
 fn methods_on(out: &FileExtract, line: u32) -> Vec<String> {
     out.chains
