@@ -60,16 +60,7 @@ pub fn helper_feeds(index: &RepoIndex) -> Vec<HelperFeeds> {
         let Some(symbols) = by_name.get(name) else {
             return Vec::new();
         };
-        let same_file: Vec<SymbolId> = symbols
-            .iter()
-            .copied()
-            .filter(|s| index.symbols[*s as usize].file == chain.file)
-            .collect();
-        let chosen = if same_file.is_empty() {
-            symbols.iter().copied().take(MAX_DEFINITIONS).collect()
-        } else {
-            same_file
-        };
+        let chosen = in_scope(index, chain, symbols);
         // An unpacked variable takes the element at its position of a returned tuple.
         let same_position = |returned: &usize| {
             let returned = index.chains[*returned].tuple_position;
@@ -102,6 +93,54 @@ pub fn helper_feeds(index: &RepoIndex) -> Vec<HelperFeeds> {
             }
         })
         .collect()
+}
+
+/// The definitions of a called name that a chain sees (Python's lexical scope): one nested in
+/// the chain's own function, or in a function around it, innermost first (two functions may
+/// each define their own `def union_all(dfs)`); else the same file's; else any, up to
+/// [`MAX_DEFINITIONS`] — never a function nested in another function than those around the
+/// chain, which nothing outside that function can call.
+fn in_scope(index: &RepoIndex, chain: &CallChain, symbols: &[SymbolId]) -> Vec<SymbolId> {
+    let symbol = |id: SymbolId| &index.symbols[id as usize];
+    let is_function =
+        |id: SymbolId| matches!(symbol(id).kind, SymbolKind::Function | SymbolKind::Method);
+    let mut around = Vec::new();
+    let mut next = chain.symbol;
+    while let Some(id) = next.filter(|_| around.len() < 64) {
+        around.push(id);
+        next = symbol(id).parent;
+    }
+    let nested_in = |id: SymbolId| symbol(id).parent.filter(|p| is_function(*p));
+    for scope in &around {
+        let local: Vec<SymbolId> = symbols
+            .iter()
+            .copied()
+            .filter(|s| nested_in(*s) == Some(*scope))
+            .collect();
+        if !local.is_empty() {
+            return local;
+        }
+    }
+    let visible: Vec<SymbolId> = symbols
+        .iter()
+        .copied()
+        .filter(|s| nested_in(*s).is_none())
+        .collect();
+    let visible = if visible.is_empty() {
+        symbols.to_vec()
+    } else {
+        visible
+    };
+    let same_file: Vec<SymbolId> = visible
+        .iter()
+        .copied()
+        .filter(|s| symbol(*s).file == chain.file)
+        .collect();
+    if same_file.is_empty() {
+        visible.into_iter().take(MAX_DEFINITIONS).collect()
+    } else {
+        same_file
+    }
 }
 
 /// Data-set words a helper's callers name: `load_orders(spark, orders_path)` hints that the
@@ -238,6 +277,32 @@ mod tests {
             super::call_arguments("x = load(spark, f(a), b)", "load"),
             Some("(spark, f(a), b)")
         );
+    }
+
+    #[test]
+    fn a_call_of_a_nested_function_is_the_one_defined_around_it() {
+        // Two functions each define their own `union_all`: each caller's frame is made by the
+        // one inside its own function, not by its namesake in the other.
+        let nested = |name: &str, read: &str| {
+            format!(
+                "def {name}(spark, frames):\n\
+                 \x20   def union_all(dfs):\n\
+                 \x20       return spark.read.{read}('x')\n\
+                 \x20   odf = union_all(frames)\n\
+                 \x20   return odf\n\n"
+            )
+        };
+        let src = nested("iv_of", "parquet")
+            + &nested("ig_of", "json")
+            + "def test_iv(spark, frames):\n\
+               \x20   result = iv_of(spark, frames)\n\
+               \x20   result.filter(result.iv > 1).show()\n";
+        let index = index_of(&[("job.py", &src)]);
+        let table = SiteTable::build(&index);
+        let filter = site(&index, &table, "job.py", "filter");
+        let upstream = table.upstream(filter, None);
+        assert!(upstream.contains(&site(&index, &table, "job.py", "parquet")));
+        assert!(!upstream.contains(&site(&index, &table, "job.py", "json")));
     }
 
     #[test]
