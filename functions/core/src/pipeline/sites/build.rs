@@ -364,7 +364,7 @@ fn call_sites(
                     NameRole::Column => TokenKind::Column,
                     NameRole::Literal => TokenKind::Literal,
                 };
-                for value in passed.values(chain.symbol, &named.name) {
+                for value in passed.values(chain.symbol, &named.name, kind == TokenKind::Path) {
                     // (a number in a column expression is a value: `col(c) > threshold`)
                     let kind = if kind == TokenKind::Column && value.parse::<f64>().is_ok() {
                         TokenKind::Literal

@@ -23,6 +23,11 @@ use std::collections::{HashMap, HashSet};
 /// Most values one name resolves to: more means the name is too common to say anything.
 const MAX_VALUES: usize = 4;
 
+/// Most paths a reader's parameter resolves to: a generic reader helper
+/// (`read_dataset(spark, path, file_type)`) reads every file its callers pass it, so each of
+/// them is its evidence; past this many, too many to say anything.
+const MAX_PATHS_PASSED: usize = 64;
+
 pub(super) struct PassedValues<'i> {
     index: &'i RepoIndex,
     constants: HashMap<&'i str, Vec<&'i str>>,
@@ -103,13 +108,22 @@ impl<'i> PassedValues<'i> {
         })
     }
 
-    /// The values `name` may hold inside `symbol` (a chain's enclosing function); none when it
-    /// cannot be told or holds too many.
-    pub(super) fn values(&self, symbol: Option<SymbolId>, name: &str) -> Vec<&'i str> {
+    /// The values `name` may hold inside `symbol` (a chain's enclosing function) — as a path
+    /// when `as_path` — none when it cannot be told or holds too many.
+    pub(super) fn values(
+        &self,
+        symbol: Option<SymbolId>,
+        name: &str,
+        as_path: bool,
+    ) -> Vec<&'i str> {
         let function = symbol.and_then(|s| self.index.symbols.get(s as usize));
         let mut values = Vec::new();
+        let mut most = MAX_VALUES;
         match function.filter(|f| f.params.iter().any(|p| p == name)) {
             Some(function) => {
+                if as_path {
+                    most = MAX_PATHS_PASSED;
+                }
                 for arg in self.arguments(function, name) {
                     match &arg.value {
                         ArgValue::Literal(v) => values.push(v.as_str()),
@@ -121,7 +135,7 @@ impl<'i> PassedValues<'i> {
         }
         values.sort_unstable();
         values.dedup();
-        if values.len() > MAX_VALUES {
+        if values.len() > most {
             values.clear();
         }
         values
