@@ -306,6 +306,26 @@ mod tests {
     }
 
     #[test]
+    fn a_test_s_parameter_holds_what_the_fixture_of_its_name_returns() {
+        let conftest = "import pytest\n\n@pytest.fixture\ndef orders(spark):\n    \
+                        frame = spark.read.parquet('orders.parquet')\n    return frame\n";
+        let own = "import pytest\n\n@pytest.fixture\ndef people(spark):\n    \
+                   return spark.read.json('people.json')\n\n\
+                   def test_big(spark, orders, people):\n    \
+                   orders.filter(orders.amount > 1).show()\n    \
+                   people.where(people.age > 1).show()\n";
+        let index = index_of(&[("tests/conftest.py", conftest), ("tests/test_big.py", own)]);
+        let table = SiteTable::build(&index);
+        let filter = site(&index, &table, "test_big.py", "filter");
+        let where_ = site(&index, &table, "test_big.py", "where");
+        let parquet = site(&index, &table, "conftest.py", "parquet");
+        let json = site(&index, &table, "test_big.py", "json");
+        assert!(table.upstream(filter, None).contains(&parquet));
+        assert!(table.upstream(where_, None).contains(&json));
+        assert!(!table.upstream(filter, None).contains(&json));
+    }
+
+    #[test]
     fn python_returned_variable_and_transform_are_followed() {
         let src = "def clean(df):\n    out = df.dropna()\n    return out\n\n\
                    def main(spark):\n    raw = spark.read.json('x.json')\n    tidy = raw.transform(clean)\n    tidy.filter(tidy.a > 1).show()\n";

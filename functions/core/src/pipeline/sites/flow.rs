@@ -302,15 +302,49 @@ pub(super) fn flow_edges(
             })
             .collect()
     };
+    // A pytest test's parameter named after a fixture (`def test_bins(spark, df)` beside
+    // `@pytest.fixture def df(spark): … return df`) holds what that fixture returns — its own
+    // file's, else a `conftest.py`'s: pytest passes it by name, no call to follow.
+    let mut returned_by: HashMap<SymbolId, Vec<usize>> = HashMap::new();
+    for (idx, chain) in chains.iter().enumerate() {
+        if let (true, Some(symbol)) = (chain.returned, chain.symbol) {
+            returned_by.entry(symbol).or_default().push(idx);
+        }
+    }
+    let fixture_feeds = |chain: &CallChain, var: &str| -> Vec<usize> {
+        let takes_it = chain
+            .symbol
+            .and_then(|s| index.symbols.get(s as usize))
+            .is_some_and(|f| f.params.iter().any(|p| p == var));
+        if !takes_it || index.files[chain.file as usize].language != crate::code::Language::Python {
+            return Vec::new();
+        }
+        let fixtures = |in_file: &dyn Fn(FileId) -> bool| -> Vec<usize> {
+            index
+                .symbols
+                .iter()
+                .filter(|s| s.name == var && s.parent.is_none() && in_file(s.file))
+                .flat_map(|s| returned_by.get(&s.id).into_iter().flatten().copied())
+                .collect()
+        };
+        let own = fixtures(&|file| file == chain.file);
+        if !own.is_empty() {
+            return own;
+        }
+        fixtures(&|file| index.files[file as usize].path.ends_with("conftest.py"))
+    };
     // A name the chain's function does not define comes from outside it: a parameter's callers,
-    // else the methods assigning the field it names.
+    // else the methods assigning the field it names, else the fixture of its name.
     let outside_feeds = |chain: &CallChain, var: &str| -> Vec<usize> {
         let passed = parameter_feeds(chain, var);
-        if passed.is_empty() {
-            field_assignments(chain, var)
-        } else {
-            passed
+        if !passed.is_empty() {
+            return passed;
         }
+        let assigned = field_assignments(chain, var);
+        if !assigned.is_empty() {
+            return assigned;
+        }
+        fixture_feeds(chain, var)
     };
     // Chains of one statement: a chain written inside another's arguments
     // (`a.join(b.withColumnRenamed("id", "key"), "key")`) comes after it in the index.
