@@ -675,7 +675,8 @@ impl<'a> Extractor<'a> {
                             }
                         }
                         let is_outer = assigned_value == Some(node)
-                            || assigned_value.and_then(|v| self.frame_subscripted(v)) == Some(node);
+                            || assigned_value.and_then(|v| self.frame_subscripted(v)) == Some(node)
+                            || assigned_value.and_then(|v| self.reduced_by(v)) == Some(node);
                         let assigned_to = if is_outer {
                             assignment.as_ref().map(|(n, _)| n.clone())
                         } else {
@@ -696,7 +697,9 @@ impl<'a> Extractor<'a> {
                                 self.out.chains.push(copy);
                             }
                         }
-                        if returned_value == Some(node) && self.out.chains.len() > before {
+                        let is_returned = returned_value == Some(node)
+                            || returned_value.and_then(|v| self.reduced_by(v)) == Some(node);
+                        if is_returned && self.out.chains.len() > before {
                             self.mark_returned();
                         }
                         // Nested chains live in arguments (`a.join(b.filter(..))`).
@@ -776,6 +779,30 @@ impl<'a> Extractor<'a> {
     /// [`Self::statement_text`] without the blanks a grammar may put before the statement.
     fn own_statement_text(&self, statement: Node<'a>) -> &'a str {
         self.statement_text(statement).trim_start()
+    }
+
+    /// The chain a reduction folds its frames with, whose result is the reduction's:
+    /// `a.join(b, keys, how)` of `reduce(lambda a, b: a.join(b, keys, how), frames)` (any
+    /// function named `…reduce`, `functools.reduce` or a project's own `pairwise_reduce`).
+    fn reduced_by(&self, value: Node<'a>) -> Option<Node<'a>> {
+        let Shape::Call {
+            name,
+            args: Some(args),
+            ..
+        } = self.adapter.shape(self.unwrap_parens(value), self.src)
+        else {
+            return None;
+        };
+        if !text(name, self.src)
+            .to_ascii_lowercase()
+            .ends_with("reduce")
+        {
+            return None;
+        }
+        let lambda = named_children(args)
+            .into_iter()
+            .find(|a| matches!(self.adapter.shape(*a, self.src), Shape::Lambda))?;
+        Some(self.unwrap_parens(lambda.child_by_field_name("body")?))
     }
 
     /// The frame a subscript selects from, when what it selects is a frame too: columns

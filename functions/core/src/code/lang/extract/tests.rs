@@ -971,6 +971,35 @@ fn a_join_of_two_or_more_arguments_joins_frames_whatever_its_receiver() {
 }
 
 #[test]
+fn a_reduction_s_result_is_the_chain_it_folds_frames_with() {
+    // `reduce(lambda a, b: a.join(b, …), frames)`: the lambda's chain is what the reduction
+    // returns, so the variable it is assigned to (or the function returning it) holds its frame
+    let src = "def join_all(idfs, keys):\n\
+               \x20   odf = pairwise_reduce(lambda a, b: a.join(b, keys, 'inner'), idfs)\n\
+               \x20   return odf\n\
+               def union_all(dfs):\n\
+               \x20   return functools.reduce(lambda a, b: a.unionByName(b), dfs)\n\
+               def labels(cols):\n\
+               \x20   names = map(lambda c: c.alias('x'), cols)\n";
+    let out = extract_file(&super::super::python::Python, src, "", CodeFlags::default());
+    let at = |line: u32| {
+        out.chains
+            .iter()
+            .find(|c| c.statement.start == line && !c.calls.is_empty())
+            .unwrap_or_else(|| panic!("line {line}: {:#?}", out.chains))
+    };
+    assert_eq!(at(2).assigned_to.as_deref(), Some("odf"));
+    assert!(at(5).returned);
+    // (a `map` over columns reduces nothing)
+    assert!(
+        out.chains
+            .iter()
+            .filter(|c| c.statement.start == 7 && !c.calls.is_empty())
+            .all(|c| c.assigned_to.is_none())
+    );
+}
+
+#[test]
 fn a_python_function_named_after_an_acronym_returns_a_frame_like_any_function() {
     // `IV_calculation` joins words with `_`: a function, not a CamelCase class
     let src = "from evaluators import IV_calculation, SalesAnalytics\n\
