@@ -98,7 +98,7 @@ df.createOrReplaceTempView("dfTable")
 
 // COMMAND ----------
 
-df.select("DEST_COUNTRY_NAME", "count").where("count > 10").take(2)
+df.select("DEST_COUNTRY_NAME").where("count > 10").take(2)
 "#;
 
 /// The query over the flights (Spark 4.3 formatted plan).
@@ -138,6 +138,20 @@ fn one_query_in_two_languages_is_a_tie_between_them_never_confirmed() {
         ],
         FLIGHTS,
     );
+    // (a translation selecting `count` too would return two columns: no tie, another query)
+    let two_columns = SCALA_NOTEBOOK.replace(
+        r#"select("DEST_COUNTRY_NAME")"#,
+        r#"select("DEST_COUNTRY_NAME", "count")"#,
+    );
+    let untied = support::map_against(
+        &[
+            ("code/Chapter_5.py", PYTHON_NOTEBOOK),
+            ("code/Chapter_5.scala", &two_columns),
+        ],
+        FLIGHTS,
+    );
+    let collect = untied.iter().find(|m| m.dag_node_id == "4").unwrap();
+    assert_eq!(collect.mapped_code.as_ref().unwrap().file, "code/Chapter_5.py");
     for id in ["2", "3", "4"] {
         let node = mappings.iter().find(|m| m.dag_node_id == id).unwrap();
         let chosen = &node.mapped_code.as_ref().unwrap().file;

@@ -2486,12 +2486,13 @@ Filter invoke(com.shop.Survey$$Lambda$3802/0x00007f196d16afa8@642aa8ea.call(init
 ";
         let graph = parse_plan(plan, &ParseOptions::default()).unwrap();
         let semantics = plan_semantics(&graph);
-        // … and by the class its closure was compiled in
+        // … and by the class its closure was compiled in (beside the query's result columns)
         assert_eq!(
             semantics[0].signature,
             [
                 ("function".to_owned(), "typedfilter".to_owned()),
-                ("compiledIn".to_owned(), "Survey".to_owned())
+                ("compiledIn".to_owned(), "Survey".to_owned()),
+                ("resultColumn".to_owned(), "country".to_owned())
             ]
         );
     }
