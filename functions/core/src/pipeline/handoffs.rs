@@ -26,8 +26,8 @@ pub struct HelperFeeds {
     pub source_unresolved: bool,
 }
 
-/// For every chain of the index, its helper feeds.
-pub fn helper_feeds(index: &RepoIndex) -> Vec<HelperFeeds> {
+/// The chains each function returns, by the function's symbol.
+pub fn returned_by_function(index: &RepoIndex) -> HashMap<SymbolId, Vec<usize>> {
     let mut returned_by: HashMap<SymbolId, Vec<usize>> = HashMap::new();
     for (idx, chain) in index.chains.iter().enumerate() {
         if chain.returned
@@ -36,6 +36,12 @@ pub fn helper_feeds(index: &RepoIndex) -> Vec<HelperFeeds> {
             returned_by.entry(symbol).or_default().push(idx);
         }
     }
+    returned_by
+}
+
+/// For every chain of the index, its helper feeds.
+pub fn helper_feeds(index: &RepoIndex) -> Vec<HelperFeeds> {
+    let returned_by = returned_by_function(index);
     if returned_by.is_empty() {
         return index
             .chains

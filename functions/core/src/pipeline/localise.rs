@@ -1714,15 +1714,7 @@ fn pruned_for(
     };
     loop {
         let node = &graph.nodes[above];
-        let keeps_columns = matches!(
-            node.family,
-            OperatorFamily::Filter
-                | OperatorFamily::Sort
-                | OperatorFamily::Exchange
-                | OperatorFamily::Limit
-                | OperatorFamily::Engine
-        );
-        if !keeps_columns {
+        if !node.family.keeps_columns() {
             break;
         }
         match parent_of(above) {

@@ -790,16 +790,7 @@ fn result_columns(graph: &PlanGraph) -> BTreeSet<String> {
         if !d.output.is_empty() {
             return names(&d.output);
         }
-        let hands_rows_on = node.node_kind == NodeKind::Engine
-            || matches!(
-                node.family,
-                OperatorFamily::Filter
-                    | OperatorFamily::Sort
-                    | OperatorFamily::Limit
-                    | OperatorFamily::Exchange
-                    | OperatorFamily::Engine
-            );
-        if !hands_rows_on {
+        if node.node_kind != NodeKind::Engine && !node.family.keeps_columns() {
             break;
         }
         if !d.input.is_empty() {

@@ -81,6 +81,21 @@ pub enum OperatorFamily {
     Other,
 }
 
+impl OperatorFamily {
+    /// Whether an operator of this family hands its input's rows on with the same columns (a
+    /// filter, sort, exchange, limit or engine wrapper): the columns above it are those below.
+    pub fn keeps_columns(self) -> bool {
+        matches!(
+            self,
+            OperatorFamily::Filter
+                | OperatorFamily::Sort
+                | OperatorFamily::Exchange
+                | OperatorFamily::Limit
+                | OperatorFamily::Engine
+        )
+    }
+}
+
 /// A named attribute with its Catalyst expression id kept apart (`l_quantity#12L` →
 /// `{name: "l_quantity", id: Some(12), long: true}`).
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]

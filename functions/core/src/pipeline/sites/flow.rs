@@ -305,10 +305,12 @@ pub(super) fn flow_edges(
     // A pytest test's parameter named after a fixture (`def test_bins(spark, df)` beside
     // `@pytest.fixture def df(spark): … return df`) holds what that fixture returns — its own
     // file's, else a `conftest.py`'s: pytest passes it by name, no call to follow.
-    let mut returned_by: HashMap<SymbolId, Vec<usize>> = HashMap::new();
-    for (idx, chain) in chains.iter().enumerate() {
-        if let (true, Some(symbol)) = (chain.returned, chain.symbol) {
-            returned_by.entry(symbol).or_default().push(idx);
+    let returned_by = crate::pipeline::handoffs::returned_by_function(index);
+    // module-level functions returning a frame, by name
+    let mut returning: HashMap<&str, Vec<&crate::code::Symbol>> = HashMap::new();
+    for symbol in &index.symbols {
+        if symbol.parent.is_none() && returned_by.contains_key(&symbol.id) {
+            returning.entry(&symbol.name).or_default().push(symbol);
         }
     }
     let fixture_feeds = |chain: &CallChain, var: &str| -> Vec<usize> {
@@ -320,10 +322,11 @@ pub(super) fn flow_edges(
             return Vec::new();
         }
         let fixtures = |in_file: &dyn Fn(FileId) -> bool| -> Vec<usize> {
-            index
-                .symbols
-                .iter()
-                .filter(|s| s.name == var && s.parent.is_none() && in_file(s.file))
+            returning
+                .get(var)
+                .into_iter()
+                .flatten()
+                .filter(|s| in_file(s.file))
                 .flat_map(|s| returned_by.get(&s.id).into_iter().flatten().copied())
                 .collect()
         };

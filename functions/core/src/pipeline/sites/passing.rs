@@ -14,7 +14,7 @@
 //! a literal, or a name resolved through the repository's top-level constants. Any other name
 //! is looked up among the constants directly (`read.csv(RAW_FILE)`, `config.RAW_FILE`). A
 //! function name or a constant name bound in several places may hold several values: all are
-//! kept, up to [`MAX_VALUES`].
+//! kept, up to [`MAX_VALUES`] — or [`MAX_PATHS_PASSED`] for a parameter read as a path.
 
 use crate::code::{ArgValue, Launch, PassedArg, RepoIndex, Symbol, SymbolId};
 use crate::pipeline::hints::HintResolver;

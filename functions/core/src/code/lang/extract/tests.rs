@@ -4,12 +4,17 @@ use super::*;
 use crate::code::index::ArgValue;
 use crate::code::sql_expr::COUNT_OF_ROWS;
 
+/// The first chain of the statement starting on `line`.
+fn first_chain_at(out: &FileExtract, line: u32) -> &CallChain {
+    out.chains
+        .iter()
+        .find(|c| c.statement.start == line)
+        .unwrap_or_else(|| panic!("no chain at line {line}: {:#?}", out.chains))
+}
+
 /// The first call of the chain whose statement starts at `line`.
 fn first_call_at(out: &FileExtract, line: u32) -> &SparkCall {
-    let chain = out.chains.iter().find(|c| c.statement.start == line);
-    &chain
-        .unwrap_or_else(|| panic!("no chain at line {line}: {:#?}", out.chains))
-        .calls[0]
+    &first_chain_at(out, line).calls[0]
 }
 
 fn tokens(expr: &str) -> CallArgs {
@@ -859,12 +864,7 @@ fn a_frame_subscripted_to_columns_or_rows_is_the_frame_assigned() {
                column = df.groupBy('y').mean()['avg(y)']\n\
                result = result.withColumnRenamed('avg(y)', 'y')\n";
     let out = extract_file(&super::super::python::Python, src, "", CodeFlags::default());
-    let at = |line: u32| {
-        out.chains
-            .iter()
-            .find(|c| c.statement.start == line)
-            .unwrap_or_else(|| panic!("line {line}: {:#?}", out.chains))
-    };
+    let at = |line: u32| first_chain_at(&out, line);
     assert_eq!(at(1).assigned_to.as_deref(), Some("result"));
     assert_eq!(at(2).assigned_to.as_deref(), Some("kept"));
     assert_eq!(at(3).assigned_to, None);
@@ -889,14 +889,7 @@ fn columns_read_back_or_selected_before_collecting_are_the_query_s() {
                \x20   kept = result_df.select(F.col('form'), 'iv').where(F.col('iv') > 1).toPandas().iloc[0, 0]\n\
                \x20   summed = result_df.select(F.col('a') + F.col('b')).first()\n";
     let out = extract_file(&super::super::python::Python, src, "", CodeFlags::default());
-    let reads = |line: u32| {
-        out.chains
-            .iter()
-            .find(|c| c.statement.start == line)
-            .unwrap_or_else(|| panic!("line {line}: {:#?}", out.chains))
-            .returned_columns
-            .clone()
-    };
+    let reads = |line: u32| first_chain_at(&out, line).returned_columns.clone();
     assert_eq!(reads(2), ["iv"]);
     assert_eq!(reads(7), ["attribute"]);
     assert!(reads(8).is_empty());
