@@ -151,7 +151,10 @@ fn one_query_in_two_languages_is_a_tie_between_them_never_confirmed() {
         FLIGHTS,
     );
     let collect = untied.iter().find(|m| m.dag_node_id == "4").unwrap();
-    assert_eq!(collect.mapped_code.as_ref().unwrap().file, "code/Chapter_5.py");
+    assert_eq!(
+        collect.mapped_code.as_ref().unwrap().file,
+        "code/Chapter_5.py"
+    );
     for id in ["2", "3", "4"] {
         let node = mappings.iter().find(|m| m.dag_node_id == id).unwrap();
         let chosen = &node.mapped_code.as_ref().unwrap().file;
