@@ -60,7 +60,7 @@ use serde::{Deserialize, Serialize};
 /// when it names columns computed from a frame's column names; version 34: a foreign library's
 /// frames make no chains, and pathlib paths joined onto a file name are strings; version 35: the
 /// frames of returned and unpacked tuples, by position).
-pub const INDEX_FORMAT_VERSION: u32 = 68;
+pub const INDEX_FORMAT_VERSION: u32 = 69;
 
 pub type FileId = u32;
 pub type SymbolId = u32;
@@ -397,6 +397,11 @@ pub struct CallChain {
     /// returning other columns is another chain's.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub returned_columns: Vec<String>,
+    /// The query returns exactly [`Self::returned_columns`]: they are those of a plain `select`
+    /// right before the rows are collected or the frame becomes an RDD
+    /// (`….select("attribute").rdd.flatMap(…).collect()`).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub returns_exactly: bool,
 }
 
 fn is_zero(n: &u8) -> bool {

@@ -59,7 +59,8 @@
 //!   the site (`RDDs.scala`'s `map(_.genre)` against `MapElements Datasets$$$Lambda$42`);
 //! * **columns returned** — the code reads a column by name from the rows the site's chain
 //!   collects (`….toPandas()["ig"]`), or selects it right before collecting them, and the
-//!   node's query returns no such column (`[attribute, iv]`).
+//!   node's query returns no such column (`[attribute, iv]`); or it selects plain columns right
+//!   before collecting (or handing the rows to RDD code) and the query returns others besides.
 //!
 //! A conflict does not exclude a site — the plan may be an optimised rewrite — it multiplies its
 //! score by [`CONFLICT_PENALTY`]. One contradiction does exclude it, as no rewrite explains it: a
@@ -93,7 +94,10 @@ pub fn conflicts(family: OperatorFamily, node: &Evidence, site: &Evidence) -> bo
     if calls_a_udf_the_node_does_not_read(family, node, site) {
         return true;
     }
-    if !node.result_columns.is_empty() && !site.returns_columns.is_subset(&node.result_columns) {
+    if !node.result_columns.is_empty()
+        && (!site.returns_columns.is_subset(&node.result_columns)
+            || site.returns_exactly && site.returns_columns != node.result_columns)
+    {
         return true;
     }
     let statistics_family = matches!(
@@ -468,6 +472,15 @@ mod tests {
             &returns(&["attribute", "iv"]),
             &reads(&[])
         ));
+        // a select right before collecting returns its columns and no others
+        let selects = |columns: &[&str]| Evidence {
+            returns_exactly: true,
+            ..reads(columns)
+        };
+        let both = returns(&["attribute", "iv"]);
+        assert!(conflicts(filter, &both, &selects(&["attribute"])));
+        assert!(!conflicts(filter, &both, &selects(&["iv", "attribute"])));
+        assert!(!conflicts(filter, &both, &reads(&["attribute"])));
     }
 
     #[test]

@@ -148,6 +148,9 @@ pub struct Evidence {
     /// ([`crate::code::index::CallChain::returned_columns`]): a query returning none of one of
     /// them is another chain's.
     pub returns_columns: BTreeSet<String>,
+    /// For a site: its chain's query returns exactly [`Self::returns_columns`] (a plain
+    /// `select` right before collecting), no more.
+    pub returns_exactly: bool,
 }
 
 /// How an aggregate gathers its rows: `groupBy(k).agg(…)` / `GROUP BY k` plan aggregates keyed
@@ -588,6 +591,7 @@ impl Evidence {
             names_computed_columns: self.names_computed_columns,
             result_columns: self.result_columns.clone(),
             returns_columns: self.returns_columns.clone(),
+            returns_exactly: self.returns_exactly,
         }
     }
 

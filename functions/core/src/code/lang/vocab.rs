@@ -392,6 +392,10 @@ pub const COLLECTS_ROWS: &[&str] = &[
     "tail",
 ];
 
+/// A frame's member handing its rows to RDD code (`df.rdd.flatMap(…)`): the frame's query
+/// is what Spark plans, whatever the RDD code does with its rows.
+pub const RDD_OF_FRAME: &str = "rdd";
+
 /// Calls reading collected rows as they are (pandas' `to_dict`, a Row's `asDict` and
 /// `getAs`): the columns read after them are still the query's. Any other call after
 /// [`COLLECTS_ROWS`] (pandas' `assign`, `rename`, `merge`) may make columns of its own.

@@ -338,6 +338,7 @@ fn call_sites(
                 .iter()
                 .map(|c| normalise_column(c))
                 .collect();
+            evidence.returns_exactly = chain.returns_exactly;
             // `createDataFrame(people, Person.class)`, `Seq(Person("a", 1)).toDS()`
             if makes_frame_of_objects(&call.method) {
                 for fields in records_named(&records, &chain.text) {

@@ -275,7 +275,7 @@ impl<'a> Extractor<'a> {
             .and_then(|b| self.assigned_at.get(b).copied());
         let (source_function, applied_functions) = self.helpers_of(flat, links);
         let id = self.out.chains.len() as u32;
-        let returned_columns = self.returned_columns(top, links, &calls);
+        let (returned_columns, returns_exactly) = self.returned_columns(top, links, &calls);
         self.out.chains.push(CallChain {
             id,
             file: 0,
@@ -294,32 +294,36 @@ impl<'a> Extractor<'a> {
             branch_depth: self.branch_depth(statement),
             tuple_position: None,
             returned_columns,
+            returns_exactly,
         });
     }
 
-    /// The columns the code says a chain's query returns ([`CallChain::returned_columns`]):
-    /// string subscripts of the chain's value (`….toPandas()["iv"]`, `….collect()[0]["iv"]`),
-    /// `getAs("iv")` after the collecting action — only when nothing but
-    /// [`vocab::READS_COLLECTED_ROWS`] follows that action — and a plain `select` before it.
+    /// The columns the code says a chain's query returns ([`CallChain::returned_columns`]),
+    /// and whether it returns exactly those: a plain `select` right before the rows are
+    /// collected or the frame becomes an RDD (exactly), string subscripts of the chain's value
+    /// (`….toPandas()["iv"]`, `….collect()[0]["iv"]`) and `getAs("iv")` after the collecting
+    /// action — only when nothing but [`vocab::READS_COLLECTED_ROWS`] follows that action.
     fn returned_columns(
         &self,
         top: Node<'a>,
         links: &[Link<'a>],
         calls: &[SparkCall],
-    ) -> Vec<String> {
-        let Some(collecting) = calls
-            .iter()
-            .position(|c| vocab::COLLECTS_ROWS.contains(&c.method.as_str()))
-        else {
-            return Vec::new();
+    ) -> (Vec<String>, bool) {
+        // (`.rdd` hands the frame's rows to RDD code: the query ends there)
+        let Some(ending) = calls.iter().position(|c| {
+            vocab::COLLECTS_ROWS.contains(&c.method.as_str()) || c.method == vocab::RDD_OF_FRAME
+        }) else {
+            return (Vec::new(), false);
         };
-        let mut columns = self.selected_before(&links[..collecting], &calls[..collecting]);
-        let after = &calls[collecting + 1..];
-        if !after
-            .iter()
-            .all(|c| vocab::READS_COLLECTED_ROWS.contains(&c.method.as_str()))
+        let mut columns = self.selected_before(&links[..ending], &calls[..ending]);
+        let returns_exactly = !columns.is_empty();
+        let after = &calls[ending + 1..];
+        if calls[ending].method == vocab::RDD_OF_FRAME
+            || !after
+                .iter()
+                .all(|c| vocab::READS_COLLECTED_ROWS.contains(&c.method.as_str()))
         {
-            return columns;
+            return (columns, returns_exactly);
         }
         columns.extend(
             after
@@ -348,7 +352,7 @@ impl<'a> Extractor<'a> {
             value = parent;
         }
         dedup(&mut columns);
-        columns
+        (columns, returns_exactly)
     }
 
     /// The columns the last `select` of a chain keeps, when it names plain columns only — one

@@ -291,6 +291,7 @@ impl<'a> Extractor<'a> {
             branch_depth: self.branch_depth(statement),
             tuple_position: None,
             returned_columns: Vec::new(),
+            returns_exactly: false,
         });
     }
 

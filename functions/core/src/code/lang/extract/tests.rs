@@ -887,7 +887,8 @@ fn columns_read_back_or_selected_before_collecting_are_the_query_s() {
                \x20   made = result_df.toPandas().assign(x=1)['x']\n\
                \x20   column = result_df.select('iv')['iv']\n\
                \x20   kept = result_df.select(F.col('form'), 'iv').where(F.col('iv') > 1).toPandas().iloc[0, 0]\n\
-               \x20   summed = result_df.select(F.col('a') + F.col('b')).first()\n";
+               \x20   summed = result_df.select(F.col('a') + F.col('b')).first()\n\
+               \x20   names = result_df.select('attribute').rdd.flatMap(lambda x: x).collect()\n";
     let out = extract_file(&super::super::python::Python, src, "", CodeFlags::default());
     let reads = |line: u32| first_chain_at(&out, line).returned_columns.clone();
     assert_eq!(reads(2), ["iv"]);
@@ -896,6 +897,12 @@ fn columns_read_back_or_selected_before_collecting_are_the_query_s() {
     assert!(reads(9).is_empty());
     assert_eq!(reads(10), ["form", "iv"]);
     assert!(reads(11).is_empty());
+    // a plain select right before collecting, or before the rows go to RDD code, is all the
+    // query returns; a read-back column is one of its columns
+    assert_eq!(reads(12), ["attribute"]);
+    let exactly = |line: u32| first_chain_at(&out, line).returns_exactly;
+    assert!(exactly(10) && exactly(12));
+    assert!(!exactly(2) && !exactly(7));
 }
 
 /// The methods called by the chains of the statements starting on `line`, in order.
