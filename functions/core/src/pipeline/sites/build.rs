@@ -327,17 +327,18 @@ fn call_sites(
         let module = build_module(path);
         let class = top_level_class(index, chain);
         let in_jvm_code = in_jvm_code(index, chain);
+        let returns_columns: BTreeSet<String> = chain
+            .returned_columns
+            .iter()
+            .map(|c| normalise_column(c))
+            .collect();
         let rdd_lines = rdd_made_in_chain(chain);
         for (position, call) in chain.calls.iter().enumerate() {
             after_write |= is_writer_accessor(Some(&call.method));
             let (mut evidence, families) = call_evidence(chain, position, after_join, after_write);
             evidence.compiled_in.clone_from(&class);
             evidence.in_jvm_code = in_jvm_code;
-            evidence.returns_columns = chain
-                .returned_columns
-                .iter()
-                .map(|c| normalise_column(c))
-                .collect();
+            evidence.returns_columns.clone_from(&returns_columns);
             evidence.returns_exactly = chain.returns_exactly;
             // `createDataFrame(people, Person.class)`, `Seq(Person("a", 1)).toDS()`
             if makes_frame_of_objects(&call.method) {

@@ -979,8 +979,8 @@ fn a_reduction_s_result_is_the_chain_it_folds_frames_with() {
                \x20   return odf\n\
                def union_all(dfs):\n\
                \x20   return functools.reduce(lambda a, b: a.unionByName(b), dfs)\n\
-               def labels(cols):\n\
-               \x20   names = map(lambda c: c.alias('x'), cols)\n";
+               def pairs(frames, b, keys):\n\
+               \x20   joined = map(lambda a: a.join(b, keys, 'inner'), frames)\n";
     let out = extract_file(&super::super::python::Python, src, "", CodeFlags::default());
     let at = |line: u32| {
         out.chains
@@ -990,13 +990,8 @@ fn a_reduction_s_result_is_the_chain_it_folds_frames_with() {
     };
     assert_eq!(at(2).assigned_to.as_deref(), Some("odf"));
     assert!(at(5).returned);
-    // (a `map` over columns reduces nothing)
-    assert!(
-        out.chains
-            .iter()
-            .filter(|c| c.statement.start == 7 && !c.calls.is_empty())
-            .all(|c| c.assigned_to.is_none())
-    );
+    // (a `map` reduces nothing: its lambda's join is no value of `joined`)
+    assert_eq!(at(7).assigned_to, None);
 }
 
 #[test]
