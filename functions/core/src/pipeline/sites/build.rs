@@ -1629,18 +1629,42 @@ fn in_query_block<'s>(
     Some(move |c: &&SqlClause| c.depth == clause.depth && block.iter().any(|b| std::ptr::eq(b, *c)))
 }
 
-/// The aggregates a grouped block orders by (`GROUP BY k ORDER BY sum(x) DESC`): its aggregate
-/// computes them though the select list names none, so they are the `GROUP BY`'s evidence too.
-fn ordered_aggregates<'s>(stmt: &'s SqlStatement, group_by: &'s SqlClause) -> Vec<&'s SqlClause> {
+/// The aggregates a grouped block computes: those its select list returns
+/// (`SELECT k, sum(x) AS total … GROUP BY k`) and those it orders by (`GROUP BY k ORDER BY
+/// sum(x) DESC`, named in no select item). One aggregate node computes them all, so they are
+/// the `GROUP BY`'s evidence too: the clause explains the whole node where each select item
+/// explains one of its functions.
+fn block_aggregates<'s>(stmt: &'s SqlStatement, group_by: &'s SqlClause) -> Vec<&'s SqlClause> {
     let Some(in_block) = in_query_block(stmt, group_by) else {
         return Vec::new();
     };
     stmt.clauses
         .iter()
         .filter(in_block)
-        .filter(|c| c.kind == SqlClauseKind::OrderBy)
+        .filter(|c| matches!(c.kind, SqlClauseKind::OrderBy | SqlClauseKind::SelectItem))
         .filter(|c| c.functions.iter().any(|f| is_aggregate_function(f)))
         .collect()
+}
+
+/// The columns a `GROUP BY` keys on ([`Evidence::group_keys`]) — none when it groups by a name
+/// its select list defines (`SELECT year(d) AS y … GROUP BY y`: the plan keys on `year(d)`).
+fn grouping_columns(stmt: &SqlStatement, group_by: &SqlClause) -> BTreeSet<String> {
+    let keys: BTreeSet<String> = group_by
+        .columns
+        .iter()
+        .map(|c| normalise_column(c))
+        .collect();
+    let Some(in_block) = in_query_block(stmt, group_by) else {
+        return keys;
+    };
+    let defines_a_key = stmt
+        .clauses
+        .iter()
+        .filter(in_block)
+        .filter(|c| c.kind == SqlClauseKind::SelectItem)
+        .flat_map(|c| &c.aliases)
+        .any(|alias| keys.contains(&normalise_column(alias)));
+    if defines_a_key { BTreeSet::new() } else { keys }
 }
 
 /// The `GROUP BY` columns the select list around `clause` does not return
@@ -1702,6 +1726,9 @@ pub(super) fn clause_evidence(stmt: &SqlStatement, clause: &SqlClause) -> Eviden
             None
         };
     }
+    if clause.kind == SqlClauseKind::GroupBy {
+        evidence.group_keys = grouping_columns(stmt, clause);
+    }
     if clause.kind == SqlClauseKind::GroupBy
         || aggregates
             && matches!(
@@ -1719,8 +1746,8 @@ pub(super) fn clause_evidence(stmt: &SqlStatement, clause: &SqlClause) -> Eviden
     ) {
         evidence.predicates = predicates::of_sql_condition(&clause.text);
     }
-    let ordered = (clause.kind == SqlClauseKind::GroupBy).then(|| ordered_aggregates(stmt, clause));
-    for c in ordered.into_iter().flatten() {
+    let computed = (clause.kind == SqlClauseKind::GroupBy).then(|| block_aggregates(stmt, clause));
+    for c in computed.into_iter().flatten() {
         evidence.add_all(TokenKind::Column, &c.columns);
         for f in &c.functions {
             if is_aggregate_function(f) {
@@ -1729,6 +1756,14 @@ pub(super) fn clause_evidence(stmt: &SqlStatement, clause: &SqlClause) -> Eviden
         }
         // (an `ORDER BY`'s aliases are the names Spark gives its aggregates: `sum(count)`)
         evidence.add_all(TokenKind::Alias, &c.aliases);
+        if c.text.to_ascii_uppercase().contains("(DISTINCT ") {
+            for f in c.functions.iter().filter(|f| is_aggregate_function(f)) {
+                evidence.add(
+                    TokenKind::Function,
+                    &format!("{}{DISTINCT}", normalise_function(f)),
+                );
+            }
+        }
     }
     for c in nested_in(stmt, clause) {
         evidence.add_all(TokenKind::Column, &c.columns);

@@ -1328,6 +1328,77 @@ mod tests {
     }
 
     #[test]
+    fn a_grouping_keys_on_the_columns_it_names_unless_the_select_list_defines_them() {
+        let table = site_table(
+            "job.py",
+            "spark.sql(\"SELECT Card_type, month, sum(x) FROM t GROUP BY c.Card_type, month, month_num\").show()\n\
+             spark.sql(\"SELECT year(d) AS y, count(*) FROM t GROUP BY y\").show()\n",
+        );
+        let keys = |line: u32| {
+            table
+                .sites
+                .iter()
+                .find(|s| {
+                    s.lines.start == line
+                        && matches!(
+                            &s.kind,
+                            SiteKind::Sql {
+                                kind: SqlClauseKind::GroupBy,
+                                ..
+                            }
+                        )
+                })
+                .map(|s| s.evidence.group_keys.iter().cloned().collect::<Vec<_>>())
+                .unwrap_or_else(|| panic!("no GROUP BY on line {line}"))
+        };
+        // an aggregate keyed by (card_type, month) alone is not this grouping's
+        assert_eq!(keys(1), ["card_type", "month", "month_num"]);
+        // `y` is `year(d)`: the plan keys on the expression, not on a column named `y`
+        assert!(keys(2).is_empty(), "{:?}", keys(2));
+    }
+
+    #[test]
+    fn a_grouping_holds_every_aggregate_its_select_list_returns() {
+        let table = site_table(
+            "Job.java",
+            "class Job { void run() { spark.sql(\"\"\"\n\
+             SELECT tier,\n\
+             COUNT(DISTINCT order_id) AS order_count,\n\
+             ROUND(AVG(line_value), 2) AS avg_value\n\
+             FROM orders\n\
+             GROUP BY tier\n\
+             \"\"\").show(); } }\n",
+        );
+        let grouping = table
+            .sites
+            .iter()
+            .find(|s| {
+                matches!(
+                    &s.kind,
+                    SiteKind::Sql {
+                        kind: SqlClauseKind::GroupBy,
+                        ..
+                    }
+                )
+            })
+            .expect("a GROUP BY site");
+        assert_eq!(grouping.lines.start, 6);
+        // one aggregate computes both select items' functions: the grouping explains all of it
+        for function in ["count", "countdistinct", "avg"] {
+            assert!(
+                grouping.evidence.has(TokenKind::Function, function),
+                "{function}"
+            );
+        }
+        for alias in ["order_count", "avg_value"] {
+            assert!(grouping.evidence.has(TokenKind::Alias, alias), "{alias}");
+        }
+        assert!(grouping.evidence.has(TokenKind::Column, "line_value"));
+        // the rounding is the projection above the aggregate, not the aggregate's
+        assert!(!grouping.evidence.has(TokenKind::Function, "round"));
+    }
+
+    #[test]
     fn a_grouping_holds_the_aggregates_its_block_orders_by_under_spark_s_names() {
         let table = site_table(
             "job.py",
