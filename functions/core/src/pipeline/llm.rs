@@ -432,6 +432,7 @@ mod tests {
             end: start,
             snippet: "df.filter(col('age') > 3)".into(),
             construct: "call .filter(…)".into(),
+            sql_statement: None,
             structural: 0.8,
             lexical: 0.5,
             flow: 0.5,

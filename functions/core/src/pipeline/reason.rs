@@ -80,12 +80,21 @@ pub fn twin_of(top: &[Candidate], best: usize) -> Option<&Candidate> {
     let chosen = top.get(best)?;
     let other_code = |c: &Candidate| {
         c.file != chosen.file
-            || (c.start, c.end) != (chosen.start, chosen.end)
-                && statement_frame(&c.snippet) != statement_frame(&chosen.snippet)
+            || (c.start, c.end) != (chosen.start, chosen.end) && !same_query(c, chosen)
     };
     top.iter().enumerate().find_map(|(i, c)| {
         (i != best && other_code(c) && merit(chosen) - merit(c) < TWIN_MARGIN).then_some(c)
     })
+}
+
+/// Whether two sites of one file are one query: clauses of one SQL statement, or statements on
+/// the same frame. Two SQL statements are two queries, however alike their clauses read
+/// (`ON o.id = c.id` in each of two joins).
+fn same_query(a: &Candidate, b: &Candidate) -> bool {
+    match (a.sql_statement, b.sql_statement) {
+        (Some(a), Some(b)) => a == b,
+        _ => statement_frame(&a.snippet) == statement_frame(&b.snippet),
+    }
 }
 
 /// The frame a statement starts from: the first name of its expression, past an assignment
@@ -236,6 +245,7 @@ mod tests {
             end: 28,
             snippet: "val df = data.toDF(\"salary\")".into(),
             construct: "call .toDF(…)".into(),
+            sql_statement: None,
             structural: 1.0,
             lexical: 1.0,
             flow: 1.0,
@@ -304,6 +314,32 @@ mod tests {
             .decide(&sem(), &[candidate(0, "a/Job.scala", 1.0), other])
             .unwrap();
         assert!(torn.confidence <= TWIN_CONFIDENCE, "{}", torn.confidence);
+    }
+
+    #[test]
+    fn alike_clauses_of_two_sql_statements_in_one_file_are_twins() {
+        let clause = |site: usize, line: u32, statement: usize| Candidate {
+            start: line,
+            end: line,
+            snippet: "ON o.customer_id = c.customer_id".into(),
+            construct: "SQL JoinPredicate".into(),
+            sql_statement: Some(statement),
+            ..candidate(site, "src/JoinTest.java", 1.0)
+        };
+        // two joins written alike in two queries: a coin toss
+        let torn = EvidenceReasoner
+            .decide(&sem(), &[clause(0, 277, 3), clause(1, 299, 4)])
+            .unwrap();
+        assert!(torn.confidence <= TWIN_CONFIDENCE, "{}", torn.confidence);
+        // two clauses of one query explaining the node alike: either is right
+        let one_query = EvidenceReasoner
+            .decide(&sem(), &[clause(0, 276, 3), clause(1, 277, 3)])
+            .unwrap();
+        assert!(
+            one_query.confidence > TWIN_CONFIDENCE,
+            "{}",
+            one_query.confidence
+        );
     }
 
     #[test]

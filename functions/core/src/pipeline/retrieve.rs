@@ -32,6 +32,10 @@ pub struct Candidate {
     pub snippet: String,
     /// What kind of code it is (`call groupBy`, `sql GROUP BY`).
     pub construct: String,
+    /// The SQL statement a SQL clause belongs to (an index into the repository's statements):
+    /// two clauses of one statement are one query, of two statements two queries.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sql_statement: Option<usize>,
     pub structural: f64,
     pub lexical: f64,
     pub flow: f64,
@@ -269,6 +273,10 @@ pub fn embedding_retrieval(
                     end: site.lines.end,
                     snippet,
                     construct,
+                    sql_statement: match site.kind {
+                        SiteKind::Sql { statement, .. } => Some(statement),
+                        SiteKind::Call { .. } => None,
+                    },
                     structural,
                     lexical,
                     flow,
