@@ -990,6 +990,17 @@ fn clause_sites(index: &RepoIndex, origin: &Origin<'_>, sites: &mut Vec<Site>) -
             if clause.kind == SqlClauseKind::Subquery && !is_predicate_subquery(stmt, clause) {
                 families = FamilySet::EMPTY;
             }
+            // A grouped block's windows are planned from its aggregate ([`block_windows`]).
+            if clause.kind == SqlClauseKind::GroupBy && !block_windows(stmt, clause).is_empty() {
+                families.insert(OperatorFamily::Window);
+            }
+            if matches!(
+                clause.kind,
+                SqlClauseKind::SelectItem | SqlClauseKind::Window
+            ) && in_grouped_block(stmt, clause)
+            {
+                families.remove(OperatorFamily::Window);
+            }
             // A WHERE or SELECT the index could not split into conjuncts or items stands in for
             // them.
             let item_kind = match clause.kind {
@@ -1646,6 +1657,30 @@ fn block_aggregates<'s>(stmt: &'s SqlStatement, group_by: &'s SqlClause) -> Vec<
         .collect()
 }
 
+/// The windows of a grouped block's select list (`RANK() OVER (ORDER BY sum(x) DESC)` beside
+/// `GROUP BY k`): Spark's analyzer plans them as a window over the block's aggregate, made from
+/// the aggregate — so the `GROUP BY` is where that window comes from, not the select item.
+fn block_windows<'s>(stmt: &'s SqlStatement, group_by: &'s SqlClause) -> Vec<&'s SqlClause> {
+    let Some(in_block) = in_query_block(stmt, group_by) else {
+        return Vec::new();
+    };
+    stmt.clauses
+        .iter()
+        .filter(in_block)
+        .filter(|c| c.kind == SqlClauseKind::Window)
+        .collect()
+}
+
+/// Whether the query block around `clause` groups (`GROUP BY` at its depth).
+fn in_grouped_block(stmt: &SqlStatement, clause: &SqlClause) -> bool {
+    in_query_block(stmt, clause).is_some_and(|in_block| {
+        stmt.clauses
+            .iter()
+            .filter(in_block)
+            .any(|c| c.kind == SqlClauseKind::GroupBy)
+    })
+}
+
 /// The columns a `GROUP BY` keys on ([`Evidence::group_keys`]) — none when it groups by a name
 /// its select list defines (`SELECT year(d) AS y … GROUP BY y`: the plan keys on `year(d)`).
 fn grouping_columns(stmt: &SqlStatement, group_by: &SqlClause) -> BTreeSet<String> {
@@ -1745,6 +1780,12 @@ pub(super) fn clause_evidence(stmt: &SqlStatement, clause: &SqlClause) -> Eviden
         SqlClauseKind::Where | SqlClauseKind::WherePredicate | SqlClauseKind::Having
     ) {
         evidence.predicates = predicates::of_sql_condition(&clause.text);
+    }
+    let windows = (clause.kind == SqlClauseKind::GroupBy).then(|| block_windows(stmt, clause));
+    for c in windows.into_iter().flatten() {
+        evidence.add_all(TokenKind::Column, &c.columns);
+        evidence.add_all(TokenKind::Function, &c.functions);
+        evidence.add_all(TokenKind::Alias, &c.aliases);
     }
     let computed = (clause.kind == SqlClauseKind::GroupBy).then(|| block_aggregates(stmt, clause));
     for c in computed.into_iter().flatten() {

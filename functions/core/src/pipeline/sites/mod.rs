@@ -1358,6 +1358,46 @@ mod tests {
     }
 
     #[test]
+    fn a_grouped_blocks_window_comes_from_its_grouping() {
+        let table = site_table(
+            "job.py",
+            "spark.sql(\"SELECT tier, RANK() OVER (ORDER BY SUM(v) DESC) AS r FROM t GROUP BY tier\").show()\n\
+             spark.sql(\"SELECT k, RANK() OVER (PARTITION BY k ORDER BY v DESC) AS r FROM t\").show()\n",
+        );
+        let makes_window = |line: u32, kind: SqlClauseKind| {
+            table
+                .sites
+                .iter()
+                .filter(|s| {
+                    s.lines.start == line
+                        && matches!(&s.kind, SiteKind::Sql { kind: k, .. } if *k == kind)
+                })
+                .any(|s| s.families.contains(OperatorFamily::Window))
+        };
+        // Spark plans the window of a grouped block from its aggregate: the GROUP BY's window
+        assert!(makes_window(1, SqlClauseKind::GroupBy));
+        assert!(!makes_window(1, SqlClauseKind::Window));
+        assert!(!makes_window(1, SqlClauseKind::SelectItem));
+        let grouping = table
+            .sites
+            .iter()
+            .find(|s| {
+                matches!(
+                    &s.kind,
+                    SiteKind::Sql {
+                        kind: SqlClauseKind::GroupBy,
+                        ..
+                    }
+                )
+            })
+            .expect("a GROUP BY site");
+        assert!(grouping.evidence.has(TokenKind::Function, "rank"));
+        assert!(grouping.evidence.has(TokenKind::Alias, "r"));
+        // without a grouping, the window is its select item's
+        assert!(makes_window(2, SqlClauseKind::Window));
+    }
+
+    #[test]
     fn a_grouping_holds_every_aggregate_its_select_list_returns() {
         let table = site_table(
             "Job.java",
