@@ -37,3 +37,51 @@ fn a_plan_reading_no_cache_is_the_query_written_before_the_cache() {
         assert_eq!(code.lines, "5-5", "node {id} {}", node.node_name);
     }
 }
+
+/// Another script caching a frame of its own: its `cache()` reads like any other.
+const OTHER_SCRIPT: &str = r#"scores = model.transform(test)
+scores.cache()
+scores.count()
+"#;
+
+#[test]
+fn a_plan_reading_the_cache_maps_its_in_memory_relation_to_the_statement_that_cached() {
+    let plan = support::bench_plan(
+        "guide",
+        "stdg-production-applications-chapter-19-performance-tuning-005",
+    );
+    let mappings = support::map_against(
+        &[("a_scores.py", OTHER_SCRIPT), ("tuning.py", TUNING)],
+        &plan,
+    );
+    let relation = mappings
+        .iter()
+        .find(|m| m.node_name == "InMemoryRelation")
+        .expect("an InMemoryRelation");
+    let code = relation.mapped_code.as_ref().unwrap();
+    // `flights.cache()` on a line of its own is where the later query's cache comes from
+    assert_eq!(
+        (code.file.as_str(), code.lines.as_str()),
+        ("tuning.py", "10-10"),
+        "{}",
+        relation.explanation
+    );
+}
+
+#[test]
+fn a_ui_plan_reading_the_cache_is_the_query_written_after_the_cache() {
+    // The UI's DAG shows the cached read as an in-memory scan alone: the `flights.cache()`
+    // statement in the later query's flow produces nothing the DAG shows, and costs it nothing.
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(
+        "../../bench/guide/stdg-production-applications-chapter-19-performance-tuning-006/ui.json",
+    );
+    let plan = std::fs::read_to_string(&path).unwrap();
+    let mappings = support::map_against(&[("tuning.py", TUNING)], &plan);
+    let aggregates: Vec<&str> = mappings
+        .iter()
+        .filter(|m| m.node_name == "HashAggregate")
+        .map(|m| m.mapped_code.as_ref().unwrap().lines.as_str())
+        .collect();
+    assert!(!aggregates.is_empty());
+    assert!(aggregates.iter().all(|l| *l == "16-16"), "{aggregates:?}");
+}

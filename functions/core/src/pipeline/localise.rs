@@ -652,15 +652,17 @@ fn rank_units(
         }
     }
     // Each unit with the chains that link it to its data without producing anything of their
-    // own (a SQL statement's view registrations).
+    // own (a SQL statement's view registrations, a flow's `df.cache()`).
     let mut units: Vec<(UnitKind, BTreeSet<SiteId>, BTreeSet<usize>)> = Vec::new();
     for (chain, &is_candidate) in candidate.iter().enumerate() {
         if is_candidate {
-            units.push((
-                UnitKind::Flow { chain },
-                table.flow_of_chain(chain),
-                BTreeSet::new(),
-            ));
+            let flow = table.flow_of_chain(chain);
+            let caches: BTreeSet<usize> = flow
+                .iter()
+                .filter_map(|s| table.chain_of(*s))
+                .filter_map(|c| table.cached_by(c))
+                .collect();
+            units.push((UnitKind::Flow { chain }, flow, caches));
         }
     }
     for statement in 0..table.sql_count() {

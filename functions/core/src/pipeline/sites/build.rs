@@ -29,7 +29,20 @@ impl SiteTable {
         let helpers = crate::pipeline::handoffs::helper_feeds(index);
         add_caller_paths(index, &helpers, &chain_sites, &mut sites);
         let weights = TokenWeights::from_bags(sites.iter().map(|s| &s.evidence));
-        let chain_feeds = flow_edges(index, &helpers, &passed);
+        let cached_by = frames_cached_by(index);
+        let mut chain_feeds = flow_edges(index, &helpers, &passed);
+        // A frame cached on a line of its own (`df.cache()`) reaches every later query of it
+        // through that statement: the plan's in-memory relation is its.
+        for (chain, cache) in cached_by.iter().enumerate() {
+            if let Some(cache) = *cache
+                && cache != chain
+                && !chain_feeds[chain]
+                    .iter()
+                    .any(|(_, fed_by)| *fed_by == cache)
+            {
+                chain_feeds[chain].push((FlowRole::Receiver, cache));
+            }
+        }
         absorb_pushed_join_conditions(index, &chain_sites, &chain_feeds, &mut sites);
         inline_computed_columns(index, &chain_sites, &chain_feeds, &mut sites);
         join_split_groupings(index, &chain_sites, &chain_feeds, &mut sites);
@@ -52,7 +65,7 @@ impl SiteTable {
                 .map(|c| c.returned || c.assigned_to.is_some() && !c.unread)
                 .collect(),
             chain_applies: helpers.iter().map(|h| !h.applied.is_empty()).collect(),
-            chain_reads_cached: reads_cached_frames(index),
+            chain_cached_by: cached_by,
             chain_sql: sql_links(index),
             sql_views: view_edges(index),
             sql_view_chains: view_chain_edges(index),

@@ -418,34 +418,36 @@ pub(super) fn flow_edges(
         .collect()
 }
 
-/// For each chain, whether the frame it starts from was cached before it (`df.cache()`,
+/// For each chain, the statement that cached the frame it starts from (`df.cache()`,
 /// `df.persist(…)` or `cached = df.cache()` earlier in the same function, with no `unpersist()`
-/// since): Spark then plans it over the cached data, so its plan shows an in-memory scan.
-pub(super) fn reads_cached_frames(index: &RepoIndex) -> Vec<bool> {
+/// since): Spark then plans it over the cached data, so its plan shows an in-memory scan — and
+/// the in-memory relation is that statement's.
+pub(super) fn frames_cached_by(index: &RepoIndex) -> Vec<Option<usize>> {
     let chains = &index.chains;
-    // (file, function, variable) → the lines of the statements caching (or releasing) its frame
-    type Marks<'i> = HashMap<(FileId, Option<SymbolId>, &'i str), Vec<u32>>;
+    // (file, function, variable) → the statements caching (or releasing) its frame
+    type Marks<'i> = HashMap<(FileId, Option<SymbolId>, &'i str), Vec<usize>>;
     let marks = |methods: &[&str]| -> Marks<'_> {
         let mut marks: Marks<'_> = HashMap::new();
-        let marking = chains.iter().filter(|c| {
-            c.calls
-                .iter()
-                .any(|k| methods.iter().any(|m| k.method.eq_ignore_ascii_case(m)))
-        });
-        for c in marking {
-            let receiver = Some(root_variable(&c.receiver)).filter(|v| !v.is_empty());
+        let marks_frame =
+            |k: &crate::code::SparkCall| methods.iter().any(|m| k.method.eq_ignore_ascii_case(m));
+        let marking = chains
+            .iter()
+            .enumerate()
+            .filter(|(_, c)| c.calls.iter().any(marks_frame));
+        for (i, c) in marking {
+            // `df.cache()` caches `df`; `df.where(…).cache()` caches another frame, the one
+            // it is assigned to.
+            let receiver = Some(root_variable(&c.receiver))
+                .filter(|v| !v.is_empty() && c.calls.first().is_some_and(marks_frame));
             for var in receiver.into_iter().chain(c.assigned_to.as_deref()) {
-                marks
-                    .entry((c.file, c.symbol, var))
-                    .or_default()
-                    .push(c.statement.start);
+                marks.entry((c.file, c.symbol, var)).or_default().push(i);
             }
         }
         marks
     };
     let cached = marks(&["cache", "persist"]);
     if cached.is_empty() {
-        return vec![false; chains.len()];
+        return vec![None; chains.len()];
     }
     let released = marks(&["unpersist"]);
     chains
@@ -457,13 +459,13 @@ pub(super) fn reads_cached_frames(index: &RepoIndex) -> Vec<bool> {
                     .get(&key)?
                     .iter()
                     .copied()
-                    .filter(|line| *line < chain.statement.start)
-                    .max()
+                    .filter(|c| chains[*c].statement.start < chain.statement.start)
+                    .max_by_key(|c| chains[*c].statement.start)
             };
+            let line = |c: usize| chains[c].statement.start;
             match (last_before(&cached), last_before(&released)) {
-                (Some(cache), Some(release)) => cache > release,
-                (Some(_), None) => true,
-                _ => false,
+                (Some(cache), Some(release)) => (line(cache) > line(release)).then_some(cache),
+                (cache, _) => cache,
             }
         })
         .collect()

@@ -100,7 +100,8 @@ pub struct SiteTable {
     chain_applies: Vec<bool>,
     /// For each chain: whether the frame it starts from was cached before it
     /// ([`SiteTable::reads_cached_frame`]).
-    chain_reads_cached: Vec<bool>,
+    /// For each chain, the statement that cached the frame it starts from, if any.
+    chain_cached_by: Vec<Option<usize>>,
     /// SQL statements whose host statement is (part of) a chain.
     chain_sql: HashMap<usize, Vec<usize>>,
     /// For each SQL statement, the statements (same file first) that define the views it reads.
@@ -468,7 +469,13 @@ impl SiteTable {
     /// Whether the frame `chain` starts from was cached before it (`df.cache()` on an earlier
     /// line of its function): its plan then reads the cached data, an in-memory scan.
     pub fn reads_cached_frame(&self, chain: usize) -> bool {
-        self.chain_reads_cached.get(chain).copied().unwrap_or(false)
+        self.cached_by(chain).is_some()
+    }
+
+    /// The statement that cached the frame `chain` starts from (`df.cache()` on an earlier line
+    /// of its function): a link of its flow, producing nothing but the cache the plan reads.
+    pub fn cached_by(&self, chain: usize) -> Option<usize> {
+        self.chain_cached_by.get(chain).copied().flatten()
     }
 
     /// Whether the chain running SQL `statement` hands its frame on
@@ -1355,6 +1362,35 @@ mod tests {
         assert_eq!(keys(1), ["card_type", "month", "month_num"]);
         // `y` is `year(d)`: the plan keys on the expression, not on a column named `y`
         assert!(keys(2).is_empty(), "{:?}", keys(2));
+    }
+
+    #[test]
+    fn a_frame_is_cached_by_a_cache_of_itself_not_of_a_frame_made_from_it() {
+        let index = repo_index(&[(
+            "job.py",
+            "df = spark.read.csv(\"sales.csv\")\n\
+             big = df.where(\"amount > 100\").cache()\n\
+             df.groupBy(\"city\").count().show()\n\
+             df.cache()\n\
+             df.groupBy(\"shop\").count().show()\n\
+             big.groupBy(\"city\").count().show()\n",
+        )]);
+        let table = SiteTable::build(&index);
+        let chain_at = |line: u32| {
+            index
+                .chains
+                .iter()
+                .position(|c| c.statement.start == line)
+                .unwrap_or_else(|| panic!("no chain on line {line}"))
+        };
+        // `df.where(…).cache()` caches `big`, not `df`
+        assert_eq!(table.cached_by(chain_at(3)), None);
+        assert_eq!(table.cached_by(chain_at(5)), Some(chain_at(4)));
+        assert_eq!(table.cached_by(chain_at(6)), Some(chain_at(2)));
+        // … and the statement caching a frame is part of every later query's flow of it
+        let caching = table.chain_sites(chain_at(4))[0];
+        assert!(table.flow_of_chain(chain_at(5)).contains(&caching));
+        assert!(!table.flow_of_chain(chain_at(3)).contains(&caching));
     }
 
     #[test]
