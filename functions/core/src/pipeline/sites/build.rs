@@ -31,18 +31,7 @@ impl SiteTable {
         let weights = TokenWeights::from_bags(sites.iter().map(|s| &s.evidence));
         let cached_by = frames_cached_by(index);
         let mut chain_feeds = flow_edges(index, &helpers, &passed);
-        // A frame cached on a line of its own (`df.cache()`) reaches every later query of it
-        // through that statement: the plan's in-memory relation is its.
-        for (chain, cache) in cached_by.iter().enumerate() {
-            if let Some(cache) = *cache
-                && cache != chain
-                && !chain_feeds[chain]
-                    .iter()
-                    .any(|(_, fed_by)| *fed_by == cache)
-            {
-                chain_feeds[chain].push((FlowRole::Receiver, cache));
-            }
-        }
+        add_cache_feeds(&cached_by, &mut chain_feeds);
         absorb_pushed_join_conditions(index, &chain_sites, &chain_feeds, &mut sites);
         inline_computed_columns(index, &chain_sites, &chain_feeds, &mut sites);
         join_split_groupings(index, &chain_sites, &chain_feeds, &mut sites);
@@ -1653,45 +1642,44 @@ fn in_query_block<'s>(
     Some(move |c: &&SqlClause| c.depth == clause.depth && block.iter().any(|b| std::ptr::eq(b, *c)))
 }
 
+/// The clauses of the query block around `clause` (its `SELECT` at its depth) that `keep` keeps.
+fn block_clauses<'s>(
+    stmt: &'s SqlStatement,
+    clause: &'s SqlClause,
+    keep: impl Fn(&SqlClause) -> bool,
+) -> Vec<&'s SqlClause> {
+    let Some(in_block) = in_query_block(stmt, clause) else {
+        return Vec::new();
+    };
+    stmt.clauses
+        .iter()
+        .filter(in_block)
+        .filter(|c| keep(c))
+        .collect()
+}
+
 /// The aggregates a grouped block computes: those its select list returns
 /// (`SELECT k, sum(x) AS total … GROUP BY k`) and those it orders by (`GROUP BY k ORDER BY
 /// sum(x) DESC`, named in no select item). One aggregate node computes them all, so they are
 /// the `GROUP BY`'s evidence too: the clause explains the whole node where each select item
 /// explains one of its functions.
 fn block_aggregates<'s>(stmt: &'s SqlStatement, group_by: &'s SqlClause) -> Vec<&'s SqlClause> {
-    let Some(in_block) = in_query_block(stmt, group_by) else {
-        return Vec::new();
-    };
-    stmt.clauses
-        .iter()
-        .filter(in_block)
-        .filter(|c| matches!(c.kind, SqlClauseKind::OrderBy | SqlClauseKind::SelectItem))
-        .filter(|c| c.functions.iter().any(|f| is_aggregate_function(f)))
-        .collect()
+    block_clauses(stmt, group_by, |c| {
+        matches!(c.kind, SqlClauseKind::OrderBy | SqlClauseKind::SelectItem)
+            && c.functions.iter().any(|f| is_aggregate_function(f))
+    })
 }
 
 /// The windows of a grouped block's select list (`RANK() OVER (ORDER BY sum(x) DESC)` beside
 /// `GROUP BY k`): Spark's analyzer plans them as a window over the block's aggregate, made from
 /// the aggregate — so the `GROUP BY` is where that window comes from, not the select item.
 fn block_windows<'s>(stmt: &'s SqlStatement, group_by: &'s SqlClause) -> Vec<&'s SqlClause> {
-    let Some(in_block) = in_query_block(stmt, group_by) else {
-        return Vec::new();
-    };
-    stmt.clauses
-        .iter()
-        .filter(in_block)
-        .filter(|c| c.kind == SqlClauseKind::Window)
-        .collect()
+    block_clauses(stmt, group_by, |c| c.kind == SqlClauseKind::Window)
 }
 
 /// Whether the query block around `clause` groups (`GROUP BY` at its depth).
 fn in_grouped_block(stmt: &SqlStatement, clause: &SqlClause) -> bool {
-    in_query_block(stmt, clause).is_some_and(|in_block| {
-        stmt.clauses
-            .iter()
-            .filter(in_block)
-            .any(|c| c.kind == SqlClauseKind::GroupBy)
-    })
+    !block_clauses(stmt, clause, |c| c.kind == SqlClauseKind::GroupBy).is_empty()
 }
 
 /// The columns a `GROUP BY` keys on ([`Evidence::group_keys`]) — none when it groups by a name

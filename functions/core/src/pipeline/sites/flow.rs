@@ -471,6 +471,25 @@ pub(super) fn frames_cached_by(index: &RepoIndex) -> Vec<Option<usize>> {
         .collect()
 }
 
+/// A frame cached on a line of its own (`df.cache()`) reaches every later query of it through
+/// that statement ([`frames_cached_by`]): it feeds them, so the plan's in-memory relation is
+/// its.
+pub(super) fn add_cache_feeds(
+    cached_by: &[Option<usize>],
+    chain_feeds: &mut [Vec<(FlowRole, usize)>],
+) {
+    for (chain, cache) in cached_by.iter().enumerate() {
+        if let Some(cache) = *cache
+            && cache != chain
+            && !chain_feeds[chain]
+                .iter()
+                .any(|(_, fed_by)| *fed_by == cache)
+        {
+            chain_feeds[chain].push((FlowRole::Receiver, cache));
+        }
+    }
+}
+
 /// Whether a statement assigns `var` without declaring it (`deduped = …`, `this.deduped = …`,
 /// not `Dataset<Row> deduped = …` or `val deduped = …`): it sets a field.
 fn assigns_without_declaring(statement: &str, var: &str) -> bool {

@@ -98,9 +98,8 @@ pub struct SiteTable {
     /// For each chain: whether it applies functions of the repository to its frame
     /// ([`SiteTable::applies_functions`]).
     chain_applies: Vec<bool>,
-    /// For each chain: whether the frame it starts from was cached before it
-    /// ([`SiteTable::reads_cached_frame`]).
-    /// For each chain, the statement that cached the frame it starts from, if any.
+    /// For each chain: the statement that cached the frame it starts from, if any
+    /// ([`SiteTable::cached_by`]).
     chain_cached_by: Vec<Option<usize>>,
     /// SQL statements whose host statement is (part of) a chain.
     chain_sql: HashMap<usize, Vec<usize>>,
@@ -619,6 +618,23 @@ mod tests {
     /// The site table of a repository holding one file.
     fn site_table(file: &str, source: &str) -> SiteTable {
         SiteTable::build(&repo_index(&[(file, source)]))
+    }
+
+    /// The chain whose statement starts on `line`.
+    fn chain_on_line(index: &RepoIndex, line: u32) -> usize {
+        index
+            .chains
+            .iter()
+            .position(|c| c.statement.start == line)
+            .unwrap_or_else(|| panic!("line {line}: {:#?}", index.chains))
+    }
+
+    /// The sites of a table's SQL clauses of one kind.
+    fn sql_clauses(table: &SiteTable, kind: SqlClauseKind) -> impl Iterator<Item = &Site> {
+        table
+            .sites
+            .iter()
+            .filter(move |s| matches!(&s.kind, SiteKind::Sql { kind: k, .. } if *k == kind))
     }
 
     #[test]
@@ -1342,19 +1358,8 @@ mod tests {
              spark.sql(\"SELECT year(d) AS y, count(*) FROM t GROUP BY y\").show()\n",
         );
         let keys = |line: u32| {
-            table
-                .sites
-                .iter()
-                .find(|s| {
-                    s.lines.start == line
-                        && matches!(
-                            &s.kind,
-                            SiteKind::Sql {
-                                kind: SqlClauseKind::GroupBy,
-                                ..
-                            }
-                        )
-                })
+            sql_clauses(&table, SqlClauseKind::GroupBy)
+                .find(|s| s.lines.start == line)
                 .map(|s| s.evidence.group_keys.iter().cloned().collect::<Vec<_>>())
                 .unwrap_or_else(|| panic!("no GROUP BY on line {line}"))
         };
@@ -1376,13 +1381,7 @@ mod tests {
              big.groupBy(\"city\").count().show()\n",
         )]);
         let table = SiteTable::build(&index);
-        let chain_at = |line: u32| {
-            index
-                .chains
-                .iter()
-                .position(|c| c.statement.start == line)
-                .unwrap_or_else(|| panic!("no chain on line {line}"))
-        };
+        let chain_at = |line: u32| chain_on_line(&index, line);
         // `df.where(…).cache()` caches `big`, not `df`
         assert_eq!(table.cached_by(chain_at(3)), None);
         assert_eq!(table.cached_by(chain_at(5)), Some(chain_at(4)));
@@ -1401,31 +1400,16 @@ mod tests {
              spark.sql(\"SELECT k, RANK() OVER (PARTITION BY k ORDER BY v DESC) AS r FROM t\").show()\n",
         );
         let makes_window = |line: u32, kind: SqlClauseKind| {
-            table
-                .sites
-                .iter()
-                .filter(|s| {
-                    s.lines.start == line
-                        && matches!(&s.kind, SiteKind::Sql { kind: k, .. } if *k == kind)
-                })
+            sql_clauses(&table, kind)
+                .filter(|s| s.lines.start == line)
                 .any(|s| s.families.contains(OperatorFamily::Window))
         };
         // Spark plans the window of a grouped block from its aggregate: the GROUP BY's window
         assert!(makes_window(1, SqlClauseKind::GroupBy));
         assert!(!makes_window(1, SqlClauseKind::Window));
         assert!(!makes_window(1, SqlClauseKind::SelectItem));
-        let grouping = table
-            .sites
-            .iter()
-            .find(|s| {
-                matches!(
-                    &s.kind,
-                    SiteKind::Sql {
-                        kind: SqlClauseKind::GroupBy,
-                        ..
-                    }
-                )
-            })
+        let grouping = sql_clauses(&table, SqlClauseKind::GroupBy)
+            .next()
             .expect("a GROUP BY site");
         assert!(grouping.evidence.has(TokenKind::Function, "rank"));
         assert!(grouping.evidence.has(TokenKind::Alias, "r"));
@@ -1445,18 +1429,8 @@ mod tests {
              GROUP BY tier\n\
              \"\"\").show(); } }\n",
         );
-        let grouping = table
-            .sites
-            .iter()
-            .find(|s| {
-                matches!(
-                    &s.kind,
-                    SiteKind::Sql {
-                        kind: SqlClauseKind::GroupBy,
-                        ..
-                    }
-                )
-            })
+        let grouping = sql_clauses(&table, SqlClauseKind::GroupBy)
+            .next()
             .expect("a GROUP BY site");
         assert_eq!(grouping.lines.start, 6);
         // one aggregate computes both select items' functions: the grouping explains all of it
@@ -1748,13 +1722,7 @@ mod tests {
         )];
         let index = repo_index(&files);
         let table = SiteTable::build(&index);
-        let chain_at = |line: u32| {
-            index
-                .chains
-                .iter()
-                .position(|c| c.statement.start == line)
-                .unwrap_or_else(|| panic!("line {line}: {:#?}", index.chains))
-        };
+        let chain_at = |line: u32| chain_on_line(&index, line);
         let fed = |line: u32| -> Vec<usize> {
             table
                 .feeds(chain_at(line))
