@@ -39,9 +39,11 @@ pub fn returned_by_function(index: &RepoIndex) -> HashMap<SymbolId, Vec<usize>> 
     returned_by
 }
 
-/// For every chain of the index, its helper feeds.
-pub fn helper_feeds(index: &RepoIndex) -> Vec<HelperFeeds> {
-    let returned_by = returned_by_function(index);
+/// For every chain of the index, its helper feeds (`returned_by`: [`returned_by_function`]).
+pub fn helper_feeds(
+    index: &RepoIndex,
+    returned_by: &HashMap<SymbolId, Vec<usize>>,
+) -> Vec<HelperFeeds> {
     if returned_by.is_empty() {
         return index
             .chains

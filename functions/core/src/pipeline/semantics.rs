@@ -756,7 +756,6 @@ fn projection_evidence(e: &mut Evidence, d: &crate::plan::NodeDetails) {
     }
 }
 
-/// The (lower-cased) names of the columns the scans under `idx` read.
 /// The columns (normalised) the query returns, as the plan prints them: its root's output,
 /// looking through operators that hand their rows on as they are (a filter, sort, limit,
 /// exchange or engine wrapper prints its input, or nothing); empty when the plan does not say
@@ -804,6 +803,7 @@ fn result_columns(graph: &PlanGraph) -> BTreeSet<String> {
     BTreeSet::new()
 }
 
+/// The (lower-cased) names of the columns the scans under `idx` read.
 fn columns_read_below(graph: &PlanGraph, idx: NodeIdx) -> BTreeSet<String> {
     let mut read = BTreeSet::new();
     let mut stack = vec![idx];

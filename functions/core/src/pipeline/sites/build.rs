@@ -26,11 +26,12 @@ impl SiteTable {
         let passed = PassedValues::new(index);
         let chain_sites = call_sites(index, &origin, &passed, &mut sites);
         let sql_sites = clause_sites(index, &origin, &mut sites);
-        let helpers = crate::pipeline::handoffs::helper_feeds(index);
+        let returned_by = crate::pipeline::handoffs::returned_by_function(index);
+        let helpers = crate::pipeline::handoffs::helper_feeds(index, &returned_by);
         add_caller_paths(index, &helpers, &chain_sites, &mut sites);
         let weights = TokenWeights::from_bags(sites.iter().map(|s| &s.evidence));
         let cached_by = frames_cached_by(index);
-        let mut chain_feeds = flow_edges(index, &helpers, &passed);
+        let mut chain_feeds = flow_edges(index, &helpers, &returned_by, &passed);
         add_cache_feeds(&cached_by, &mut chain_feeds);
         absorb_pushed_join_conditions(index, &chain_sites, &chain_feeds, &mut sites);
         inline_computed_columns(index, &chain_sites, &chain_feeds, &mut sites);

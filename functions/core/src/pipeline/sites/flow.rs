@@ -182,10 +182,11 @@ const MAY_REACH_CAP: usize = 4;
 /// the same file, preferring the same enclosing symbol (then module level) — and the ones before
 /// it that may have run last instead, while it sits in a branch the read is not in; and the
 /// chains returned by the helper functions it starts from or applies
-/// ([`crate::pipeline::handoffs`]).
+/// ([`crate::pipeline::handoffs`]; `returned_by`: the chains each function returns).
 pub(super) fn flow_edges(
     index: &RepoIndex,
     helpers: &[crate::pipeline::handoffs::HelperFeeds],
+    returned_by: &HashMap<SymbolId, Vec<usize>>,
     passed: &super::passing::PassedValues<'_>,
 ) -> Vec<Vec<(FlowRole, usize)>> {
     let chains = &index.chains;
@@ -305,7 +306,6 @@ pub(super) fn flow_edges(
     // A pytest test's parameter named after a fixture (`def test_bins(spark, df)` beside
     // `@pytest.fixture def df(spark): … return df`) holds what that fixture returns — its own
     // file's, else a `conftest.py`'s: pytest passes it by name, no call to follow.
-    let returned_by = crate::pipeline::handoffs::returned_by_function(index);
     // module-level functions returning a frame, by name
     let mut returning: HashMap<&str, Vec<&crate::code::Symbol>> = HashMap::new();
     for symbol in &index.symbols {
