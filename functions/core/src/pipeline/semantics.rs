@@ -849,11 +849,40 @@ fn dropped_columns(graph: &PlanGraph, node: &PlanNode) -> Vec<String> {
             _ => dropped.push(name),
         }
     }
-    if dropped.len() <= kept.len() {
+    if dropped.len() <= kept.len() && !only_hidden_keys(graph, node, &dropped) {
         dropped
     } else {
         Vec::new()
     }
+}
+
+/// Whether every column in `dropped` is one the Sort right below the projection (through engine
+/// wrappers) orders by: a key Spark added for it and takes away again. A query ordering by a
+/// column it does not select (`SELECT a, … ORDER BY b`, `select("a").orderBy("b")`) plans the
+/// Sort over the column and a Project of the selected ones above it — that Project is the
+/// selection, not a `drop` of the key. (A Filter's column dropped right after is a `drop`:
+/// `filter(col("rn") == 1).drop("rn")`.)
+fn only_hidden_keys(graph: &PlanGraph, node: &PlanNode, dropped: &[String]) -> bool {
+    let mut below = node.children.as_slice();
+    while let [child] = below {
+        let operator = &graph.nodes[*child];
+        if operator.node_kind == NodeKind::Engine {
+            below = operator.children.as_slice();
+            continue;
+        }
+        if operator.family != OperatorFamily::Sort {
+            return false;
+        }
+        let keys: BTreeSet<String> = operator
+            .details
+            .sort_order
+            .iter()
+            .flat_map(|k| k.expr.columns.iter())
+            .map(|c| c.to_lowercase())
+            .collect();
+        return !dropped.is_empty() && dropped.iter().all(|c| keys.contains(c));
+    }
+    false
 }
 
 /// The struct a projection takes two or more fields out of and nothing else, each under its own
@@ -2194,6 +2223,46 @@ SortAggregate(keys=[region#1], functions=[max(revenue#2)])
         assert!(dropped("id#1").is_empty());
         // a computed column is no pruning
         assert!(dropped("id#1, upper(name#2) AS n#4").is_empty());
+    }
+
+    #[test]
+    fn a_projection_over_a_sort_by_a_column_it_leaves_out_is_no_drop() {
+        let dropped = |below: &str, details: &str| {
+            let plan = format!(
+                "== Physical Plan ==\n\
+                 * Project (3)\n\
+                 +- * {below} (2)\n   \
+                 +- LocalTableScan (1)\n\n\n\
+                 (1) LocalTableScan\n\
+                 Output [3]: [card#1, month#2, total#3]\n\
+                 Arguments: [card#1, month#2, total#3]\n\n\
+                 (2) {below}\n\
+                 Input [3]: [card#1, month#2, total#3]\n\
+                 {details}\n\n\
+                 (3) Project\n\
+                 Output [2]: [card#1, total#3]\n\
+                 Input [3]: [card#1, month#2, total#3]\n"
+            );
+            let graph = parse_plan(&plan, &ParseOptions::default()).unwrap();
+            let project = plan_semantics(&graph)
+                .into_iter()
+                .find(|s| s.dag_node_id == "3")
+                .unwrap();
+            project
+                .signature
+                .iter()
+                .any(|(k, v)| k == "literal" && v.starts_with("drop:"))
+        };
+        // `SELECT card, total … ORDER BY card, month`: the Sort's key, taken away again
+        let by_month = "Arguments: [card#1 ASC NULLS FIRST, month#2 ASC NULLS FIRST], true, 0";
+        assert!(!dropped("Sort", by_month));
+        // a column the Sort does not order by was dropped by the code
+        assert!(dropped(
+            "Sort",
+            "Arguments: [card#1 ASC NULLS FIRST], true, 0"
+        ));
+        // and so was a column a Filter tested (`filter(col("rn") == 1).drop("rn")`)
+        assert!(dropped("Filter", "Condition : (month#2 = 1)"));
     }
 
     #[test]
