@@ -128,6 +128,41 @@ fn rows_of_a_class_the_repository_does_not_define_are_the_to_dfs_and_never_confi
 }
 
 #[test]
+fn rows_of_single_values_are_the_to_dfs_and_nothing_was_pruned() {
+    // `parallelize(1 to 10).toDF`: one `int` per object, one `value` column — nothing to prune
+    let script = "object Anatomy {\n\
+                  \x20 def main(args: Array[String]): Unit = {\n\
+                  \x20   val numbers = spark.sparkContext.parallelize(1 to 10)\n\
+                  \x20   numbers.toDF.show()\n\
+                  \x20 }\n\
+                  }\n";
+    let plan = "\
+== Physical Plan ==
+* SerializeFromObject (2)
++- Scan (1)
+
+
+(1) Scan
+Output [1]: [obj#1]
+Arguments: obj#1: int, ParallelCollectionRDD[0] at parallelize at Anatomy.scala:3
+
+(2) SerializeFromObject [codegen id : 1]
+Input [1]: [obj#1]
+Arguments: [input[0, int, false] AS value#3]
+";
+    let mappings = support::map_against(&[("src/main/scala/Anatomy.scala", script)], plan);
+    let rows = mappings.iter().find(|m| m.dag_node_id == "2").unwrap();
+    assert_eq!(
+        rows.mapped_code.as_ref().unwrap().lines,
+        "4-4",
+        "{}",
+        rows.explanation
+    );
+    assert!(rows.confidence > 0.5, "{}", rows.confidence);
+    assert!(!rows.explanation.contains("pruned"), "{}", rows.explanation);
+}
+
+#[test]
 fn rows_pruned_for_a_renaming_selection_are_its_statements() {
     // `select($"id".as("Customer ID"))` passes `id` through under another name: the rows of `id`
     // alone keep fewer fields than the class has, so the selection pruned them

@@ -66,6 +66,35 @@ pub fn object_class(text: &str) -> Option<&str> {
         .filter(|class| !ENGINE_PACKAGES.iter().any(|p| class.starts_with(p)))
 }
 
+/// Whether a typed plan carries single values, not objects with fields (`obj#1: int`,
+/// `input[0, java.lang.String, true]`): a serializer of those keeps the one `value` column,
+/// and nothing can be pruned from it.
+pub fn carries_single_values(text: &str) -> bool {
+    PRINTED_CLASS
+        .captures(text)
+        .and_then(|c| c.get(1))
+        .is_some_and(|m| SINGLE_VALUE_TYPES.contains(&m.as_str()))
+}
+
+/// The types Spark prints for objects that are one value each ([`carries_single_values`]).
+const SINGLE_VALUE_TYPES: &[&str] = &[
+    "int",
+    "long",
+    "double",
+    "float",
+    "short",
+    "byte",
+    "boolean",
+    "java.lang.String",
+    "java.lang.Integer",
+    "java.lang.Long",
+    "java.lang.Double",
+    "java.lang.Float",
+    "java.lang.Short",
+    "java.lang.Byte",
+    "java.lang.Boolean",
+];
+
 /// The class of the objects a typed plan carries as Spark prints it, without its package:
 /// `Select$Cust` of `input[0, dataframe.Select$Cust, true]` or `obj#5: dataframe.Select$Cust`,
 /// `Person` of `input[0, com.shop.Person, true]`.

@@ -1672,7 +1672,8 @@ enum PrunedFor {
 /// ([`users_class`]). With nothing above narrowing them, a `select` of the frame naming every
 /// column the rows keep and the fewest others (`customerDF.select("id")` for rows of `id` alone)
 /// was folded into them ([`folded_selection`]). Rows none of these explains
-/// (`customerDF.filter(…).show()`) are the `toDF`'s.
+/// (`customerDF.filter(…).show()`), and rows of single values (`sc.parallelize(1 to 10).toDF`),
+/// are the `toDF`'s.
 fn pruned_for(
     graph: &PlanGraph,
     semantics: &[SemanticDescription],
@@ -1682,6 +1683,14 @@ fn pruned_for(
 ) -> Option<PrunedFor> {
     if !semantics[idx].turns_scanned_objects_into_rows() {
         return None;
+    }
+    let arguments = &graph.nodes[idx].details.arguments;
+    // single values (`obj#1: int`) keep their one column whatever reads them: the `toDF`'s
+    if arguments
+        .values()
+        .any(|a| super::hints::carries_single_values(a))
+    {
+        return Some(PrunedFor::Nothing);
     }
     let kept = super::semantics::serialized_fields(&graph.nodes[idx].details);
     // The class's fields, when the repository defines it: every one kept is nothing pruned (the
