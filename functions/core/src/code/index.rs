@@ -60,7 +60,7 @@ use serde::{Deserialize, Serialize};
 /// when it names columns computed from a frame's column names; version 34: a foreign library's
 /// frames make no chains, and pathlib paths joined onto a file name are strings; version 35: the
 /// frames of returned and unpacked tuples, by position).
-pub const INDEX_FORMAT_VERSION: u32 = 69;
+pub const INDEX_FORMAT_VERSION: u32 = 70;
 
 pub type FileId = u32;
 pub type SymbolId = u32;

@@ -28,6 +28,7 @@ pub mod launch;
 pub mod notebook;
 pub mod source;
 pub mod sql;
+pub mod sql_constants;
 pub mod sql_expr;
 pub mod strings;
 pub mod texts;

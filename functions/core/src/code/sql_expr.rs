@@ -142,6 +142,9 @@ pub fn sql_expression_tokens(expr: &str, out: &mut CallArgs) {
             i += 1;
         }
     }
+    // the plan prints what Spark folded `.06 - 0.01` and `date '…' + interval …` into
+    out.literals
+        .extend(crate::code::sql_constants::folded_constants(expr));
 }
 
 /// Whether the number starting at `start` follows a unary minus: a `-` after an operator, an

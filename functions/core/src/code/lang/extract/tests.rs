@@ -54,6 +54,20 @@ fn null_tests_read_as_spark_functions() {
 }
 
 #[test]
+fn constant_arithmetic_adds_the_literal_spark_folds_it_into() {
+    // the plan prints `l_discount >= 0.05` and `l_shipdate < 1995-01-01`
+    let t = tokens("l_discount between .06 - 0.01 and .06 + 0.01");
+    assert!(t.literals.iter().any(|l| l == "0.05"), "{:?}", t.literals);
+    assert!(t.literals.iter().any(|l| l == "0.07"), "{:?}", t.literals);
+    let t = tokens("l_shipdate < date '1994-01-01' + interval '1' year");
+    assert!(
+        t.literals.iter().any(|l| l == "1995-01-01"),
+        "{:?}",
+        t.literals
+    );
+}
+
+#[test]
 fn a_negated_number_is_a_negative_literal_and_a_subtraction_is_not() {
     // the plan prints `(salary * -1)` and `(salary - 1)`
     assert_eq!(tokens("salary * -1 AS flipped").literals, vec!["-1"]);
