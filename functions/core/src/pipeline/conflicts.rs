@@ -41,6 +41,9 @@
 //!   the scan names no table, only its files' location (a reader of paths planned it) — or the
 //!   reverse: the site reads files by path (`read.json(path)`) and the scan is of a catalog
 //!   table (`Scan json spark_catalog.default.flights`: a `FROM flights` over that table ran);
+//! * **rows' holder** — the scan's rows are an RDD's (`Scan ExistingRDD`) and the site, JVM
+//!   code, makes its frame of a local collection (`Seq(…).toDF`, which plans a `LocalTableScan`),
+//!   or the reverse (`parallelize(…).toDF` against a `LocalTableScan`);
 //! * **language** — the scan's rows were handed over by Python (`applySchemaToPythonRDD`) and
 //!   the site is Scala or Java code (a translation of the Python that ran); and for any
 //!   operator, when such rows or a Python UDF's evaluation anywhere in its plan show Python drove
@@ -199,6 +202,7 @@ pub fn conflicts(family: OperatorFamily, node: &Evidence, site: &Evidence) -> bo
                 || node.scans_files_only && site.reads_catalog_table
                 || node.scans_catalog_table && site.reads_files_by_path
                 || node.file_format.is_some() && site.makes_rows_in_memory
+                || matches!((node.rows_from_rdd, site.rows_from_rdd), (Some(n), Some(s)) if n != s)
                 || node.made_by_python && site.in_jvm_code
         }
         _ => false,
@@ -570,6 +574,22 @@ mod tests {
             &csv_files,
             &Evidence::default()
         ));
+    }
+
+    #[test]
+    fn rows_an_rdd_holds_are_no_local_collections_rows() {
+        let holder = |rdd: Option<bool>| Evidence {
+            rows_from_rdd: rdd,
+            ..Evidence::default()
+        };
+        let scan = OperatorFamily::Scan;
+        // `Scan ExistingRDD` against `Seq(…).toDF`, `LocalTableScan` against `parallelize(…).toDF`
+        assert!(conflicts(scan, &holder(Some(true)), &holder(Some(false))));
+        assert!(conflicts(scan, &holder(Some(false)), &holder(Some(true))));
+        assert!(!conflicts(scan, &holder(Some(true)), &holder(Some(true))));
+        // a frame of a variable or a helper's rows says nothing
+        assert!(!conflicts(scan, &holder(Some(true)), &holder(None)));
+        assert!(!conflicts(scan, &holder(None), &holder(Some(false))));
     }
 
     #[test]

@@ -123,6 +123,11 @@ pub struct Evidence {
     /// `Seq(…).toDS()`, `rdd.toDF()`), not of a reader's files — which a scan of files is not
     /// ([`Self::file_format`] of a node).
     pub makes_rows_in_memory: bool,
+    /// For rows held in memory: whether an RDD holds them (a node's `Scan ExistingRDD` or scan of
+    /// an RDD's objects; JVM code's `parallelize(…).toDF`) or a local collection does (a node's
+    /// `LocalTableScan`; JVM code's `Seq(…).toDF`, `createDataFrame(Arrays.asList(…), …)`).
+    /// Either way or not known.
+    pub rows_from_rdd: Option<bool>,
     /// For a scan of CSV files, whether Spark named its columns `_c0`, `_c1`, …; for a CSV
     /// reader, whether it gives neither a header row nor a schema. Either way or not at all.
     pub headerless_csv: Option<bool>,
@@ -572,6 +577,7 @@ impl Evidence {
             reads_catalog_table: self.reads_catalog_table,
             reads_files_by_path: self.reads_files_by_path,
             makes_rows_in_memory: self.makes_rows_in_memory,
+            rows_from_rdd: self.rows_from_rdd,
             group_keys: if kind == TokenKind::Column {
                 BTreeSet::new()
             } else {

@@ -152,6 +152,8 @@ const COMPILED_IN: &str = "compiledIn";
 /// … and whether its CSV columns are Spark's `_c0`, `_c1`, … ([`Evidence::headerless_csv`]).
 const HEADERLESS_CSV: &str = "headerlessCsv";
 const NOT_LONG_COLUMN: &str = "notLongColumn";
+/// … and whether an RDD or a local collection holds its rows ([`Evidence::rows_from_rdd`]).
+const ROWS_FROM_RDD: &str = "rowsFromRdd";
 /// … and what its filter tests ([`Evidence::predicates`]).
 const PREDICATE: &str = "predicate";
 /// … and the columns its aggregate keys on ([`Evidence::group_keys`]).
@@ -238,6 +240,11 @@ fn to_pairs(evidence: &Evidence) -> Vec<(String, String)> {
             evidence
                 .headerless_csv
                 .map(|h| (HEADERLESS_CSV.to_owned(), h.to_string())),
+        )
+        .chain(
+            evidence
+                .rows_from_rdd
+                .map(|r| (ROWS_FROM_RDD.to_owned(), r.to_string())),
         )
         .chain(
             evidence
@@ -356,6 +363,8 @@ pub fn evidence_of(pairs: &[(String, String)]) -> Evidence {
             e.compiled_in = Some(v.clone());
         } else if k == HEADERLESS_CSV {
             e.headerless_csv = Some(v == "true");
+        } else if k == ROWS_FROM_RDD {
+            e.rows_from_rdd = Some(v == "true");
         } else if k == PREDICATE {
             e.predicates.insert(v.clone());
         } else if k == GROUP_KEY {
@@ -531,7 +540,10 @@ fn own_signature(node: &PlanNode, inferred_from_above: bool) -> Evidence {
     let d = &node.details;
     let mut e = Evidence::default();
     match node.family {
-        OperatorFamily::Scan => scan_evidence(&mut e, d),
+        OperatorFamily::Scan => {
+            scan_evidence(&mut e, d);
+            e.rows_from_rdd = rows_from_rdd(node);
+        }
         OperatorFamily::Filter => filter_evidence(&mut e, d, inferred_from_above),
         OperatorFamily::Project | OperatorFamily::PythonEval => projection_evidence(&mut e, d),
         OperatorFamily::Aggregate | OperatorFamily::Expand => aggregate_evidence(&mut e, d),
@@ -679,6 +691,22 @@ fn scan_evidence(e: &mut Evidence, d: &crate::plan::NodeDetails) {
                 .insert(super::evidence::normalise_column(&a.name), a.long);
         }
     }
+}
+
+/// Whether an RDD holds a scan's rows (`Scan ExistingRDD`, a `Scan` of an RDD's objects) or a
+/// local collection does (`LocalTableScan`); not known for other scans.
+fn rows_from_rdd(node: &PlanNode) -> Option<bool> {
+    if node.name.starts_with("LocalTableScan") {
+        return Some(false);
+    }
+    let rdd = node.name.starts_with("Scan ExistingRDD")
+        || node.name.starts_with("ExistingRDD")
+        || node
+            .details
+            .arguments
+            .values()
+            .any(|a| super::hints::rdd_origin(a).is_some());
+    rdd.then_some(true)
 }
 
 /// A filter: the conjuncts the user wrote (inferred ones only when nothing else is left); a
@@ -2223,6 +2251,27 @@ SortAggregate(keys=[region#1], functions=[max(revenue#2)])
         assert!(dropped("id#1").is_empty());
         // a computed column is no pruning
         assert!(dropped("id#1, upper(name#2) AS n#4").is_empty());
+    }
+
+    #[test]
+    fn a_scan_says_whether_an_rdd_or_a_local_collection_holds_its_rows() {
+        let holder = |scan: &str| {
+            let graph = parse_plan(scan, &ParseOptions::default()).unwrap();
+            plan_semantics(&graph)[0]
+                .signature
+                .iter()
+                .find(|(k, _)| k == "rowsFromRdd")
+                .map(|(_, v)| v.clone())
+        };
+        assert_eq!(
+            holder("LocalTableScan [celebrity#1, color#2]\n").as_deref(),
+            Some("false")
+        );
+        assert_eq!(
+            holder("Scan ExistingRDD[celebrity#1,color#2]\n").as_deref(),
+            Some("true")
+        );
+        assert_eq!(holder("FileScan parquet [a#1] Batched: true\n"), None);
     }
 
     #[test]

@@ -341,6 +341,9 @@ fn call_sites(
             let (mut evidence, families) = call_evidence(chain, position, after_join, after_write);
             evidence.compiled_in.clone_from(&class);
             evidence.in_jvm_code = in_jvm_code;
+            if in_jvm_code {
+                evidence.rows_from_rdd = jvm_rows_from_rdd(chain, position);
+            }
             evidence.returns_columns.clone_from(&returns_columns);
             evidence.returns_exactly = chain.returns_exactly;
             // `createDataFrame(people, Person.class)`, `Seq(Person("a", 1)).toDS()`
@@ -1220,6 +1223,45 @@ fn makes_rows_in_memory(chain: &CallChain, position: usize) -> bool {
         _ => false,
     }
 }
+
+/// Whether the frame JVM code makes at `position` holds an RDD's rows or a local collection's
+/// ([`Evidence::rows_from_rdd`]): a `parallelize` / `makeRDD`, and `toDF` / `toDS` of one, is
+/// an RDD's (`Scan ExistingRDD`); `toDF` / `toDS` of a `Seq(…)`, `List(…)` or `Array(…)` is a
+/// local collection's (Spark plans a `LocalTableScan`), and so is `createDataFrame` /
+/// `createDataset` of a collection written in place (`Seq(…)`, `Arrays.asList(…)`). Not known
+/// otherwise (a variable, a helper).
+fn jvm_rows_from_rdd(chain: &CallChain, position: usize) -> Option<bool> {
+    let call = &chain.calls[position];
+    let before = &chain.calls[..position];
+    match call.method.as_str() {
+        "parallelize" | "makeRDD" => Some(true),
+        "toDF" | "toDS" => {
+            if before
+                .iter()
+                .any(|c| ["parallelize", "makeRDD"].contains(&c.method.as_str()))
+            {
+                Some(true)
+            } else if before.len() == 1 && LOCAL_COLLECTIONS.contains(&before[0].method.as_str()) {
+                Some(false)
+            } else {
+                None
+            }
+        }
+        "createDataFrame" | "createDataset" => {
+            let (_, after) = chain.text.split_once(&format!("{}(", call.method))?;
+            let argument = after.trim_start();
+            LOCAL_COLLECTIONS
+                .iter()
+                .chain(["Arrays.asList", "List.of", "Collections.singletonList"].iter())
+                .any(|c| argument.starts_with(&format!("{c}(")))
+                .then_some(false)
+        }
+        _ => None,
+    }
+}
+
+/// Scala's collections written in place, whose `toDF` Spark plans as a local relation.
+const LOCAL_COLLECTIONS: &[&str] = &["Seq", "List", "Array", "Vector"];
 
 fn reader_format(chain: &CallChain, position: usize) -> Option<String> {
     let call = &chain.calls[position];

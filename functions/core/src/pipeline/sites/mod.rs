@@ -677,6 +677,38 @@ mod tests {
     }
 
     #[test]
+    fn jvm_code_says_whether_an_rdd_or_a_local_collection_holds_its_rows() {
+        let scala = "object A {\n\
+                     \x20 def main(a: Array[String]): Unit = {\n\
+                     \x20   val local = Seq((\"a\", 1)).toDF(\"x\", \"n\")\n\
+                     \x20   val rdd = spark.sparkContext.parallelize(Seq(1, 2)).toDF(\"n\")\n\
+                     \x20   val listed = spark.createDataFrame(Seq((1, 2)))\n\
+                     \x20   val held = spark.createDataFrame(rows, schema)\n\
+                     \x20 }\n\
+                     }\n";
+        let python = "df = spark.createDataFrame([(1, 2)], [\"a\", \"b\"])\n";
+        let index = repo_index(&[("A.scala", scala), ("job.py", python)]);
+        let table = SiteTable::build(&index);
+        let holder = |path: &str, line: u32| {
+            let file = index.files.iter().find(|f| f.path == path).unwrap().id;
+            table
+                .sites
+                .iter()
+                .filter(|s| s.file == file && s.lines.start == line)
+                .find(|s| s.families.contains(OperatorFamily::Scan))
+                .unwrap_or_else(|| panic!("no scan on {path}:{line}"))
+                .evidence
+                .rows_from_rdd
+        };
+        assert_eq!(holder("A.scala", 3), Some(false));
+        assert_eq!(holder("A.scala", 4), Some(true));
+        assert_eq!(holder("A.scala", 5), Some(false));
+        // a variable's rows, and Python's (PySpark plans either), are not known
+        assert_eq!(holder("A.scala", 6), None);
+        assert_eq!(holder("job.py", 1), None);
+    }
+
+    #[test]
     fn a_parameter_holds_what_its_callers_pass_and_a_name_its_constant() {
         let files = [
             (
