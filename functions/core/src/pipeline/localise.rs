@@ -1684,19 +1684,19 @@ fn pruned_for(
     if !semantics[idx].turns_scanned_objects_into_rows() {
         return None;
     }
-    let arguments = &graph.nodes[idx].details.arguments;
+    let details = &graph.nodes[idx].details;
     // single values (`obj#1: int`) keep their one column whatever reads them: the `toDF`'s
-    if arguments
+    if details
+        .arguments
         .values()
         .any(|a| super::hints::carries_single_values(a))
     {
         return Some(PrunedFor::Nothing);
     }
-    let kept = super::semantics::serialized_fields(&graph.nodes[idx].details);
+    let kept = super::semantics::serialized_fields(details);
     // The class's fields, when the repository defines it: every one kept is nothing pruned (the
     // `toDF`'s), fewer is pruned for sure — by whatever narrows them, a renaming `select` too.
-    let fields: Option<BTreeSet<String>> = graph.nodes[idx]
-        .details
+    let fields: Option<BTreeSet<String>> = details
         .arguments
         .values()
         .find_map(|a| super::hints::printed_class(a))
