@@ -1234,11 +1234,11 @@ fn jvm_rows_from_rdd(chain: &CallChain, position: usize) -> Option<bool> {
     let call = &chain.calls[position];
     let before = &chain.calls[..position];
     match call.method.as_str() {
-        "parallelize" | "makeRDD" => Some(true),
+        method if RDD_MAKERS.contains(&method) => Some(true),
         "toDF" | "toDS" => {
             if before
                 .iter()
-                .any(|c| ["parallelize", "makeRDD"].contains(&c.method.as_str()))
+                .any(|c| RDD_MAKERS.contains(&c.method.as_str()))
             {
                 Some(true)
             } else if before.len() == 1 && LOCAL_COLLECTIONS.contains(&before[0].method.as_str()) {
@@ -1259,6 +1259,9 @@ fn jvm_rows_from_rdd(chain: &CallChain, position: usize) -> Option<bool> {
         _ => None,
     }
 }
+
+/// The `SparkContext` methods making an RDD of a driver's collection.
+const RDD_MAKERS: &[&str] = &["parallelize", "makeRDD"];
 
 /// Scala's collections written in place, whose `toDF` Spark plans as a local relation.
 const LOCAL_COLLECTIONS: &[&str] = &["Seq", "List", "Array", "Vector"];
@@ -1733,14 +1736,8 @@ fn grouping_columns(stmt: &SqlStatement, group_by: &SqlClause) -> BTreeSet<Strin
         .iter()
         .map(|c| normalise_column(c))
         .collect();
-    let Some(in_block) = in_query_block(stmt, group_by) else {
-        return keys;
-    };
-    let defines_a_key = stmt
-        .clauses
-        .iter()
-        .filter(in_block)
-        .filter(|c| c.kind == SqlClauseKind::SelectItem)
+    let defines_a_key = block_clauses(stmt, group_by, |c| c.kind == SqlClauseKind::SelectItem)
+        .into_iter()
         .flat_map(|c| &c.aliases)
         .any(|alias| keys.contains(&normalise_column(alias)));
     if defines_a_key { BTreeSet::new() } else { keys }
@@ -1841,13 +1838,8 @@ pub(super) fn clause_evidence(stmt: &SqlStatement, clause: &SqlClause) -> Eviden
         }
         // (an `ORDER BY`'s aliases are the names Spark gives its aggregates: `sum(count)`)
         evidence.add_all(TokenKind::Alias, &c.aliases);
-        if c.text.to_ascii_uppercase().contains("(DISTINCT ") {
-            for f in c.functions.iter().filter(|f| is_aggregate_function(f)) {
-                evidence.add(
-                    TokenKind::Function,
-                    &format!("{}{DISTINCT}", normalise_function(f)),
-                );
-            }
+        for f in distinct_counted(c).filter(|f| is_aggregate_function(f)) {
+            evidence.add(TokenKind::Function, &f);
         }
     }
     for c in nested_in(stmt, clause) {
@@ -1862,15 +1854,8 @@ pub(super) fn clause_evidence(stmt: &SqlStatement, clause: &SqlClause) -> Eviden
         if upper.contains("DISTINCT") {
             evidence.add(TokenKind::Function, DISTINCT);
         }
-        // `COUNT(DISTINCT x)` is the plan's `count(distinct x)`, read as `countdistinct` — as
-        // `countDistinct(x)` is written in DataFrame code.
-        if upper.contains("(DISTINCT ") {
-            for f in &c.functions {
-                evidence.add(
-                    TokenKind::Function,
-                    &format!("{}{DISTINCT}", normalise_function(f)),
-                );
-            }
+        for f in distinct_counted(c) {
+            evidence.add(TokenKind::Function, &f);
         }
         if c.kind == SqlClauseKind::Join && c.text.to_ascii_uppercase().contains(" USING") {
             evidence.add(TokenKind::Literal, JOINED_ON_NAMES);
@@ -1883,6 +1868,17 @@ pub(super) fn clause_evidence(stmt: &SqlStatement, clause: &SqlClause) -> Eviden
         }
     }
     evidence
+}
+
+/// The functions of a clause applying one to distinct values (`COUNT(DISTINCT x)`), as the plan
+/// reads them: `count(distinct x)` is `countdistinct`, as `countDistinct(x)` is written in
+/// DataFrame code. None when the clause applies none that way.
+fn distinct_counted(c: &SqlClause) -> impl Iterator<Item = String> + '_ {
+    let counts_distinct = c.text.to_ascii_uppercase().contains("(DISTINCT ");
+    c.functions
+        .iter()
+        .filter(move |_| counts_distinct)
+        .map(|f| format!("{}{DISTINCT}", normalise_function(f)))
 }
 
 pub(super) fn clause_functions(stmt: &SqlStatement, clause: &SqlClause) -> Vec<String> {
