@@ -1838,8 +1838,11 @@ pub(super) fn clause_evidence(stmt: &SqlStatement, clause: &SqlClause) -> Eviden
         }
         // (an `ORDER BY`'s aliases are the names Spark gives its aggregates: `sum(count)`)
         evidence.add_all(TokenKind::Alias, &c.aliases);
+        // (`COUNT(DISTINCT x)` plans a de-duplicating aggregate keyed by the grouping's keys and
+        // `x`, as `countDistinct(x)` after a `groupBy` does)
         for f in distinct_counted(c).filter(|f| is_aggregate_function(f)) {
             evidence.add(TokenKind::Function, &f);
+            evidence.add(TokenKind::Function, DISTINCT);
         }
     }
     for c in nested_in(stmt, clause) {
