@@ -198,6 +198,7 @@ pub fn conflicts(family: OperatorFamily, node: &Evidence, site: &Evidence) -> bo
                     .is_some_and(|written| written != long)
             }) || matches!((&node.file_format, &site.file_format), (Some(n), Some(s)) if n != s)
                 || reads_other_files(node, site)
+                || reads_from_another_folder(node, site)
                 || matches!((node.headerless_csv, site.headerless_csv), (Some(n), Some(s)) if n != s)
                 || node.scans_files_only && site.reads_catalog_table
                 || node.scans_catalog_table && site.reads_files_by_path
@@ -306,6 +307,41 @@ fn reads_other_files(node: &Evidence, site: &Evidence) -> bool {
             .named_files
             .iter()
             .all(|f| !node.has(TokenKind::Path, f))
+}
+
+/// A reader naming the scan's file by a path relative to the working folder that the scan's path
+/// passes through but does not end with (`read.parquet("data/orders.parquet")` against
+/// `…/data/raw/orders.parquet`): the same file name in another folder of the same tree is another
+/// file. A scan's path not holding the relative path's first folder at all says nothing: the data
+/// was copied or mounted elsewhere wholesale (`data/input/x.csv` read from `/mnt/datasets/x.csv`).
+fn reads_from_another_folder(node: &Evidence, site: &Evidence) -> bool {
+    let file = |tail: &str| tail.rsplit('/').next().unwrap_or(tail).to_owned();
+    let ends_with = |path: &str, tail: &str| {
+        path == tail
+            || path
+                .strip_suffix(tail)
+                .is_some_and(|head| head.ends_with('/'))
+    };
+    let contradicted = |tail: &String| {
+        let scans: Vec<&String> = node
+            .path_tails
+            .iter()
+            .filter(|path| file(path) == file(tail))
+            .collect();
+        let first_folder = tail.split('/').next().unwrap_or_default();
+        !scans.is_empty()
+            && scans.iter().all(|path| !ends_with(path, tail))
+            && scans
+                .iter()
+                .any(|path| path.split('/').any(|f| f == first_folder))
+    };
+    let scanned: BTreeSet<String> = node.path_tails.iter().map(|t| file(t)).collect();
+    let of_scanned_files: Vec<&String> = site
+        .working_folder_tails
+        .iter()
+        .filter(|t| scanned.contains(&file(t)))
+        .collect();
+    !of_scanned_files.is_empty() && of_scanned_files.into_iter().all(contradicted)
 }
 
 /// A site that de-duplicates over named columns — by itself, or as the keys-only step a distinct
@@ -694,6 +730,58 @@ mod tests {
             scan,
             &Evidence::default(),
             &reader(&["other.csv"])
+        ));
+    }
+
+    #[test]
+    fn a_reader_of_a_relative_path_the_scan_does_not_end_with_read_another_folder() {
+        let mut node = Evidence::default();
+        node.add(TokenKind::Path, "file:/tmp/run/A/data/raw/orders.parquet");
+        let reader = |paths: &[&str]| Evidence {
+            working_folder_tails: paths
+                .iter()
+                .filter_map(|p| crate::pipeline::evidence::working_folder_tail(p))
+                .collect(),
+            ..Evidence::default()
+        };
+        let scan = OperatorFamily::Scan;
+        assert!(conflicts(scan, &node, &reader(&["data/orders.parquet"])));
+        assert!(conflicts(
+            scan,
+            &node,
+            &reader(&["./raw/data/orders.parquet"])
+        ));
+        // data copied or mounted elsewhere wholesale keeps none of the path's folders
+        assert!(!conflicts(scan, &node, &reader(&["input/orders.parquet"])));
+        // resolved from any working folder, these end the scan's path
+        for path in [
+            "data/raw/orders.parquet",
+            "raw/orders.parquet",
+            "../data/raw/orders.parquet",
+            "orders.parquet",
+        ] {
+            assert!(!conflicts(scan, &node, &reader(&[path])), "{path}");
+        }
+        // an absolute path, a URL or a folder built at run time may be moved by a mount or a
+        // copy of the data
+        for path in [
+            "/data/orders.parquet",
+            "dbfs:/data/orders.parquet",
+            "p2c_param/data/orders.parquet",
+        ] {
+            assert!(!conflicts(scan, &node, &reader(&[path])), "{path}");
+        }
+        // a path to another file is for `reads_other_files` to judge, and one of several paths
+        // ending the scan's is enough
+        assert!(!conflicts(
+            scan,
+            &node,
+            &reader(&["data/customers.parquet"])
+        ));
+        assert!(!conflicts(
+            scan,
+            &node,
+            &reader(&["data/orders.parquet", "A/data/raw/orders.parquet"])
         ));
     }
 

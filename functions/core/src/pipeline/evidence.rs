@@ -85,6 +85,12 @@ pub struct Evidence {
     /// [`named_file`] (`read.csv("data/customer_churn.csv")` → `customer_churn`). A scan whose
     /// paths name none of them reads other files: it is another reader's.
     pub named_files: BTreeSet<String>,
+    /// For a reader (a site's evidence, never a node's): the tails of the paths its string
+    /// literals name relative to the working folder, by [`working_folder_tail`]
+    /// (`read.parquet("data/orders.parquet")` → `data/orders.parquet`). Whatever folder the job
+    /// runs from, the path it reads ends so: a scan of `…/data/raw/orders.parquet` is another
+    /// reader's.
+    pub working_folder_tails: BTreeSet<String>,
     /// For a scan of files, or a reader: the file format (`csv`, `json`, `text`, …; see
     /// [`file_format`]). A reader of another format does not produce the scan.
     pub file_format: Option<String>,
@@ -471,11 +477,31 @@ pub fn file_format(name: &str) -> Option<String> {
 /// path or URL, whose own tail is all there is.
 pub fn relative_path_tail(folder: &str, path: &str) -> Option<String> {
     let path = path.trim();
-    let absolute = path.starts_with(['/', '\\']) || path.contains(':') || path.starts_with('~');
-    if absolute || folder.is_empty() {
+    if !is_relative(path) || folder.is_empty() {
         return None;
     }
     path_tail(&format!("{folder}/{path}"))
+}
+
+/// The tail of a plain relative `path` — no folder built at run time, no pattern — from its
+/// first folder past any `..` (`../data/x.csv` → `data/x.csv`): the end of every path it can
+/// resolve to, whatever the working folder. An absolute path says no such thing: a mount or a
+/// copy of the data may move it (`/dbfs/mnt/raw/x.csv` read from `/Volumes/…/x.csv`).
+pub fn working_folder_tail(path: &str) -> Option<String> {
+    use crate::code::strings::PLACEHOLDER;
+    let path = path.trim();
+    if !is_relative(path) || path.contains(PLACEHOLDER) {
+        return None;
+    }
+    let below_parents = path.rsplit(['/', '\\']).take_while(|p| *p != "..");
+    let parts: Vec<&str> = below_parents.collect();
+    let joined = parts.into_iter().rev().collect::<Vec<_>>().join("/");
+    path_tail(&joined)
+}
+
+/// A path neither absolute nor a URL nor under a home folder.
+fn is_relative(path: &str) -> bool {
+    !(path.starts_with(['/', '\\', '~']) || path.contains(':'))
 }
 
 /// Table names compare by their unqualified name.
@@ -566,6 +592,7 @@ impl Evidence {
             path_tails: self.path_tails.clone(),
             path_globs: self.path_globs.clone(),
             named_files: self.named_files.clone(),
+            working_folder_tails: self.working_folder_tails.clone(),
             file_format: self.file_format.clone(),
             compiled_in: self.compiled_in.clone(),
             headerless_csv: self.headerless_csv,

@@ -9,7 +9,7 @@ use crate::pipeline::evidence::{
     CACHED, DROPPED_COLUMN, EVERY_COLUMN, FILL_VALUE, FILLED_COLUMN, FILLS_NULLS, Grouping,
     KEY_LEFT_OUT, NULL_DROP, PARTITIONED, PIVOT_VALUE, SQL_COMMAND, STRUCT_FIELDS,
     WITH_REPLACEMENT, canonical_literal, file_format, is_catalog_table, is_noise_function,
-    named_file, normalise_column, rdd_made_at, relative_path_tail,
+    named_file, normalise_column, rdd_made_at, relative_path_tail, working_folder_tail,
 };
 use crate::pipeline::operations::{
     AGGREGATE_FUNCTIONS, TYPED_FILTER, is_aggregate_function, passes_closure, typed_operator_of,
@@ -625,6 +625,12 @@ fn call_evidence(
         evidence
             .named_files
             .extend(call.args.paths.iter().filter_map(|p| named_file(p)));
+        evidence.working_folder_tails.extend(
+            call.args
+                .paths
+                .iter()
+                .filter_map(|p| working_folder_tail(p)),
+        );
         evidence.file_format = reader_format(chain, position);
         evidence.reads_files_by_path =
             evidence.file_format.is_some() && call.args.tables.is_empty();

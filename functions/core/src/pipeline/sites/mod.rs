@@ -1643,7 +1643,8 @@ mod tests {
         let files = [(
             "course/frames/aggregates.py",
             "df = spark.read.csv('sales.csv', header=True)\n\
-             raw = spark.read.csv('/mnt/raw/sales.csv')\n",
+             raw = spark.read.csv('/mnt/raw/sales.csv')\n\
+             daily = spark.read.csv('../data/daily/sales.csv')\n",
         )];
         let index = repo_index(&files);
         let table = SiteTable::build(&index);
@@ -1655,6 +1656,14 @@ mod tests {
         );
         // an absolute path is read from where it says only
         assert_eq!(tails(2).iter().collect::<Vec<_>>(), ["mnt/raw/sales.csv"]);
+        // whatever the working folder, a path relative to it ends the path read; a file name
+        // alone or an absolute path says nothing of it
+        let ending = |line: u32| &first_site_on(&table, line).evidence.working_folder_tails;
+        assert_eq!(
+            ending(3).iter().collect::<Vec<_>>(),
+            ["data/daily/sales.csv"]
+        );
+        assert!(ending(1).is_empty() && ending(2).is_empty());
     }
 
     #[test]
