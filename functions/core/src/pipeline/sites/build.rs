@@ -713,7 +713,7 @@ fn call_evidence(
         let mut pivoted = false;
         for (offset, next) in chain.calls[position + 1..].iter().enumerate() {
             if !next.method.eq_ignore_ascii_case("pivot") {
-                add_aggregation(&mut evidence, next, pivoted);
+                add_aggregation(&mut evidence, call, next, pivoted);
                 let after = &chain.calls[position + 2 + offset..];
                 evidence.returns_keys = !pivoted && returns_keys(after);
                 if !pivoted {
@@ -755,7 +755,7 @@ fn call_evidence(
     if names_its_count(call)
         && !previous_call.is_some_and(|c| c.method.eq_ignore_ascii_case("pivot"))
     {
-        evidence.add(TokenKind::Alias, GROUPED_COUNT_NAME);
+        evidence.add(TokenKind::Alias, grouped_count_name(previous_call));
     }
     if families.contains(OperatorFamily::Aggregate) {
         for name in names_folded_into_aggregate(&chain.calls[position + 1..]) {
@@ -1358,11 +1358,16 @@ fn names_its_count(aggregating: &crate::code::SparkCall) -> bool {
 /// What the call aggregating a grouping computes and reads (`.agg(sum(x))`, `.count()`, and the
 /// names `count()` and `sum("x")` give), added to the grouping call's evidence; `countDistinct(x)`
 /// first de-duplicates over the keys and `x`.
-fn add_aggregation(evidence: &mut Evidence, aggregating: &crate::code::SparkCall, pivoted: bool) {
+fn add_aggregation(
+    evidence: &mut Evidence,
+    grouping: &crate::code::SparkCall,
+    aggregating: &crate::code::SparkCall,
+    pivoted: bool,
+) {
     if names_its_count(aggregating) {
         evidence.add(TokenKind::Function, COUNT_OF_ROWS);
         if !pivoted {
-            evidence.add(TokenKind::Alias, GROUPED_COUNT_NAME);
+            evidence.add(TokenKind::Alias, grouped_count_name(Some(grouping)));
         }
     } else if !pivoted {
         // `groupBy(k).sum("x")` names its results as an unaliased `agg(sum("x"))` would.
@@ -1429,7 +1434,7 @@ fn join_split_groupings(
         }
         let keys = &grouping_call.args;
         let evidence = &mut aggregating.evidence;
-        add_aggregation(evidence, aggregating_call, false);
+        add_aggregation(evidence, grouping_call, aggregating_call, false);
         evidence.returns_keys = returns_keys(&chain.calls[1..]);
         evidence.add_all(TokenKind::Column, &keys.columns);
         add_group_keys(evidence, grouping_call);
@@ -1549,7 +1554,32 @@ fn add_group_keys(evidence: &mut Evidence, grouping: &crate::code::SparkCall) {
         .group_keys
         .extend(grouping.args.columns.iter().map(|c| normalise_column(c)));
     evidence.names_computed_columns |= grouping.args.computed_columns;
+    if is_typed_grouping_by_one_value(grouping) {
+        evidence.group_keys.insert(TYPED_KEY_NAME.to_owned());
+        evidence.add(TokenKind::Column, TYPED_KEY_NAME);
+    }
 }
+
+/// The name Spark gives the key a typed grouping computes when it is one value
+/// (`groupByKey(_.passengerId)` appends `value` to each row and aggregates by it).
+const TYPED_KEY_NAME: &str = "value";
+
+/// A typed grouping (`groupByKey`) by one value, not a tuple of them (`groupByKey(r => (r.a, r.b))`
+/// keys on `_1` and `_2`).
+fn is_typed_grouping_by_one_value(grouping: &crate::code::SparkCall) -> bool {
+    grouping.method.eq_ignore_ascii_case("groupbykey") && !grouping.args.text.contains(',')
+}
+
+/// The name of the count a grouping's `count()` computes: `count` after `groupBy(k)`, `count(1)`
+/// after a typed `groupByKey(f)` (`KeyValueGroupedDataset.count` names it as SQL's `count(*)`).
+fn grouped_count_name(grouping: Option<&crate::code::SparkCall>) -> &'static str {
+    match grouping {
+        Some(g) if g.method.eq_ignore_ascii_case("groupbykey") => TYPED_GROUPED_COUNT_NAME,
+        _ => GROUPED_COUNT_NAME,
+    }
+}
+
+const TYPED_GROUPED_COUNT_NAME: &str = "count(1)";
 
 /// `groupBy` and its spellings: a call whose aggregate the next call computes.
 pub(super) fn is_grouping_method(method: &str) -> bool {

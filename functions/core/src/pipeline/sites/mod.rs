@@ -1450,6 +1450,32 @@ mod tests {
     }
 
     #[test]
+    fn a_typed_grouping_by_one_value_keys_on_value_and_counts_as_count_of_one() {
+        let table = site_table(
+            "Flyers.scala",
+            "object Flyers {\n\
+             \x20 def top(flights: Dataset[Flight]) = flights.groupByKey(_.passengerId).count()\n\
+             \x20 def pairs(flights: Dataset[Flight]) = flights.groupByKey(f => (f.from, f.to)).count()\n\
+             \x20 def byCity(df: DataFrame) = df.groupBy(\"city\").count()\n\
+             }\n",
+        );
+        // `KeyValueGroupedDataset.count` over a key of one value: `count(1)` keyed by `value`
+        for method in ["groupByKey", "count"] {
+            let typed = &call_site(&table, 2, method).evidence;
+            assert!(typed.has(TokenKind::Column, "value"), "{method}");
+            assert!(typed.group_keys.contains("value"), "{method}");
+            assert!(typed.has(TokenKind::Alias, "count(1)"), "{method}");
+            assert!(!typed.has(TokenKind::Alias, "count"), "{method}");
+        }
+        // a tuple key is `_1`, `_2`; a DataFrame grouping's count is `count`
+        let pairs = &call_site(&table, 3, "groupByKey").evidence;
+        assert!(!pairs.has(TokenKind::Column, "value"));
+        let by_city = &call_site(&table, 4, "groupBy").evidence;
+        assert!(by_city.has(TokenKind::Alias, "count"));
+        assert!(!by_city.has(TokenKind::Column, "value"));
+    }
+
+    #[test]
     fn a_grouping_holds_every_aggregate_its_select_list_returns() {
         let table = site_table(
             "Job.java",
