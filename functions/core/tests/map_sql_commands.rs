@@ -2,7 +2,8 @@
 //! `Execute ShowNamespacesCommand` over `ShowNamespacesCommand` over `ResolvedNamespace`, `show
 //! tables` plans `CommandResult` over `ShowTables`. None of them names a column, function or path
 //! of the user's, so the class name is the evidence: each node is the statement running that
-//! command, not a writer (the only other code a command could be) nor the other command. Real
+//! command, not a writer (the only other code a command could be) nor the other command. The
+//! Spark UI's graph lists a command's `CommandResult` alone; its plan text says what it ran. Real
 //! Spark 4.3 plans (`bench/jupyter`).
 
 mod support;
@@ -39,5 +40,21 @@ fn every_node_of_a_command_is_the_statement_running_it() {
     assert_eq!(tables.len(), 2, "{tables:?}");
     for (node, at) in &tables {
         assert_eq!(at, "catalog.py:8-8", "{node}");
+    }
+}
+
+#[test]
+fn a_command_result_the_ui_lists_alone_is_the_statement_running_its_command() {
+    for (case, line) in [
+        ("pzh-22-spark-sql-001", "6-6"),
+        ("pzh-22-spark-sql-002", "8-8"),
+    ] {
+        let plan = support::bench_plan_form("jupyter", case, "ui.json");
+        let mappings = support::map_against(&[("catalog.py", SCRIPT)], &plan);
+        assert_eq!(mappings.len(), 1, "{case}: the UI shows the result alone");
+        let result = &mappings[0];
+        let code = result.mapped_code.as_ref().expect("mapped");
+        assert_eq!(code.lines, line, "{case}: {}", result.explanation);
+        assert!(result.confidence >= 0.9, "{case}: {}", result.confidence);
     }
 }

@@ -1213,7 +1213,14 @@ fn user_repartition(d: &crate::plan::NodeDetails) -> bool {
 /// The command a node runs (`ShowTables`), or — for the nodes around one (`CommandResult` over
 /// it, `ResolvedNamespace` under it) — the command nearest below, else above.
 fn command_around(graph: &PlanGraph, parents: &[Option<usize>], idx: usize) -> Option<String> {
-    let command = |i: usize| super::commands::command_of_operator(&graph.nodes[i].name);
+    // (a UI graph lists a command's result alone, holding what it executed)
+    let command = |i: usize| {
+        let node = &graph.nodes[i];
+        super::commands::command_of_operator(&node.name).or_else(|| {
+            let executed = node.details.arguments.get(crate::plan::EXECUTED_COMMAND)?;
+            super::commands::command_of_operator(executed)
+        })
+    };
     let mut below = vec![idx];
     while let Some(at) = below.pop() {
         if let Some(found) = command(at) {

@@ -206,6 +206,12 @@ pub struct WindowSpec {
 /// `WholeStageCodegen` node's `duration` among that node's members.
 pub const CODEGEN_STAGE_DURATION: &str = "duration of its whole-stage codegen stage";
 
+/// The argument under which a Spark UI `CommandResult` holds the operator of the command it is
+/// the result of (`Execute ShowNamespacesCommand`, `ShowTables`): a command runs as it is issued
+/// (`spark.sql("SHOW DATABASES")`), and the UI's graph lists only its result, while the plan
+/// text prints the command below it.
+pub const EXECUTED_COMMAND: &str = "executedCommand";
+
 /// Everything parsed out of a node's header arguments and detail section. Fields a node does
 /// not have stay empty.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]

@@ -28,7 +28,8 @@ use super::builder::{
 use super::details::from_node_text;
 use super::error::PlanError;
 use super::graph::{
-    ExecutionInfo, NodeDetails, NodeIdx, PlanFormat, PlanGraph, PlanNode, PlanSection,
+    EXECUTED_COMMAND, ExecutionInfo, NodeDetails, NodeIdx, PlanFormat, PlanGraph, PlanNode,
+    PlanSection,
 };
 use super::operators::classify;
 use super::simple::node_name;
@@ -467,6 +468,9 @@ fn enrich_from_plan_description(nodes: &mut [PlanNode], roots: &[NodeIdx], text:
     let Ok(formatted) = super::formatted::parse_formatted(text, PlanFormat::Formatted) else {
         return;
     };
+    if let [root] = roots {
+        record_executed_command(&mut nodes[*root], &formatted);
+    }
     let ui_steps = walk_ui(nodes, roots);
     let text_steps = walk_formatted(&formatted);
     let agree = ui_steps.len() == text_steps.len()
@@ -482,6 +486,31 @@ fn enrich_from_plan_description(nodes: &mut [PlanNode], roots: &[NodeIdx], text:
         if let (Step::Node(u), Step::Node(f)) = pair {
             fill_missing(&mut nodes[*u].details, &formatted.nodes[*f].details);
         }
+    }
+}
+
+/// A UI graph of a command's result alone (`CommandResult` and nothing below it) holds the
+/// command the plan text executes below its own `CommandResult` ([`EXECUTED_COMMAND`]).
+fn record_executed_command(result: &mut PlanNode, formatted: &PlanGraph) {
+    let is_lone_result = |node: &PlanNode| node.operator == "CommandResult";
+    if !is_lone_result(result) || !result.children.is_empty() {
+        return;
+    }
+    let Some(text_result) = formatted
+        .roots
+        .first()
+        .map(|&r| &formatted.nodes[r])
+        .filter(|n| is_lone_result(n))
+    else {
+        return;
+    };
+    // (`Execute ShowNamespacesCommand`, or a command of its own operator: `ShowTables`)
+    let executed = text_result.children.first().map(|&c| &formatted.nodes[c]);
+    if let Some(executed) = executed {
+        result
+            .details
+            .arguments
+            .insert(EXECUTED_COMMAND.to_owned(), executed.name.to_string());
     }
 }
 

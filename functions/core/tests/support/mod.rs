@@ -42,11 +42,17 @@ pub fn fixture_plan(case: &str) -> String {
 /// A plan the project's own benchmark sets hold: `bench/<set>/<case>/formatted.txt`.
 #[allow(dead_code)] // (not every test reads one)
 pub fn bench_plan(set: &str, case: &str) -> String {
+    bench_plan_form(set, case, "formatted.txt")
+}
+
+/// … in another of its forms (`ui.json`, `eventlog.jsonl`).
+#[allow(dead_code)] // (not every test reads one)
+pub fn bench_plan_form(set: &str, case: &str, form: &str) -> String {
     let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("../../bench")
         .join(set)
         .join(case)
-        .join("formatted.txt");
+        .join(form);
     std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
 }
 
