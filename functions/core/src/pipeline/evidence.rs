@@ -493,10 +493,12 @@ pub fn working_folder_tail(path: &str) -> Option<String> {
     if !is_relative(path) || path.contains(PLACEHOLDER) {
         return None;
     }
-    let below_parents = path.rsplit(['/', '\\']).take_while(|p| *p != "..");
-    let parts: Vec<&str> = below_parents.collect();
-    let joined = parts.into_iter().rev().collect::<Vec<_>>().join("/");
-    path_tail(&joined)
+    let mut below_parents: Vec<&str> = path
+        .rsplit(['/', '\\'])
+        .take_while(|p| *p != "..")
+        .collect();
+    below_parents.reverse();
+    path_tail(&below_parents.join("/"))
 }
 
 /// A path neither absolute nor a URL nor under a home folder.

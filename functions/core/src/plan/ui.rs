@@ -492,21 +492,20 @@ fn enrich_from_plan_description(nodes: &mut [PlanNode], roots: &[NodeIdx], text:
 /// A UI graph of a command's result alone (`CommandResult` and nothing below it) holds the
 /// command the plan text executes below its own `CommandResult` ([`EXECUTED_COMMAND`]).
 fn record_executed_command(result: &mut PlanNode, formatted: &PlanGraph) {
-    let is_lone_result = |node: &PlanNode| node.operator == "CommandResult";
-    if !is_lone_result(result) || !result.children.is_empty() {
+    let is_command_result = |node: &PlanNode| node.operator == "CommandResult";
+    if !is_command_result(result) || !result.children.is_empty() {
         return;
     }
     let Some(text_result) = formatted
         .roots
         .first()
         .map(|&r| &formatted.nodes[r])
-        .filter(|n| is_lone_result(n))
+        .filter(|n| is_command_result(n))
     else {
         return;
     };
     // (`Execute ShowNamespacesCommand`, or a command of its own operator: `ShowTables`)
-    let executed = text_result.children.first().map(|&c| &formatted.nodes[c]);
-    if let Some(executed) = executed {
+    if let Some(executed) = text_result.children.first().map(|&c| &formatted.nodes[c]) {
         result
             .details
             .arguments

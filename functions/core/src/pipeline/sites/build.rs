@@ -1351,6 +1351,19 @@ fn joins_on_names(call: &crate::code::SparkCall) -> bool {
 /// the values name the results).
 const GROUPED_COUNT_NAME: &str = "count";
 
+/// … and the name a typed grouping's `count()` gives it (`groupByKey(f).count()`):
+/// `KeyValueGroupedDataset.count` names it as SQL's `count(*)`.
+const TYPED_GROUPED_COUNT_NAME: &str = "count(1)";
+
+/// The name of the count a grouping's `count()` computes ([`GROUPED_COUNT_NAME`],
+/// [`TYPED_GROUPED_COUNT_NAME`]).
+fn grouped_count_name(grouping: Option<&crate::code::SparkCall>) -> &'static str {
+    match grouping {
+        Some(g) if g.method.eq_ignore_ascii_case("groupbykey") => TYPED_GROUPED_COUNT_NAME,
+        _ => GROUPED_COUNT_NAME,
+    }
+}
+
 fn names_its_count(aggregating: &crate::code::SparkCall) -> bool {
     aggregating.method.eq_ignore_ascii_case("count")
 }
@@ -1569,17 +1582,6 @@ const TYPED_KEY_NAME: &str = "value";
 fn is_typed_grouping_by_one_value(grouping: &crate::code::SparkCall) -> bool {
     grouping.method.eq_ignore_ascii_case("groupbykey") && !grouping.args.text.contains(',')
 }
-
-/// The name of the count a grouping's `count()` computes: `count` after `groupBy(k)`, `count(1)`
-/// after a typed `groupByKey(f)` (`KeyValueGroupedDataset.count` names it as SQL's `count(*)`).
-fn grouped_count_name(grouping: Option<&crate::code::SparkCall>) -> &'static str {
-    match grouping {
-        Some(g) if g.method.eq_ignore_ascii_case("groupbykey") => TYPED_GROUPED_COUNT_NAME,
-        _ => GROUPED_COUNT_NAME,
-    }
-}
-
-const TYPED_GROUPED_COUNT_NAME: &str = "count(1)";
 
 /// `groupBy` and its spellings: a call whose aggregate the next call computes.
 pub(super) fn is_grouping_method(method: &str) -> bool {
