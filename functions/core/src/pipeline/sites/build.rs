@@ -1577,10 +1577,20 @@ fn add_group_keys(evidence: &mut Evidence, grouping: &crate::code::SparkCall) {
 /// (`groupByKey(_.passengerId)` appends `value` to each row and aggregates by it).
 const TYPED_KEY_NAME: &str = "value";
 
-/// A typed grouping (`groupByKey`) by one value, not a tuple of them (`groupByKey(r => (r.a, r.b))`
-/// keys on `_1` and `_2`).
+/// A typed grouping (`groupByKey`) by one value (`groupByKey(_.id)`, Java's `groupByKey(f,
+/// Encoders.INT())`), not by a tuple (`groupByKey(r => (r.a, r.b))` keys on `_1` and `_2`) or an
+/// object whose fields are the keys (`Encoders.bean(Key.class)`).
 fn is_typed_grouping_by_one_value(grouping: &crate::code::SparkCall) -> bool {
-    grouping.method.eq_ignore_ascii_case("groupbykey") && !grouping.args.text.contains(',')
+    let compact: String = grouping
+        .args
+        .text
+        .chars()
+        .filter(|c| !c.is_whitespace())
+        .collect();
+    let of_several_values = ["=>(", "->(", "Tuple", "Encoders.bean", "Encoders.product"]
+        .iter()
+        .any(|marker| compact.contains(marker));
+    grouping.method.eq_ignore_ascii_case("groupbykey") && !of_several_values
 }
 
 /// `groupBy` and its spellings: a call whose aggregate the next call computes.

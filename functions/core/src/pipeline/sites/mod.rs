@@ -1473,6 +1473,21 @@ mod tests {
         let by_city = &call_site(&table, 4, "groupBy").evidence;
         assert!(by_city.has(TokenKind::Alias, "count"));
         assert!(!by_city.has(TokenKind::Column, "value"));
+        // Java names the key's encoder: a value's, or a bean's whose fields are the keys
+        let java = site_table(
+            "Flyers.java",
+            "class Flyers {\n\
+             \x20 void top(Dataset<Flight> flights) {\n\
+             \x20   flights.groupByKey((MapFunction<Flight, Integer>) f -> f.getPassengerId(), Encoders.INT()).count().show();\n\
+             \x20   flights.groupByKey((MapFunction<Flight, Route>) f -> f.route(), Encoders.bean(Route.class)).count().show();\n\
+             \x20 }\n\
+             }\n",
+        );
+        let by_value = &call_site(&java, 3, "groupByKey").evidence;
+        assert!(by_value.group_keys.contains("value"));
+        assert!(by_value.has(TokenKind::Alias, "count(1)"));
+        let by_bean = &call_site(&java, 4, "groupByKey").evidence;
+        assert!(!by_bean.group_keys.contains("value"));
     }
 
     #[test]
