@@ -137,6 +137,8 @@ const METHOD_FAMILIES: &[(&[&str], &[OperatorFamily])] = &[
     ),
     // `isEmpty()` runs `select().limit(1)`: a CollectLimit 1 over a projection of no column.
     (&["isempty"], &[F::Limit, F::Project]),
+    // `groupByKey(f)` appends each row's key before grouping by it (`AppendColumns`).
+    (&["groupbykey"], &[F::Project]),
     (&["sample"], &[F::Sample]),
     // `randomSplit` sorts each partition on every column (so that the splits agree) before
     // sampling each split's share.
