@@ -212,6 +212,18 @@ const TYPED_OPERATORS: &[(&[&str], &str)] = &[
     (&["mapgroups", "flatmapgroups"], "MapGroups"),
 ];
 
+/// The token a `Union` node and the code concatenating its inputs share (`union`, `unionAll`,
+/// `unionByName`, SQL's `UNION`): a union names no column or function of its own, so the
+/// operation is the evidence both sides hold, as a typed operator's name is for a closure.
+pub const CONCATENATION: &str = "union";
+
+/// Whether a DataFrame method concatenates its inputs as a `Union` node.
+pub fn concatenates(method: &str) -> bool {
+    ["union", "unionall", "unionbyname"]
+        .iter()
+        .any(|m| m.eq_ignore_ascii_case(method))
+}
+
 /// The typed operator a Dataset method with a closure plans, if it is one.
 pub fn typed_operator_of(method: &str) -> Option<&'static str> {
     TYPED_OPERATORS

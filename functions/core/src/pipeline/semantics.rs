@@ -18,7 +18,7 @@ use super::evidence::{
     JOINED_ON_NAMES, KEY_LEFT_OUT, NULL_DROP, PARTITIONED, SQL_COMMAND, STRUCT_FIELDS, TokenKind,
     canonical_literal, is_noise_function, normalise_column, normalise_function,
 };
-use super::operations::{TYPED_FILTER, calls_closure, is_typed_operator};
+use super::operations::{CONCATENATION, TYPED_FILTER, calls_closure, is_typed_operator};
 use crate::code::lang::vocab::{ASC_NULLS_LAST, DESC_NULLS_FIRST};
 use crate::code::sql_expr::COUNT_OF_ROWS;
 use crate::contracts::NodeKind;
@@ -621,6 +621,9 @@ fn own_signature(node: &PlanNode, inferred_from_above: bool) -> Evidence {
     }
     if is_typed_operator(&node.operator) {
         e.add(TokenKind::Function, &node.operator);
+    }
+    if node.family == OperatorFamily::Union {
+        e.add(TokenKind::Function, CONCATENATION);
     }
     // `MapElements part3.Datasets$$$Lambda$42…`, a typed filter's `invoke(…Lambda…apply(…))`
     e.compiled_in = d
@@ -2067,6 +2070,26 @@ Results [2]: [Year#1, MakeDecimal(sum(UnscaledValue(Price#3))#10L,17,2) AS total
         // the aggregate's own expression, and Spark's decimal wrapping of a sum, are not
         assert!(!folds("3"));
         assert!(!folds("4"));
+    }
+
+    #[test]
+    fn a_union_says_it_concatenates_and_nothing_else_does() {
+        let plan = "\
+Union
+:- Project [id#1]
+:  +- LocalTableScan [id#1, name#2]
++- LocalTableScan [id#3]
+";
+        let graph = parse_plan(plan, &ParseOptions::default()).unwrap();
+        let semantics = plan_semantics(&graph);
+        let concatenates = |id: &str| {
+            let s = semantics.iter().find(|s| s.dag_node_id == id).unwrap();
+            s.signature
+                .iter()
+                .any(|(k, v)| k == "function" && v == super::CONCATENATION)
+        };
+        assert!(concatenates("0"));
+        assert!(!concatenates("1") && !concatenates("2") && !concatenates("3"));
     }
 
     #[test]

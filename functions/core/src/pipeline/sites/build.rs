@@ -12,7 +12,8 @@ use crate::pipeline::evidence::{
     named_file, normalise_column, rdd_made_at, relative_path_tail, working_folder_tail,
 };
 use crate::pipeline::operations::{
-    AGGREGATE_FUNCTIONS, TYPED_FILTER, is_aggregate_function, passes_closure, typed_operator_of,
+    AGGREGATE_FUNCTIONS, CONCATENATION, TYPED_FILTER, concatenates, is_aggregate_function,
+    passes_closure, typed_operator_of,
 };
 use crate::pipeline::predicates;
 use crate::pipeline::semantics::is_join_type_word;
@@ -653,6 +654,9 @@ fn call_evidence(
     }
     if let Some(operator) = typed_operator_of(&call.method) {
         evidence.add(TokenKind::Function, operator);
+    }
+    if concatenates(&call.method) {
+        evidence.add(TokenKind::Function, CONCATENATION);
     }
     if ["filter", "where"].contains(&call.method.as_str()) {
         if passes_closure(&call.args.text) {
@@ -1827,6 +1831,10 @@ fn keys_left_out<'s>(stmt: &'s SqlStatement, clause: &SqlClause) -> Vec<&'s str>
 
 pub(super) fn clause_evidence(stmt: &SqlStatement, clause: &SqlClause) -> Evidence {
     let mut evidence = Evidence::default();
+    // (`EXCEPT` and `INTERSECT` plan joins; `UNION` a `Union`)
+    if clause.kind == SqlClauseKind::Union && clause.text.eq_ignore_ascii_case("union") {
+        evidence.add(TokenKind::Function, CONCATENATION);
+    }
     // An aggregate in a query with `GROUP BY` is keyed; without, it aggregates every row.
     let aggregates = clause.functions.iter().any(|f| is_aggregate_function(f));
     if clause.kind == SqlClauseKind::GroupBy

@@ -1450,6 +1450,30 @@ mod tests {
     }
 
     #[test]
+    fn code_concatenating_frames_says_so_and_other_set_operations_do_not() {
+        let table = site_table(
+            "sets.py",
+            "a.union(b).show()\n\
+             a.unionByName(b, allowMissingColumns=True).show()\n\
+             a.subtract(b).show()\n\
+             spark.sql(\"SELECT id FROM x UNION ALL SELECT id FROM y\").show()\n\
+             spark.sql(\"SELECT id FROM x EXCEPT SELECT id FROM y\").show()\n",
+        );
+        let concatenates = |site: &Site| {
+            site.evidence.has(
+                TokenKind::Function,
+                crate::pipeline::operations::CONCATENATION,
+            )
+        };
+        assert!(concatenates(call_site(&table, 1, "union")));
+        assert!(concatenates(call_site(&table, 2, "unionByName")));
+        assert!(!concatenates(call_site(&table, 3, "subtract")));
+        let set_operations: Vec<&Site> = sql_clauses(&table, SqlClauseKind::Union).collect();
+        assert_eq!(set_operations.len(), 2);
+        assert!(concatenates(set_operations[0]) && !concatenates(set_operations[1]));
+    }
+
+    #[test]
     fn a_typed_grouping_by_one_value_keys_on_value_and_counts_as_count_of_one() {
         let table = site_table(
             "Flyers.scala",
