@@ -315,33 +315,37 @@ fn reads_other_files(node: &Evidence, site: &Evidence) -> bool {
 /// file. A scan's path not holding the relative path's first folder at all says nothing: the data
 /// was copied or mounted elsewhere wholesale (`data/input/x.csv` read from `/mnt/datasets/x.csv`).
 fn reads_from_another_folder(node: &Evidence, site: &Evidence) -> bool {
-    let file = |tail: &str| tail.rsplit('/').next().unwrap_or(tail).to_owned();
+    fn file(tail: &str) -> &str {
+        tail.rsplit('/').next().unwrap_or(tail)
+    }
     let ends_with = |path: &str, tail: &str| {
         path == tail
             || path
                 .strip_suffix(tail)
                 .is_some_and(|head| head.ends_with('/'))
     };
-    let contradicted = |tail: &String| {
-        let scans: Vec<&String> = node
-            .path_tails
-            .iter()
-            .filter(|path| file(path) == file(tail))
-            .collect();
-        let first_folder = tail.split('/').next().unwrap_or_default();
-        !scans.is_empty()
-            && scans.iter().all(|path| !ends_with(path, tail))
-            && scans
-                .iter()
-                .any(|path| path.split('/').any(|f| f == first_folder))
-    };
-    let scanned: BTreeSet<String> = node.path_tails.iter().map(|t| file(t)).collect();
-    let of_scanned_files: Vec<&String> = site
+    // Each relative path of the site naming a file the node scans, with the node's paths to it.
+    // (Most sites name no relative path: nothing is gathered for them.)
+    let mut of_scanned_files = site
         .working_folder_tails
         .iter()
-        .filter(|t| scanned.contains(&file(t)))
-        .collect();
-    !of_scanned_files.is_empty() && of_scanned_files.into_iter().all(contradicted)
+        .filter_map(|tail| {
+            let scans: Vec<&String> = node
+                .path_tails
+                .iter()
+                .filter(|path| file(path) == file(tail))
+                .collect();
+            (!scans.is_empty()).then_some((tail, scans))
+        })
+        .peekable();
+    of_scanned_files.peek().is_some()
+        && of_scanned_files.all(|(tail, scans)| {
+            let first_folder = tail.split('/').next().unwrap_or_default();
+            scans.iter().all(|path| !ends_with(path, tail))
+                && scans
+                    .iter()
+                    .any(|path| path.split('/').any(|f| f == first_folder))
+        })
 }
 
 /// A site that de-duplicates over named columns — by itself, or as the keys-only step a distinct
