@@ -59,8 +59,9 @@ use serde::{Deserialize, Serialize};
 /// actions are chains and a `catch` case's statements are statements; version 33: a call says
 /// when it names columns computed from a frame's column names; version 34: a foreign library's
 /// frames make no chains, and pathlib paths joined onto a file name are strings; version 35: the
-/// frames of returned and unpacked tuples, by position).
-pub const INDEX_FORMAT_VERSION: u32 = 70;
+/// frames of returned and unpacked tuples, by position; version 71: Scala's type parameters are
+/// no parameters).
+pub const INDEX_FORMAT_VERSION: u32 = 71;
 
 pub type FileId = u32;
 pub type SymbolId = u32;

@@ -454,6 +454,8 @@ impl<'a> Extractor<'a> {
         }
         definition
             .children_by_field_name("parameters", &mut definition.walk())
+            // (Scala's `def read[T](…)`: a type parameter is no value a call passes)
+            .filter(|list| list.kind() != "type_parameters")
             .take(4)
             .flat_map(named_children)
             .filter_map(|param| {

@@ -1029,3 +1029,11 @@ fn a_python_function_named_after_an_acronym_returns_a_frame_like_any_function() 
     );
     assert_eq!(made_by(3), None);
 }
+
+#[test]
+fn a_scala_functions_type_parameters_are_no_parameters_a_call_passes() {
+    let src = "object Io {\n  def read[T, U](spark: SparkSession, path: String)(enc: Encoder[T]): Dataset[T] =\n    spark.read.csv(path).as[T](enc)\n}\n";
+    let out = extract_file(&super::super::scala::Scala, src, "", CodeFlags::default());
+    let read = out.symbols.iter().find(|s| s.name == "read").unwrap();
+    assert_eq!(read.params, ["spark", "path", "enc"]);
+}
