@@ -1,5 +1,6 @@
 //! A hostile repository built in the test: links out of the clone, a huge file, a binary file,
-//! bad UTF-8 and pathologically nested expressions. Nothing outside the root is read or echoed,
+//! bad UTF-8, pathologically nested expressions and settings files built to expand without
+//! bound. Nothing outside the root is read or echoed,
 //! every skip is counted, nothing panics or overflows the stack.
 
 use plan2code_core::code::walk::WalkLimits;
@@ -27,7 +28,31 @@ fn hostile_repo() -> (tempfile::TempDir, tempfile::TempDir) {
     {
         std::os::unix::fs::symlink(outside.path().join("secret.py"), root.join("link.py")).unwrap();
         std::os::unix::fs::symlink(outside.path(), root.join("linked_dir")).unwrap();
+        fs::write(
+            outside.path().join("secret.conf"),
+            format!("input = \"{SECRET}\"\n"),
+        )
+        .unwrap();
+        std::os::unix::fs::symlink(outside.path().join("secret.conf"), root.join("linked.conf"))
+            .unwrap();
     }
+    // Settings files that expand without bound when parsed naively: YAML aliases nine levels of
+    // nine deep, HOCON substitutions doubling forty times, and nesting thousands deep.
+    let mut laughs = String::from("a: &a [\"lol\", \"lol\", \"lol\", \"lol\"]\n");
+    for (level, name) in "bcdefghij".chars().enumerate() {
+        let previous = (b'a' + level as u8) as char;
+        let items = vec![format!("*{previous}"); 9].join(", ");
+        laughs.push_str(&format!("{name}: &{name} [{items}]\n"));
+    }
+    laughs.push_str("input: data/laughs.csv\n");
+    fs::write(root.join("laughs.yaml"), laughs).unwrap();
+    let mut doubling = String::from("a0 = \"lol\"\n");
+    for i in 1..40 {
+        doubling.push_str(&format!("a{i} = ${{a{}}}${{a{}}}\n", i - 1, i - 1));
+    }
+    fs::write(root.join("doubling.conf"), doubling).unwrap();
+    let deep_yaml = format!("a: {}{}\n", "[".repeat(4000), "]".repeat(4000));
+    fs::write(root.join("deep.yml"), deep_yaml).unwrap();
     // Huge: 3 MiB of valid Python.
     let huge = "x = spark.table('t').select('a')\n".repeat(3 * 1024 * 1024 / 32);
     fs::write(root.join("huge.py"), huge).unwrap();
@@ -80,7 +105,7 @@ fn nothing_outside_the_root_is_read_and_skips_are_counted() {
     );
     let skipped = &index.stats.files_skipped;
     #[cfg(unix)]
-    assert_eq!(skipped.get(&SkipReason::Symlink), Some(&1));
+    assert_eq!(skipped.get(&SkipReason::Symlink), Some(&2));
     assert_eq!(skipped.get(&SkipReason::TooLarge), Some(&1));
     assert_eq!(skipped.get(&SkipReason::Binary), Some(&1));
     assert_eq!(skipped.get(&SkipReason::InvalidUtf8), Some(&1));
@@ -97,6 +122,17 @@ fn nothing_outside_the_root_is_read_and_skips_are_counted() {
     assert_eq!(deep.calls[1].args.columns, vec!["k"]);
     // Deep SQL degrades to a token-level record instead of failing.
     assert!(index.sql.iter().any(|s| !s.parsed));
+    // Settings files give their plain values and nothing expanded.
+    assert!(
+        index
+            .settings
+            .iter()
+            .any(|s| s.file == "laughs.yaml" && s.key == "input" && s.value == "data/laughs.csv"),
+        "{:?}",
+        index.settings
+    );
+    assert!(index.settings.iter().all(|s| s.value.len() < 64));
+    assert!(!index.settings.iter().any(|s| s.file == "deep.yml"));
 }
 
 #[test]

@@ -10,7 +10,7 @@
 use super::error::RepoError;
 use super::guard;
 use super::index::{
-    CodeFlags, INDEX_FORMAT_VERSION, IndexStats, Language, Launch, LineRange, RepoIndex,
+    CodeFlags, INDEX_FORMAT_VERSION, IndexStats, Language, Launch, LineRange, RepoIndex, Setting,
     SkipReason, SourceFile, SqlOrigin, SqlStatement, SymbolId, SymbolKind,
 };
 use super::lang::{FileExtract, LanguageAdapter, adapter_for, extract_file};
@@ -75,11 +75,12 @@ pub fn build_index_and_texts(
         super::walk::WalkError::TooLarge { .. } => RepoError::RepoTooLarge(e.to_string()),
         super::walk::WalkError::Root(m) => RepoError::InvalidSource(m),
     })?;
-    // Shell scripts are read for the jobs they launch, not indexed as code.
-    let (launchers, sources): (Vec<WalkedFile>, Vec<WalkedFile>) = walked
+    // Shell scripts are read for the jobs they launch and settings files for the values they
+    // give keys, not indexed as code.
+    let (read_for_values, sources): (Vec<WalkedFile>, Vec<WalkedFile>) = walked
         .files
         .into_iter()
-        .partition(|f| f.kind == FileKind::Launcher);
+        .partition(|f| matches!(f.kind, FileKind::Launcher | FileKind::Settings(_)));
     let total = sources.len() as u64;
     let done = AtomicU64::new(0);
     let timed_out = AtomicBool::new(false);
@@ -118,6 +119,7 @@ pub fn build_index_and_texts(
         constants: Vec::new(),
         passed: Vec::new(),
         launches: Vec::new(),
+        settings: Vec::new(),
         stats: IndexStats::default(),
     };
     let mut edges: Vec<(Option<SymbolId>, String)> = Vec::new();
@@ -202,13 +204,27 @@ pub fn build_index_and_texts(
         );
         texts.insert(walked_file.rel_path, walked_file.text);
     }
-    for launcher in &launchers {
-        for line in super::launch::launches(&launcher.text) {
-            index.launches.push(Launch {
-                launcher: launcher.rel_path.clone(),
-                job: line.job,
-                args: line.args,
-            });
+    for file in &read_for_values {
+        match file.kind {
+            FileKind::Launcher => {
+                for line in super::launch::launches(&file.text) {
+                    index.launches.push(Launch {
+                        launcher: file.rel_path.clone(),
+                        job: line.job,
+                        args: line.args,
+                    });
+                }
+            }
+            FileKind::Settings(format) => {
+                for (key, value) in super::settings::settings(format, &file.text) {
+                    index.settings.push(Setting {
+                        file: file.rel_path.clone(),
+                        key,
+                        value,
+                    });
+                }
+            }
+            FileKind::Source(_) | FileKind::JupyterNotebook => {}
         }
     }
     resolve_call_graph(&mut index, &edges, &entry_points);
@@ -311,7 +327,7 @@ fn index_file(file: &WalkedFile) -> IndexedFile {
         }
         // A shell script holds no Spark code: `build_index_and_texts` reads launchers apart, for
         // the jobs they launch ([`super::launch`]), and never indexes one.
-        FileKind::Launcher => IndexedFile {
+        FileKind::Launcher | FileKind::Settings(_) => IndexedFile {
             language: Language::Sql,
             lines,
             notebook: false,

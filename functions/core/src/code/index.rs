@@ -60,8 +60,8 @@ use serde::{Deserialize, Serialize};
 /// when it names columns computed from a frame's column names; version 34: a foreign library's
 /// frames make no chains, and pathlib paths joined onto a file name are strings; version 35: the
 /// frames of returned and unpacked tuples, by position; version 71: Scala's type parameters are
-/// no parameters).
-pub const INDEX_FORMAT_VERSION: u32 = 71;
+/// no parameters; version 72: settings files' values and the settings keys the code reads).
+pub const INDEX_FORMAT_VERSION: u32 = 72;
 
 pub type FileId = u32;
 pub type SymbolId = u32;
@@ -157,6 +157,17 @@ pub struct Launch {
     pub args: Vec<String>,
 }
 
+/// A value a settings file gives a key (`quantexa.input.flights` = `data/flights.csv` in
+/// `application.conf`; see [`super::settings`]), for the code that reads the key
+/// ([`ArgValue::Setting`], [`CallArgs::settings`]).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Setting {
+    /// The settings file's repository-relative path.
+    pub file: String,
+    pub key: String,
+    pub value: String,
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum SymbolKind {
@@ -227,6 +238,11 @@ pub struct CallArgs {
     /// the site table builds.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub names: Vec<NamedArg>,
+    /// Settings keys read where a path or a table goes (`read.csv(conf.getString("in.path"))`),
+    /// each `name` a key (see `lang::extract::settings_reads`), resolved against the
+    /// repository's settings files when the site table builds.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub settings: Vec<NamedArg>,
     /// The columns of rows written out in the call (`createDataFrame([(1, "a")], ["id", "name"])`)
     /// whose values are all of one class, in order.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -275,6 +291,10 @@ pub struct Constant {
     pub file: FileId,
     pub name: String,
     pub value: String,
+    /// `value` is a settings key the binding reads (`val input = conf.getString("in")`), not
+    /// the string itself.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub from_setting: bool,
 }
 
 /// What one argument of a call of a user function passes
@@ -305,6 +325,8 @@ pub struct PassedArg {
 pub enum ArgValue {
     Literal(String),
     Name(String),
+    /// A settings key read in the argument (`config.getString("input.flights")`).
+    Setting(String),
 }
 
 /// One method call in a chain: `.groupBy("dept")`.
@@ -544,5 +566,8 @@ pub struct RepoIndex {
     /// The jobs launcher scripts run, with their arguments.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub launches: Vec<Launch>,
+    /// What the repository's settings files give their keys.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub settings: Vec<Setting>,
     pub stats: IndexStats,
 }

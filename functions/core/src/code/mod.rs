@@ -26,6 +26,7 @@ pub mod index;
 pub mod lang;
 pub mod launch;
 pub mod notebook;
+pub mod settings;
 pub mod source;
 pub mod sql;
 pub mod sql_constants;

@@ -22,6 +22,7 @@
 //! extension-less Databricks exports are not considered).
 
 use super::index::{Language, SkipReason};
+use super::settings::SettingsFormat;
 use std::collections::BTreeMap;
 use std::path::{Component, Path};
 
@@ -75,6 +76,8 @@ pub enum FileKind {
     JupyterNotebook,
     /// A shell script, read for the jobs it launches ([`super::launch`]).
     Launcher,
+    /// A settings file, read for the values it gives keys ([`super::settings`]).
+    Settings(SettingsFormat),
 }
 
 /// The kind of file at `path`: a language adapter's source (`lang::ADAPTERS`), SQL, or a
@@ -88,7 +91,7 @@ pub fn file_kind(path: &Path) -> Option<FileKind> {
         "sql" => FileKind::Source(Language::Sql),
         "ipynb" => FileKind::JupyterNotebook,
         "sh" => FileKind::Launcher,
-        _ => return None,
+        _ => FileKind::Settings(SettingsFormat::for_extension(&ext)?),
     })
 }
 

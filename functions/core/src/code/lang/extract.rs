@@ -41,6 +41,7 @@ mod chains;
 mod folding;
 mod handoff;
 mod inline_rows;
+mod settings_reads;
 pub(crate) mod splits;
 
 /// Longest statement / argument text kept in the index.
@@ -138,6 +139,7 @@ pub fn extract_file(
         column_lists: HashSet::new(),
         foreign_frames: HashSet::new(),
         string_vars: HashMap::new(),
+        setting_vars: HashMap::new(),
         sql_literals: HashMap::new(),
         value_vars: HashMap::new(),
         consumed_literals: HashSet::new(),
@@ -224,6 +226,8 @@ struct Extractor<'a> {
     /// frame's `groupby(…).agg(…)` is no Spark code.
     foreign_frames: HashSet<(Option<SymbolId>, String)>,
     string_vars: HashMap<String, StringVar>,
+    /// Variables assigned a settings read, with the key it reads ([`settings_reads`]).
+    setting_vars: HashMap<String, String>,
     /// SQL-looking literals by start byte, emitted at the end unless `sql()` consumed them.
     sql_literals: HashMap<usize, SqlLiteral>,
     consumed_literals: HashSet<usize>,
@@ -623,6 +627,14 @@ impl<'a> Extractor<'a> {
                 self.session_vars.insert(name.clone());
             } else {
                 self.session_vars.remove(name);
+            }
+            match self.setting_key(value) {
+                Some(key) => {
+                    self.setting_vars.insert(name.clone(), key);
+                }
+                None => {
+                    self.setting_vars.remove(name);
+                }
             }
             if let Some((decoded, literal)) = self.string_value(value) {
                 self.string_vars.insert(

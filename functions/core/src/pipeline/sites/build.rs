@@ -397,6 +397,17 @@ fn call_sites(
                         .extend(relative_path_tail(folder, value));
                 }
             }
+            // `read.csv(conf.getString("input.path"))`: what the settings files say
+            for read in &call.args.settings {
+                let kind = if read.role == NameRole::Table {
+                    TokenKind::Table
+                } else {
+                    TokenKind::Path
+                };
+                for value in passed.setting(&read.name) {
+                    evidence.add(kind, value);
+                }
+            }
             // `load("src/main/resources/x.csv")` in a build module: run from that module (also
             // for a path a caller passes, above)
             for path in &call.args.paths {
@@ -1681,7 +1692,7 @@ fn handed_frames(
         .filter(|p| spark.contains(&p.file))
         .filter(|p| match &p.value {
             crate::code::ArgValue::Name(name) => frames.contains(&(p.file, name.as_str())),
-            crate::code::ArgValue::Literal(_) => false,
+            crate::code::ArgValue::Literal(_) | crate::code::ArgValue::Setting(_) => false,
         })
         .map(|p| p.callee.as_str())
         .collect();

@@ -299,7 +299,7 @@ pub(super) fn flow_edges(
             .arguments(function, var)
             .filter_map(|a| match &a.value {
                 ArgValue::Name(passed_var) => assigned_before(a.file, a.symbol, a.line, passed_var),
-                ArgValue::Literal(_) => None,
+                ArgValue::Literal(_) | ArgValue::Setting(_) => None,
             })
             .collect()
     };

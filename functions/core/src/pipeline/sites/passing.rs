@@ -20,6 +20,13 @@ use crate::code::{ArgValue, Launch, PassedArg, RepoIndex, Symbol, SymbolId};
 use crate::pipeline::hints::HintResolver;
 use std::collections::{HashMap, HashSet};
 
+/// What a constant holds: its string, or the settings key it reads.
+#[derive(Clone, Copy)]
+enum ConstantValue<'i> {
+    Text(&'i str),
+    Setting(&'i str),
+}
+
 /// Most values one name resolves to: more means the name is too common to say anything.
 const MAX_VALUES: usize = 4;
 
@@ -30,7 +37,9 @@ const MAX_PATHS_PASSED: usize = 64;
 
 pub(super) struct PassedValues<'i> {
     index: &'i RepoIndex,
-    constants: HashMap<&'i str, Vec<&'i str>>,
+    constants: HashMap<&'i str, Vec<ConstantValue<'i>>>,
+    /// What the settings files give each key, distinct values in file order.
+    settings: HashMap<&'i str, Vec<&'i str>>,
     passed: HashMap<&'i str, Vec<&'i PassedArg>>,
     /// Names of the functions defined in more than one file (copies of a class or module).
     copied: HashSet<&'i str>,
@@ -40,9 +49,21 @@ pub(super) struct PassedValues<'i> {
 
 impl<'i> PassedValues<'i> {
     pub(super) fn new(index: &'i RepoIndex) -> Self {
-        let mut constants: HashMap<&str, Vec<&str>> = HashMap::new();
+        let mut constants: HashMap<&str, Vec<ConstantValue>> = HashMap::new();
         for c in &index.constants {
-            constants.entry(&c.name).or_default().push(&c.value);
+            let value = if c.from_setting {
+                ConstantValue::Setting(&c.value)
+            } else {
+                ConstantValue::Text(&c.value)
+            };
+            constants.entry(&c.name).or_default().push(value);
+        }
+        let mut settings: HashMap<&str, Vec<&str>> = HashMap::new();
+        for s in &index.settings {
+            let values = settings.entry(&s.key).or_default();
+            if !values.contains(&s.value.as_str()) {
+                values.push(&s.value);
+            }
         }
         let mut passed: HashMap<&str, Vec<_>> = HashMap::new();
         for p in &index.passed {
@@ -71,6 +92,7 @@ impl<'i> PassedValues<'i> {
         Self {
             index,
             constants,
+            settings,
             passed,
             copied,
             launched,
@@ -128,6 +150,7 @@ impl<'i> PassedValues<'i> {
                     match &arg.value {
                         ArgValue::Literal(v) => values.push(v.as_str()),
                         ArgValue::Name(n) => values.extend(self.constant(n)),
+                        ArgValue::Setting(key) => values.extend(self.setting(key)),
                     }
                 }
             }
@@ -170,7 +193,35 @@ impl<'i> PassedValues<'i> {
     }
 
     fn constant(&self, name: &str) -> impl Iterator<Item = &'i str> + '_ {
-        self.constants.get(name).into_iter().flatten().copied()
+        self.constants
+            .get(name)
+            .into_iter()
+            .flatten()
+            .flat_map(|c| match c {
+                ConstantValue::Text(value) => vec![*value],
+                ConstantValue::Setting(key) => self.setting(key),
+            })
+    }
+
+    /// What the repository's settings files give the key `key` (`input.flights`), or — for a
+    /// key read through a settings object (`settings.paths.silver`) — the longest of its tails
+    /// of two segments or more that they give; none when no file gives it or files give it too
+    /// many values.
+    pub(super) fn setting(&self, key: &str) -> Vec<&'i str> {
+        let mut tail = key;
+        loop {
+            if let Some(values) = self.settings.get(tail) {
+                return if values.len() > MAX_VALUES {
+                    Vec::new()
+                } else {
+                    values.clone()
+                };
+            }
+            match tail.split_once('.') {
+                Some((_, rest)) if rest.contains('.') => tail = rest,
+                _ => return Vec::new(),
+            }
+        }
     }
 }
 

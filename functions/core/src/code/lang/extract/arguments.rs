@@ -33,6 +33,15 @@ impl<'a> Extractor<'a> {
             if budget == 0 {
                 break;
             }
+            // `read.csv(conf.getString("in.path"))`, `load(settings.paths.silver)`
+            if matches!(role, ArgRole::Path | ArgRole::Table)
+                && let Some(key) = self.setting_key(node)
+            {
+                record_setting(&mut out, role, key);
+                if !matches!(self.adapter.shape(node, src), Shape::Member { .. }) {
+                    continue;
+                }
+            }
             match self.adapter.shape(node, src) {
                 // The SQL of `spark.sql("…")` is indexed as a SqlStatement, not as a literal.
                 Shape::Str if method == "sql" => {}
@@ -429,6 +438,19 @@ fn record_name(out: &mut CallArgs, role: ArgRole, name: &str) {
             role,
             name: name.to_string(),
         });
+    }
+}
+
+/// A settings key read where a path or a table goes, kept for resolving against the
+/// repository's settings files.
+fn record_setting(out: &mut CallArgs, role: ArgRole, key: String) {
+    let role = if role == ArgRole::Table {
+        NameRole::Table
+    } else {
+        NameRole::Path
+    };
+    if out.settings.len() < NAMES_CAP && !out.settings.iter().any(|n| n.name == key) {
+        out.settings.push(NamedArg { role, name: key });
     }
 }
 

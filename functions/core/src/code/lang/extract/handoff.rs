@@ -321,34 +321,39 @@ impl<'a> Extractor<'a> {
                     (None, arg)
                 }
             };
-            let value = match self.adapter.shape(value, src) {
-                Shape::Str => match self.adapter.decode_string(value, src) {
-                    Some(decoded) => ArgValue::Literal(decoded.text),
-                    None => continue,
-                },
-                // `below(df, "Close", 500)`: a value the helper compares with
-                Shape::Number => ArgValue::Literal(text(value, src).to_string()),
-                Shape::Ident => {
-                    let name = text(value, src);
-                    if let Some(var) = self.string_vars.get(name) {
-                        ArgValue::Literal(var.value.text.clone())
-                    } else if self.is_session(name) {
-                        continue;
-                    } else {
-                        ArgValue::Name(name.to_string())
+            // `read(spark, flightsPath)` after `flightsPath = conf.getString("in")`
+            let value = if let Some(key) = self.setting_key(value) {
+                ArgValue::Setting(key)
+            } else {
+                match self.adapter.shape(value, src) {
+                    Shape::Str => match self.adapter.decode_string(value, src) {
+                        Some(decoded) => ArgValue::Literal(decoded.text),
+                        None => continue,
+                    },
+                    // `below(df, "Close", 500)`: a value the helper compares with
+                    Shape::Number => ArgValue::Literal(text(value, src).to_string()),
+                    Shape::Ident => {
+                        let name = text(value, src);
+                        if let Some(var) = self.string_vars.get(name) {
+                            ArgValue::Literal(var.value.text.clone())
+                        } else if self.is_session(name) {
+                            continue;
+                        } else {
+                            ArgValue::Name(name.to_string())
+                        }
                     }
+                    // `config.RAW_FILE`
+                    Shape::Member { object, name }
+                        if matches!(self.adapter.shape(object, src), Shape::Ident) =>
+                    {
+                        ArgValue::Name(text(name, src).to_string())
+                    }
+                    // `str(RAW_DIR / "orders.parquet")`, `"a" "b"`
+                    _ => match self.string_value(value) {
+                        Some((decoded, _)) => ArgValue::Literal(decoded.text),
+                        None => continue,
+                    },
                 }
-                // `config.RAW_FILE`
-                Shape::Member { object, name }
-                    if matches!(self.adapter.shape(object, src), Shape::Ident) =>
-                {
-                    ArgValue::Name(text(name, src).to_string())
-                }
-                // `str(RAW_DIR / "orders.parquet")`, `"a" "b"`
-                _ => match self.string_value(value) {
-                    Some((decoded, _)) => ArgValue::Literal(decoded.text),
-                    None => continue,
-                },
             };
             self.out.passed.push(PassedArg {
                 file: 0,
@@ -364,7 +369,8 @@ impl<'a> Extractor<'a> {
 
     /// A string bound at a module's top level, or as a field of an object or class, is a
     /// constant other files may import or inherit (`RAW_FILE = "data/transactions.csv"`, a base
-    /// job class's `val gold_path = s"$gold_layer/products/"`).
+    /// job class's `val gold_path = s"$gold_layer/products/"`); so is a settings read bound there
+    /// (`val flights = config.getString("input.flights")`), as its key.
     pub(super) fn record_constant(&mut self, name: &str, value: Node<'a>) {
         let top_level = match self.symbol_stack.last() {
             None => true,
@@ -383,6 +389,15 @@ impl<'a> Extractor<'a> {
                 file: 0,
                 name: name.to_string(),
                 value,
+                from_setting: false,
+            });
+        } else if let Some(key) = self.setting_key(value) {
+            // `val flights = config.getString("input.flights")` in an object
+            self.out.constants.push(Constant {
+                file: 0,
+                name: name.to_string(),
+                value: key,
+                from_setting: true,
             });
         }
     }

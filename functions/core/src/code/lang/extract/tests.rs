@@ -1037,3 +1037,58 @@ fn a_scala_functions_type_parameters_are_no_parameters_a_call_passes() {
     let read = out.symbols.iter().find(|s| s.name == "read").unwrap();
     assert_eq!(read.params, ["spark", "path", "enc"]);
 }
+
+#[test]
+fn settings_reads_are_recorded_as_the_keys_they_read() {
+    let scala = "object Job {\n  val input = config.getString(\"app.input\")\n  def main(args: Array[String]): Unit = {\n    val first = Try(config.getString(\"app.first\")).getOrElse(\"\")\n    load(spark, first)\n    load(spark, config.getConfig(\"app\").getString(\"second\"))\n    spark.read.csv(conf.getString(\"app.third\"))\n    load(spark, other)\n  }\n}\n";
+    let out = extract_file(&super::super::scala::Scala, scala, "", CodeFlags::default());
+    let passed: Vec<&ArgValue> = out.passed.iter().map(|p| &p.value).collect();
+    assert!(
+        passed.contains(&&ArgValue::Setting("app.first".into())),
+        "{passed:?}"
+    );
+    assert!(
+        passed.contains(&&ArgValue::Setting("app.second".into())),
+        "{passed:?}"
+    );
+    assert!(
+        passed.contains(&&ArgValue::Name("other".into())),
+        "{passed:?}"
+    );
+    let input = out.constants.iter().find(|c| c.name == "input").unwrap();
+    assert!(
+        input.from_setting && input.value == "app.input",
+        "{input:?}"
+    );
+    let csv = first_call_at(&out, 7);
+    let read: Vec<&str> = csv.args.settings.iter().map(|n| n.name.as_str()).collect();
+    assert_eq!(read, ["app.third"]);
+
+    let python = "def main(spark, cfg, settings, df):\n    paths = cfg[\"paths\"]\n    load(spark, paths[\"raw\"])\n    load(spark, cfg.get(\"paths\").get(\"gold\"))\n    load(spark, settings.paths.silver)\n    load(spark, df[\"name\"])\n    spark.read.parquet(cfg[\"paths\"][\"bronze\"])\n";
+    let out = extract_file(
+        &super::super::python::Python,
+        python,
+        "",
+        CodeFlags::default(),
+    );
+    let passed: Vec<&ArgValue> = out.passed.iter().map(|p| &p.value).collect();
+    for key in ["paths.raw", "paths.gold", "settings.paths.silver"] {
+        assert!(
+            passed.contains(&&ArgValue::Setting(key.into())),
+            "{key}: {passed:?}"
+        );
+    }
+    // a frame's column is no settings read
+    assert!(
+        !passed.contains(&&ArgValue::Setting("name".into())),
+        "{passed:?}"
+    );
+    let parquet = first_call_at(&out, 7);
+    let read: Vec<&str> = parquet
+        .args
+        .settings
+        .iter()
+        .map(|n| n.name.as_str())
+        .collect();
+    assert_eq!(read, ["paths.bronze"]);
+}

@@ -1,0 +1,147 @@
+//! A job that reads its paths from a settings file (`application.conf`, `config.yaml`) names
+//! no file in its code: the settings file does. A scan of the file one key names is the reader
+//! its value is passed to, not a look-alike reader of another key's file.
+
+mod support;
+
+/// A one-node plan scanning `file` (a path under the capture's working folder).
+fn scan_of(file: &str) -> String {
+    format!(
+        "\
+== Physical Plan ==
+Scan csv  (1)
+
+
+(1) Scan csv 
+Output [2]: [id#1, name#2]
+Batched: false
+Location: InMemoryFileIndex [file:/tmp/run/app/{file}]
+ReadSchema: struct<id:string,name:string>
+"
+    )
+}
+
+/// The file and lines the scan maps to.
+fn scan_target(files: &[(&str, &str)], scanned: &str) -> (String, String) {
+    let mappings = support::map_against(files, &scan_of(scanned));
+    let scan = mappings.iter().find(|m| m.dag_node_id == "1").expect("1");
+    let code = scan.mapped_code.as_ref().expect("mapped");
+    (code.file.clone(), code.lines.clone())
+}
+
+const READERS_SCALA: &str = "\
+package shop
+
+import org.apache.spark.sql.{DataFrame, SparkSession}
+
+object Readers {
+  def readLeft[T](spark: SparkSession, path: String): DataFrame =
+    spark.read.option(\"header\", \"true\").csv(path)
+
+  def readRight(spark: SparkSession, path: String): DataFrame =
+    spark.read.option(\"header\", \"true\").csv(path)
+}
+";
+
+const MAIN_SCALA: &str = "\
+package shop
+
+import com.typesafe.config.ConfigFactory
+import org.apache.spark.sql.SparkSession
+import scala.util.Try
+
+object Main {
+  def main(args: Array[String]): Unit = {
+    val spark = SparkSession.builder().getOrCreate()
+    val config = ConfigFactory.load()
+    val firstPath = Try(config.getString(\"shop.input.first\")).getOrElse(\"\")
+    val first = Readers.readLeft[String](spark, firstPath)
+    val second = Readers.readRight(spark, config.getConfig(\"shop.input\").getString(\"second\"))
+    first.show()
+    second.show()
+  }
+}
+";
+
+const APPLICATION_CONF: &str = "\
+shop {
+  input {
+    first = \"data/orders.csv\"
+    first = ${?FIRST_INPUT}
+    second = \"data/customers.csv\"
+  }
+}
+";
+
+#[test]
+fn a_scan_of_a_file_a_typesafe_config_names_is_the_reader_its_key_is_passed_to() {
+    let files = [
+        ("src/main/scala/shop/Readers.scala", READERS_SCALA),
+        ("src/main/scala/shop/Main.scala", MAIN_SCALA),
+        ("src/main/resources/application.conf", APPLICATION_CONF),
+    ];
+    let readers = "src/main/scala/shop/Readers.scala".to_string();
+    assert_eq!(
+        scan_target(&files, "data/orders.csv"),
+        (readers.clone(), "7-7".to_string())
+    );
+    assert_eq!(
+        scan_target(&files, "data/customers.csv"),
+        (readers, "10-10".to_string())
+    );
+}
+
+const JOBS_PY: &str = "\
+from pyspark.sql import SparkSession
+
+
+def read_left(spark, path):
+    return spark.read.option(\"header\", \"true\").csv(path)
+
+
+def read_right(spark, path):
+    return spark.read.option(\"header\", \"true\").csv(path)
+";
+
+const MAIN_PY: &str = "\
+import yaml
+from pyspark.sql import SparkSession
+from jobs import read_left, read_right
+from settings import load_settings
+
+
+def main():
+    spark = SparkSession.builder.getOrCreate()
+    with open(\"conf/config.yaml\") as f:
+        cfg = yaml.safe_load(f)
+    settings = load_settings()
+    first = read_left(spark, cfg[\"paths\"][\"first\"])
+    second = read_right(spark, settings.paths.second)
+    first.show()
+    second.show()
+";
+
+const CONFIG_YAML: &str = "\
+app_name: shop
+paths:
+  first: data/orders.csv
+  second: data/customers.csv
+";
+
+#[test]
+fn a_scan_of_a_file_a_yaml_config_names_is_the_reader_its_key_is_passed_to() {
+    let files = [
+        ("src/jobs.py", JOBS_PY),
+        ("src/main.py", MAIN_PY),
+        ("conf/config.yaml", CONFIG_YAML),
+    ];
+    let jobs = "src/jobs.py".to_string();
+    assert_eq!(
+        scan_target(&files, "data/orders.csv"),
+        (jobs.clone(), "5-5".to_string())
+    );
+    assert_eq!(
+        scan_target(&files, "data/customers.csv"),
+        (jobs, "9-9".to_string())
+    );
+}
