@@ -60,8 +60,9 @@ use serde::{Deserialize, Serialize};
 /// when it names columns computed from a frame's column names; version 34: a foreign library's
 /// frames make no chains, and pathlib paths joined onto a file name are strings; version 35: the
 /// frames of returned and unpacked tuples, by position; version 71: Scala's type parameters are
-/// no parameters; version 72: settings files' values and the settings keys the code reads).
-pub const INDEX_FORMAT_VERSION: u32 = 72;
+/// no parameters; version 72: settings files' values and the settings keys the code reads;
+/// version 73: the functions a function's returned column expression calls).
+pub const INDEX_FORMAT_VERSION: u32 = 73;
 
 pub type FileId = u32;
 pub type SymbolId = u32;
@@ -201,6 +202,11 @@ pub struct Symbol {
     /// bean's instance fields — the columns a frame of its objects has.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub params: Vec<String>,
+    /// For a function returning a column expression (`def clean(c): return lower(trim(c))`):
+    /// the functions that expression calls, which a call of it in a frame's arguments applies
+    /// (`select(clean(col("name")))` plans `lower(trim(name))`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub returned_functions: Vec<String>,
     pub flags: CodeFlags,
 }
 

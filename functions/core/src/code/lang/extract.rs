@@ -38,6 +38,7 @@ use tree_sitter::Node;
 
 mod arguments;
 mod chains;
+mod column_helpers;
 mod folding;
 mod handoff;
 mod inline_rows;
@@ -413,6 +414,7 @@ impl<'a> Extractor<'a> {
             parent,
             callers: Vec::new(),
             params: self.parameters(node, kind),
+            returned_functions: Vec::new(),
             flags,
         });
         // `def enrich(events: DataFrame, …)`: a parameter typed as a frame holds one, whatever
@@ -772,6 +774,14 @@ impl<'a> Extractor<'a> {
                 returned_value,
             );
             self.hand_off_tuples(statement, host, returned_value);
+        }
+        // (a pass-through chain, `return helper(df)`, has no calls and says nothing either way)
+        if let Some(value) = returned_value
+            && self.out.chains[chains_before..]
+                .iter()
+                .all(|c| c.calls.is_empty())
+        {
+            self.record_returned_functions(value);
         }
         nested
     }

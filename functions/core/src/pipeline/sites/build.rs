@@ -312,6 +312,7 @@ fn call_sites(
 ) -> Vec<Vec<SiteId>> {
     let mut chain_sites = Vec::with_capacity(index.chains.len());
     let records = record_classes(index);
+    let column_helpers = column_helpers(index);
     for (chain_idx, chain) in index.chains.iter().enumerate() {
         let mut ids = Vec::with_capacity(chain.calls.len());
         let mut after_join = false;
@@ -347,6 +348,12 @@ fn call_sites(
             }
             evidence.returns_columns.clone_from(&returns_columns);
             evidence.returns_exactly = chain.returns_exactly;
+            // `select(best_lower(col("cry")))`: what the column helper's expression calls
+            for function in &call.args.functions {
+                for inner in column_helpers.get(function.as_str()).into_iter().flatten() {
+                    evidence.add(TokenKind::Function, inner);
+                }
+            }
             // `createDataFrame(people, Person.class)`, `Seq(Person("a", 1)).toDS()`
             if makes_frame_of_objects(&call.method) {
                 for fields in records_named(&records, &chain.text) {
@@ -1498,6 +1505,23 @@ fn call_grouping(chain: &CallChain, position: usize) -> Grouping {
 /// written out or computed (`groupBy(keys.head, keys.tail: _*)`).
 fn names_keys(call: &crate::code::SparkCall) -> bool {
     !(call.args.columns.is_empty() && call.args.literals.is_empty()) || call.args.computed_columns
+}
+
+/// Column helpers by name ([`crate::code::Symbol::returned_functions`]): the functions each
+/// one's returned expression calls, over every definition of the name.
+fn column_helpers(index: &RepoIndex) -> HashMap<&str, BTreeSet<&str>> {
+    let mut helpers: HashMap<&str, BTreeSet<&str>> = HashMap::new();
+    for symbol in index
+        .symbols
+        .iter()
+        .filter(|s| !s.returned_functions.is_empty())
+    {
+        helpers
+            .entry(symbol.name.as_str())
+            .or_default()
+            .extend(symbol.returned_functions.iter().map(String::as_str));
+    }
+    helpers
 }
 
 /// Record classes by name — a Scala case class, a Java record or bean ([`crate::code::Symbol`]'s

@@ -1092,3 +1092,22 @@ fn settings_reads_are_recorded_as_the_keys_they_read() {
         .collect();
     assert_eq!(read, ["paths.bronze"]);
 }
+
+#[test]
+fn a_function_returning_a_column_expression_records_what_it_calls_and_one_returning_a_frame_does_not()
+ {
+    let src = "def squeeze(c):\n    return F.lower(F.regexp_replace(c, \"x\", \"\"))\n\n\
+               def load(spark):\n    return spark.read.csv(\"x.csv\").filter(F.col(\"a\") > 1)\n\n\
+               def passed(df):\n    return enrich(df)\n";
+    let out = extract_file(&super::super::python::Python, src, "", CodeFlags::default());
+    let returned = |name: &str| {
+        out.symbols
+            .iter()
+            .find(|s| s.name == name)
+            .unwrap()
+            .returned_functions
+            .clone()
+    };
+    assert_eq!(returned("squeeze"), ["lower", "regexp_replace"]);
+    assert!(returned("load").is_empty(), "{:?}", returned("load"));
+}
