@@ -145,3 +145,43 @@ fn a_scan_of_a_file_a_yaml_config_names_is_the_reader_its_key_is_passed_to() {
         (jobs, "9-9".to_string())
     );
 }
+
+const MAIN_CONFIGPARSER_PY: &str = "\
+import configparser
+from pyspark.sql import SparkSession
+from jobs import read_left, read_right
+
+
+def main():
+    spark = SparkSession.builder.getOrCreate()
+    config = configparser.ConfigParser()
+    config.read(\"config.ini\")
+    first = read_left(spark, config.get(\"paths\", \"first\"))
+    second = read_right(spark, config[\"paths\"][\"second\"])
+    first.show()
+    second.show()
+";
+
+const CONFIG_INI: &str = "\
+[paths]
+first = data/orders.csv
+second = data/customers.csv
+";
+
+#[test]
+fn a_scan_of_a_file_an_ini_file_names_is_the_reader_its_option_is_passed_to() {
+    let files = [
+        ("src/jobs.py", JOBS_PY),
+        ("src/main.py", MAIN_CONFIGPARSER_PY),
+        ("config.ini", CONFIG_INI),
+    ];
+    let jobs = "src/jobs.py".to_string();
+    assert_eq!(
+        scan_target(&files, "data/orders.csv"),
+        (jobs.clone(), "5-5".to_string())
+    );
+    assert_eq!(
+        scan_target(&files, "data/customers.csv"),
+        (jobs, "9-9".to_string())
+    );
+}

@@ -61,8 +61,9 @@ use serde::{Deserialize, Serialize};
 /// frames make no chains, and pathlib paths joined onto a file name are strings; version 35: the
 /// frames of returned and unpacked tuples, by position; version 71: Scala's type parameters are
 /// no parameters; version 72: settings files' values and the settings keys the code reads;
-/// version 73: the functions a function's returned column expression calls).
-pub const INDEX_FORMAT_VERSION: u32 = 73;
+/// version 73: the functions a function's returned column expression calls; version 74: INI
+/// settings files and `configparser` reads).
+pub const INDEX_FORMAT_VERSION: u32 = 74;
 
 pub type FileId = u32;
 pub type SymbolId = u32;

@@ -10,7 +10,8 @@
 //! ```
 //!
 //! [`settings`] flattens one file into dotted keys and their scalar values: HOCON (`.conf`),
-//! Java properties (`.properties`) and YAML (`.yaml`, `.yml`). Lists, nulls and anything else
+//! Java properties (`.properties`), YAML (`.yaml`, `.yml`) and INI (`.ini`, `.cfg`, as Python's
+//! `configparser` reads them: `[paths]` / `raw = data/raw` is `paths.raw`). Lists, nulls and anything else
 //! that is not a scalar give nothing. Which keys the code reads, the extractor records
 //! (`lang::extract`); the site table joins the two (`pipeline::sites::passing`).
 //!
@@ -44,6 +45,7 @@ pub enum SettingsFormat {
     Hocon,
     Properties,
     Yaml,
+    Ini,
 }
 
 impl SettingsFormat {
@@ -53,6 +55,7 @@ impl SettingsFormat {
             "conf" => Self::Hocon,
             "properties" => Self::Properties,
             "yaml" | "yml" => Self::Yaml,
+            "ini" | "cfg" => Self::Ini,
             _ => return None,
         })
     }
@@ -68,6 +71,7 @@ pub fn settings(format: SettingsFormat, text: &str) -> Vec<(String, String)> {
         SettingsFormat::Hocon => hocon_settings(text),
         SettingsFormat::Properties => properties_settings(text),
         SettingsFormat::Yaml => yaml_settings(text),
+        SettingsFormat::Ini => ini_settings(text),
     };
     out.retain(|(key, value)| !key.is_empty() && value.chars().count() <= MAX_VALUE_CHARS);
     out.truncate(MAX_KEYS);
@@ -174,6 +178,22 @@ fn properties_settings(text: &str) -> Vec<(String, String)> {
             out.push((key, value));
         }
     });
+    out
+}
+
+fn ini_settings(text: &str) -> Vec<(String, String)> {
+    let Ok(document) = ini::Ini::load_from_str(text) else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    for (section, properties) in document.iter() {
+        for (key, value) in properties.iter() {
+            if out.len() >= MAX_KEYS {
+                return out;
+            }
+            out.push((joined(section.unwrap_or(""), key), value.to_string()));
+        }
+    }
     out
 }
 
@@ -320,6 +340,15 @@ mod tests {
         let settings = settings(SettingsFormat::Properties, text);
         assert_eq!(value(&settings, "input.path"), Some("data/orders.csv"));
         assert_eq!(value(&settings, "output.path"), Some("out/"));
+    }
+
+    #[test]
+    fn ini_sections_prefix_their_keys() {
+        let text = "top = 1\n[paths]\nraw = data/raw\n; a comment\nsilver: data/silver\n";
+        let settings = settings(SettingsFormat::Ini, text);
+        assert_eq!(value(&settings, "top"), Some("1"));
+        assert_eq!(value(&settings, "paths.raw"), Some("data/raw"));
+        assert_eq!(value(&settings, "paths.silver"), Some("data/silver"));
     }
 
     #[test]

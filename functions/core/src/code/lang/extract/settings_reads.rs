@@ -6,6 +6,7 @@
 //! Try(config.getString("in")).getOrElse("")           in                       (a wrapper)
 //! props.getProperty("input.path")                     input.path               (Java properties)
 //! cfg["paths"]["silver"], cfg.get("paths").get("raw") paths.silver, paths.raw  (a loaded dict)
+//! config.get("paths", "raw")                          paths.raw                (configparser)
 //! settings.paths.silver                               settings.paths.silver    (a settings object)
 //! ```
 //!
@@ -64,7 +65,11 @@ impl<'a> Extractor<'a> {
                         let key = args
                             .and_then(first_argument)
                             .filter(|_| READ_METHODS.contains(&method))
-                            .and_then(|first| self.literal(first));
+                            .and_then(|first| self.literal(first))
+                            .map(|key| match self.configparser_option(method, args) {
+                                Some(option) => format!("{key}.{option}"),
+                                None => key,
+                            });
                         match key {
                             Some(key) => Some(under(self.section_of(object, depth), key)),
                             None if UNWRAPPERS.contains(&method) => {
@@ -113,6 +118,22 @@ impl<'a> Extractor<'a> {
             Shape::Ident => self.setting_vars.get(text(receiver, self.src)).cloned(),
             _ => None,
         }
+    }
+
+    /// The option of Python's `configparser` read `config.get("paths", "raw")`: a second string
+    /// argument that is a name (a default value, `get("input", "data/x.csv")`, is not).
+    fn configparser_option(&self, method: &str, args: Option<Node<'a>>) -> Option<String> {
+        if method != "get" {
+            return None;
+        }
+        let second = named_children(args?)
+            .into_iter()
+            .filter(|a| !a.kind().contains("comment"))
+            .nth(1)?;
+        self.literal(second).filter(|o| {
+            o.chars()
+                .all(|c| c.is_alphanumeric() || c == '_' || c == '-')
+        })
     }
 
     /// The text of a plain string literal (no interpolation).

@@ -1064,7 +1064,7 @@ fn settings_reads_are_recorded_as_the_keys_they_read() {
     let read: Vec<&str> = csv.args.settings.iter().map(|n| n.name.as_str()).collect();
     assert_eq!(read, ["app.third"]);
 
-    let python = "def main(spark, cfg, settings, df):\n    paths = cfg[\"paths\"]\n    load(spark, paths[\"raw\"])\n    load(spark, cfg.get(\"paths\").get(\"gold\"))\n    load(spark, settings.paths.silver)\n    load(spark, df[\"name\"])\n    spark.read.parquet(cfg[\"paths\"][\"bronze\"])\n";
+    let python = "def main(spark, cfg, settings, df):\n    paths = cfg[\"paths\"]\n    load(spark, paths[\"raw\"])\n    load(spark, cfg.get(\"paths\").get(\"gold\"))\n    load(spark, settings.paths.silver)\n    load(spark, df[\"name\"])\n    spark.read.parquet(cfg[\"paths\"][\"bronze\"])\n    load(spark, parser.get(\"paths\", \"landing\"))\n    load(spark, env.get(\"INPUT\", \"data/x.csv\"))\n";
     let out = extract_file(
         &super::super::python::Python,
         python,
@@ -1072,7 +1072,13 @@ fn settings_reads_are_recorded_as_the_keys_they_read() {
         CodeFlags::default(),
     );
     let passed: Vec<&ArgValue> = out.passed.iter().map(|p| &p.value).collect();
-    for key in ["paths.raw", "paths.gold", "settings.paths.silver"] {
+    for key in [
+        "paths.raw",
+        "paths.gold",
+        "settings.paths.silver",
+        "paths.landing",
+        "INPUT",
+    ] {
         assert!(
             passed.contains(&&ArgValue::Setting(key.into())),
             "{key}: {passed:?}"
