@@ -62,8 +62,8 @@ use serde::{Deserialize, Serialize};
 /// frames of returned and unpacked tuples, by position; version 71: Scala's type parameters are
 /// no parameters; version 72: settings files' values and the settings keys the code reads;
 /// version 73: the functions a function's returned column expression calls; version 74: INI
-/// settings files and `configparser` reads).
-pub const INDEX_FORMAT_VERSION: u32 = 74;
+/// settings files and `configparser` reads; version 75: `os.path.join` is the path it joins).
+pub const INDEX_FORMAT_VERSION: u32 = 75;
 
 pub type FileId = u32;
 pub type SymbolId = u32;

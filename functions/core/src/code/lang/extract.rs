@@ -891,8 +891,43 @@ impl<'a> Extractor<'a> {
                 self.string_value(first)
             }
             _ if node.kind() == "binary_operator" => self.joined_path(node),
-            _ => None,
+            _ => self.os_path_joined(node),
         }
+    }
+
+    /// `os.path.join(DATA_DIR, "sales", "orders.csv")`: each part's value where the file holds
+    /// it, else a [`PLACEHOLDER`], joined with `/`; the last part must be a string.
+    pub(super) fn os_path_joined(&self, node: Node<'a>) -> Option<(DecodedString, Node<'a>)> {
+        let Shape::Call {
+            object: Some(object),
+            name,
+            args: Some(args),
+        } = self.adapter.shape(node, self.src)
+        else {
+            return None;
+        };
+        if text(name, self.src) != "join" || !OS_PATH_MODULES.contains(&text(object, self.src)) {
+            return None;
+        }
+        let parts = named_children(args);
+        let (last, folders) = parts.split_last()?;
+        let (mut file, literal) = self.string_value(*last)?;
+        let mut joined = String::new();
+        for folder in folders {
+            let folder = self.unwrap_parens(*folder);
+            let value = match self.string_value(folder) {
+                Some((value, _)) => value.text,
+                None => self
+                    .string_vars
+                    .get(text(folder, self.src))
+                    .map_or_else(|| PLACEHOLDER.to_string(), |v| v.value.text.clone()),
+            };
+            joined.push_str(value.trim_end_matches('/'));
+            joined.push('/');
+        }
+        joined.push_str(&file.text);
+        file.text = joined;
+        Some((file, literal))
     }
 
     /// A pathlib path joined with `/` onto a string (`RAW_DIR / "orders.parquet"`): the folder's
@@ -915,6 +950,9 @@ impl<'a> Extractor<'a> {
         Some((file, literal))
     }
 }
+
+/// The modules whose `join` joins a path (`os.path.join`, `from os import path`).
+const OS_PATH_MODULES: &[&str] = &["os.path", "path", "posixpath", "ntpath"];
 
 /// Where a value's calls and members start ([`Extractor::value_base`]).
 struct ValueBase<'a> {

@@ -142,7 +142,12 @@ impl<'a> Extractor<'a> {
                 }
                 Shape::Call { object, name, args } => {
                     let callee = text(name, src);
-                    if object.is_none() && self.is_dataframe_var(callee) {
+                    if role == ArgRole::Path
+                        && let Some((joined, _)) = self.os_path_joined(node)
+                    {
+                        // `read.csv(os.path.join(DATA_DIR, "orders.csv"))`
+                        record_string(&mut out, role, joined.text);
+                    } else if object.is_none() && self.is_dataframe_var(callee) {
                         // Scala `df("x")`.
                         if callee != receiver {
                             inputs.push(callee.to_string());

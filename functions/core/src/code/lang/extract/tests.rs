@@ -1117,3 +1117,24 @@ fn a_function_returning_a_column_expression_records_what_it_calls_and_one_return
     assert_eq!(returned("squeeze"), ["lower", "regexp_replace"]);
     assert!(returned("load").is_empty(), "{:?}", returned("load"));
 }
+
+#[test]
+fn an_os_path_join_is_the_path_it_joins() {
+    let src = "import os\nBASE = \"/opt/data\"\n\
+               orders = spark.read.csv(os.path.join(BASE, \"orders.csv\"), header=True)\n\
+               path = os.path.join(BASE, \"customers\", \"customers.parquet\")\n\
+               customers = spark.read.parquet(path)\n\
+               items = spark.read.json(os.path.join(folder, \"items.json\"))\n";
+    let out = extract_file(&super::super::python::Python, src, "", CodeFlags::default());
+    let csv = first_call_at(&out, 3);
+    assert_eq!(csv.args.paths, ["/opt/data/orders.csv"]);
+    // (no path part is a column)
+    assert!(csv.args.columns.is_empty(), "{:?}", csv.args);
+    let parquet = first_call_at(&out, 5);
+    assert_eq!(
+        parquet.args.paths,
+        ["/opt/data/customers/customers.parquet"]
+    );
+    let json = first_call_at(&out, 6);
+    assert_eq!(json.args.paths, [format!("{PLACEHOLDER}/items.json")]);
+}
