@@ -30,10 +30,16 @@ fn scan_mapping(files: &[(&str, &str)], scanned: &str) -> (String, String, f64) 
     (code.file.clone(), code.lines.clone(), scan.confidence)
 }
 
-/// The file and lines the scan maps to.
-fn scan_target(files: &[(&str, &str)], scanned: &str) -> (String, String) {
-    let (file, lines, _) = scan_mapping(files, scanned);
-    (file, lines)
+/// Each scanned file maps to `file` at the lines given.
+fn assert_scans_map_to(files: &[(&str, &str)], file: &str, expected: &[(&str, &str)]) {
+    for (scanned, lines) in expected {
+        let (mapped_file, mapped_lines, _) = scan_mapping(files, scanned);
+        assert_eq!(
+            (mapped_file.as_str(), mapped_lines.as_str()),
+            (file, *lines),
+            "{scanned}"
+        );
+    }
 }
 
 const READERS_SCALA: &str = "\
@@ -87,14 +93,10 @@ fn a_scan_of_a_file_a_typesafe_config_names_is_the_reader_its_key_is_passed_to()
         ("src/main/scala/shop/Main.scala", MAIN_SCALA),
         ("src/main/resources/application.conf", APPLICATION_CONF),
     ];
-    let readers = "src/main/scala/shop/Readers.scala".to_string();
-    assert_eq!(
-        scan_target(&files, "data/orders.csv"),
-        (readers.clone(), "7-7".to_string())
-    );
-    assert_eq!(
-        scan_target(&files, "data/customers.csv"),
-        (readers, "10-10".to_string())
+    assert_scans_map_to(
+        &files,
+        "src/main/scala/shop/Readers.scala",
+        &[("data/orders.csv", "7-7"), ("data/customers.csv", "10-10")],
     );
 }
 
@@ -142,14 +144,10 @@ fn a_scan_of_a_file_a_yaml_config_names_is_the_reader_its_key_is_passed_to() {
         ("src/main.py", MAIN_PY),
         ("conf/config.yaml", CONFIG_YAML),
     ];
-    let jobs = "src/jobs.py".to_string();
-    assert_eq!(
-        scan_target(&files, "data/orders.csv"),
-        (jobs.clone(), "5-5".to_string())
-    );
-    assert_eq!(
-        scan_target(&files, "data/customers.csv"),
-        (jobs, "9-9".to_string())
+    assert_scans_map_to(
+        &files,
+        "src/jobs.py",
+        &[("data/orders.csv", "5-5"), ("data/customers.csv", "9-9")],
     );
 }
 
@@ -182,14 +180,10 @@ fn a_scan_of_a_file_an_ini_file_names_is_the_reader_its_option_is_passed_to() {
         ("src/main.py", MAIN_CONFIGPARSER_PY),
         ("config.ini", CONFIG_INI),
     ];
-    let jobs = "src/jobs.py".to_string();
-    assert_eq!(
-        scan_target(&files, "data/orders.csv"),
-        (jobs.clone(), "5-5".to_string())
-    );
-    assert_eq!(
-        scan_target(&files, "data/customers.csv"),
-        (jobs, "9-9".to_string())
+    assert_scans_map_to(
+        &files,
+        "src/jobs.py",
+        &[("data/orders.csv", "5-5"), ("data/customers.csv", "9-9")],
     );
 }
 

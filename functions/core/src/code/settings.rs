@@ -79,7 +79,8 @@ pub fn settings(format: SettingsFormat, text: &str) -> Vec<(String, String)> {
 }
 
 /// The deepest run of open brackets in `text`, counted without regard to quoting: an upper
-/// bound that keeps recursive parsers away from deep input.
+/// bound that keeps recursive parsers away from deep input. (Not the event log's `json_depth`,
+/// which skips `"` strings: in YAML or HOCON an unbalanced quote, `it's "`, would hide the rest.)
 fn nesting_depth(text: &str) -> usize {
     let (mut depth, mut deepest) = (0usize, 0usize);
     for byte in text.bytes() {

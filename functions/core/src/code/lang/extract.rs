@@ -914,15 +914,7 @@ impl<'a> Extractor<'a> {
         let (mut file, literal) = self.string_value(*last)?;
         let mut joined = String::new();
         for folder in folders {
-            let folder = self.unwrap_parens(*folder);
-            let value = match self.string_value(folder) {
-                Some((value, _)) => value.text,
-                None => self
-                    .string_vars
-                    .get(text(folder, self.src))
-                    .map_or_else(|| PLACEHOLDER.to_string(), |v| v.value.text.clone()),
-            };
-            joined.push_str(value.trim_end_matches('/'));
+            joined.push_str(self.folder_value(*folder).trim_end_matches('/'));
             joined.push('/');
         }
         joined.push_str(&file.text);
@@ -938,16 +930,22 @@ impl<'a> Extractor<'a> {
             return None;
         }
         let (mut file, literal) = self.string_value(node.child_by_field_name("right")?)?;
-        let left = self.unwrap_parens(node.child_by_field_name("left")?);
-        let folder = match self.string_value(left) {
-            Some((folder, _)) => folder.text,
-            None => self
-                .string_vars
-                .get(text(left, self.src))
-                .map_or_else(|| PLACEHOLDER.to_string(), |v| v.value.text.clone()),
-        };
+        let folder = self.folder_value(node.child_by_field_name("left")?);
         file.text = format!("{}/{}", folder.trim_end_matches('/'), file.text);
         Some((file, literal))
+    }
+
+    /// A folder a path is joined onto: its string, or the string a variable holds, else a
+    /// [`PLACEHOLDER`].
+    fn folder_value(&self, folder: Node<'a>) -> String {
+        let folder = self.unwrap_parens(folder);
+        match self.string_value(folder) {
+            Some((value, _)) => value.text,
+            None => self
+                .string_vars
+                .get(text(folder, self.src))
+                .map_or_else(|| PLACEHOLDER.to_string(), |v| v.value.text.clone()),
+        }
     }
 }
 
