@@ -62,8 +62,9 @@ use serde::{Deserialize, Serialize};
 /// frames of returned and unpacked tuples, by position; version 71: Scala's type parameters are
 /// no parameters; version 72: settings files' values and the settings keys the code reads;
 /// version 73: the functions a function's returned column expression calls; version 74: INI
-/// settings files and `configparser` reads; version 75: `os.path.join` is the path it joins).
-pub const INDEX_FORMAT_VERSION: u32 = 75;
+/// settings files and `configparser` reads; version 75: `os.path.join` is the path it joins;
+/// version 76: an environment variable's default and a conditional's string branch are strings).
+pub const INDEX_FORMAT_VERSION: u32 = 76;
 
 pub type FileId = u32;
 pub type SymbolId = u32;

@@ -891,8 +891,38 @@ impl<'a> Extractor<'a> {
                 self.string_value(first)
             }
             _ if node.kind() == "binary_operator" => self.joined_path(node),
-            _ => self.os_path_joined(node),
+            // `sys.argv[1] if len(sys.argv) > 1 else "data/orders.csv"`: the string branch
+            _ if node.kind() == "conditional_expression" => named_children(node)
+                .into_iter()
+                .find_map(|branch| self.string_value(branch)),
+            _ => self.computed_path(node),
         }
+    }
+
+    /// A path the code computes from strings: an `os.path.join` ([`Self::os_path_joined`]) or
+    /// the default of an environment variable (`os.getenv("INPUT", "data/orders.csv")`,
+    /// `os.environ.get(…, …)`), which is what a run without the variable reads.
+    pub(super) fn computed_path(&self, node: Node<'a>) -> Option<(DecodedString, Node<'a>)> {
+        if let Some(joined) = self.os_path_joined(node) {
+            return Some(joined);
+        }
+        let Shape::Call {
+            object: Some(object),
+            name,
+            args: Some(args),
+        } = self.adapter.shape(node, self.src)
+        else {
+            return None;
+        };
+        let read = (text(object, self.src), text(name, self.src));
+        if !ENVIRONMENT_READS.contains(&read) {
+            return None;
+        }
+        let default = named_children(args)
+            .into_iter()
+            .filter(|a| !a.kind().contains("comment"))
+            .nth(1)?;
+        self.string_value(default)
     }
 
     /// `os.path.join(DATA_DIR, "sales", "orders.csv")`: each part's value where the file holds
@@ -948,6 +978,9 @@ impl<'a> Extractor<'a> {
         }
     }
 }
+
+/// Reads of an environment variable whose second argument is its default.
+const ENVIRONMENT_READS: &[(&str, &str)] = &[("os", "getenv"), ("os.environ", "get")];
 
 /// The modules whose `join` joins a path (`os.path.join`, `from os import path`).
 const OS_PATH_MODULES: &[&str] = &["os.path", "path", "posixpath", "ntpath"];

@@ -143,10 +143,11 @@ impl<'a> Extractor<'a> {
                 Shape::Call { object, name, args } => {
                     let callee = text(name, src);
                     if role == ArgRole::Path
-                        && let Some((joined, _)) = self.os_path_joined(node)
+                        && let Some((path, _)) = self.computed_path(node)
                     {
-                        // `read.csv(os.path.join(DATA_DIR, "orders.csv"))`
-                        record_string(&mut out, role, joined.text);
+                        // `read.csv(os.path.join(DATA_DIR, "orders.csv"))`,
+                        // `read.csv(os.getenv("INPUT", "data/orders.csv"))`
+                        record_string(&mut out, role, path.text);
                     } else if object.is_none() && self.is_dataframe_var(callee) {
                         // Scala `df("x")`.
                         if callee != receiver {

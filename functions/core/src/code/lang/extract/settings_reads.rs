@@ -54,6 +54,8 @@ impl<'a> Extractor<'a> {
         let node = self.unwrap_parens(node);
         match self.adapter.shape(node, self.src) {
             Shape::Ident => self.setting_vars.get(text(node, self.src)).cloned(),
+            // (`os.environ.get("INPUT", "data/x.csv")` is its default, not a settings read)
+            Shape::Call { .. } if self.computed_path(node).is_some() => None,
             Shape::Call { object, name, args } => {
                 let method = text(name, self.src);
                 match object {

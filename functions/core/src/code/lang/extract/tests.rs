@@ -1138,3 +1138,20 @@ fn an_os_path_join_is_the_path_it_joins() {
     let json = first_call_at(&out, 6);
     assert_eq!(json.args.paths, [format!("{PLACEHOLDER}/items.json")]);
 }
+
+#[test]
+fn an_environment_variables_default_and_a_conditional_paths_literal_branch_are_the_path() {
+    let src = "import os, sys\n\
+               orders = spark.read.csv(os.getenv(\"ORDERS\", \"data/orders.csv\"))\n\
+               path = os.environ.get(\"CUSTOMERS\", \"data/customers.csv\")\n\
+               customers = spark.read.csv(path)\n\
+               items_path = sys.argv[1] if len(sys.argv) > 1 else \"data/items.json\"\n\
+               items = spark.read.json(items_path)\n\
+               other = spark.read.json(os.getenv(\"OTHER\"))\n";
+    let out = extract_file(&super::super::python::Python, src, "", CodeFlags::default());
+    assert_eq!(first_call_at(&out, 2).args.paths, ["data/orders.csv"]);
+    assert_eq!(first_call_at(&out, 4).args.paths, ["data/customers.csv"]);
+    assert_eq!(first_call_at(&out, 6).args.paths, ["data/items.json"]);
+    // (no default: nothing known)
+    assert!(first_call_at(&out, 7).args.paths.is_empty());
+}
