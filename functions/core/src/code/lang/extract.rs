@@ -906,37 +906,30 @@ impl<'a> Extractor<'a> {
         if let Some(joined) = self.os_path_joined(node) {
             return Some(joined);
         }
-        let Shape::Call {
-            object: Some(object),
-            name,
-            args: Some(args),
-        } = self.adapter.shape(node, self.src)
-        else {
-            return None;
-        };
-        let read = (text(object, self.src), text(name, self.src));
-        if !ENVIRONMENT_READS.contains(&read) {
+        let (object, method, args) = self.method_call(node)?;
+        if !ENVIRONMENT_READS.contains(&(object, method)) {
             return None;
         }
-        let default = named_children(args)
-            .into_iter()
-            .filter(|a| !a.kind().contains("comment"))
-            .nth(1)?;
-        self.string_value(default)
+        self.string_value(positional_argument(args, 1)?)
+    }
+
+    /// `object.method(args)` as the texts of its object and method, and its arguments.
+    fn method_call(&self, node: Node<'a>) -> Option<(&'a str, &'a str, Node<'a>)> {
+        match self.adapter.shape(node, self.src) {
+            Shape::Call {
+                object: Some(object),
+                name,
+                args: Some(args),
+            } => Some((text(object, self.src), text(name, self.src), args)),
+            _ => None,
+        }
     }
 
     /// `os.path.join(DATA_DIR, "sales", "orders.csv")`: each part's value where the file holds
     /// it, else a [`PLACEHOLDER`], joined with `/`; the last part must be a string.
     pub(super) fn os_path_joined(&self, node: Node<'a>) -> Option<(DecodedString, Node<'a>)> {
-        let Shape::Call {
-            object: Some(object),
-            name,
-            args: Some(args),
-        } = self.adapter.shape(node, self.src)
-        else {
-            return None;
-        };
-        if text(name, self.src) != "join" || !OS_PATH_MODULES.contains(&text(object, self.src)) {
+        let (object, method, args) = self.method_call(node)?;
+        if method != "join" || !OS_PATH_MODULES.contains(&object) {
             return None;
         }
         let parts = named_children(args);
@@ -977,6 +970,14 @@ impl<'a> Extractor<'a> {
                 .map_or_else(|| PLACEHOLDER.to_string(), |v| v.value.text.clone()),
         }
     }
+}
+
+/// A call's positional argument at `position` (0-based), comments skipped.
+fn positional_argument(args: Node<'_>, position: usize) -> Option<Node<'_>> {
+    named_children(args)
+        .into_iter()
+        .filter(|a| !a.kind().contains("comment"))
+        .nth(position)
 }
 
 /// Reads of an environment variable whose second argument is its default.

@@ -374,12 +374,7 @@ fn call_sites(
             }
             // `read.csv(input_file)`, `col(column_name) > threshold`: what its callers pass.
             for named in &call.args.names {
-                let kind = match named.role {
-                    NameRole::Path => TokenKind::Path,
-                    NameRole::Table => TokenKind::Table,
-                    NameRole::Column => TokenKind::Column,
-                    NameRole::Literal => TokenKind::Literal,
-                };
+                let kind = token_kind_of(named.role);
                 for value in passed.values(chain.symbol, &named.name, kind == TokenKind::Path) {
                     // (a number in a column expression is a value: `col(c) > threshold`)
                     let kind = if kind == TokenKind::Column && value.parse::<f64>().is_ok() {
@@ -406,13 +401,8 @@ fn call_sites(
             }
             // `read.csv(conf.getString("input.path"))`: what the settings files say
             for read in &call.args.settings {
-                let kind = if read.role == NameRole::Table {
-                    TokenKind::Table
-                } else {
-                    TokenKind::Path
-                };
                 for value in passed.setting(&read.name) {
-                    evidence.add(kind, value);
+                    evidence.add(token_kind_of(read.role), value);
                 }
             }
             // `load("src/main/resources/x.csv")` in a build module: run from that module (also
@@ -1507,6 +1497,16 @@ fn names_keys(call: &crate::code::SparkCall) -> bool {
     !(call.args.columns.is_empty() && call.args.literals.is_empty()) || call.args.computed_columns
 }
 
+/// The evidence a value a name resolves to is, by the role the name has in its call.
+fn token_kind_of(role: NameRole) -> TokenKind {
+    match role {
+        NameRole::Path => TokenKind::Path,
+        NameRole::Table => TokenKind::Table,
+        NameRole::Column => TokenKind::Column,
+        NameRole::Literal => TokenKind::Literal,
+    }
+}
+
 /// Column helpers by name ([`crate::code::Symbol::returned_functions`]): the functions each
 /// one's returned expression calls, over every definition of the name.
 fn column_helpers(index: &RepoIndex) -> HashMap<&str, BTreeSet<&str>> {
@@ -1620,6 +1620,9 @@ const TYPED_KEY_NAME: &str = "value";
 /// Encoders.INT())`), not by a tuple (`groupByKey(r => (r.a, r.b))` keys on `_1` and `_2`) or an
 /// object whose fields are the keys (`Encoders.bean(Key.class)`).
 fn is_typed_grouping_by_one_value(grouping: &crate::code::SparkCall) -> bool {
+    if !grouping.method.eq_ignore_ascii_case("groupbykey") {
+        return false;
+    }
     let compact: String = grouping
         .args
         .text
@@ -1629,7 +1632,7 @@ fn is_typed_grouping_by_one_value(grouping: &crate::code::SparkCall) -> bool {
     let of_several_values = ["=>(", "->(", "Tuple", "Encoders.bean", "Encoders.product"]
         .iter()
         .any(|marker| compact.contains(marker));
-    grouping.method.eq_ignore_ascii_case("groupbykey") && !of_several_values
+    !of_several_values
 }
 
 /// `groupBy` and its spellings: a call whose aggregate the next call computes.

@@ -150,7 +150,7 @@ impl<'i> PassedValues<'i> {
                     match &arg.value {
                         ArgValue::Literal(v) => values.push(v.as_str()),
                         ArgValue::Name(n) => values.extend(self.constant(n)),
-                        ArgValue::Setting(key) => values.extend(self.setting(key)),
+                        ArgValue::Setting(key) => values.extend_from_slice(self.setting(key)),
                     }
                 }
             }
@@ -198,28 +198,29 @@ impl<'i> PassedValues<'i> {
             .into_iter()
             .flatten()
             .flat_map(|c| match c {
-                ConstantValue::Text(value) => vec![*value],
+                ConstantValue::Text(value) => std::slice::from_ref(value),
                 ConstantValue::Setting(key) => self.setting(key),
             })
+            .copied()
     }
 
     /// What the repository's settings files give the key `key` (`input.flights`), or — for a
     /// key read through a settings object (`settings.paths.silver`) — the longest of its tails
     /// of two segments or more that they give; none when no file gives it or files give it too
     /// many values.
-    pub(super) fn setting(&self, key: &str) -> Vec<&'i str> {
+    pub(super) fn setting(&self, key: &str) -> &[&'i str] {
         let mut tail = key;
         loop {
             if let Some(values) = self.settings.get(tail) {
                 return if values.len() > MAX_VALUES {
-                    Vec::new()
+                    &[]
                 } else {
-                    values.clone()
+                    values
                 };
             }
             match tail.split_once('.') {
                 Some((_, rest)) if rest.contains('.') => tail = rest,
-                _ => return Vec::new(),
+                _ => return &[],
             }
         }
     }

@@ -18,8 +18,8 @@
 //! joins the two (`pipeline::sites::passing`). A read of a key no settings file gives stands for
 //! nothing, so an expression that only looks like one (`row["name"]`) costs nothing.
 
-use super::super::{Shape, named_children, text};
-use super::Extractor;
+use super::super::{Shape, text};
+use super::{Extractor, positional_argument};
 use tree_sitter::Node;
 
 /// Methods that read one key's value (`getString`, `getProperty`), or — on a loaded dict — `get`.
@@ -60,12 +60,12 @@ impl<'a> Extractor<'a> {
                 let method = text(name, self.src);
                 match object {
                     None if WRAPPERS.contains(&method) => {
-                        self.setting_key_within(first_argument(args?)?, depth)
+                        self.setting_key_within(positional_argument(args?, 0)?, depth)
                     }
                     None => None,
                     Some(object) => {
                         let key = args
-                            .and_then(first_argument)
+                            .and_then(|args| positional_argument(args, 0))
                             .filter(|_| READ_METHODS.contains(&method))
                             .and_then(|first| self.literal(first))
                             .map(|key| match self.configparser_option(method, args) {
@@ -113,7 +113,7 @@ impl<'a> Extractor<'a> {
                 name,
                 args,
             } if SECTION_METHODS.contains(&text(name, self.src)) => {
-                let key = self.literal(first_argument(args?)?)?;
+                let key = self.literal(positional_argument(args?, 0)?)?;
                 Some(under(self.section_of(object, depth.checked_sub(1)?), key))
             }
             Shape::Call { .. } | Shape::Index { .. } => self.setting_key_within(receiver, depth),
@@ -128,11 +128,7 @@ impl<'a> Extractor<'a> {
         if method != "get" {
             return None;
         }
-        let second = named_children(args?)
-            .into_iter()
-            .filter(|a| !a.kind().contains("comment"))
-            .nth(1)?;
-        self.literal(second).filter(|o| {
+        self.literal(positional_argument(args?, 1)?).filter(|o| {
             o.chars()
                 .all(|c| c.is_alphanumeric() || c == '_' || c == '-')
         })
@@ -157,11 +153,4 @@ fn under(section: Option<String>, key: String) -> String {
         Some(section) => format!("{section}.{key}"),
         None => key,
     }
-}
-
-/// A call's first positional argument.
-fn first_argument(args: Node<'_>) -> Option<Node<'_>> {
-    named_children(args)
-        .into_iter()
-        .find(|a| !a.kind().contains("comment"))
 }
