@@ -9,6 +9,9 @@
 //! (`format_number(avg(Close), 2) AS Mean Close` from a later `select`): the statements renaming
 //! and formatting the aggregated frame, one variable reassigned a statement at a time, are the
 //! flow that explains it — not an earlier cell showing the bare aggregate.
+//!
+//! When a later statement names a result again (`withColumn("trimmed_word", …)` twice), Spark
+//! keeps the last alias of that name: the collapsed Project is the later statement's.
 
 mod support;
 
@@ -74,4 +77,39 @@ fn a_projection_folded_into_an_aggregate_brings_the_statements_after_it() {
     assert_eq!(at("3"), "7-7");
     // … and the final one, with the formatting folded in, the statement formatting it
     assert_eq!(at("7"), "9-9");
+}
+
+const QUOTES_SCALA: &str = r#"package demo
+
+import org.apache.spark.sql.{Row, SparkSession}
+import org.apache.spark.sql.functions._
+import org.apache.spark.sql.types._
+
+object Quotes {
+  def quoted(name: String) = concat(lit("\""), col(name), lit("\""))
+
+  def main(args: Array[String]): Unit = {
+    val spark = SparkSession.builder().getOrCreate()
+    val rows = spark.sparkContext.parallelize(Seq(Row("  a  "), Row("b "), Row(null)))
+    val words = spark.createDataFrame(rows, StructType(List(StructField("word", StringType, true))))
+    val trimmed = words.withColumn("trimmed_word", trim(col("word")))
+    trimmed
+      .withColumn("word", quoted("word"))
+      .withColumn("trimmed_word", quoted("trimmed_word"))
+      .show()
+  }
+}
+"#;
+
+#[test]
+fn a_collapsed_projection_is_the_statement_that_named_its_results_last() {
+    // `trimmed_word` is named twice: Spark keeps the last alias of a name when it collapses the
+    // projections, so the Project's `… AS trimmed_word` is the quoting statement's, not the trim's
+    // whose result it replaced (a real Spark 4.3 plan, `bench/scalatest`).
+    let plan = support::bench_plan("scalatest", "sxt-whitespace-spec-001");
+    let mappings =
+        support::map_against(&[("src/main/scala/demo/Quotes.scala", QUOTES_SCALA)], &plan);
+    let (file, lines) = support::code_at(&mappings, "2");
+    assert_eq!(file, "src/main/scala/demo/Quotes.scala");
+    assert_eq!(lines, "15-18");
 }

@@ -364,7 +364,7 @@ pub fn localise_plan(
     let Contenders {
         best_fit,
         winner,
-        assigned,
+        mut assigned,
         ties,
         fits,
     } = choice;
@@ -384,6 +384,20 @@ pub fn localise_plan(
             if !node_twins.contains(&site) {
                 node_twins.push(site);
             }
+        }
+    }
+    // A Project reports the statement that wrote its results' names last.
+    for &n in &evidence.writers {
+        if evidence.targets[n].0 == OperatorFamily::Project
+            && let Some(chosen) = assigned[n]
+        {
+            assigned[n] = Some(last_alias_writer(
+                table,
+                &evidence,
+                n,
+                chosen,
+                &ranked[winner].1,
+            ));
         }
     }
     // The winner leads; the units it passed keep their order behind it.
@@ -1568,6 +1582,53 @@ fn align(
         };
     }
 }
+
+/// The statement whose names a Project's results carry, from `chosen` on: Spark collapses
+/// adjacent projections into one and keeps the last alias of each name, so when a statement
+/// downstream of `chosen` in its flow names a result `chosen` names too (`withColumn("t",
+/// trim(…))`, then `withColumn("t", quoted("t"))`), that statement wrote the node — the most
+/// downstream one, when several do.
+fn last_alias_writer(
+    table: &SiteTable,
+    evidence: &PlanEvidence,
+    n: NodeIdx,
+    chosen: Aligned,
+    unit: &BTreeSet<SiteId>,
+) -> Aligned {
+    let node = &evidence.targets[n].1;
+    let aliases = |site: SiteId| -> BTreeSet<&str> {
+        table.sites[site]
+            .evidence
+            .tokens
+            .iter()
+            .filter(|(k, v)| *k == TokenKind::Alias && node.has(TokenKind::Alias, v))
+            .map(|(_, v)| v.as_str())
+            .collect()
+    };
+    let mut writer = chosen;
+    // (a loop's `df = df.withColumn("t", …)` is upstream of itself: a few steps at most)
+    for _ in 0..RENAMING_STEPS {
+        let named = aliases(writer.site);
+        if named.is_empty() {
+            return writer;
+        }
+        let renaming = unit
+            .iter()
+            .copied()
+            .filter(|&s| s != writer.site && evidence.scores[n].contains_key(&s))
+            .filter(|&s| !aliases(s).is_disjoint(&named))
+            .filter(|&s| table.upstream(s, None).contains(&writer.site))
+            .min_by(|a, b| downstream_order(table, *a, *b));
+        match renaming {
+            Some(site) => writer.site = site,
+            None => break,
+        }
+    }
+    writer
+}
+
+/// Most statements [`last_alias_writer`] follows a result's name through.
+const RENAMING_STEPS: usize = 8;
 
 /// The flow of a join's or a union's input at `position`: the receiver's for the first, the
 /// arguments' for the others (`a.union(b)`: `a` first); all that is upstream when that side has
