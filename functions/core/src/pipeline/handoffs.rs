@@ -334,6 +334,28 @@ mod tests {
     }
 
     #[test]
+    fn a_fixture_a_test_passes_on_feeds_the_function_it_is_passed_to() {
+        // `test_big(orders)` hands its fixture to `big_orders(df)`: what the helper filters is
+        // what the fixture read, though no statement of the test assigns `orders`.
+        let conftest = "import pytest\n\n@pytest.fixture\ndef orders(spark):\n    \
+                        frame = spark.read.parquet('orders.parquet')\n    return frame\n";
+        let job = "def big_orders(df):\n    return df.filter(df.amount > 100)\n";
+        let test = "from jobs.orders import big_orders\n\n\
+                    def test_big(spark, orders):\n    \
+                    result = big_orders(orders)\n    \
+                    assert result.count() == 2\n";
+        let index = index_of(&[
+            ("tests/conftest.py", conftest),
+            ("jobs/orders.py", job),
+            ("tests/test_orders.py", test),
+        ]);
+        let table = SiteTable::build(&index);
+        let filter = site(&index, &table, "orders.py", "filter");
+        let parquet = site(&index, &table, "conftest.py", "parquet");
+        assert!(table.upstream(filter, None).contains(&parquet));
+    }
+
+    #[test]
     fn python_returned_variable_and_transform_are_followed() {
         let src = "def clean(df):\n    out = df.dropna()\n    return out\n\n\
                    def main(spark):\n    raw = spark.read.json('x.json')\n    tidy = raw.transform(clean)\n    tidy.filter(tidy.a > 1).show()\n";

@@ -289,20 +289,6 @@ pub(super) fn flow_edges(
         }
         assigned
     };
-    // A chain starting from a parameter (`def build(df): df.select(…)`) is fed by what the
-    // function's callers pass there (`build(fraud_df, …)`): the chains assigning it last.
-    let parameter_feeds = |chain: &CallChain, var: &str| -> Vec<usize> {
-        let Some(function) = chain.symbol.and_then(|s| index.symbols.get(s as usize)) else {
-            return Vec::new();
-        };
-        passed
-            .arguments(function, var)
-            .filter_map(|a| match &a.value {
-                ArgValue::Name(passed_var) => assigned_before(a.file, a.symbol, a.line, passed_var),
-                ArgValue::Literal(_) | ArgValue::Setting(_) => None,
-            })
-            .collect()
-    };
     // A pytest test's parameter named after a fixture (`def test_bins(spark, df)` beside
     // `@pytest.fixture def df(spark): … return df`) holds what that fixture returns — its own
     // file's, else a `conftest.py`'s: pytest passes it by name, no call to follow.
@@ -313,12 +299,12 @@ pub(super) fn flow_edges(
             returning.entry(&symbol.name).or_default().push(symbol);
         }
     }
-    let fixture_feeds = |chain: &CallChain, var: &str| -> Vec<usize> {
-        let takes_it = chain
-            .symbol
+    // The fixture `var` names when the function `symbol` of `file` takes it as a parameter.
+    let fixture_feeds = |file: FileId, symbol: Option<SymbolId>, var: &str| -> Vec<usize> {
+        let takes_it = symbol
             .and_then(|s| index.symbols.get(s as usize))
             .is_some_and(|f| f.params.iter().any(|p| p == var));
-        if !takes_it || index.files[chain.file as usize].language != crate::code::Language::Python {
+        if !takes_it || index.files[file as usize].language != crate::code::Language::Python {
             return Vec::new();
         }
         let fixtures = |in_file: &dyn Fn(FileId) -> bool| -> Vec<usize> {
@@ -330,11 +316,31 @@ pub(super) fn flow_edges(
                 .flat_map(|s| returned_by.get(&s.id).into_iter().flatten().copied())
                 .collect()
         };
-        let own = fixtures(&|file| file == chain.file);
+        let own = fixtures(&|f| f == file);
         if !own.is_empty() {
             return own;
         }
-        fixtures(&|file| index.files[file as usize].path.ends_with("conftest.py"))
+        fixtures(&|f| index.files[f as usize].path.ends_with("conftest.py"))
+    };
+    // A chain starting from a parameter (`def build(df): df.select(…)`) is fed by what the
+    // function's callers pass there (`build(fraud_df, …)`): the chains assigning it last — or,
+    // when a test passes a fixture it takes (`def test_bins(df): bins(df)`), what that returns.
+    let parameter_feeds = |chain: &CallChain, var: &str| -> Vec<usize> {
+        let Some(function) = chain.symbol.and_then(|s| index.symbols.get(s as usize)) else {
+            return Vec::new();
+        };
+        passed
+            .arguments(function, var)
+            .flat_map(|a| match &a.value {
+                ArgValue::Name(passed_var) => {
+                    match assigned_before(a.file, a.symbol, a.line, passed_var) {
+                        Some(def) => vec![def],
+                        None => fixture_feeds(a.file, a.symbol, passed_var),
+                    }
+                }
+                ArgValue::Literal(_) | ArgValue::Setting(_) => Vec::new(),
+            })
+            .collect()
     };
     // A name the chain's function does not define comes from outside it: a parameter's callers,
     // else the methods assigning the field it names, else the fixture of its name.
@@ -347,7 +353,7 @@ pub(super) fn flow_edges(
         if !assigned.is_empty() {
             return assigned;
         }
-        fixture_feeds(chain, var)
+        fixture_feeds(chain.file, chain.symbol, var)
     };
     // Chains of one statement: a chain written inside another's arguments
     // (`a.join(b.withColumnRenamed("id", "key"), "key")`) comes after it in the index.
