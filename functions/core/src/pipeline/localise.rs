@@ -1584,10 +1584,11 @@ fn align(
 }
 
 /// The statement whose names a Project's results carry, from `chosen` on: Spark collapses
-/// adjacent projections into one and keeps the last alias of each name, so when a statement
-/// downstream of `chosen` in its flow names a result `chosen` names too (`withColumn("t",
-/// trim(…))`, then `withColumn("t", quoted("t"))`), that statement wrote the node — the most
-/// downstream one, when several do.
+/// adjacent projections into one and keeps the last alias of each name, so when a later
+/// statement of the same file, downstream of `chosen` in its flow, names a result `chosen` names
+/// too (`withColumn("t", trim(…))`, then `withColumn("t", quoted("t"))`), that statement wrote
+/// the node — the last one, when several do. DataFrame calls only: a SQL statement's select list
+/// is one projection, its names written once.
 fn last_alias_writer(
     table: &SiteTable,
     evidence: &PlanEvidence,
@@ -1595,27 +1596,45 @@ fn last_alias_writer(
     chosen: Aligned,
     unit: &BTreeSet<SiteId>,
 ) -> Aligned {
-    let node = &evidence.targets[n].1;
+    let results: BTreeSet<&str> = evidence.targets[n]
+        .1
+        .tokens
+        .iter()
+        .filter(|(k, _)| *k == TokenKind::Alias)
+        .map(|(_, v)| v.as_str())
+        .collect();
+    if results.is_empty() {
+        return chosen;
+    }
     let aliases = |site: SiteId| -> BTreeSet<&str> {
         table.sites[site]
             .evidence
             .tokens
             .iter()
-            .filter(|(k, v)| *k == TokenKind::Alias && node.has(TokenKind::Alias, v))
+            .filter(|(k, v)| *k == TokenKind::Alias && results.contains(v.as_str()))
             .map(|(_, v)| v.as_str())
             .collect()
     };
+    let is_call = |site: SiteId| matches!(table.sites[site].kind, SiteKind::Call { .. });
     let mut writer = chosen;
-    // (a loop's `df = df.withColumn("t", …)` is upstream of itself: a few steps at most)
+    if !is_call(writer.site) {
+        return writer;
+    }
     for _ in 0..RENAMING_STEPS {
         let named = aliases(writer.site);
         if named.is_empty() {
             return writer;
         }
+        let at = &table.sites[writer.site];
         let renaming = unit
             .iter()
             .copied()
-            .filter(|&s| s != writer.site && evidence.scores[n].contains_key(&s))
+            // (the cheap test first)
+            .filter(|&s| {
+                let site = &table.sites[s];
+                site.file == at.file && site.lines.start > at.lines.end && is_call(s)
+            })
+            .filter(|&s| evidence.scores[n].contains_key(&s))
             .filter(|&s| !aliases(s).is_disjoint(&named))
             .filter(|&s| table.upstream(s, None).contains(&writer.site))
             .min_by(|a, b| downstream_order(table, *a, *b));
