@@ -1,7 +1,7 @@
 //! A test that runs its own copy of a statement (a suite re-writing the job's chain with another
 //! name for its result) produced the plans it ran: where the plan's names are the test's, the
 //! test's statement is the answer, though most of the plan looks alike in both; where nothing
-//! tells them apart, the code under test is.
+//! tells them apart, the code under test is — as a coin toss, the test's copy beside it.
 
 mod support;
 
@@ -84,6 +84,31 @@ fn the_plan_a_test_ran_is_its_own_statement_s() {
     // … and as the job does: the job's
     for file in files_answering("total") {
         assert_eq!(file, "jobs/totals.py");
+    }
+}
+
+#[test]
+fn a_test_copying_the_jobs_code_makes_the_answer_a_coin_toss() {
+    // the test's statement is the job's, word for word: the plan cannot tell which one ran
+    let test = TEST.replace("{name}", "total");
+    let plan = PLAN.replace("{name}", "total");
+    let mappings = support::map_against(
+        &[("jobs/totals.py", JOB), ("tests/test_totals.py", &test)],
+        &plan,
+    );
+    for id in ["2", "3", "5"] {
+        let m = mappings.iter().find(|m| m.dag_node_id == id).expect(id);
+        let code = m.mapped_code.as_ref().expect("mapped");
+        // the code under test is named first, as no surer than a coin toss …
+        assert_eq!(code.file, "jobs/totals.py", "{m:#?}");
+        assert!(m.confidence <= 0.5, "{id}: {m:#?}");
+        assert!(m.explanation.contains("tests/test_totals.py"), "{m:#?}");
+        // … with the test's copy as the first alternative
+        let first = &m.alternatives.first().expect("an alternative").location;
+        assert_eq!(
+            (first.file.as_str(), first.lines.as_str()),
+            ("tests/test_totals.py", "6-6")
+        );
     }
 }
 

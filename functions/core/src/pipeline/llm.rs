@@ -440,6 +440,7 @@ mod tests {
             keyword_match: 1.0,
             matched: vec!["column:age".into()],
             ast_score: 0.9,
+            test_copy: false,
         };
         vec![c(0, 10), c(1, 20)]
     }

@@ -1218,8 +1218,13 @@ fn contender_ranks(
         {
             break;
         }
-        let tolerance = leader.map_or(TWIN_TOLERANCE, |l| tie_tolerance(table, l, &unit.kind));
-        if unit.score >= top * (1.0 - tolerance) && files.insert(unit_file(table, sites)) {
+        let (tolerance, score) = leader.map_or((TWIN_TOLERANCE, unit.score), |l| {
+            (
+                tie_tolerance(table, l, &unit.kind),
+                fit_beside(table, l, &unit.kind, unit.score),
+            )
+        });
+        if score >= top * (1.0 - tolerance) && files.insert(unit_file(table, sites)) {
             ranks.push(rank);
         }
     }
@@ -1250,6 +1255,22 @@ fn tie_tolerance(table: &SiteTable, leader: &UnitKind, other: &UnitKind) -> f64 
     }
 }
 
+/// How well the unit `other` fits beside `leader` before the prior favouring the code under
+/// test: a test's copy of the job's code fits [`TEST_DAMPING`] of the job's on the same evidence,
+/// so the plan does not tell them apart ([`unit_in_tests`]).
+fn fit_beside(table: &SiteTable, leader: &UnitKind, other: &UnitKind, fit: f64) -> f64 {
+    if unit_in_tests(table, other) && !unit_in_tests(table, leader) {
+        fit / TEST_DAMPING
+    } else {
+        fit
+    }
+}
+
+/// Whether a unit's own code ([`unit_position`]) is a test's.
+fn unit_in_tests(table: &SiteTable, kind: &UnitKind) -> bool {
+    own_first_site(table, kind).is_some_and(|s| table.sites[s].flags.test)
+}
+
 /// The contenders that fit the plan as well as the winner (within [`TWIN_TOLERANCE`], or
 /// [`TRANSLATION_TOLERANCE`] in another language: [`tie_tolerance`]; one per file, the winner's
 /// own included; at most [`TWINS_KEPT`]), as `dagNodeId` → their aligned
@@ -1275,9 +1296,16 @@ fn twin_alignment(
             .filter_map(|(idx, (t, a))| {
                 let (t, a) = ((*t)?, (*a)?);
                 let score = |site: SiteId| scores[idx].get(&site).copied().unwrap_or(0.0);
+                // A test's copy of the chosen code scores the test prior less on the same
+                // evidence ([`fit_beside`]).
+                let prior = if table.sites[t.site].flags.test && !table.sites[a.site].flags.test {
+                    TEST_DAMPING
+                } else {
+                    1.0
+                };
                 // Whatever the construct: `groupBy(k).count()` and a split `g.count()`, a
                 // DataFrame filter and a SQL WHERE explain the node alike all the same.
-                let alike = (score(t.site) - score(a.site)).abs() <= tolerance;
+                let alike = (score(t.site) / prior - score(a.site)).abs() <= tolerance;
                 (a.site != t.site && alike).then(|| (graph.nodes[idx].id.to_string(), t.site))
             })
             .collect()
@@ -1288,7 +1316,9 @@ fn twin_alignment(
     let mut twins: Vec<(Option<u32>, BTreeMap<String, SiteId>)> = Vec::new();
     for (fit, rank, twin) in fits {
         let file = file_of(*rank);
-        let tolerance = tie_tolerance(table, &ranked[winner].0.kind, &ranked[*rank].0.kind);
+        let (leader, other) = (&ranked[winner].0.kind, &ranked[*rank].0.kind);
+        let tolerance = tie_tolerance(table, leader, other);
+        let fit = fit_beside(table, leader, other, *fit);
         let ties = best_fit > 0.0 && (best_fit - fit) <= tolerance * best_fit;
         if *rank != winner && ties && twins.iter().all(|(f, _)| *f != file) {
             twins.push((file, alike_nodes(twin, tolerance)));
@@ -1310,13 +1340,19 @@ const TWINS_KEPT: usize = 2;
 /// Where a unit's own code starts (file, line): its last chain's or its statement's first site,
 /// not the statements feeding it (every query on one DataFrame shares where that was built).
 pub fn unit_position(table: &SiteTable, kind: &UnitKind) -> Option<(u32, u32)> {
+    let site = &table.sites[own_first_site(table, kind)?];
+    Some((site.file, site.lines.start))
+}
+
+/// The first site of a unit's own code: its last chain's or its statement's.
+fn own_first_site(table: &SiteTable, kind: &UnitKind) -> Option<SiteId> {
     let own = match kind {
         UnitKind::Flow { chain } => table.chain_sites(*chain),
         UnitKind::Sql { statement } => table.sql_sites(*statement),
     };
-    let first = own.iter().min_by_key(|s| table.sites[**s].lines.start)?;
-    let site = &table.sites[*first];
-    Some((site.file, site.lines.start))
+    own.iter()
+        .min_by_key(|s| table.sites[**s].lines.start)
+        .copied()
 }
 
 /// The position in `ranked` of the unit program order picks: in the leader's file, within

@@ -75,7 +75,9 @@ pub fn merit(c: &Candidate) -> f64 {
 /// merit) that is other code: in another file (a look-alike script), or a statement of the same
 /// file on another frame (`train.describe().show()` beside `test.describe().show()`). The choice
 /// between them is a coin toss. Statements of one file on the same frame that explain a node
-/// alike plan alike (`df.select("a")`, `df.select(col("a"))`): either is right.
+/// alike plan alike (`df.select("a")`, `df.select(col("a"))`): either is right. A test's copy
+/// of the chosen code ([`Candidate::test_copy`]) is a twin too: only the prior favouring the
+/// code under test, not the plan, put the chosen one first.
 pub fn twin_of(top: &[Candidate], best: usize) -> Option<&Candidate> {
     let chosen = top.get(best)?;
     let other_code = |c: &Candidate| {
@@ -83,7 +85,8 @@ pub fn twin_of(top: &[Candidate], best: usize) -> Option<&Candidate> {
             || (c.start, c.end) != (chosen.start, chosen.end) && !same_query(c, chosen)
     };
     top.iter().enumerate().find_map(|(i, c)| {
-        (i != best && other_code(c) && merit(chosen) - merit(c) < TWIN_MARGIN).then_some(c)
+        let alike = merit(chosen) - merit(c) < TWIN_MARGIN || c.test_copy;
+        (i != best && other_code(c) && alike).then_some(c)
     })
 }
 
@@ -253,6 +256,7 @@ mod tests {
             keyword_match: 1.0,
             matched: vec!["column:salary".into()],
             ast_score: 1.0,
+            test_copy: false,
         }
     }
 
@@ -314,6 +318,33 @@ mod tests {
             .decide(&sem(), &[candidate(0, "a/Job.scala", 1.0), other])
             .unwrap();
         assert!(torn.confidence <= TWIN_CONFIDENCE, "{}", torn.confidence);
+    }
+
+    #[test]
+    fn a_tests_copy_is_a_twin_whatever_the_test_prior_costs_its_merit() {
+        let job = candidate(0, "jobs/Job.scala", 1.0);
+        // the test prior leaves the copy well behind on merit …
+        let copy = Candidate {
+            ast_score: 0.8,
+            ..candidate(1, "tests/JobSpec.scala", 0.9)
+        };
+        let sure = EvidenceReasoner
+            .decide(&sem(), &[job.clone(), copy.clone()])
+            .unwrap();
+        assert!(sure.confidence > TWIN_CONFIDENCE, "{}", sure.confidence);
+        // … but localisation found it the job's copy on the same evidence: a coin toss
+        let copy = Candidate {
+            test_copy: true,
+            ..copy
+        };
+        let torn = EvidenceReasoner.decide(&sem(), &[job, copy]).unwrap();
+        assert_eq!(torn.best, 0, "{}", torn.reasoning);
+        assert!(torn.confidence <= TWIN_CONFIDENCE, "{}", torn.confidence);
+        assert!(
+            torn.reasoning.contains("tests/JobSpec.scala"),
+            "{}",
+            torn.reasoning
+        );
     }
 
     #[test]

@@ -48,6 +48,11 @@ pub struct Candidate {
     /// Set by node 4.
     #[serde(default)]
     pub ast_score: f64,
+    /// A twin unit's site in a test, standing for the aligned site's code outside tests: it
+    /// explains the node as well, short only of the prior favouring the code under test
+    /// ([`super::reason::twin_of`] counts it a twin whatever that prior costs its merit).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub test_copy: bool,
 }
 
 /// BM25 statistics over site terms. Hand-written rather than a crate: the scoring is a dozen lines,
@@ -288,6 +293,9 @@ pub fn embedding_retrieval(
                         .map(|(k, v)| format!("{}:{v}", format!("{k:?}").to_lowercase()))
                         .collect(),
                     ast_score: 0.0,
+                    test_copy: twins.contains(&site_id)
+                        && site.flags.test
+                        && aligned.is_some_and(|a| !ctx.table.sites[a].flags.test),
                 }
             },
         )
