@@ -44,7 +44,18 @@ pub fn site_score(
     if !can_produce(family, target, site) {
         return (0.0, Overlap::default());
     }
-    let ov = evidence_overlap(family, target, site, table);
+    let ov = if picks_statistics_described(family, target, site) {
+        // The columns are implied, not missing — but only where the unit is known: a bare
+        // `describe()` says nothing of which frame it described, so units are ranked on the
+        // columns code names ([`PlanEvidence::new`]).
+        overlap(
+            &target.without(TokenKind::Column).without(TokenKind::Alias),
+            &site.evidence,
+            &table.weights,
+        )
+    } else {
+        evidence_overlap(family, target, site, table)
+    };
     let mut score = if target.is_empty() {
         0.45
     } else {
@@ -154,6 +165,23 @@ fn evidence_overlap(
     } else {
         overlap(target, &site.evidence, &table.weights)
     }
+}
+
+/// The function `describe()` / `summary()` pick each column's statistic out of its map with
+/// (`element_at`, normalised).
+const STATISTIC_PICKED: &str = "elementat";
+
+/// The node picks each column's statistic out of its map (`element_at(age, summary) AS age`) and
+/// the site is a bare `describe()` / `summary()` ([`super::sites::Site::describes_every_column`]): it names none
+/// of the columns whose statistics it computes.
+fn picks_statistics_described(
+    family: OperatorFamily,
+    target: &Evidence,
+    site: &super::sites::Site,
+) -> bool {
+    family == OperatorFamily::Project
+        && target.has(TokenKind::Function, STATISTIC_PICKED)
+        && site.describes_every_column()
 }
 
 /// The node takes fields out of a struct and the site takes that struct apart (`"name.*"`, or

@@ -78,6 +78,21 @@ pub struct Site {
     pub aggregated_before: bool,
 }
 
+impl Site {
+    /// Whether the site is a `describe()` / `summary()` naming no column: its statistics are of
+    /// every column of its frame, each picked out of its map under the column's own name
+    /// (`element_at(age, summary) AS age`), none of them written.
+    pub fn describes_every_column(&self) -> bool {
+        matches!(&self.kind, SiteKind::Call { method, .. }
+            if !statistics_computed_by(method).0.is_empty())
+            && !self
+                .evidence
+                .tokens
+                .iter()
+                .any(|(k, _)| *k == TokenKind::Column)
+    }
+}
+
 /// All sites of an index plus the flow between them.
 #[derive(Debug)]
 pub struct SiteTable {
@@ -2000,7 +2015,8 @@ mod tests {
             "stats.py",
             "df = spark.read.csv('x.csv', header=True)\n\
              df.describe().show()\n\
-             df.summary().show()\n",
+             df.summary().show()\n\
+             df.describe('age').show()\n",
         )];
         let index = repo_index(&files);
         let table = SiteTable::build(&index);
@@ -2023,6 +2039,14 @@ mod tests {
             assert!(describe.has(kind, value), "{value}: {:?}", describe.tokens);
         }
         assert!(!describe.has(TokenKind::Function, "percentileapprox"));
+        // a bare one names none of the columns whose statistics it computes
+        assert!(site("describe").describes_every_column());
+        assert!(!site("csv").describes_every_column());
+        let named = table.sites.iter().find(|s| {
+            matches!(&s.kind, SiteKind::Call { method, .. } if method == "describe")
+                && s.lines.start == 4
+        });
+        assert!(!named.expect("describe('age')").describes_every_column());
         // `summary()` adds the quartiles
         let summary = &site("summary").evidence;
         assert!(summary.has(TokenKind::Function, "percentileapprox"));
