@@ -168,12 +168,13 @@ fn evidence_overlap(
 }
 
 /// The function `describe()` / `summary()` pick each column's statistic out of its map with
-/// (`element_at`, normalised).
+/// (`element_at`), normalised.
 const STATISTIC_PICKED: &str = "elementat";
 
 /// The node picks each column's statistic out of its map (`element_at(age, summary) AS age`) and
-/// the site is a bare `describe()` / `summary()` ([`super::sites::Site::describes_every_column`]): it names none
-/// of the columns whose statistics it computes.
+/// the site is a bare `describe()` / `summary()`
+/// ([`super::sites::Site::describes_every_column`]): it names none of the columns whose
+/// statistics it computes.
 fn picks_statistics_described(
     family: OperatorFamily,
     target: &Evidence,
