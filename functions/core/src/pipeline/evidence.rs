@@ -651,6 +651,11 @@ impl Evidence {
         self.tokens.iter().any(|(k, v)| *k == kind && v == value)
     }
 
+    /// Whether the bag holds any token of this kind (a call naming no column holds no `Column`).
+    pub fn has_any(&self, kind: TokenKind) -> bool {
+        self.tokens.iter().any(|(k, _)| *k == kind)
+    }
+
     /// How the bag spells the column or alias `value` (normalised) when it spells it with
     /// capitals; `None` when it is written in lower case (or not at all).
     fn spelling(&self, value: &str) -> Option<&str> {

@@ -205,11 +205,7 @@ fn bare_null_drop(target: &Evidence, site: &super::sites::Site) -> bool {
     let (node, written) = (&target.predicates, &site.evidence.predicates);
     only_null_drop(target)
         && only_null_drop(&site.evidence)
-        && !site
-            .evidence
-            .tokens
-            .iter()
-            .any(|(k, _)| *k == TokenKind::Column)
+        && !site.evidence.has_any(TokenKind::Column)
         && (node.is_empty() || written.is_empty() || !node.is_disjoint(written))
 }
 
@@ -222,11 +218,7 @@ fn bare_deduplication_of_rows(target: &Evidence, site: &super::sites::Site) -> b
     target.deduplicates_only()
         && site.evidence.deduplicates_only()
         && (site.narrowed_before || !target.narrowed_rows)
-        && !site
-            .evidence
-            .tokens
-            .iter()
-            .any(|(k, _)| *k == TokenKind::Column)
+        && !site.evidence.has_any(TokenKind::Column)
 }
 
 /// The file a unit's code is in (a unit's sites share one file).
@@ -1295,6 +1287,12 @@ fn fit_beside(table: &SiteTable, leader: &UnitKind, other: &UnitKind, fit: f64) 
     }
 }
 
+/// Whether `site` is a test's standing beside `chosen` outside tests: on the same evidence it
+/// scores [`TEST_DAMPING`] of `chosen`'s, the test prior all that sets them apart.
+pub fn test_copy_of(table: &SiteTable, site: SiteId, chosen: SiteId) -> bool {
+    table.sites[site].flags.test && !table.sites[chosen].flags.test
+}
+
 /// Whether a unit's own code ([`unit_position`]) is a test's.
 fn unit_in_tests(table: &SiteTable, kind: &UnitKind) -> bool {
     own_first_site(table, kind).is_some_and(|s| table.sites[s].flags.test)
@@ -1327,7 +1325,7 @@ fn twin_alignment(
                 let score = |site: SiteId| scores[idx].get(&site).copied().unwrap_or(0.0);
                 // A test's copy of the chosen code scores the test prior less on the same
                 // evidence ([`fit_beside`]).
-                let prior = if table.sites[t.site].flags.test && !table.sites[a.site].flags.test {
+                let prior = if test_copy_of(table, t.site, a.site) {
                     TEST_DAMPING
                 } else {
                     1.0

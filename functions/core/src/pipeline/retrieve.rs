@@ -13,7 +13,7 @@
 //! Candidates are deduplicated by reported location: several calls of one statement are one
 //! answer to a user.
 
-use super::localise::{PlanLocalisation, site_score};
+use super::localise::{PlanLocalisation, site_score, test_copy_of};
 use super::semantics::SemanticDescription;
 use super::sites::{SiteId, SiteKind, SiteTable};
 use crate::code::RepoIndex;
@@ -294,8 +294,7 @@ pub fn embedding_retrieval(
                         .collect(),
                     ast_score: 0.0,
                     test_copy: twins.contains(&site_id)
-                        && site.flags.test
-                        && aligned.is_some_and(|a| !ctx.table.sites[a].flags.test),
+                        && aligned.is_some_and(|a| test_copy_of(ctx.table, site_id, a)),
                 }
             },
         )

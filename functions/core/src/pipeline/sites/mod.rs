@@ -85,11 +85,7 @@ impl Site {
     pub fn describes_every_column(&self) -> bool {
         matches!(&self.kind, SiteKind::Call { method, .. }
             if !statistics_computed_by(method).0.is_empty())
-            && !self
-                .evidence
-                .tokens
-                .iter()
-                .any(|(k, _)| *k == TokenKind::Column)
+            && !self.evidence.has_any(TokenKind::Column)
     }
 }
 
