@@ -966,3 +966,74 @@ fn a_photon_explanation_after_the_plan_is_not_part_of_it() {
         assert_eq!(with_note.nodes.len(), plain.nodes.len(), "{file}");
     }
 }
+
+/// A plan the project's own benchmark sets captured: `bench/<set>/<case>/<form>`.
+fn bench_form(set: &str, case: &str, form: &str) -> String {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../../bench")
+        .join(set)
+        .join(case)
+        .join(form);
+    std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+#[test]
+fn a_cached_plan_in_the_ui_and_the_log_pairs_with_its_text() {
+    // A cached join, counted once the cache is built: the listeners' tree puts the cache's plan
+    // straight under `InMemoryTableScan`, while the text has an `InMemoryRelation` between
+    // them and lists the scan again in the outer AQE Initial Plan.
+    let case = "jm-qs-join-compare-filter-data-frames-and-count-003";
+    let ui = parse_plan(
+        &bench_form("java-more", case, "ui.json"),
+        &ParseOptions::default(),
+    )
+    .expect("ui");
+    let mut paths: Vec<&str> = ui
+        .nodes
+        .iter()
+        .filter_map(|n| n.details.scan.as_ref())
+        .flat_map(|s| s.paths.iter().map(String::as_str))
+        .collect();
+    paths.sort_unstable();
+    // the UI's `desc` cuts the location short; the plan text has it whole
+    assert_eq!(paths.len(), 2, "{paths:?}");
+    assert!(paths[0].ends_with("chapter10/allTrades.csv"), "{paths:?}");
+    assert!(paths[1].ends_with("chapter10/validTrades.csv"), "{paths:?}");
+    assert!(
+        ui.nodes
+            .iter()
+            .filter(|n| n.operator == "Filter")
+            .all(|n| !n.details.input.is_empty())
+    );
+    let log = parse_plan(
+        &bench_form("java-more", case, "eventlog.jsonl"),
+        &ParseOptions::default(),
+    )
+    .expect("event log");
+    let scan = &log.nodes[log.node_by_id("1").expect("node 1")];
+    assert_eq!(scan.operator, "InMemoryTableScan");
+    assert_eq!(scan.details.metrics["number of output rows"], "16");
+}
+
+#[test]
+fn a_ui_scan_of_an_rdd_pairs_with_its_text_whatever_the_ui_draws_below_it() {
+    // `createDataFrame` over an RDD of earlier results: the UI draws those results' plans
+    // below `Scan ExistingRDD`; the text stops at the scan.
+    let g = parse_plan(
+        &bench_form("dynamic", "ano-test-association-evaluator-007", "ui.json"),
+        &ParseOptions::default(),
+    )
+    .expect("ui");
+    let filter = g
+        .nodes
+        .iter()
+        .find(|n| {
+            n.operator == "Filter" && n.children.iter().any(|&c| g.nodes[c].operator == "RDDScan")
+        })
+        .expect("the query's filter");
+    assert_eq!(
+        texts(&filter.details.conditions),
+        vec!["(attribute = relationship)"]
+    );
+    assert_eq!(filter.details.input.len(), 2);
+}

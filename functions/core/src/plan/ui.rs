@@ -12,7 +12,8 @@
 //!
 //! When the execution carries its `planDescription` (the formatted plan), the main plan's nodes
 //! are aligned with it — both trees walked in pre-order, skipping what only one form has (query
-//! stages, `InputAdapter`, codegen clusters) — and details `desc` does not show (inputs, result
+//! stages, `InputAdapter`, codegen clusters, a cache's `InMemoryRelation`, AQE's Initial Plan,
+//! the plans the UI draws below an RDD's scan) — and details `desc` does not show (inputs, result
 //! aliases, partition filters, read schema) are filled in. The alignment is used only when the
 //! two walks agree operator for operator; otherwise `desc` alone is kept.
 //!
@@ -430,7 +431,10 @@ fn walk_ui(nodes: &[PlanNode], roots: &[NodeIdx]) -> Vec<Step> {
         if nodes[i].operator != "WholeStageCodegen" {
             steps.push(Step::Node(i));
         }
-        stack.extend(nodes[i].children.iter().rev().copied());
+        // the UI draws the plan an RDD was made from below its scan; the text does not
+        if nodes[i].operator != "RDDScan" {
+            stack.extend(nodes[i].children.iter().rev().copied());
+        }
     }
     steps
 }
@@ -439,7 +443,9 @@ fn walk_ui(nodes: &[PlanNode], roots: &[NodeIdx]) -> Vec<Step> {
 /// graph, an event log's `sparkPlanInfo`) list it: query stages and `InputAdapter` left out,
 /// a reused exchange as [`Step::Reused`], subqueries not entered.
 pub(super) fn walk_formatted(graph: &PlanGraph) -> Vec<Step> {
-    let only_in_text = |op: &str| op.ends_with("QueryStage") || op == "InputAdapter";
+    // (the listeners' tree puts a cache's plan straight under its `InMemoryTableScan`)
+    let only_in_text =
+        |op: &str| op.ends_with("QueryStage") || op == "InputAdapter" || op == "InMemoryRelation";
     let mut steps = Vec::new();
     // a node met again (a damaged plan can link one under its own subtree) is not entered twice
     let mut seen = vec![false; graph.nodes.len()];
@@ -453,13 +459,17 @@ pub(super) fn walk_formatted(graph: &PlanGraph) -> Vec<Step> {
         if !only_in_text(&node.operator) {
             steps.push(Step::Node(i));
         }
-        let finals = node
+        let mut finals = node
             .children
             .iter()
-            .rev()
             .copied()
             .filter(|&c| graph.nodes[c].section != PlanSection::Initial);
-        stack.extend(finals);
+        if node.operator == "AdaptiveSparkPlan" {
+            // its final plan alone: a node the Initial Plan shares with it is listed again there
+            stack.extend(finals.next());
+        } else {
+            stack.extend(finals.rev());
+        }
     }
     steps
 }

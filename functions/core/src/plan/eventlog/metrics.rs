@@ -9,9 +9,10 @@
 //! [`walk_formatted`] does — and when they agree operator for operator, each operator's metrics
 //! are written into its node's `details.metrics` as the UI displays them (`1024`, `26 ms`,
 //! `3.3 KiB` as bytes, nanoseconds as `ns`). A `WholeStageCodegen` stage's `duration` goes to
-//! every operator fused into it as [`CODEGEN_STAGE_DURATION`]. When the walks disagree (a cached
-//! relation, a plan form the walk does not know) the plan keeps no metrics: a wrong pairing would
-//! put one operator's cost on another.
+//! every operator fused into it as [`CODEGEN_STAGE_DURATION`]. A cache's plan hangs straight
+//! below its `InMemoryTableScan` and an RDD's source plan below its `Scan ExistingRDD` in
+//! `sparkPlanInfo`; the walks allow for both. When they disagree (a plan form the walk does not
+//! know) the plan keeps no metrics: a wrong pairing would put one operator's cost on another.
 
 use std::collections::HashMap;
 
@@ -100,7 +101,10 @@ fn walk_info(root: &PlanInfo) -> (Vec<InfoStep<'_>>, Vec<&PlanInfo>) {
             // subqueries hang off their host in the formatted plan, outside the walk
         } else {
             steps.push(InfoStep::Node(node, stage));
-            stack.extend(children(stage));
+            // the plan an RDD was made from hangs below its scan here, not in the text
+            if classify(name).canonical != "RDDScan" {
+                stack.extend(children(stage));
+            }
         }
     }
     (steps, stages)
