@@ -1037,3 +1037,32 @@ fn a_ui_scan_of_an_rdd_pairs_with_its_text_whatever_the_ui_draws_below_it() {
     );
     assert_eq!(filter.details.input.len(), 2);
 }
+
+#[test]
+fn an_exchange_a_subquery_reuses_keeps_the_main_querys_join_as_its_parent() {
+    // TPC-H q11: its HAVING subquery joins the same tables as the query; the UI draws the
+    // query's two broadcast exchanges under the subquery's joins too, and lists the subquery's
+    // nodes first.
+    let path =
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../bench/dev/tpch-default-q11/ui.json");
+    let text = std::fs::read_to_string(&path).expect("ui");
+    let g = parse_plan(&text, &ParseOptions::default()).expect("ui");
+    let parents = g.parents();
+    for exchange in ["20", "25"] {
+        let idx = g.node_by_id(exchange).expect("exchange");
+        assert_eq!(g.nodes[idx].operator, "BroadcastExchange");
+        let users: Vec<PlanSection> = g
+            .nodes
+            .iter()
+            .filter(|n| n.children.contains(&idx))
+            .map(|n| n.section)
+            .collect();
+        assert_eq!(users.len(), 2, "drawn under both joins: {users:?}");
+        let parent = &g.nodes[parents[idx].expect("a parent")];
+        assert_eq!(
+            (parent.operator.as_str(), parent.section),
+            ("BroadcastHashJoin", PlanSection::Final),
+            "exchange {exchange}"
+        );
+    }
+}

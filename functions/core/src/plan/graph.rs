@@ -364,12 +364,18 @@ impl PlanGraph {
         nested
     }
 
-    /// Parent of each node (first parent found; shared nodes keep the final-plan parent).
+    /// Parent of each node: the first found in the node's own section, else the first found.
+    /// A node shared across sections keeps the parent of its own plan — a scan the AQE Initial
+    /// Plan lists again, an exchange the UI draws under the main query's join and under a
+    /// subquery's that reuses it — whatever order the nodes are listed in.
     pub fn parents(&self) -> Vec<Option<NodeIdx>> {
-        let mut parents = vec![None; self.nodes.len()];
+        let mut parents: Vec<Option<NodeIdx>> = vec![None; self.nodes.len()];
         for (idx, node) in self.nodes.iter().enumerate() {
             for &child in &node.children {
-                if parents[child].is_none() {
+                let own_section = node.section == self.nodes[child].section;
+                let kept_is_own = parents[child]
+                    .is_some_and(|p| self.nodes[p].section == self.nodes[child].section);
+                if parents[child].is_none() || (own_section && !kept_is_own) {
                     parents[child] = Some(idx);
                 }
             }
