@@ -1343,10 +1343,11 @@ fn names_folded_into_aggregate(following: &[crate::code::SparkCall]) -> Vec<&str
 }
 
 /// A join call naming its keys (`join(other, "k")`, `join(other, ["k"], "left")`, `Seq("k")`)
-/// rather than comparing them (`a.k == b.k`, `col("a") === col("b")`, `equalTo`).
+/// rather than comparing them (`a.k == b.k`, `col("a") === col("b")`, `equalTo`) or stating
+/// its condition in SQL (`expr("a.k = b.k")`, `expr("array_contains(tags, id)")`).
 fn joins_on_names(call: &crate::code::SparkCall) -> bool {
     let text = call.args.text.to_ascii_lowercase();
-    let compares = ["==", "equalto", "eqnullsafe", "<=>"]
+    let compares = ["==", "equalto", "eqnullsafe", "<=>", "expr("]
         .iter()
         .any(|op| text.contains(op));
     let names_a_key = !call.args.columns.is_empty()
@@ -1954,7 +1955,9 @@ pub(super) fn clause_evidence(stmt: &SqlStatement, clause: &SqlClause) -> Eviden
         for f in distinct_counted(c) {
             evidence.add(TokenKind::Function, &f);
         }
-        if c.kind == SqlClauseKind::Join && c.text.to_ascii_uppercase().contains(" USING") {
+        // `JOIN b USING (k)`, `NATURAL JOIN b`: one `k` each, as a join on names keeps
+        let on_names = upper.contains(" USING") || upper.starts_with("NATURAL ");
+        if c.kind == SqlClauseKind::Join && on_names {
             evidence.add(TokenKind::Literal, JOINED_ON_NAMES);
         }
         // `ON a.x = b.x AND a.y = b.y` names the join's keys in the order Spark plans them.

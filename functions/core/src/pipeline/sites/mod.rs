@@ -1621,6 +1621,33 @@ mod tests {
     }
 
     #[test]
+    fn a_join_on_a_condition_stated_in_sql_or_a_function_names_no_keys() {
+        let table = site_table(
+            "job.py",
+            "a = spark.createDataFrame(rows, [\"id\", \"tags\"])\n\
+             b = spark.createDataFrame(more, [\"id\", \"name\"])\n\
+             a.join(b, expr(\"array_contains(tags, id)\")).show()\n\
+             a.join(b, expr(\"a.id = b.id\")).show()\n\
+             a.join(broadcast(b), \"id\").show()\n\
+             spark.sql(\"SELECT * FROM a NATURAL JOIN b\").show()\n\
+             spark.sql(\"SELECT * FROM a JOIN b ON a.id = b.id\").show()\n",
+        );
+        let on_names = |line: u32| {
+            table.sites.iter().any(|s| {
+                s.lines.start == line && s.evidence.has(TokenKind::Literal, JOINED_ON_NAMES)
+            })
+        };
+        assert!(!on_names(3), "a condition in SQL");
+        assert!(!on_names(4), "a comparison written in SQL");
+        assert!(on_names(5), "a broadcast hint names no condition");
+        assert!(
+            on_names(6),
+            "a natural join keeps one of each column both sides hold"
+        );
+        assert!(!on_names(7));
+    }
+
+    #[test]
     fn a_chain_written_inside_a_join_feeds_the_join_as_its_argument() {
         let table = site_table(
             "job.py",
