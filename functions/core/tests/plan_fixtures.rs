@@ -1066,3 +1066,22 @@ fn an_exchange_a_subquery_reuses_keeps_the_main_querys_join_as_its_parent() {
         );
     }
 }
+
+#[test]
+fn a_ui_empty_relation_pairs_with_its_text_whatever_the_ui_draws_below_it() {
+    // TPC-H q19 with no row passing its join: the UI draws the logical plan AQE found empty
+    // below `EmptyRelation`; the text keeps it as `(unknown)` lines the walk does not enter.
+    let g = parse_plan(
+        &bench_form("sqltwins", "dnt-tpch-019", "ui.json"),
+        &ParseOptions::default(),
+    )
+    .expect("ui");
+    let partial = &g.nodes[g.node_by_id("5").expect("node 5")];
+    assert_eq!(partial.operator, "HashAggregate");
+    assert_eq!(
+        partial.details.input.len(),
+        2,
+        "{:?}",
+        partial.details.input
+    );
+}

@@ -1443,6 +1443,10 @@ fn derived_reason(
         OperatorFamily::Scan if node.name.ends_with("OneRowRelation") => {
             Some("the single row of a query without FROM, read by".to_owned())
         }
+        // AQE found this input empty and planned nothing for it: no code of its own.
+        OperatorFamily::Scan if node.operator == "EmptyRelation" => {
+            Some("an input found empty while running, in place of its plan, for".to_owned())
+        }
         OperatorFamily::PythonEval => Some("Python UDF evaluation for".to_owned()),
         OperatorFamily::Expand => Some("row expansion for".to_owned()),
         _ if node.operator.eq_ignore_ascii_case("WindowGroupLimit") => {
@@ -2407,6 +2411,70 @@ Project [Department#3, __pivot_count(1) AS count AS `count(1) AS count`#9[0] AS 
         let semantics = plan_semantics(&graph);
         let consumer = semantics[0].induced_by.as_ref().expect("derived");
         assert_eq!(consumer.dag_node_id, graph.nodes[1].id.to_string());
+        assert_eq!(consumer.family, crate::plan::OperatorFamily::Aggregate);
+    }
+
+    #[test]
+    fn an_input_aqe_found_empty_serves_the_operator_reading_it() {
+        // Spark 4.3, TPC-H q19 over data none of whose rows pass the join's filters: AQE puts
+        // an `EmptyRelation` where the join was and keeps the logical plan it found empty.
+        let plan = "\
+== Physical Plan ==
+AdaptiveSparkPlan (6)
++- == Final Plan ==
+   ResultQueryStage (5)
+   +- * HashAggregate (4)
+      +- ShuffleQueryStage (3), Statistics(sizeInBytes=0.0 B, rowCount=0)
+         +- Exchange (2)
+            +- * HashAggregate (1)
+               +- * EmptyRelation (0)
+                  +- Project (unknown)
+                     +- EmptyRelation (unknown)
+
+
+(0) EmptyRelation [codegen id : 2]
+Output [2]: [l_extendedprice#1967, l_discount#1968]
+Arguments: [plan_id=17879]
+
+(1) HashAggregate [codegen id : 2]
+Input [2]: [l_extendedprice#1967, l_discount#1968]
+Keys: []
+Functions [1]: [partial_sum((l_extendedprice#1967 * (1.0 - l_discount#1968)))]
+Aggregate Attributes [1]: [sum#2017]
+Results [1]: [sum#2018]
+
+(2) Exchange
+Input [1]: [sum#2018]
+Arguments: SinglePartition, ENSURE_REQUIREMENTS, [plan_id=17889]
+
+(3) ShuffleQueryStage
+Output [1]: [sum#2018]
+Arguments: 0
+
+(4) HashAggregate [codegen id : 3]
+Input [1]: [sum#2018]
+Keys: []
+Functions [1]: [sum((l_extendedprice#1967 * (1.0 - l_discount#1968)))]
+Aggregate Attributes [1]: [sum((l_extendedprice#1967 * (1.0 - l_discount#1968)))#1974]
+Results [1]: [sum((l_extendedprice#1967 * (1.0 - l_discount#1968)))#1974 AS revenue#1975]
+
+(5) ResultQueryStage
+Output [1]: [revenue#1975]
+Arguments: 1
+
+(6) AdaptiveSparkPlan
+Output [1]: [revenue#1975]
+Arguments: isFinalPlan=true
+
+";
+        let graph = parse_plan(plan, &ParseOptions::default()).unwrap();
+        let semantics = plan_semantics(&graph);
+        let empty = graph.node_by_id("0").unwrap();
+        let consumer = semantics[empty]
+            .induced_by
+            .as_ref()
+            .expect("no code of its own");
+        assert_eq!(consumer.dag_node_id, "1");
         assert_eq!(consumer.family, crate::plan::OperatorFamily::Aggregate);
     }
 

@@ -48,6 +48,8 @@ use OperatorFamily as F;
 pub const SPARK_OPERATORS: &[(&str, &str, OperatorFamily, NodeKind)] = &[
     // scans and sources
     ("LocalTableScan", "LocalTableScan", F::Scan, Code),
+    // AQE's stand-in for a part of the plan it found empty at run time (Spark 4)
+    ("EmptyRelation", "EmptyRelation", F::Scan, Code),
     ("InMemoryTableScan", "InMemoryTableScan", F::Scan, Code),
     ("InMemoryRelation", "InMemoryRelation", F::Cache, Code),
     ("BatchScan", "BatchScan", F::Scan, Code),

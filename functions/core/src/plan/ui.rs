@@ -13,7 +13,7 @@
 //! When the execution carries its `planDescription` (the formatted plan), the main plan's nodes
 //! are aligned with it — both trees walked in pre-order, skipping what only one form has (query
 //! stages, `InputAdapter`, codegen clusters, a cache's `InMemoryRelation`, AQE's Initial Plan,
-//! the plans the UI draws below an RDD's scan) — and details `desc` does not show (inputs, result
+//! the plans the UI draws below an RDD's scan or an `EmptyRelation`) — and details `desc` does not show (inputs, result
 //! aliases, partition filters, read schema) are filled in. The alignment is used only when the
 //! two walks agree operator for operator; otherwise `desc` alone is kept.
 //!
@@ -431,12 +431,17 @@ fn walk_ui(nodes: &[PlanNode], roots: &[NodeIdx]) -> Vec<Step> {
         if nodes[i].operator != "WholeStageCodegen" {
             steps.push(Step::Node(i));
         }
-        // the UI draws the plan an RDD was made from below its scan; the text does not
-        if nodes[i].operator != "RDDScan" {
+        if !draws_what_the_text_does_not(&nodes[i].operator) {
             stack.extend(nodes[i].children.iter().rev().copied());
         }
     }
     steps
+}
+
+/// Leaves of the plan text below which the listeners' tree draws more: the plan an RDD was made
+/// from below its `Scan ExistingRDD`, the plan AQE found empty below its `EmptyRelation`.
+pub(super) fn draws_what_the_text_does_not(operator: &str) -> bool {
+    matches!(operator, "RDDScan" | "EmptyRelation")
 }
 
 /// A formatted plan's final plan in pre-order, as the other forms of the same plan (the UI's
@@ -458,6 +463,9 @@ pub(super) fn walk_formatted(graph: &PlanGraph) -> Vec<Step> {
         }
         if !only_in_text(&node.operator) {
             steps.push(Step::Node(i));
+        }
+        if draws_what_the_text_does_not(&node.operator) {
+            continue;
         }
         let mut finals = node
             .children

@@ -10,8 +10,8 @@
 //! are written into its node's `details.metrics` as the UI displays them (`1024`, `26 ms`,
 //! `3.3 KiB` as bytes, nanoseconds as `ns`). A `WholeStageCodegen` stage's `duration` goes to
 //! every operator fused into it as [`CODEGEN_STAGE_DURATION`]. A cache's plan hangs straight
-//! below its `InMemoryTableScan` and an RDD's source plan below its `Scan ExistingRDD` in
-//! `sparkPlanInfo`; the walks allow for both. When they disagree (a plan form the walk does not
+//! below its `InMemoryTableScan`, an RDD's source plan below its `Scan ExistingRDD` and the plan
+//! AQE found empty below its `EmptyRelation` in `sparkPlanInfo`; the walks allow for all three. When they disagree (a plan form the walk does not
 //! know) the plan keeps no metrics: a wrong pairing would put one operator's cost on another.
 
 use std::collections::HashMap;
@@ -20,7 +20,7 @@ use super::reader::PlanInfo;
 use crate::plan::builder::is_subquery_wrapper;
 use crate::plan::graph::{CODEGEN_STAGE_DURATION, PlanGraph};
 use crate::plan::operators::classify;
-use crate::plan::ui::{Step, walk_formatted};
+use crate::plan::ui::{Step, draws_what_the_text_does_not, walk_formatted};
 
 /// One step of the `sparkPlanInfo` walk: an operator with the codegen stage it was fused into
 /// (an index into the walk's stages), or a reused exchange.
@@ -101,8 +101,8 @@ fn walk_info(root: &PlanInfo) -> (Vec<InfoStep<'_>>, Vec<&PlanInfo>) {
             // subqueries hang off their host in the formatted plan, outside the walk
         } else {
             steps.push(InfoStep::Node(node, stage));
-            // the plan an RDD was made from hangs below its scan here, not in the text
-            if classify(name).canonical != "RDDScan" {
+            // the plan an RDD was made from, or AQE found empty, hangs below here, not in the text
+            if !draws_what_the_text_does_not(&classify(name).canonical) {
                 stack.extend(children(stage));
             }
         }
