@@ -1085,3 +1085,24 @@ fn a_ui_empty_relation_pairs_with_its_text_whatever_the_ui_draws_below_it() {
         partial.details.input
     );
 }
+
+#[test]
+fn an_exchange_reused_in_the_same_plan_keeps_its_first_user_as_its_parent() {
+    // TPC-H q20: the broadcast of `part`'s keys serves a semi join and is reused by a later
+    // one; the UI draws it under both and lists the later join first.
+    let path =
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../bench/dev/tpch-default-q20/ui.json");
+    let text = std::fs::read_to_string(&path).expect("ui");
+    let g = parse_plan(&text, &ParseOptions::default()).expect("ui");
+    let exchange = g.node_by_id("23").expect("exchange");
+    assert_eq!(g.nodes[exchange].operator, "BroadcastExchange");
+    let users = g
+        .nodes
+        .iter()
+        .filter(|n| n.children.contains(&exchange))
+        .count();
+    assert_eq!(users, 2);
+    let parent = g.parents()[exchange].expect("a parent");
+    // the join written first: ps_partkey in (select p_partkey …)
+    assert_eq!(g.nodes[parent].id, "19");
+}

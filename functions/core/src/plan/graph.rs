@@ -364,14 +364,30 @@ impl PlanGraph {
         nested
     }
 
-    /// Parent of each node: the first found in the node's own section, else the first found.
-    /// A node shared across sections keeps the parent of its own plan — a scan the AQE Initial
-    /// Plan lists again, an exchange the UI draws under the main query's join and under a
-    /// subquery's that reuses it — whatever order the nodes are listed in.
+    /// Parent of each node: the one a pre-order walk from the roots reaches it through first, as
+    /// Spark prints a plan (a shared node is written out under its first user, and reused under
+    /// the later ones) — whatever order the nodes are listed in, and the UI lists them bottom-up.
+    /// A node the walk does not reach (a subquery's) takes a parent in its own section first:
+    /// an exchange the UI draws under the main query's join and under a subquery's that reuses
+    /// it keeps the main query's.
     pub fn parents(&self) -> Vec<Option<NodeIdx>> {
         let mut parents: Vec<Option<NodeIdx>> = vec![None; self.nodes.len()];
+        let mut reached = vec![false; self.nodes.len()];
+        let mut stack: Vec<(NodeIdx, Option<NodeIdx>)> =
+            self.roots.iter().rev().map(|&r| (r, None)).collect();
+        while let Some((idx, parent)) = stack.pop() {
+            if std::mem::replace(&mut reached[idx], true) {
+                continue;
+            }
+            parents[idx] = parent;
+            let children = self.nodes[idx].children.iter().rev();
+            stack.extend(children.map(|&c| (c, Some(idx))));
+        }
         for (idx, node) in self.nodes.iter().enumerate() {
             for &child in &node.children {
+                if reached[child] {
+                    continue;
+                }
                 let own_section = node.section == self.nodes[child].section;
                 let kept_is_own = parents[child]
                     .is_some_and(|p| self.nodes[p].section == self.nodes[child].section);
