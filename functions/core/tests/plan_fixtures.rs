@@ -1043,10 +1043,11 @@ fn an_exchange_a_subquery_reuses_keeps_the_main_querys_join_as_its_parent() {
     // TPC-H q11: its HAVING subquery joins the same tables as the query; the UI draws the
     // query's two broadcast exchanges under the subquery's joins too, and lists the subquery's
     // nodes first.
-    let path =
-        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../bench/dev/tpch-default-q11/ui.json");
-    let text = std::fs::read_to_string(&path).expect("ui");
-    let g = parse_plan(&text, &ParseOptions::default()).expect("ui");
+    let g = parse_plan(
+        &bench_form("dev", "tpch-default-q11", "ui.json"),
+        &ParseOptions::default(),
+    )
+    .expect("ui");
     let parents = g.parents();
     for exchange in ["20", "25"] {
         let idx = g.node_by_id(exchange).expect("exchange");
@@ -1090,10 +1091,11 @@ fn a_ui_empty_relation_pairs_with_its_text_whatever_the_ui_draws_below_it() {
 fn an_exchange_reused_in_the_same_plan_keeps_its_first_user_as_its_parent() {
     // TPC-H q20: the broadcast of `part`'s keys serves a semi join and is reused by a later
     // one; the UI draws it under both and lists the later join first.
-    let path =
-        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../bench/dev/tpch-default-q20/ui.json");
-    let text = std::fs::read_to_string(&path).expect("ui");
-    let g = parse_plan(&text, &ParseOptions::default()).expect("ui");
+    let g = parse_plan(
+        &bench_form("dev", "tpch-default-q20", "ui.json"),
+        &ParseOptions::default(),
+    )
+    .expect("ui");
     let exchange = g.node_by_id("23").expect("exchange");
     assert_eq!(g.nodes[exchange].operator, "BroadcastExchange");
     let users = g

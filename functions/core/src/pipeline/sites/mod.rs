@@ -1621,7 +1621,7 @@ mod tests {
     }
 
     #[test]
-    fn a_join_on_a_condition_stated_in_sql_or_a_function_names_no_keys() {
+    fn a_join_on_a_condition_written_in_sql_names_no_keys() {
         let table = site_table(
             "job.py",
             "a = spark.createDataFrame(rows, [\"id\", \"tags\"])\n\
