@@ -13,9 +13,9 @@
 //! When the execution carries its `planDescription` (the formatted plan), the main plan's nodes
 //! are aligned with it — both trees walked in pre-order, skipping what only one form has (query
 //! stages, `InputAdapter`, codegen clusters, a cache's `InMemoryRelation`, AQE's Initial Plan,
-//! the plans the UI draws below an RDD's scan or an `EmptyRelation`) — and details `desc` does not show (inputs, result
-//! aliases, partition filters, read schema) are filled in. The alignment is used only when the
-//! two walks agree operator for operator; otherwise `desc` alone is kept.
+//! the plans the UI draws below an RDD's scan or an `EmptyRelation`) — and details `desc` does
+//! not show (inputs, result aliases, partition filters, read schema) are filled in. The alignment
+//! is used only when the two walks agree operator for operator; otherwise `desc` alone is kept.
 //!
 //! [`NodeDetails::metrics`]: super::graph::NodeDetails::metrics
 

@@ -11,8 +11,9 @@
 //! `3.3 KiB` as bytes, nanoseconds as `ns`). A `WholeStageCodegen` stage's `duration` goes to
 //! every operator fused into it as [`CODEGEN_STAGE_DURATION`]. A cache's plan hangs straight
 //! below its `InMemoryTableScan`, an RDD's source plan below its `Scan ExistingRDD` and the plan
-//! AQE found empty below its `EmptyRelation` in `sparkPlanInfo`; the walks allow for all three. When they disagree (a plan form the walk does not
-//! know) the plan keeps no metrics: a wrong pairing would put one operator's cost on another.
+//! AQE found empty below its `EmptyRelation` in `sparkPlanInfo`; the walks allow for all three.
+//! When they disagree (a plan form the walk does not know) the plan keeps no metrics: a wrong
+//! pairing would put one operator's cost on another.
 
 use std::collections::HashMap;
 
