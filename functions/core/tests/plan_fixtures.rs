@@ -6,6 +6,8 @@
 //! was extracted from it. The same assertion passing on both forms is the point: both front
 //! ends must agree.
 
+mod support;
+
 use std::path::PathBuf;
 
 use plan2code_core::plan::{
@@ -967,16 +969,6 @@ fn a_photon_explanation_after_the_plan_is_not_part_of_it() {
     }
 }
 
-/// A plan the project's own benchmark sets captured: `bench/<set>/<case>/<form>`.
-fn bench_form(set: &str, case: &str, form: &str) -> String {
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../../bench")
-        .join(set)
-        .join(case)
-        .join(form);
-    std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
-}
-
 #[test]
 fn a_cached_plan_in_the_ui_and_the_log_pairs_with_its_text() {
     // A cached join, counted once the cache is built: the listeners' tree puts the cache's plan
@@ -984,7 +976,7 @@ fn a_cached_plan_in_the_ui_and_the_log_pairs_with_its_text() {
     // them and lists the scan again in the outer AQE Initial Plan.
     let case = "jm-qs-join-compare-filter-data-frames-and-count-003";
     let ui = parse_plan(
-        &bench_form("java-more", case, "ui.json"),
+        &support::bench_plan_form("java-more", case, "ui.json"),
         &ParseOptions::default(),
     )
     .expect("ui");
@@ -1006,7 +998,7 @@ fn a_cached_plan_in_the_ui_and_the_log_pairs_with_its_text() {
             .all(|n| !n.details.input.is_empty())
     );
     let log = parse_plan(
-        &bench_form("java-more", case, "eventlog.jsonl"),
+        &support::bench_plan_form("java-more", case, "eventlog.jsonl"),
         &ParseOptions::default(),
     )
     .expect("event log");
@@ -1020,7 +1012,7 @@ fn a_ui_scan_of_an_rdd_pairs_with_its_text_whatever_the_ui_draws_below_it() {
     // `createDataFrame` over an RDD of earlier results: the UI draws those results' plans
     // below `Scan ExistingRDD`; the text stops at the scan.
     let g = parse_plan(
-        &bench_form("dynamic", "ano-test-association-evaluator-007", "ui.json"),
+        &support::bench_plan_form("dynamic", "ano-test-association-evaluator-007", "ui.json"),
         &ParseOptions::default(),
     )
     .expect("ui");
@@ -1044,7 +1036,7 @@ fn an_exchange_a_subquery_reuses_keeps_the_main_querys_join_as_its_parent() {
     // query's two broadcast exchanges under the subquery's joins too, and lists the subquery's
     // nodes first.
     let g = parse_plan(
-        &bench_form("dev", "tpch-default-q11", "ui.json"),
+        &support::bench_plan_form("dev", "tpch-default-q11", "ui.json"),
         &ParseOptions::default(),
     )
     .expect("ui");
@@ -1073,7 +1065,7 @@ fn a_ui_empty_relation_pairs_with_its_text_whatever_the_ui_draws_below_it() {
     // TPC-H q19 with no row passing its join: the UI draws the logical plan AQE found empty
     // below `EmptyRelation`; the text keeps it as `(unknown)` lines the walk does not enter.
     let g = parse_plan(
-        &bench_form("sqltwins", "dnt-tpch-019", "ui.json"),
+        &support::bench_plan_form("sqltwins", "dnt-tpch-019", "ui.json"),
         &ParseOptions::default(),
     )
     .expect("ui");
@@ -1092,7 +1084,7 @@ fn an_exchange_reused_in_the_same_plan_keeps_its_first_user_as_its_parent() {
     // TPC-H q20: the broadcast of `part`'s keys serves a semi join and is reused by a later
     // one; the UI draws it under both and lists the later join first.
     let g = parse_plan(
-        &bench_form("dev", "tpch-default-q20", "ui.json"),
+        &support::bench_plan_form("dev", "tpch-default-q20", "ui.json"),
         &ParseOptions::default(),
     )
     .expect("ui");

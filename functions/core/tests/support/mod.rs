@@ -9,6 +9,7 @@ use plan2code_core::plan::{ParseOptions, parse_plan};
 use std::sync::Arc;
 
 /// Map `plan` against a repository holding `files` (path, source).
+#[allow(dead_code)] // (not every test maps: the plan readers' tests only parse)
 pub fn map_against(files: &[(&str, &str)], plan: &str) -> Vec<MappingOutput> {
     let dir = tempfile::tempdir().unwrap();
     for (path, source) in files {
