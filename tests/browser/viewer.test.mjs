@@ -159,6 +159,9 @@ test('log in through the printed link, map the example, pause, resume, click nod
   const withAlternative = mapped.find((m) => m.alternatives.length);
   if (withAlternative) {
     await page.click(`#graph .node[data-key="${withAlternative.dagNodeId}"]`);
+    // the panel is redrawn for the node clicked: its own alternatives, not the last node's
+    const { file, lines } = withAlternative.mappedCode;
+    await page.waitForSelector(`#code .file:text("${file}:${lines}")`);
     await page.click('.show-alternative[data-index="0"]');
     assert.deepEqual(await highlighted(page, 'alt'), range(withAlternative.alternatives[0].lines));
   }
