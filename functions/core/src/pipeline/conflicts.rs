@@ -75,7 +75,7 @@ use super::evidence::{
     KEY_LEFT_OUT, PIVOT_VALUE, TokenKind, WITH_REPLACEMENT, normalise_function,
 };
 use super::operations::{AGGREGATE_FUNCTIONS, WINDOW_FUNCTIONS};
-use super::semantics::is_join_type_word;
+use super::semantics::{is_join_type_word, is_outer_join_word};
 use crate::code::lang::vocab::{ASC_NULLS_LAST, DESC_NULLS_FIRST, PYTHON_UDF_CALL};
 use crate::plan::OperatorFamily;
 use std::collections::BTreeSet;
@@ -120,8 +120,11 @@ pub fn conflicts(family: OperatorFamily, node: &Evidence, site: &Evidence) -> bo
                 return true;
             }
             if node_types.is_empty() {
-                // An inner join carries no type word: only `how="inner"` agrees with it.
-                site_types.iter().any(|t| *t != "inner")
+                // An inner join carries no type word: only `how="inner"` agrees with it — or an
+                // outer join, when a test above rejects the rows it pads with nulls.
+                site_types
+                    .iter()
+                    .any(|t| *t != "inner" && !(node.nulls_rejected_above && is_outer_join_word(t)))
             } else {
                 disjoint_named(node_types, site_types)
             }
@@ -1103,6 +1106,15 @@ mod tests {
         assert!(conflicts(OperatorFamily::Join, &left_node, &says_inner));
         assert!(!conflicts(OperatorFamily::Join, &left_node, &says_left));
         assert!(!conflicts(OperatorFamily::Join, &left_node, &says_nothing));
+        // An inner join whose rows a test above reads may be an outer join the optimiser made
+        // inner; never a semi or anti join.
+        let tested_inner = Evidence {
+            nulls_rejected_above: true,
+            ..inner_node.clone()
+        };
+        let says_semi = bag(&[(TokenKind::Column, "id"), (TokenKind::Literal, "semi")]);
+        assert!(!conflicts(OperatorFamily::Join, &tested_inner, &says_left));
+        assert!(conflicts(OperatorFamily::Join, &tested_inner, &says_semi));
     }
 
     #[test]

@@ -53,6 +53,10 @@ pub struct Evidence {
     /// For a join the query returns as it is: its result keeps both sides' keys under one name,
     /// so it was joined on a condition (`a.x == b.x`, SQL's `ON`), not on names.
     pub keeps_both_keys: bool,
+    /// For an inner join: a test above it reads its rows (a filter's condition, a later join's
+    /// keys), so the optimiser may have made it of an outer join the code wrote — an outer join
+    /// whose null rows that test rejects is planned inner.
+    pub nulls_rejected_above: bool,
     /// For a de-duplication of keys only: its keys are fewer than the columns its scans read, so
     /// something narrowed the rows first (`select(a, b).distinct()`, not a whole frame's
     /// `dropDuplicates()`).
@@ -586,6 +590,7 @@ impl Evidence {
             },
             grouping: self.grouping,
             keeps_both_keys: self.keeps_both_keys,
+            nulls_rejected_above: self.nulls_rejected_above,
             narrowed_rows: self.narrowed_rows,
             passed_through: self.passed_through.clone(),
             returns_keys: self.returns_keys,

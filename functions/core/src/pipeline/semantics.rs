@@ -135,6 +135,8 @@ const GROUPING: &str = "grouping";
 const KEY: &str = "key";
 /// … and that its join keeps both sides' keys ([`Evidence::keeps_both_keys`]).
 const BOTH_KEYS: &str = "keepsBothKeys";
+/// … and that a test above its inner join reads its rows ([`Evidence::nulls_rejected_above`]).
+const NULLS_REJECTED_ABOVE: &str = "nullsRejectedAbove";
 /// … and that it de-duplicates narrowed rows ([`Evidence::narrowed_rows`]).
 const NARROWED_ROWS: &str = "narrowedRows";
 /// … and the columns it passes through ([`Evidence::passed_through`]).
@@ -197,6 +199,11 @@ fn to_pairs(evidence: &Evidence) -> Vec<(String, String)> {
             evidence
                 .keeps_both_keys
                 .then(|| (BOTH_KEYS.to_owned(), "true".to_owned())),
+        )
+        .chain(
+            evidence
+                .nulls_rejected_above
+                .then(|| (NULLS_REJECTED_ABOVE.to_owned(), "true".to_owned())),
         )
         .chain(
             evidence
@@ -347,6 +354,8 @@ pub fn evidence_of(pairs: &[(String, String)]) -> Evidence {
             e.add_key(v);
         } else if k == BOTH_KEYS {
             e.keeps_both_keys = true;
+        } else if k == NULLS_REJECTED_ABOVE {
+            e.nulls_rejected_above = true;
         } else if k == NARROWED_ROWS {
             e.narrowed_rows = true;
         } else if k == PASSED_THROUGH {
@@ -516,6 +525,14 @@ pub fn is_join_type_word(word: &str) -> bool {
         || JOIN_TYPE_SPELLINGS
             .iter()
             .any(|(_, words)| words.contains(&word))
+}
+
+/// Whether `word` names an outer join (`left`, `right_outer`, `full`, …), which Spark plans as an
+/// inner one when a test above it rejects the rows it pads with nulls.
+pub fn is_outer_join_word(word: &str) -> bool {
+    JOIN_TYPE_SPELLINGS[..3]
+        .iter()
+        .any(|(_, words)| words.contains(&word))
 }
 
 /// A field a serializer writes out: `… AS id#11`.
@@ -1628,6 +1645,9 @@ pub fn plan_semantics(graph: &PlanGraph) -> Vec<SemanticDescription> {
         if node.family == OperatorFamily::Join && returns_both_keys(graph, &parents, idx) {
             own[idx].keeps_both_keys = true;
         }
+        if node.family == OperatorFamily::Join && tested_above(graph, &parents, idx) {
+            own[idx].nulls_rejected_above = true;
+        }
     }
     // Rows PySpark handed over, or a Python UDF evaluated, anywhere in the plan: Python drove
     // the whole query, so none of its operators is a Scala or Java statement's.
@@ -1938,6 +1958,42 @@ fn returns_both_keys(graph: &PlanGraph, parents: &[Option<NodeIdx>], idx: NodeId
         .iter()
         .filter_map(|k| k.columns.first())
         .any(|key| names.iter().filter(|n| n.eq_ignore_ascii_case(key)).count() > 1)
+}
+
+/// Whether an inner join's rows are tested above it: a Filter's condition or a later join's keys
+/// or condition read one of the columns its inputs bring. Spark plans an outer join as inner
+/// when such a test rejects the rows it would pad with nulls (`EliminateOuterJoin`).
+fn tested_above(graph: &PlanGraph, parents: &[Option<NodeIdx>], idx: NodeIdx) -> bool {
+    let Some(join) = graph.nodes[idx].details.join.as_deref() else {
+        return false;
+    };
+    if join.join_type != "Inner" {
+        return false;
+    }
+    let brought: BTreeSet<String> = graph.nodes[idx]
+        .children
+        .iter()
+        .flat_map(|&c| {
+            let d = &graph.nodes[c].details;
+            if d.output.is_empty() {
+                &d.input
+            } else {
+                &d.output
+            }
+        })
+        .map(|a| a.name.to_lowercase().to_string())
+        .collect();
+    std::iter::successors(parents[idx], |&n| parents[n]).any(|n| {
+        let d = &graph.nodes[n].details;
+        let tests = d.conditions.iter().chain(
+            d.join
+                .iter()
+                .flat_map(|j| j.left_keys.iter().chain(&j.right_keys).chain(&j.condition)),
+        );
+        tests
+            .flat_map(|t| &t.columns)
+            .any(|c| brought.contains(&c.to_lowercase()))
+    })
 }
 
 /// Nearest ancestor written by the user.

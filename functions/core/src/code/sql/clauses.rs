@@ -575,10 +575,24 @@ impl ClauseBuilder<'_> {
                 self.clauses[p]
                     .literals
                     .extend(join_type.map(str::to_owned));
+                self.push_one_sided_conjuncts(predicate, p_lines, depth);
             }
             if let Some(JoinConstraint::Using(names)) = join_constraint(&join.join_operator) {
                 self.clauses[j].columns = names.iter().map(|n| n.to_string()).collect();
             }
+        }
+    }
+
+    /// The conjuncts of a join's `ON` that test one side alone (`o_comment NOT LIKE '%x%'`,
+    /// `l_shipdate >= DATE '1995-09-01'`), each also a predicate of its own, as a WHERE's
+    /// conjunct is: the optimiser pushes them below the join as a Filter of that side.
+    fn push_one_sided_conjuncts(&mut self, predicate: &Expr, lines: LineRange, depth: u32) {
+        for conjunct in conjuncts(predicate) {
+            if !tests_one_side(conjunct) {
+                continue;
+            }
+            let c_lines = self.lines(self.expr_span(conjunct), lines);
+            self.push_expr(SqlClauseKind::WherePredicate, c_lines, conjunct, depth);
         }
     }
 
@@ -653,6 +667,33 @@ pub(super) fn conjuncts(expr: &Expr) -> Vec<&Expr> {
         }
     }
     out
+}
+
+/// Whether a condition reads one column alone: a comparison with a value, not of two columns
+/// (`a.id = b.id` names `id` twice), or a test of one column (`x NOT LIKE '%y%'`, `x IN (1, 2)`).
+fn tests_one_side(condition: &Expr) -> bool {
+    let columns = |e: &Expr| {
+        let mut tokens = CallArgs::default();
+        sql_expression_tokens(&e.to_string(), &mut tokens);
+        dedup(&mut tokens.columns);
+        tokens.columns.len()
+    };
+    match condition {
+        Expr::Nested(inner) => tests_one_side(inner),
+        Expr::BinaryOp { left, op, right } if is_comparison(op) => {
+            (columns(left) == 0) != (columns(right) == 0)
+        }
+        Expr::BinaryOp { .. } => false,
+        other => columns(other) == 1,
+    }
+}
+
+fn is_comparison(op: &sqlparser::ast::BinaryOperator) -> bool {
+    use sqlparser::ast::BinaryOperator as B;
+    matches!(
+        op,
+        B::Eq | B::NotEq | B::Lt | B::LtEq | B::Gt | B::GtEq | B::Spaceship
+    )
 }
 
 /// The first item a query selects (`l_orderkey` of `SELECT l_orderkey FROM …`), as written.

@@ -362,6 +362,25 @@ mod tests {
     }
 
     #[test]
+    fn an_on_conjunct_testing_one_side_is_a_predicate_of_its_own() {
+        let sql = "SELECT * FROM s LEFT JOIN e\n  ON s.id = e.id\n  AND e.kind NOT LIKE '%x%'\n  AND e.day >= DATE '1995-09-01'\n  AND s.a + 1 > e.b";
+        let out = analyse_sql(&at_line(sql, 1));
+        let predicates: Vec<_> = out[0]
+            .clauses
+            .iter()
+            .filter(|c| c.kind == SqlClauseKind::WherePredicate)
+            .map(|c| (c.lines.start, c.text.as_str()))
+            .collect();
+        assert_eq!(
+            predicates,
+            [
+                (3, "e.kind NOT LIKE '%x%'"),
+                (4, "e.day >= DATE '1995-09-01'")
+            ]
+        );
+    }
+
+    #[test]
     fn a_joins_type_is_the_word_a_dataframe_join_would_use() {
         let words = |sql: &str| {
             let out = analyse_sql(&at_line(sql, 1));

@@ -762,6 +762,14 @@ fn call_evidence(
         for column in &call.args.columns {
             evidence.add_key(column);
         }
+        let one_side = tests_of_one_side(call);
+        if one_side.compares_with_values || one_side.applies_functions {
+            families.insert(OperatorFamily::Filter);
+            evidence.predicates = one_side.facts;
+        }
+        if one_side.applies_functions {
+            families.insert(OperatorFamily::PythonEval);
+        }
     }
     // `groupBy(k).count()` and `df.count()` alike (`count()` is `groupBy().count()`).
     if names_its_count(call)
@@ -938,9 +946,26 @@ fn is_fill_method(method: &str) -> bool {
 
 /// The text of a call's first argument (`(a(b, c), [d])` → `a(b, c)`), past a keyword's name.
 pub(super) fn first_argument(args_text: &str) -> Option<&str> {
-    let inner = args_text.trim().strip_prefix('(')?;
+    let first = *arguments(args_text).first()?;
+    let first = match first.split_once('=') {
+        Some((name, value)) if name.trim().chars().all(|c| c.is_alphanumeric() || c == '_') => {
+            value.trim()
+        }
+        _ => first,
+    };
+    (!first.is_empty()).then_some(first)
+}
+
+/// The texts of a call's arguments (`(a(b, c), [d])` → `a(b, c)`, `[d]`), split at the commas
+/// outside brackets and strings; none when the text is not a parenthesised list.
+pub(super) fn arguments(args_text: &str) -> Vec<&str> {
+    let Some(inner) = args_text.trim().strip_prefix('(') else {
+        return Vec::new();
+    };
+    let mut parts = Vec::new();
     let mut depth = 0i32;
     let mut quote = None;
+    let mut from = 0;
     let mut end = inner.len();
     for (at, c) in inner.char_indices() {
         match (quote, c) {
@@ -954,20 +979,15 @@ pub(super) fn first_argument(args_text: &str) -> Option<&str> {
             }
             (None, ')' | ']' | '}') => depth -= 1,
             (None, ',') if depth == 0 => {
-                end = at;
-                break;
+                parts.push(inner[from..at].trim());
+                from = at + 1;
             }
             _ => {}
         }
     }
-    let first = inner[..end].trim();
-    let first = match first.split_once('=') {
-        Some((name, value)) if name.trim().chars().all(|c| c.is_alphanumeric() || c == '_') => {
-            value.trim()
-        }
-        _ => first,
-    };
-    (!first.is_empty()).then_some(first)
+    parts.push(inner[from..end].trim());
+    parts.retain(|p| !p.is_empty());
+    parts
 }
 
 /// The columns a run of fills names (`na.fill("x", ["a"]).na.fill("", ["b"])` — Spark plans the
@@ -1357,6 +1377,72 @@ fn joins_on_names(call: &crate::code::SparkCall) -> bool {
             .iter()
             .any(|l| !is_join_type_word(&l.to_lowercase()));
     call.method.eq_ignore_ascii_case("join") && !compares && names_a_key
+}
+
+/// What a join's condition tests besides its keys.
+struct OneSideTests {
+    /// A column compared with a value (`col("l_shipdate") >= "1995-09-01"`).
+    compares_with_values: bool,
+    /// A function applied to columns (`~special(col("o_comment"))`, `upper(x) == y`).
+    applies_functions: bool,
+    /// What the condition compares ([`predicates`]).
+    facts: std::collections::BTreeSet<String>,
+}
+
+/// Functions a join's condition calls to compare, combine or pick its columns and sides: no test
+/// of their own (`a.col("k").equalTo(b.col("k")).and(…)`, `broadcast(other)`).
+const JOIN_CONDITION_PLUMBING: &[&str] = &[
+    "broadcast",
+    "equalto",
+    "eqnullsafe",
+    "notequal",
+    "and",
+    "or",
+    "not",
+    "gt",
+    "lt",
+    "geq",
+    "leq",
+    "col",
+    "apply",
+];
+
+/// A function called in code: `special(`, `F.upper(`, `.equalTo(`.
+static CALLED_FUNCTION: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"([A-Za-z_]\w*)\s*\(").expect("called function pattern"));
+
+/// The tests of a join's condition on one side alone, which the optimiser pushes below the join
+/// as a Filter of that side (a Python UDF's evaluated there first, by a Python-eval node): a
+/// comparison with a value, or a function the condition applies. The condition is among the
+/// arguments after the frame joined (`join(other_frame(spark), "k")` applies nothing to a column).
+fn tests_of_one_side(call: &crate::code::SparkCall) -> OneSideTests {
+    let none = OneSideTests {
+        compares_with_values: false,
+        applies_functions: false,
+        facts: Default::default(),
+    };
+    if !["join", "joinwith"].contains(&call.method.to_lowercase().as_str()) {
+        return none;
+    }
+    let arguments = arguments(&call.args.text);
+    let Some(after_frame) = arguments.get(1..).filter(|rest| !rest.is_empty()) else {
+        return none;
+    };
+    let condition = after_frame.join(", ");
+    let facts = predicates::of_filter_arguments(&condition);
+    // (a comparison with a name is a fact ending in its operator: `x<` for `x < limit`)
+    let compares_with_values = facts
+        .iter()
+        .any(|f| !f.ends_with(['=', '<', '>']) && f.contains(['=', '<', '>']));
+    let applies_functions = CALLED_FUNCTION.captures_iter(&condition).any(|c| {
+        let f = normalise_function(&c[1]);
+        !is_noise_function(&f) && !JOIN_CONDITION_PLUMBING.contains(&f.as_str())
+    });
+    OneSideTests {
+        compares_with_values,
+        applies_functions,
+        facts,
+    }
 }
 
 /// The name a `count()` call gives its result: the plan's `count(1) AS count`, where SQL's

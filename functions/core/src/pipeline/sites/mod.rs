@@ -2145,6 +2145,11 @@ mod tests {
             Some("'x,y'")
         );
         assert_eq!(build::first_argument("()"), None);
+        assert_eq!(
+            build::arguments("(o, (a == b) & f(\"x, y\"), \"left\")"),
+            ["o", "(a == b) & f(\"x, y\")", "\"left\""]
+        );
+        assert!(build::arguments("x").is_empty());
     }
 
     #[test]
