@@ -4,7 +4,9 @@
 //! of the user's, so the class name is the evidence: each node is the statement running that
 //! command, not a writer (the only other code a command could be) nor the other command. The
 //! Spark UI's graph lists a command's `CommandResult` alone; its plan text says what it ran. Real
-//! Spark 4.3 plans (`bench/jupyter`).
+//! Spark 4.3 plans (`bench/jupyter`, `bench/guide`). A command listing part of what it shows
+//! (`SHOW USER FUNCTIONS`, `SHOW FUNCTIONS LIKE 'c*'`) is told from its siblings by the
+//! arguments its node prints, in the text and, through it, in the UI's graph.
 
 mod support;
 
@@ -56,5 +58,56 @@ fn a_command_result_the_ui_lists_alone_is_the_statement_running_its_command() {
         let code = result.mapped_code.as_ref().expect("mapped");
         assert_eq!(code.lines, line, "{case}: {}", result.explanation);
         assert!(result.confidence >= 0.9, "{case}: {}", result.confidence);
+    }
+}
+
+/// A notebook of functions listings, each in its own cell.
+const LISTINGS: &str = "-- Databricks notebook source
+SHOW FUNCTIONS
+
+-- COMMAND ----------
+
+SHOW SYSTEM FUNCTIONS
+
+-- COMMAND ----------
+
+SHOW USER FUNCTIONS
+
+-- COMMAND ----------
+
+SHOW FUNCTIONS \"s*\";
+
+-- COMMAND ----------
+
+SHOW FUNCTIONS LIKE \"collect*\";
+";
+
+#[test]
+fn a_listing_of_some_functions_is_the_statement_narrowing_it_so() {
+    let cases = [
+        ("stdg-structured-apis-chapter-10-spark-sql-sql-018", 2),
+        ("stdg-structured-apis-chapter-10-spark-sql-sql-019", 6),
+        ("stdg-structured-apis-chapter-10-spark-sql-sql-020", 10),
+        ("stdg-structured-apis-chapter-10-spark-sql-sql-021", 14),
+        ("stdg-structured-apis-chapter-10-spark-sql-sql-022", 18),
+    ];
+    for (case, line) in cases {
+        for form in ["formatted.txt", "ui.json"] {
+            let plan = support::bench_plan_form("guide", case, form);
+            let mappings = support::map_against(&[("listings.sql", LISTINGS)], &plan);
+            assert!(!mappings.is_empty());
+            for node in &mappings {
+                let code = node.mapped_code.as_ref().expect("mapped");
+                let (start, end) = code.lines.split_once('-').unwrap();
+                let (start, end): (u32, u32) = (start.parse().unwrap(), end.parse().unwrap());
+                // its cell, holding its statement and no other
+                assert!(
+                    start <= line && line <= end && end < line + 4,
+                    "{case} {form} {}: {}",
+                    node.node_name,
+                    code.lines
+                );
+            }
+        }
     }
 }

@@ -7,6 +7,10 @@
 //! reduce to one key, a verb and the kind of object it acts on (`show tables`,
 //! `show namespaces`, `describe table`, `create view`, `insert`): [`command_of_operator`] reads
 //! it off the class name's words, [`command_of_statement`] off the statement's leading keywords.
+//! A command listing part of what it shows says which part on both sides too: `SHOW USER
+//! FUNCTIONS` and `SHOW FUNCTIONS LIKE 's*'` are `ShowFunctionsCommand`s whose arguments say
+//! so ([`narrowed_by_arguments`]), and their key says it as well (`show functions user`,
+//! `show functions like s*`).
 
 use crate::code::index::{SqlClause, SqlClauseKind};
 
@@ -135,7 +139,78 @@ pub fn command_of_statement(sql: &str) -> Option<String> {
             break;
         }
     }
-    Some(key(&verb, object.as_deref()))
+    let key = key(&verb, object.as_deref());
+    if key == SHOW_FUNCTIONS {
+        return Some(narrowed_statement(&text));
+    }
+    Some(key)
+}
+
+/// The key of a `SHOW FUNCTIONS`, which [`narrowed`] narrows.
+const SHOW_FUNCTIONS: &str = "show functions";
+
+/// A `show functions` key narrowed to the functions listed: only the user's or the system's
+/// (`scope`), only those matching `pattern`.
+fn narrowed(scope: Option<&str>, pattern: Option<&str>) -> String {
+    let mut key = SHOW_FUNCTIONS.to_owned();
+    if let Some(scope) = scope {
+        key = format!("{key} {scope}");
+    }
+    if let Some(pattern) = pattern {
+        key = format!("{key} like {}", pattern.to_lowercase());
+    }
+    key
+}
+
+/// A command's key narrowed by the arguments its node prints: `ShowFunctionsCommand`'s
+/// `database, [pattern,] user functions, system functions, [output]`
+/// (`default, s*, true, true, [function#3]`). Other commands' keys are as they are.
+pub fn narrowed_by_arguments(key: String, arguments: &str) -> String {
+    if key != SHOW_FUNCTIONS {
+        return key;
+    }
+    let parts: Vec<&str> = arguments
+        .split(',')
+        .map(str::trim)
+        .filter(|p| !p.starts_with('['))
+        .collect();
+    let flags: Vec<bool> = parts.iter().filter_map(|p| p.parse().ok()).collect();
+    let (user, system) = match flags[..] {
+        [user, system] => (user, system),
+        _ => return key,
+    };
+    let scope = match (user, system) {
+        (true, false) => Some("user"),
+        (false, true) => Some("system"),
+        _ => None,
+    };
+    // (the first part names the database; a pattern, when given, comes next)
+    let pattern = parts
+        .iter()
+        .skip(1)
+        .find(|p| p.parse::<bool>().is_err())
+        .copied();
+    narrowed(scope, pattern)
+}
+
+/// A `SHOW FUNCTIONS` statement's key narrowed as it narrows the listing:
+/// `SHOW [USER | SYSTEM | ALL] FUNCTIONS [[LIKE] pattern]`.
+fn narrowed_statement(text: &str) -> String {
+    let lower = text.to_lowercase();
+    let Some((head, rest)) = lower.split_once("functions") else {
+        return SHOW_FUNCTIONS.to_owned();
+    };
+    let scope = ["user", "system"]
+        .into_iter()
+        .find(|s| head.split_whitespace().any(|w| w == *s));
+    let rest = rest.trim().trim_end_matches(';').trim();
+    let rest = rest.strip_prefix("like").map_or(rest, str::trim);
+    let pattern = rest
+        .trim_matches(|c| c == '"' || c == '\'' || c == '`')
+        .split_whitespace()
+        .next()
+        .filter(|p| !p.is_empty());
+    narrowed(scope, pattern)
 }
 
 /// The command an SQL clause of the index runs: a `CREATE VIEW`'s or an `INSERT`'s (whose clause
@@ -180,7 +255,7 @@ mod tests {
             ("Execute DescribeTableCommand", "DESCRIBE orders"),
             ("DescribeTableCommand", "DESC TABLE EXTENDED orders"),
             ("Execute ShowPartitionsCommand", "SHOW PARTITIONS sales"),
-            ("Execute ShowFunctionsCommand", "SHOW USER FUNCTIONS"),
+            ("Execute ShowFunctionsCommand", "SHOW FUNCTIONS"),
             ("Execute ExplainCommand", "EXPLAIN SELECT 1"),
             (
                 "Execute CreateViewCommand",
@@ -209,6 +284,47 @@ mod tests {
             assert!(node.is_some(), "{class}");
             assert_eq!(node, command_of_statement(sql), "{class} / {sql}");
         }
+    }
+
+    #[test]
+    fn a_listing_of_some_functions_says_which_on_both_sides() {
+        let node = |arguments: &str| {
+            let key = command_of_operator("ShowFunctionsCommand").unwrap();
+            narrowed_by_arguments(key, arguments)
+        };
+        let pairs = [
+            ("default, true, true, [function#1]", "SHOW FUNCTIONS"),
+            ("default, true, true, [function#1]", "show all functions;"),
+            (
+                "default, false, true, [function#1]",
+                "SHOW SYSTEM FUNCTIONS",
+            ),
+            ("default, true, false, [function#1]", "SHOW USER FUNCTIONS"),
+            (
+                "default, s*, true, true, [function#1]",
+                "SHOW FUNCTIONS \"s*\";",
+            ),
+            (
+                "default, collect*, true, true, [function#1]",
+                "SHOW FUNCTIONS LIKE 'collect*'",
+            ),
+        ];
+        for (arguments, sql) in pairs {
+            assert_eq!(Some(node(arguments)), command_of_statement(sql), "{sql}");
+        }
+        assert_ne!(
+            Some(node("default, true, true, [function#1]")),
+            command_of_statement("SHOW USER FUNCTIONS")
+        );
+        assert_ne!(
+            Some(node("default, s*, true, true, [function#1]")),
+            command_of_statement("SHOW FUNCTIONS")
+        );
+        // other commands keep their key whatever they print
+        assert_eq!(
+            narrowed_by_arguments("show tables".into(), "default, true, false"),
+            "show tables"
+        );
     }
 
     #[test]

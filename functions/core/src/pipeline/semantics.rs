@@ -1233,12 +1233,21 @@ fn user_repartition(d: &crate::plan::NodeDetails) -> bool {
 /// The command a node runs (`ShowTables`), or — for the nodes around one (`CommandResult` over
 /// it, `ResolvedNamespace` under it) — the command nearest below, else above.
 fn command_around(graph: &PlanGraph, parents: &[Option<usize>], idx: usize) -> Option<String> {
-    // (a UI graph lists a command's result alone, holding what it executed)
+    // (a UI graph lists a command's result alone, holding what it executed and its arguments)
     let command = |i: usize| {
         let node = &graph.nodes[i];
-        super::commands::command_of_operator(&node.name).or_else(|| {
-            let executed = node.details.arguments.get(crate::plan::EXECUTED_COMMAND)?;
-            super::commands::command_of_operator(executed)
+        let arguments = &node.details.arguments;
+        let (key, printed) = match super::commands::command_of_operator(&node.name) {
+            Some(key) => (key, printed_arguments(graph, i)),
+            None => {
+                let executed = arguments.get(crate::plan::EXECUTED_COMMAND)?;
+                let printed = arguments.get(crate::plan::EXECUTED_COMMAND_ARGUMENTS);
+                (super::commands::command_of_operator(executed)?, printed)
+            }
+        };
+        Some(match printed {
+            Some(printed) => super::commands::narrowed_by_arguments(key, printed),
+            None => key,
         })
     };
     let mut below = vec![idx];
@@ -1256,6 +1265,13 @@ fn command_around(graph: &PlanGraph, parents: &[Option<usize>], idx: usize) -> O
         above = parents[at];
     }
     None
+}
+
+/// The arguments a command's node prints, or the first node below it that prints some
+/// (`Execute ShowFunctionsCommand` prints none; the `ShowFunctionsCommand` it runs does).
+fn printed_arguments(graph: &PlanGraph, idx: usize) -> Option<&String> {
+    std::iter::successors(Some(idx), |&n| graph.nodes[n].children.first().copied())
+        .find_map(|n| graph.nodes[n].details.arguments.get(crate::plan::ARGUMENTS))
 }
 
 /// The final step of a partial aggregate: up through the exchange, the sort and the engine's

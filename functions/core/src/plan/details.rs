@@ -15,7 +15,7 @@ use super::expr::{
     split_conjuncts, split_top_level, strip_brackets, strip_ids,
 };
 use super::graph::OperatorFamily;
-use super::graph::{Expr, JoinInfo, NodeDetails, Partitioning, ScanInfo, WindowSpec};
+use super::graph::{ARGUMENTS, Expr, JoinInfo, NodeDetails, Partitioning, ScanInfo, WindowSpec};
 use super::operators::{OperatorInfo, scan_format};
 
 /// Details from a formatted detail section: `fields` are `(key, value)` in order, keys without
@@ -255,7 +255,7 @@ fn read_scan_line(args: &str, d: &mut NodeDetails, scan: &mut Option<ScanInfo>) 
                     value.push_str(part);
                 }
                 None => {
-                    d.arguments.insert("arguments".into(), part.to_string());
+                    d.arguments.insert(ARGUMENTS.into(), part.to_string());
                 }
             },
         }
@@ -464,7 +464,7 @@ fn read_arguments(
         }
         "WholeStageCodegen" => {}
         _ => {
-            d.arguments.insert("arguments".into(), args.to_string());
+            d.arguments.insert(ARGUMENTS.into(), args.to_string());
         }
     }
 }

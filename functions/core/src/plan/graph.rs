@@ -212,6 +212,14 @@ pub const CODEGEN_STAGE_DURATION: &str = "duration of its whole-stage codegen st
 /// text prints the command below it.
 pub const EXECUTED_COMMAND: &str = "executedCommand";
 
+/// … and the arguments the plan text prints for that command (`ShowFunctionsCommand`'s
+/// `default, s*, true, true, [function#3]`), which say what it acts on.
+pub const EXECUTED_COMMAND_ARGUMENTS: &str = "executedCommandArguments";
+
+/// The argument under which a node keeps its header's arguments when nothing reads them into
+/// fields of their own (a command's: `default, true, false, [function#3]`).
+pub const ARGUMENTS: &str = "arguments";
+
 /// Everything parsed out of a node's header arguments and detail section. Fields a node does
 /// not have stay empty.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]

@@ -29,8 +29,8 @@ use super::builder::{
 use super::details::from_node_text;
 use super::error::PlanError;
 use super::graph::{
-    EXECUTED_COMMAND, ExecutionInfo, NodeDetails, NodeIdx, PlanFormat, PlanGraph, PlanNode,
-    PlanSection,
+    ARGUMENTS, EXECUTED_COMMAND, EXECUTED_COMMAND_ARGUMENTS, ExecutionInfo, NodeDetails, NodeIdx,
+    PlanFormat, PlanGraph, PlanNode, PlanSection,
 };
 use super::operators::classify;
 use super::simple::node_name;
@@ -523,11 +523,20 @@ fn record_executed_command(result: &mut PlanNode, formatted: &PlanGraph) {
         return;
     };
     // (`Execute ShowNamespacesCommand`, or a command of its own operator: `ShowTables`)
-    if let Some(executed) = text_result.children.first().map(|&c| &formatted.nodes[c]) {
-        result
-            .details
-            .arguments
-            .insert(EXECUTED_COMMAND.to_owned(), executed.name.to_string());
+    if let Some(&executed) = text_result.children.first() {
+        let arguments = &mut result.details.arguments;
+        arguments.insert(
+            EXECUTED_COMMAND.to_owned(),
+            formatted.nodes[executed].name.to_string(),
+        );
+        // (`Execute ShowFunctionsCommand` prints none; the `ShowFunctionsCommand` below it does)
+        let printed = std::iter::successors(Some(executed), |&n| {
+            formatted.nodes[n].children.first().copied()
+        })
+        .find_map(|n| formatted.nodes[n].details.arguments.get(ARGUMENTS));
+        if let Some(printed) = printed {
+            arguments.insert(EXECUTED_COMMAND_ARGUMENTS.to_owned(), printed.clone());
+        }
     }
 }
 
