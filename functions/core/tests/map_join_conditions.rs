@@ -80,7 +80,7 @@ fn a_udf_of_one_side_in_a_joins_condition_is_that_joins_filter() {
     );
     let join = line_of(DATAFRAME_QUERIES, "self.customer.join(self.orders");
     // (7) Filter `NOT pythonUDF0` over (6) ArrowEvalPython `<lambda>(o_comment)`: the join's
-    // condition, not the other script's filter applying a UDF.
+    // condition, not `q22`'s filter applying a UDF.
     for node in ["5", "6", "7"] {
         assert_eq!(start_of(&mappings, node), join, "node {node}");
     }

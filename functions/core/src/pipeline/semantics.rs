@@ -1956,17 +1956,7 @@ fn returns_both_keys(graph: &PlanGraph, parents: &[Option<NodeIdx>], idx: NodeId
         {
             return false;
         }
-        None => graph.nodes[idx]
-            .children
-            .iter()
-            .flat_map(|&c| {
-                let d = &graph.nodes[c].details;
-                if d.output.is_empty() {
-                    &d.input
-                } else {
-                    &d.output
-                }
-            })
+        None => brought_by_inputs(graph, idx)
             .map(|a| a.name.as_str())
             .collect(),
     };
@@ -1974,6 +1964,22 @@ fn returns_both_keys(graph: &PlanGraph, parents: &[Option<NodeIdx>], idx: NodeId
         .iter()
         .filter_map(|k| k.columns.first())
         .any(|key| names.iter().filter(|n| n.eq_ignore_ascii_case(key)).count() > 1)
+}
+
+/// The columns a node's inputs bring: each child's output, or its input when it prints none (a
+/// Sort or Exchange prints only its input).
+fn brought_by_inputs(
+    graph: &PlanGraph,
+    idx: NodeIdx,
+) -> impl Iterator<Item = &crate::plan::Attribute> {
+    graph.nodes[idx].children.iter().flat_map(|&c| {
+        let d = &graph.nodes[c].details;
+        if d.output.is_empty() {
+            d.input.iter()
+        } else {
+            d.output.iter()
+        }
+    })
 }
 
 /// Whether an inner join's rows are tested above it: a Filter's condition or a later join's keys
@@ -1986,17 +1992,7 @@ fn tested_above(graph: &PlanGraph, parents: &[Option<NodeIdx>], idx: NodeIdx) ->
     if join.join_type != "Inner" {
         return false;
     }
-    let brought: BTreeSet<String> = graph.nodes[idx]
-        .children
-        .iter()
-        .flat_map(|&c| {
-            let d = &graph.nodes[c].details;
-            if d.output.is_empty() {
-                &d.input
-            } else {
-                &d.output
-            }
-        })
+    let brought: BTreeSet<String> = brought_by_inputs(graph, idx)
         .map(|a| a.name.to_lowercase().to_string())
         .collect();
     std::iter::successors(parents[idx], |&n| parents[n]).any(|n| {
