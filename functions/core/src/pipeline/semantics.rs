@@ -530,9 +530,9 @@ pub fn is_join_type_word(word: &str) -> bool {
 /// Whether `word` names an outer join (`left`, `right_outer`, `full`, …), which Spark plans as an
 /// inner one when a test above it rejects the rows it pads with nulls.
 pub fn is_outer_join_word(word: &str) -> bool {
-    JOIN_TYPE_SPELLINGS[..3]
+    JOIN_TYPE_SPELLINGS
         .iter()
-        .any(|(_, words)| words.contains(&word))
+        .any(|(plan, words)| plan.ends_with("outer") && words.contains(&word))
 }
 
 /// A field a serializer writes out: `… AS id#11`.
@@ -1238,7 +1238,7 @@ fn command_around(graph: &PlanGraph, parents: &[Option<usize>], idx: usize) -> O
         let node = &graph.nodes[i];
         let arguments = &node.details.arguments;
         let (key, printed) = match super::commands::command_of_operator(&node.name) {
-            Some(key) => (key, printed_arguments(graph, i)),
+            Some(key) => (key, graph.printed_arguments(i)),
             None => {
                 let executed = arguments.get(crate::plan::EXECUTED_COMMAND)?;
                 let printed = arguments.get(crate::plan::EXECUTED_COMMAND_ARGUMENTS);
@@ -1265,13 +1265,6 @@ fn command_around(graph: &PlanGraph, parents: &[Option<usize>], idx: usize) -> O
         above = parents[at];
     }
     None
-}
-
-/// The arguments a command's node prints, or the first node below it that prints some
-/// (`Execute ShowFunctionsCommand` prints none; the `ShowFunctionsCommand` it runs does).
-fn printed_arguments(graph: &PlanGraph, idx: usize) -> Option<&String> {
-    std::iter::successors(Some(idx), |&n| graph.nodes[n].children.first().copied())
-        .find_map(|n| graph.nodes[n].details.arguments.get(crate::plan::ARGUMENTS))
 }
 
 /// The final step of a partial aggregate: up through the exchange, the sort and the engine's

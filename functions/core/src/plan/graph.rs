@@ -372,6 +372,14 @@ impl PlanGraph {
         nested
     }
 
+    /// The header arguments node `idx` prints ([`ARGUMENTS`]), or those of the first node down
+    /// its first children that prints some: `Execute ShowFunctionsCommand` prints none, the
+    /// `ShowFunctionsCommand` it runs does.
+    pub fn printed_arguments(&self, idx: NodeIdx) -> Option<&String> {
+        std::iter::successors(Some(idx), |&n| self.nodes[n].children.first().copied())
+            .find_map(|n| self.nodes[n].details.arguments.get(ARGUMENTS))
+    }
+
     /// Parent of each node: the one a pre-order walk from the roots reaches it through first, as
     /// Spark prints a plan (a shared node is written out under its first user, and reused under
     /// the later ones) — whatever order the nodes are listed in, and the UI lists them bottom-up.

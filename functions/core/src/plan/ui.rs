@@ -29,8 +29,8 @@ use super::builder::{
 use super::details::from_node_text;
 use super::error::PlanError;
 use super::graph::{
-    ARGUMENTS, EXECUTED_COMMAND, EXECUTED_COMMAND_ARGUMENTS, ExecutionInfo, NodeDetails, NodeIdx,
-    PlanFormat, PlanGraph, PlanNode, PlanSection,
+    EXECUTED_COMMAND, EXECUTED_COMMAND_ARGUMENTS, ExecutionInfo, NodeDetails, NodeIdx, PlanFormat,
+    PlanGraph, PlanNode, PlanSection,
 };
 use super::operators::classify;
 use super::simple::node_name;
@@ -529,12 +529,7 @@ fn record_executed_command(result: &mut PlanNode, formatted: &PlanGraph) {
             EXECUTED_COMMAND.to_owned(),
             formatted.nodes[executed].name.to_string(),
         );
-        // (`Execute ShowFunctionsCommand` prints none; the `ShowFunctionsCommand` below it does)
-        let printed = std::iter::successors(Some(executed), |&n| {
-            formatted.nodes[n].children.first().copied()
-        })
-        .find_map(|n| formatted.nodes[n].details.arguments.get(ARGUMENTS));
-        if let Some(printed) = printed {
+        if let Some(printed) = formatted.printed_arguments(executed) {
             arguments.insert(EXECUTED_COMMAND_ARGUMENTS.to_owned(), printed.clone());
         }
     }

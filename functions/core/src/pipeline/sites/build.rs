@@ -1380,6 +1380,7 @@ fn joins_on_names(call: &crate::code::SparkCall) -> bool {
 }
 
 /// What a join's condition tests besides its keys.
+#[derive(Default)]
 struct OneSideTests {
     /// A column compared with a value (`col("l_shipdate") >= "1995-09-01"`).
     compares_with_values: bool,
@@ -1416,17 +1417,12 @@ static CALLED_FUNCTION: LazyLock<Regex> =
 /// comparison with a value, or a function the condition applies. The condition is among the
 /// arguments after the frame joined (`join(other_frame(spark), "k")` applies nothing to a column).
 fn tests_of_one_side(call: &crate::code::SparkCall) -> OneSideTests {
-    let none = OneSideTests {
-        compares_with_values: false,
-        applies_functions: false,
-        facts: Default::default(),
-    };
     if !["join", "joinwith"].contains(&call.method.to_lowercase().as_str()) {
-        return none;
+        return OneSideTests::default();
     }
     let arguments = arguments(&call.args.text);
     let Some(after_frame) = arguments.get(1..).filter(|rest| !rest.is_empty()) else {
-        return none;
+        return OneSideTests::default();
     };
     let condition = after_frame.join(", ");
     let facts = predicates::of_filter_arguments(&condition);
