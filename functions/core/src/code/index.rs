@@ -63,8 +63,9 @@ use serde::{Deserialize, Serialize};
 /// no parameters; version 72: settings files' values and the settings keys the code reads;
 /// version 73: the functions a function's returned column expression calls; version 74: INI
 /// settings files and `configparser` reads; version 75: `os.path.join` is the path it joins;
-/// version 76: an environment variable's default and a conditional's string branch are strings).
-pub const INDEX_FORMAT_VERSION: u32 = 76;
+/// version 76: an environment variable's default and a conditional's string branch are strings;
+/// version 77: `COUNT(DISTINCT *)` carries no made-up name).
+pub const INDEX_FORMAT_VERSION: u32 = 77;
 
 pub type FileId = u32;
 pub type SymbolId = u32;

@@ -47,7 +47,9 @@ pub(super) fn implicit_name(expr: &sqlparser::ast::Expr) -> Option<String> {
             return None;
         };
         args.push(match arg {
-            FunctionArgExpr::Wildcard => "1".to_owned(),
+            // `COUNT(*)` counts rows; `COUNT(DISTINCT *)` expands the star to every column of
+            // the frame, which only the plan knows.
+            FunctionArgExpr::Wildcard if !distinct => "1".to_owned(),
             FunctionArgExpr::Expr(Expr::Identifier(column)) => column.value.clone(),
             FunctionArgExpr::Expr(Expr::CompoundIdentifier(parts)) => parts.last()?.value.clone(),
             _ => return None,

@@ -446,7 +446,7 @@ mod tests {
 
     #[test]
     fn unaliased_calls_carry_the_names_spark_makes_up_for_them() {
-        let sql = "SELECT k, COUNT(*), count(t.x), upper(y) AS u, sum(x) + 1\nFROM t GROUP BY k\nHAVING sum(x) > 3 AND (max(y) < 9)";
+        let sql = "SELECT k, COUNT(*), count(t.x), upper(y) AS u, sum(x) + 1, COUNT(DISTINCT *),\n  count(DISTINCT k)\nFROM t GROUP BY k\nHAVING sum(x) > 3 AND (max(y) < 9)";
         let out = analyse_sql(&at_line(sql, 1));
         let aliases = |kind: SqlClauseKind| -> Vec<String> {
             out[0]
@@ -456,10 +456,11 @@ mod tests {
                 .flat_map(|c| c.aliases.clone())
                 .collect()
         };
-        // an expression over a call is named after the whole expression: not guessed here
+        // an expression over a call is named after the whole expression, and `COUNT(DISTINCT *)`
+        // after every column of the frame: neither guessed here
         assert_eq!(
             aliases(SqlClauseKind::SelectItem),
-            ["count(1)", "count(x)", "u"]
+            ["count(1)", "count(x)", "u", "count(DISTINCT k)"]
         );
         assert_eq!(aliases(SqlClauseKind::Having), ["sum(x)", "max(y)"]);
     }
