@@ -1604,11 +1604,18 @@ fn align(
     let branches = join_site
         .and_then(|site| table.set_operation_branches(site))
         .filter(|branches| branches.len() == children.len());
+    // A DataFrame union's inputs are the frames Spark combined into it, one per child; a child
+    // beyond them has no input in this code, so nothing is in its flow.
+    let union_inputs = join_site
+        .filter(|_| sem.family == OperatorFamily::Union)
+        .and_then(|site| table.union_inputs(site))
+        .filter(|inputs| inputs.len() <= children.len());
     for (position, &child) in children.iter().enumerate() {
-        let side_flow = match (&branches, &child_allowed) {
-            (Some(branches), Some(allowed)) => {
+        let side_flow = match (&branches, &child_allowed, &union_inputs) {
+            (Some(branches), Some(allowed), _) => {
                 Some(outside_other_branches(allowed, branches, position))
             }
+            (_, _, Some(inputs)) => Some(inputs.get(position).cloned().unwrap_or_default()),
             _ => join_site.map(|site| input_flow(table, site, position)),
         };
         align(

@@ -14,7 +14,7 @@ use super::evidence::{
     DISTINCT, Evidence, JOINED_ON_NAMES, TokenKind, TokenWeights, code_terms, glob_folder_key,
     identifier_parts, normalise_function,
 };
-use super::operations::{FamilySet, call_families, clause_families};
+use super::operations::{FamilySet, call_families, clause_families, concatenates};
 use crate::code::{
     CallChain, CodeFlags, FileId, LineRange, NameRole, RepoIndex, SqlClause, SqlClauseKind,
     SqlOrigin, SqlStatement, SymbolId,
@@ -420,21 +420,13 @@ impl SiteTable {
                     out.extend(self.chain_sites(*chain)[..*position].iter().copied());
                     self.extend_sql_of(*chain, &mut out);
                 }
-                let mut stack: Vec<usize> = self
+                let feeding = self
                     .feeds(*chain)
                     .iter()
                     .filter(|(r, _)| role.is_none_or(|want| *r == want))
                     .map(|(_, c)| *c)
                     .collect();
-                let mut seen = BTreeSet::new();
-                while let Some(c) = stack.pop() {
-                    if !seen.insert(c) || seen.len() > 64 {
-                        continue;
-                    }
-                    out.extend(self.chain_sites(c).iter().copied());
-                    self.extend_sql_of(c, &mut out);
-                    stack.extend(self.feeds(c).iter().map(|(_, f)| *f));
-                }
+                self.extend_with_flows_of(feeding, &mut out);
             }
             SiteKind::Sql {
                 statement, kind, ..
@@ -452,6 +444,88 @@ impl SiteTable {
             }
         }
         out
+    }
+
+    /// Adds the sites of `chains`, the SQL they run and everything feeding them, transitively.
+    fn extend_with_flows_of(&self, chains: Vec<usize>, out: &mut BTreeSet<SiteId>) {
+        let mut stack = chains;
+        let mut seen = BTreeSet::new();
+        while let Some(c) = stack.pop() {
+            if !seen.insert(c) || seen.len() > 64 {
+                continue;
+            }
+            out.extend(self.chain_sites(c).iter().copied());
+            self.extend_sql_of(c, out);
+            stack.extend(self.feeds(c).iter().map(|(_, f)| *f));
+        }
+    }
+
+    /// The inputs of the union Spark plans for the DataFrame union at `site`, in order, each as
+    /// the flow it comes from. Spark combines adjacent unions into one node with an input per
+    /// frame (`a.union(b).union(c)` is one `Union` of three, and so is `u.union(c)` after
+    /// `u = a.union(b)`): the first input is the receiver of the first union, then each union's
+    /// argument. `None` when the code does not tell which argument each union takes (another
+    /// call of the chain takes a frame too, or a variable may hold several frames), or when
+    /// `site` is no DataFrame union.
+    pub fn union_inputs(&self, site: SiteId) -> Option<Vec<BTreeSet<SiteId>>> {
+        self.union_inputs_within(site, UNION_NESTING)
+    }
+
+    fn union_inputs_within(&self, site: SiteId, depth: usize) -> Option<Vec<BTreeSet<SiteId>>> {
+        let SiteKind::Call {
+            chain, position, ..
+        } = &self.sites[site].kind
+        else {
+            return None;
+        };
+        let calls = self.chain_sites(*chain);
+        let is_union = |s: SiteId| matches!(&self.sites[s].kind, SiteKind::Call { method, .. } if concatenates(method));
+        if depth == 0 || !is_union(site) {
+            return None;
+        }
+        // Each union of the chain takes one argument frame, in call order, and no other call
+        // takes one.
+        let arguments: Vec<usize> = self
+            .feeds(*chain)
+            .iter()
+            .filter(|(role, _)| *role == FlowRole::Argument)
+            .map(|(_, c)| *c)
+            .collect();
+        let unions: Vec<usize> = (0..calls.len()).filter(|&p| is_union(calls[p])).collect();
+        let other_takes_a_frame = calls
+            .iter()
+            .any(|&s| !is_union(s) && self.sites[s].families.contains(OperatorFamily::Join));
+        if unions.len() != arguments.len() || other_takes_a_frame {
+            return None;
+        }
+        let mut first = *position;
+        while first > 0 && is_union(calls[first - 1]) {
+            first -= 1;
+        }
+        let receiver_union = match self.feeds(*chain) {
+            [(FlowRole::Receiver, fed_by), ..] if first == 0 => {
+                let single = self
+                    .feeds(*chain)
+                    .iter()
+                    .filter(|(role, _)| *role == FlowRole::Receiver)
+                    .count()
+                    == 1;
+                self.chain_sites(*fed_by)
+                    .last()
+                    .filter(|_| single)
+                    .and_then(|&last| self.union_inputs_within(last, depth - 1))
+            }
+            _ => None,
+        };
+        let mut inputs = receiver_union
+            .unwrap_or_else(|| vec![self.upstream(calls[first], Some(FlowRole::Receiver))]);
+        for p in first..=*position {
+            let ordinal = unions.iter().position(|&u| u == p)?;
+            let mut flow = BTreeSet::new();
+            self.extend_with_flows_of(vec![arguments[ordinal]], &mut flow);
+            inputs.push(flow);
+        }
+        Some(inputs)
     }
 
     fn extend_sql_of(&self, chain: usize, out: &mut BTreeSet<SiteId>) {
@@ -524,6 +598,9 @@ impl SiteTable {
         out
     }
 }
+
+/// How many unions, each the receiver of the next, [`SiteTable::union_inputs`] follows back.
+const UNION_NESTING: usize = 16;
 
 /// Path words for a reader whose path is a variable the index could not resolve
 /// (`spark.read.parquet(orders_path)`, `spark.table(customer_table)`): people name such variables
