@@ -275,11 +275,16 @@ pub struct PlanLocalisation {
     /// ([`super::PlanContext::build`]).
     #[serde(default, skip_serializing_if = "BTreeSet::is_empty")]
     pub whole_objects: BTreeSet<String>,
-    /// `dagNodeId` of null checks Spark could have inferred that the unit's code states
-    /// ([`stated_null_check`]): they are the code's filters, not their consumer's
-    /// ([`super::PlanContext::build`]).
-    #[serde(default, skip_serializing_if = "BTreeSet::is_empty")]
-    pub stated_null_checks: BTreeSet<String>,
+    /// `dagNodeId` of nodes the planner could have made for another that the unit's code states
+    /// itself — a null check Spark could have inferred ([`stated_null_check`]), a pruning
+    /// Project a `drop(…)` names ([`stated_drop`]): they are the code's operators, not their
+    /// consumer's ([`super::PlanContext::build`]).
+    #[serde(
+        default,
+        alias = "statedNullChecks",
+        skip_serializing_if = "BTreeSet::is_empty"
+    )]
+    pub stated_by_code: BTreeSet<String>,
     /// Files most likely to hold the plan's code, with scores.
     pub files: Vec<(u32, f64)>,
     /// The files the rest of the application runs from (or a hint names), with how strongly
@@ -429,10 +434,12 @@ pub fn localise_plan(
         .enumerate()
         .filter_map(|(idx, a)| a.map(|a| (graph.nodes[idx].id.to_string(), a.site)))
         .collect();
-    let stated_null_checks = (0..graph.nodes.len())
+    let stated_by_code = (0..graph.nodes.len())
         .filter(|&idx| {
             assigned[idx].is_some_and(|a| {
-                stated_null_check(semantics, table, idx, &BTreeSet::from([a.site])).is_some()
+                let only = BTreeSet::from([a.site]);
+                stated_null_check(semantics, table, idx, &only).is_some()
+                    || stated_drop(graph, semantics, table, idx, &only).is_some()
             })
         })
         .map(|idx| graph.nodes[idx].id.to_string())
@@ -463,7 +470,7 @@ pub fn localise_plan(
         produced_by_pruning,
         selected_by_pruning,
         whole_objects,
-        stated_null_checks,
+        stated_by_code,
         twins,
         files,
         application_files: prior.pulls(),
@@ -1634,7 +1641,9 @@ fn align(
     let assigned = &mut alignment.assigned;
     if assigned[idx].is_none() {
         let in_flow = allowed.unwrap_or(unit);
-        if let Some(site) = stated_null_check(semantics, table, idx, in_flow) {
+        let stated = stated_null_check(semantics, table, idx, in_flow)
+            .or_else(|| stated_drop(graph, semantics, table, idx, in_flow));
+        if let Some(site) = stated {
             assigned[idx] = Some(Aligned {
                 site,
                 in_flow: true,
@@ -1800,6 +1809,47 @@ fn stated_null_check(
                 .total_cmp(&score(b))
                 .then(downstream_order(table, a, b))
         })
+}
+
+/// The `drop(…)` naming every column a pruning Project leaves out, and no other
+/// (`.filter(F.col("_rn") == 1).drop("_rn", "ingest_ts")` in a helper whose frame a join
+/// reads): the planner's pruning for the operator above and the user's drop are one Project, and
+/// the code says it is the drop. A Project leaving out more — a column the planner made for an
+/// operator below (`_w0`) besides the dropped one — is the planner's. The statement furthest
+/// downstream of the flow's drops alike.
+fn stated_drop(
+    graph: &PlanGraph,
+    semantics: &[SemanticDescription],
+    table: &SiteTable,
+    idx: NodeIdx,
+    candidates: &BTreeSet<SiteId>,
+) -> Option<SiteId> {
+    let sem = &semantics[idx];
+    if sem.induced_by.is_none() || sem.family != OperatorFamily::Project {
+        return None;
+    }
+    let left_out = super::semantics::columns_left_out(graph, &graph.nodes[idx]);
+    if left_out.is_empty() {
+        return None;
+    }
+    let drops = |site: &super::sites::Site| -> BTreeSet<String> {
+        site.evidence
+            .tokens
+            .iter()
+            .filter(|(k, _)| *k == TokenKind::Literal)
+            .filter_map(|(_, v)| v.strip_prefix(DROPPED_COLUMN))
+            .map(str::to_lowercase)
+            .collect()
+    };
+    candidates
+        .iter()
+        .copied()
+        .filter(|&s| {
+            let site = &table.sites[s];
+            matches!(&site.kind, SiteKind::Call { method, .. } if method.eq_ignore_ascii_case("drop"))
+                && drops(site) == left_out
+        })
+        .max_by(|&a, &b| downstream_order(table, a, b))
 }
 
 /// What rows a scan of objects are turned into serve when Spark pruned them ([`pruned_for`]).

@@ -104,13 +104,14 @@ pub struct PlanContext {
 /// ([`localise::PlanLocalisation::produced_by_pruning`]); rows a selection was folded into are
 /// that selection, searched on the columns they keep
 /// ([`localise::PlanLocalisation::selected_by_pruning`]); a null check the code states is the
-/// code's filter ([`localise::PlanLocalisation::stated_null_checks`]).
+/// code's filter, and a pruning Project a `drop(…)` names the code's drop
+/// ([`localise::PlanLocalisation::stated_by_code`]).
 fn reassign_from_localisation(
     mut sems: Vec<SemanticDescription>,
     localisation: &localise::PlanLocalisation,
 ) -> Vec<SemanticDescription> {
-    for filter in &localisation.stated_null_checks {
-        if let Some(sem) = sems.iter_mut().find(|s| &s.dag_node_id == filter) {
+    for stated in &localisation.stated_by_code {
+        if let Some(sem) = sems.iter_mut().find(|s| &s.dag_node_id == stated) {
             sem.induced_by = None;
         }
     }

@@ -904,6 +904,28 @@ fn dropped_columns(graph: &PlanGraph, node: &PlanNode) -> Vec<String> {
     }
 }
 
+/// Every input column a projection passing columns through leaves out, the planner's own
+/// (`_w0`) included, lower-cased; empty for a projection computing something.
+pub fn columns_left_out(graph: &PlanGraph, node: &PlanNode) -> BTreeSet<String> {
+    let d = &node.details;
+    if node.family != OperatorFamily::Project
+        || d.projections.is_empty()
+        || !d.projections.iter().all(is_passthrough)
+    {
+        return BTreeSet::new();
+    }
+    let kept: BTreeSet<String> = d
+        .projections
+        .iter()
+        .flat_map(|p| p.columns.iter().map(|c| c.to_lowercase()))
+        .collect();
+    projection_input(graph, node)
+        .iter()
+        .map(|a| a.name.as_str().to_lowercase())
+        .filter(|name| !kept.contains(name))
+        .collect()
+}
+
 /// Whether every column in `dropped` is one the Sort right below the projection (through engine
 /// wrappers) orders by: a key Spark added for it and takes away again. A query ordering by a
 /// column it does not select (`SELECT a, … ORDER BY b`, `select("a").orderBy("b")`) plans the
