@@ -8,6 +8,9 @@
 //! * A book's notebook exported in Python and in Scala (headerless exports, cells separated by
 //!   `COMMAND ----------`): the same query twice, the Python one spelling a column in lower case
 //!   (Spark resolves it all the same) — each language's rendering fits a little differently.
+//! * A check function two programs feed alike through another function's parameter, and a test
+//!   feeds with rows it makes in memory: the plan's file scan borrows a reader from elsewhere,
+//!   and either program's reads exactly as well.
 
 mod support;
 
@@ -218,6 +221,54 @@ fn a_function_two_programs_feed_alike_leaves_their_readers_a_coin_toss() {
     assert_eq!(
         (code.file.as_str(), code.lines.as_str()),
         ("checks.py", "7-7")
+    );
+    let scan = mappings
+        .iter()
+        .find(|m| m.node_name.starts_with("Scan"))
+        .unwrap();
+    assert_coin_toss_between(scan, &[("cli.py", "6-6"), ("benchmark.py", "5-5")]);
+}
+
+const NULL_CHECKS: &str = r#"from pyspark.sql import functions as F
+
+
+def null_counts(df):
+    row = df.agg(
+        F.sum(F.col("user_id").isNull().cast("long")).alias("user_id"),
+        F.sum(F.col("product_id").isNull().cast("long")).alias("product_id"),
+        F.sum(F.col("event_type").isNull().cast("long")).alias("event_type"),
+        F.sum(F.col("event_ts").isNull().cast("long")).alias("event_ts"),
+    ).first()
+    return row.asDict()
+
+
+def run_checks(df):
+    return null_counts(df)
+"#;
+
+const NULL_CHECKS_TEST: &str = r#"from checks import null_counts
+
+
+def test_null_counts(spark):
+    df = spark.createDataFrame(
+        [("view", "u1", "p1", None)], ["event_type", "user_id", "product_id", "event_ts"]
+    )
+    assert null_counts(df)["event_ts"] == 1
+"#;
+
+/// The same, with a test feeding the check a frame it makes in memory: the plan's file scan is
+/// not the test's rows, so the scan borrows a reader from elsewhere — either program's alike.
+#[test]
+fn a_scan_borrowed_past_a_tests_rows_leaves_the_programs_readers_a_coin_toss() {
+    let plan = support::bench_plan("tested", "etl-run-pipeline-008");
+    let mappings = support::map_against(
+        &[
+            ("checks.py", NULL_CHECKS),
+            ("tests/test_checks.py", NULL_CHECKS_TEST),
+            ("cli.py", CLI),
+            ("benchmark.py", BENCHMARK),
+        ],
+        &plan,
     );
     let scan = mappings
         .iter()

@@ -1167,6 +1167,12 @@ fn align_contenders(
                     site,
                     in_flow: false,
                 });
+                // (readers in other files reading exactly as well are its twins, as for an open
+                // flow's scans below)
+                let tied = evidence.readers_tied_with(n, site, table);
+                if !tied.is_empty() {
+                    ties.insert(n, tied);
+                }
                 fitted += v * BORROWED_SCAN;
                 continue;
             }
