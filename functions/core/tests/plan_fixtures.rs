@@ -1100,3 +1100,44 @@ fn an_exchange_reused_in_the_same_plan_keeps_its_first_user_as_its_parent() {
     // the join written first: ps_partkey in (select p_partkey …)
     assert_eq!(g.nodes[parent].id, "19");
 }
+
+#[test]
+fn a_column_named_with_spaces_is_one_column_wherever_an_expression_names_it() {
+    // `describe()` of `Yearly Amount Spent` after a `randomSplit` (bench/jupyter): Spark prints
+    // the name unquoted in expressions — `count(Yearly Amount Spent#7010)`, a sort key
+    // `Yearly Amount Spent#7010 ASC NULLS FIRST` — as it does in the operators' column lists.
+    let plan = support::bench_plan("jupyter", "tsp-linear-regression-code-along-006");
+    let graph = parse_plan(&plan, &ParseOptions::default()).unwrap();
+    let node = |id: &str| graph.nodes.iter().find(|n| n.id == id).unwrap();
+    let columns = |exprs: &[Expr]| -> Vec<String> {
+        exprs
+            .iter()
+            .flat_map(|e| e.columns.iter().cloned())
+            .collect()
+    };
+    let name = "Yearly Amount Spent".to_string();
+    // a reordering select (3), the randomSplit's sort (4), the statistics' aggregate (10) and the
+    // summary's projection (12)
+    assert_eq!(
+        columns(&node("3").details.projections),
+        ["features".to_string(), name.clone()]
+    );
+    let sort_keys: Vec<Expr> = node("4")
+        .details
+        .sort_order
+        .iter()
+        .map(|k| k.expr.clone())
+        .collect();
+    assert_eq!(columns(&sort_keys), ["features".to_string(), name.clone()]);
+    assert_eq!(
+        columns(&node("10").details.projections),
+        std::slice::from_ref(&name)
+    );
+    assert!(columns(&node("12").details.projections).contains(&name));
+    // (and the words of the name are no literals)
+    assert!(
+        !node("12").details.projections[1]
+            .literals
+            .contains(&"Yearly".to_string())
+    );
+}

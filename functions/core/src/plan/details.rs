@@ -21,11 +21,13 @@ use super::operators::{OperatorInfo, scan_format};
 /// Details from a formatted detail section: `fields` are `(key, value)` in order, keys without
 /// their `[n]` count (`Output`, `Left keys`, `Arguments`). `header_extra` is the text the tree
 /// line printed after the name (`Inner BuildRight` for joins).
+/// `spelled` are the plan's column names that are no plain identifier ([`spelled_out_names`]).
 pub(crate) fn from_fields(
     op: &OperatorInfo,
     name: &str,
     fields: &[(String, String)],
     header_extra: &str,
+    spelled: &[String],
 ) -> NodeDetails {
     let mut d = NodeDetails::default();
     let mut join = JoinInfo::default();
@@ -34,33 +36,34 @@ pub(crate) fn from_fields(
         read_join_header(header_extra, &mut join);
     }
     let mut scan = scan_base(op, name);
+    let quoted = |value| quote_names(value, spelled);
     for (key, value) in fields {
         let value = value.trim();
         match key.as_str() {
             "Output" => {
                 d.output = parse_attribute_list(value).into();
                 if op.family == OperatorFamily::Project {
-                    d.projections = parse_expr_list(value).into();
+                    d.projections = parse_expr_list(&quoted(value)).into();
                 }
             }
             "Input" => d.input = parse_attribute_list(value).into(),
-            "Condition" => d.conditions = conjuncts(value).into(),
-            "Keys" => d.grouping_keys = parse_expr_list(value).into(),
-            "Functions" => d.aggregate_functions = parse_expr_list(value).into(),
-            "Results" => d.projections = parse_expr_list(value).into(),
+            "Condition" => d.conditions = conjuncts(&quoted(value)).into(),
+            "Keys" => d.grouping_keys = parse_expr_list(&quoted(value)).into(),
+            "Functions" => d.aggregate_functions = parse_expr_list(&quoted(value)).into(),
+            "Results" => d.projections = parse_expr_list(&quoted(value)).into(),
             "Aggregate Attributes" => {
                 d.arguments
                     .insert("aggregateAttributes".into(), strip_ids(value));
             }
-            "Left keys" => join.left_keys = parse_expr_list(value),
-            "Right keys" => join.right_keys = parse_expr_list(value),
+            "Left keys" => join.left_keys = parse_expr_list(&quoted(value)),
+            "Right keys" => join.right_keys = parse_expr_list(&quoted(value)),
             "Join type" => {
                 is_join = true;
                 join.join_type = value.to_string();
             }
             "Join condition" => {
                 if value != "None" {
-                    join.condition = conjuncts(value);
+                    join.condition = conjuncts(&quoted(value));
                 }
             }
             "Location" => {
@@ -88,7 +91,7 @@ pub(crate) fn from_fields(
                     s.read_schema = read_schema(value).into();
                 }
             }
-            "Arguments" => read_arguments(op, value, &mut d, &mut scan, &mut join),
+            "Arguments" => read_arguments(op, &quoted(value), &mut d, &mut scan, &mut join),
             other => {
                 d.arguments.insert(camel_key(other), value.to_string());
             }
@@ -99,6 +102,61 @@ pub(crate) fn from_fields(
     }
     d.scan = scan.map(Box::new);
     finish(d)
+}
+
+/// The column names of `fields`' `Output` and `Input` lists that are no plain identifier
+/// (`Yearly Amount Spent`), longest first. Spark prints them unquoted (`sum(Yearly Amount
+/// Spent#7010)`), which the expression reader would take for several words.
+pub(crate) fn spelled_out_names<'a>(
+    fields: impl Iterator<Item = &'a (String, String)>,
+) -> Vec<String> {
+    let plain = |name: &str| {
+        name.bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'$' || b >= 0x80)
+    };
+    let mut names: Vec<String> = fields
+        .filter(|(key, _)| key == "Output" || key == "Input")
+        .flat_map(|(_, value)| parse_attribute_list(value.trim()))
+        .filter(|a| a.id.is_some() && !a.name.is_empty() && !plain(&a.name))
+        // (a computed column's printed expression is no name: `(a + b) AS c`)
+        .filter(|a| !a.name.contains(['(', ')', '`', ',', '[', ']']) && !a.name.contains(" AS "))
+        .map(|a| a.name.to_string())
+        .collect();
+    names.sort_by(|a, b| b.len().cmp(&a.len()).then_with(|| a.cmp(b)));
+    names.dedup();
+    names
+}
+
+/// `text` with each of `names` that carries an id back-quoted (`` `Yearly Amount Spent`#7010 ``),
+/// so the expression reader takes it for one column.
+fn quote_names<'a>(text: &'a str, names: &[String]) -> std::borrow::Cow<'a, str> {
+    let mut out = std::borrow::Cow::Borrowed(text);
+    for name in names {
+        let needle = format!("{name}#");
+        if !out.contains(&needle) {
+            continue;
+        }
+        let mut quoted = String::with_capacity(out.len() + 8);
+        let mut rest: &str = &out;
+        while let Some(at) = rest.find(&needle) {
+            let before = rest[..at].bytes().last();
+            let starts_a_name = !before.is_some_and(|b| {
+                b.is_ascii_alphanumeric() || matches!(b, b'_' | b'$' | b'`' | b'.') || b >= 0x80
+            });
+            quoted.push_str(&rest[..at]);
+            if starts_a_name {
+                quoted.push('`');
+                quoted.push_str(name);
+                quoted.push('`');
+            } else {
+                quoted.push_str(name);
+            }
+            rest = &rest[at + name.len()..];
+        }
+        quoted.push_str(rest);
+        out = std::borrow::Cow::Owned(quoted);
+    }
+    out
 }
 
 /// Details from a one-line node (`explain()` tree line or UI `desc`), name included.

@@ -111,14 +111,21 @@ fn scan_token<'a>(s: &'a str, at: &mut usize, prev: Option<TokKind>) -> Token<'a
     let c = b[i];
     {
         let kind = if c == b'`' {
-            // back-quoted identifier
+            // back-quoted identifier; its text ends at the closing quote, before any `#id`
             i += 1;
             while i < b.len() && b[i] != b'`' {
                 i += 1;
             }
             i = (i + 1).min(b.len());
+            let text_end = i;
             let id = read_id(b, &mut i);
-            TokKind::Ident { id }
+            *at = i;
+            return Token {
+                kind: TokKind::Ident { id },
+                text: s.get(start..text_end).unwrap_or(""),
+                start,
+                end: i,
+            };
         } else if (c == b'\'' || c == b'"')
             && matches!(b.get(i + 1), Some(b',' | b')'))
             && matches!(prev, None | Some(TokKind::Open | TokKind::Comma))

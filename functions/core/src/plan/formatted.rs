@@ -21,7 +21,7 @@ use super::builder::{
     MAX_PLAN_OPERATORS, check_operator_count, is_subquery_wrapper, link_child, link_new_child,
     link_subquery, new_node, promote_lone_initial_plan, unclosed_brackets,
 };
-use super::details::from_fields;
+use super::details::{from_fields, spelled_out_names};
 use super::error::PlanError;
 use super::graph::{NodeIdx, PlanFormat, PlanGraph, PlanNode, PlanSection};
 use super::operators::classify;
@@ -373,6 +373,9 @@ impl<'a> Reader<'a> {
         }
         let mut sections: Vec<(String, Section)> = self.sections.drain().collect();
         sections.sort_by_key(|(_, s)| s.line);
+        // an expression may name a column of another operator's (`count(Yearly Amount Spent#7)`
+        // in an aggregate's results): every operator's names are known to each
+        let spelled = spelled_out_names(sections.iter().flat_map(|(_, s)| s.fields.iter()));
         for (id, section) in sections {
             let idx = match self.by_id.get(&id) {
                 Some(&idx) => idx,
@@ -402,7 +405,7 @@ impl<'a> Reader<'a> {
             }
             let info = classify(&node.name);
             let star = node.details.arguments.remove("wholeStageCodegen");
-            *node.details = from_fields(&info, &node.name, &section.fields, &extra);
+            *node.details = from_fields(&info, &node.name, &section.fields, &extra, &spelled);
             if let Some(star) = star {
                 node.details
                     .arguments
