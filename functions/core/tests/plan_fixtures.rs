@@ -1141,3 +1141,47 @@ fn a_column_named_with_spaces_is_one_column_wherever_an_expression_names_it() {
             .contains(&"Yearly".to_string())
     );
 }
+
+#[test]
+fn a_column_named_with_spaces_is_one_column_in_the_ui_graph_too() {
+    // The same plan as the UI's SQL graph prints it: no column lists of their own, but the
+    // operators' bracketed lists (`Project [Yearly Amount Spent#7010, …]`) name it whole.
+    let ui = support::bench_plan_form("jupyter", "tsp-linear-regression-code-along-006", "ui.json");
+    let graph = parse_plan(&ui, &ParseOptions::default()).unwrap();
+    let name = "Yearly Amount Spent".to_string();
+    let sort = graph.nodes.iter().find(|n| n.name == "Sort").unwrap();
+    let keys: Vec<String> = sort
+        .details
+        .sort_order
+        .iter()
+        .flat_map(|k| k.expr.columns.iter().cloned())
+        .collect();
+    assert_eq!(keys, ["features".to_string(), name.clone()]);
+    let statistics = graph
+        .nodes
+        .iter()
+        .find(|n| n.name == "HashAggregate" && n.details.projections.len() == 1)
+        .unwrap();
+    assert_eq!(
+        statistics.details.projections[0].columns,
+        std::slice::from_ref(&name)
+    );
+    // the columns keep the names as printed, never the reader's back-quotes
+    assert!(
+        graph
+            .nodes
+            .iter()
+            .flat_map(|n| n.details.output.iter())
+            .all(|a| !a.name.contains('`'))
+    );
+    // A bracketed list may hold a predicate (`InMemoryTableScan […], [NOT valid_trade#49]`):
+    // words Spark prints in capitals are keywords, no part of a name.
+    let ui = support::bench_plan_form(
+        "java-more",
+        "jm-qs-join-compare-filter-data-frames-and-count-005",
+        "ui.json",
+    );
+    let graph = parse_plan(&ui, &ParseOptions::default()).unwrap();
+    let filter = graph.nodes.iter().find(|n| n.id == "2").unwrap();
+    assert_eq!(filter.details.conditions[0].columns, ["valid_trade"]);
+}

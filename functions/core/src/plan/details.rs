@@ -101,6 +101,7 @@ pub(crate) fn from_fields(
         d.join = Some(Box::new(join));
     }
     d.scan = scan.map(Box::new);
+    unquote_columns(&mut d, spelled);
     finish(d)
 }
 
@@ -110,22 +111,72 @@ pub(crate) fn from_fields(
 pub(crate) fn spelled_out_names<'a>(
     fields: impl Iterator<Item = &'a (String, String)>,
 ) -> Vec<String> {
+    let lists = fields
+        .filter(|(key, _)| key == "Output" || key == "Input")
+        .map(|(_, value)| value.trim());
+    spelled_out_names_of(lists)
+}
+
+/// [`spelled_out_names`] for the one-line form and the UI's `desc`, which print no `Output`
+/// lists: the names of the bracketed lists of every operator's text (`Project [Yearly Amount
+/// Spent#7010, …]`, `HashAggregate(keys=[Country Name#5], …)`).
+pub(crate) fn spelled_out_names_in_text<'a>(texts: impl Iterator<Item = &'a str>) -> Vec<String> {
+    let mut lists: Vec<&str> = Vec::new();
+    for text in texts {
+        let mut depth = 0usize;
+        let mut open = 0usize;
+        for (at, c) in text.char_indices() {
+            match c {
+                '[' => {
+                    if depth == 0 {
+                        open = at;
+                    }
+                    depth += 1;
+                }
+                ']' if depth > 0 => {
+                    depth -= 1;
+                    if depth == 0 {
+                        lists.push(&text[open..=at]);
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+    spelled_out_names_of(lists.into_iter())
+}
+
+/// The names of the attribute lists `lists` that are no plain identifier, longest first.
+fn spelled_out_names_of<'a>(lists: impl Iterator<Item = &'a str>) -> Vec<String> {
     let plain = |name: &str| {
         name.bytes()
             .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'$' || b >= 0x80)
     };
-    let mut names: Vec<String> = fields
-        .filter(|(key, _)| key == "Output" || key == "Input")
-        .flat_map(|(_, value)| parse_attribute_list(value.trim()))
+    let mut names: Vec<String> = lists
+        .filter(|list| list.contains(' '))
+        .flat_map(parse_attribute_list)
         .filter(|a| a.id.is_some() && !a.name.is_empty() && !plain(&a.name))
-        // (a computed column's printed expression is no name: `(a + b) AS c`)
-        .filter(|a| !a.name.contains(['(', ')', '`', ',', '[', ']']) && !a.name.contains(" AS "))
+        // (a computed column's printed expression is no name: `(a + b) AS c`, nor a predicate a
+        // list holds, `[NOT valid#49]`: Spark prints its keywords in capitals)
+        .filter(|a| !a.name.contains(['(', ')', '`', ',', '[', ']']))
+        .filter(|a| {
+            !a.name
+                .split(' ')
+                .any(|word| PRINTED_KEYWORDS.contains(&word))
+        })
         .map(|a| a.name.to_string())
         .collect();
     names.sort_by(|a, b| b.len().cmp(&a.len()).then_with(|| a.cmp(b)));
     names.dedup();
     names
 }
+
+/// The keywords Spark prints in an expression, in capitals as it prints them: no word of a
+/// column's name.
+const PRINTED_KEYWORDS: &[&str] = &[
+    "AND", "AS", "ASC", "BETWEEN", "CASE", "DESC", "DISTINCT", "ELSE", "END", "FIRST", "IN",
+    "INTERVAL", "IS", "LAST", "LIKE", "NOT", "NULL", "NULLS", "OR", "THEN", "WHEN",
+];
 
 /// `text` with each of `names` that carries an id back-quoted (`` `Yearly Amount Spent`#7010 ``),
 /// so the expression reader takes it for one column.
@@ -159,10 +210,34 @@ fn quote_names<'a>(text: &'a str, names: &[String]) -> std::borrow::Cow<'a, str>
     out
 }
 
+/// The operator's columns named as Spark printed them: without the back-quotes [`quote_names`]
+/// put around `names` for the expression reader (a computed column's name is its printed
+/// expression, `element_at(Yearly Amount Spent, …) AS Yearly Amount Spent`).
+fn unquote_columns(d: &mut NodeDetails, names: &[String]) {
+    for attribute in d.output.iter_mut().chain(d.input.iter_mut()) {
+        if attribute.name.contains('`') {
+            let mut name = attribute.name.to_string();
+            for spelled in names {
+                name = name.replace(&format!("`{spelled}`"), spelled);
+            }
+            attribute.name = name.into();
+        }
+    }
+}
+
 /// Details from a one-line node (`explain()` tree line or UI `desc`), name included.
-pub(crate) fn from_node_text(op: &OperatorInfo, name: &str, text: &str) -> NodeDetails {
+/// `spelled` are the plan's column names that are no plain identifier
+/// ([`spelled_out_names_in_text`]).
+pub(crate) fn from_node_text(
+    op: &OperatorInfo,
+    name: &str,
+    text: &str,
+    spelled: &[String],
+) -> NodeDetails {
     let mut d = NodeDetails::default();
     let args = text.strip_prefix(name).unwrap_or(text).trim();
+    let quoted = quote_names(args, spelled);
+    let args: &str = &quoted;
     let mut scan = scan_base(op, name);
     let mut join = JoinInfo::default();
     if let Some(inner) = keyed_args(args) {
@@ -214,6 +289,7 @@ pub(crate) fn from_node_text(op: &OperatorInfo, name: &str, text: &str) -> NodeD
         d.join = Some(Box::new(join));
     }
     d.scan = scan.map(Box::new);
+    unquote_columns(&mut d, spelled);
     finish(d)
 }
 

@@ -435,8 +435,14 @@ pub fn parse_attribute(s: &str) -> Attribute {
             .collect();
         let rest = &s[hash + 1 + digits.len()..];
         if !digits.is_empty() && (rest.is_empty() || rest == "L") {
+            let name = strip_ids(&s[..hash]);
+            // (a back-quoted name, `` `Yearly Amount Spent`#7 ``, is the name inside the quotes)
+            let name = match name.strip_prefix('`').and_then(|n| n.strip_suffix('`')) {
+                Some(inner) if !inner.contains('`') => inner.to_string(),
+                _ => name,
+            };
             return Attribute {
-                name: strip_ids(&s[..hash]).into(),
+                name: name.into(),
                 id: digits.parse().ok(),
                 long: rest == "L",
             };

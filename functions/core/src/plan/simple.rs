@@ -20,7 +20,7 @@ use super::builder::{
     MAX_PLAN_OPERATORS, check_operator_count, is_subquery_wrapper, link_new_child, link_subquery,
     new_node, promote_lone_initial_plan, unclosed_brackets,
 };
-use super::details::from_node_text;
+use super::details::{from_node_text, spelled_out_names_in_text};
 use super::error::PlanError;
 use super::graph::{NodeIdx, PlanFormat, PlanGraph, PlanNode, PlanSection};
 use super::operators::classify;
@@ -92,6 +92,7 @@ fn parse_tree(lines: &[&str], start: usize) -> Result<PlanGraph, PlanError> {
     // the text, borrowed from the input, of each node linking reuses needs at the end
     let mut reuse_texts: Vec<(NodeIdx, &str)> = Vec::new();
     let mut roots = Vec::new();
+    let spelled = spelled_out_names_in_text(lines[start.min(lines.len())..].iter().copied());
     let mut pos = start;
     while pos < lines.len() && lines[pos].trim().is_empty() {
         pos += 1;
@@ -134,7 +135,7 @@ fn parse_tree(lines: &[&str], start: usize) -> Result<PlanGraph, PlanError> {
         check_operator_count(idx, line_no, body)?;
         let mut node = new_node(idx.to_string(), name, placement.section, Some(line_no));
         let info = classify(name);
-        *node.details = from_node_text(&info, name, body);
+        *node.details = from_node_text(&info, name, body, &spelled);
         node.codegen_stage = codegen;
         if takes_part_in_reuse(&node.operator, body) {
             reuse_texts.push((idx, body));

@@ -26,7 +26,7 @@ use serde::Deserialize;
 use super::builder::{
     MAX_PLAN_OPERATORS, is_subquery_wrapper, link_child, link_subquery, new_node,
 };
-use super::details::from_node_text;
+use super::details::{from_node_text, spelled_out_names_in_text};
 use super::error::PlanError;
 use super::graph::{
     EXECUTED_COMMAND, EXECUTED_COMMAND_ARGUMENTS, ExecutionInfo, NodeDetails, NodeIdx, PlanFormat,
@@ -158,6 +158,7 @@ pub(crate) fn parse_ui(text: &str, options: &ParseOptions) -> Result<PlanGraph, 
     }
     let mut nodes = Vec::with_capacity(exec.nodes.len());
     let mut by_ui_id: HashMap<u64, NodeIdx> = HashMap::new();
+    let spelled = spelled_out_names_in_text(exec.nodes.iter().filter_map(|n| n.desc.as_deref()));
     for ui in &exec.nodes {
         if by_ui_id.contains_key(&ui.node_id) {
             return Err(PlanError::json(
@@ -175,7 +176,7 @@ pub(crate) fn parse_ui(text: &str, options: &ParseOptions) -> Result<PlanGraph, 
         if let Some(desc) = &ui.desc {
             let printed = node_name(desc);
             let info = classify(&ui.node_name);
-            *node.details = from_node_text(&info, printed, desc);
+            *node.details = from_node_text(&info, printed, desc, &spelled);
         }
         node.details.metrics = ui
             .metrics
