@@ -875,10 +875,7 @@ fn columns_read_below(graph: &PlanGraph, idx: NodeIdx) -> BTreeSet<String> {
 /// the node's own list when the plan prints one, else its child's output.
 fn dropped_columns(graph: &PlanGraph, node: &PlanNode) -> Vec<String> {
     let d = &node.details;
-    if node.family != OperatorFamily::Project
-        || d.projections.is_empty()
-        || !d.projections.iter().all(is_passthrough)
-    {
+    if !only_passes_columns_on(node) {
         return Vec::new();
     }
     let input = projection_input(graph, node);
@@ -907,14 +904,11 @@ fn dropped_columns(graph: &PlanGraph, node: &PlanNode) -> Vec<String> {
 /// Every input column a projection passing columns through leaves out, the planner's own
 /// (`_w0`) included, lower-cased; empty for a projection computing something.
 pub fn columns_left_out(graph: &PlanGraph, node: &PlanNode) -> BTreeSet<String> {
-    let d = &node.details;
-    if node.family != OperatorFamily::Project
-        || d.projections.is_empty()
-        || !d.projections.iter().all(is_passthrough)
-    {
+    if !only_passes_columns_on(node) {
         return BTreeSet::new();
     }
-    let kept: BTreeSet<String> = d
+    let kept: BTreeSet<String> = node
+        .details
         .projections
         .iter()
         .flat_map(|p| p.columns.iter().map(|c| c.to_lowercase()))
@@ -924,6 +918,15 @@ pub fn columns_left_out(graph: &PlanGraph, node: &PlanNode) -> BTreeSet<String> 
         .map(|a| a.name.as_str().to_lowercase())
         .filter(|name| !kept.contains(name))
         .collect()
+}
+
+/// Whether `node` is a projection passing columns on as they are, computing nothing: the
+/// planner's pruning, or a `drop` / plain `select`.
+fn only_passes_columns_on(node: &PlanNode) -> bool {
+    let projections = &node.details.projections;
+    node.family == OperatorFamily::Project
+        && !projections.is_empty()
+        && projections.iter().all(is_passthrough)
 }
 
 /// Whether every column in `dropped` is one the Sort right below the projection (through engine
@@ -1454,8 +1457,7 @@ fn derived_reason(
             Some(PLANNER_COLUMNS.to_owned())
         }
         OperatorFamily::Project => {
-            let pruning = !d.projections.is_empty() && d.projections.iter().all(is_passthrough);
-            if pruning && parent.is_some() {
+            if only_passes_columns_on(node) && parent.is_some() {
                 return Some("column pruning for".to_owned());
             }
             // `groupBy(window(col("ts"), "1 hour"))`: Spark computes each row's window, a

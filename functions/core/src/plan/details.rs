@@ -11,8 +11,8 @@
 //! line is, for most operators, the same text the one-line form prints after the name.
 
 use super::expr::{
-    matching_close, parse_attribute_list, parse_expr, parse_expr_list, parse_sort_list,
-    split_conjuncts, split_top_level, strip_brackets, strip_ids,
+    is_ident_char, matching_close, parse_attribute_list, parse_expr, parse_expr_list,
+    parse_sort_list, split_conjuncts, split_top_level, strip_brackets, strip_ids,
 };
 use super::graph::OperatorFamily;
 use super::graph::{ARGUMENTS, Expr, JoinInfo, NodeDetails, Partitioning, ScanInfo, WindowSpec};
@@ -148,10 +148,7 @@ pub(crate) fn spelled_out_names_in_text<'a>(texts: impl Iterator<Item = &'a str>
 
 /// The names of the attribute lists `lists` that are no plain identifier, longest first.
 fn spelled_out_names_of<'a>(lists: impl Iterator<Item = &'a str>) -> Vec<String> {
-    let plain = |name: &str| {
-        name.bytes()
-            .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'$' || b >= 0x80)
-    };
+    let plain = |name: &str| name.bytes().all(is_ident_char);
     let mut names: Vec<String> = lists
         .filter(|list| list.contains(' '))
         .flat_map(parse_attribute_list)
@@ -191,9 +188,8 @@ fn quote_names<'a>(text: &'a str, names: &[String]) -> std::borrow::Cow<'a, str>
         let mut rest: &str = &out;
         while let Some(at) = rest.find(&needle) {
             let before = rest[..at].bytes().last();
-            let starts_a_name = !before.is_some_and(|b| {
-                b.is_ascii_alphanumeric() || matches!(b, b'_' | b'$' | b'`' | b'.') || b >= 0x80
-            });
+            let starts_a_name =
+                !before.is_some_and(|b| is_ident_char(b) || matches!(b, b'`' | b'.'));
             quoted.push_str(&rest[..at]);
             if starts_a_name {
                 quoted.push('`');
