@@ -191,6 +191,10 @@ enum FoldValue<'t> {
     /// A column condition (`cond = (a.k == b.k) & (a.s == b.s)`), passed to `join`, `filter`,
     /// `where`, `when`: broken down like an inline one.
     Condition(Node<'t>),
+    /// A literal mapping (`{"tax": col("salary") * 0.2}`, Scala's `Map("tax" -> …)`): passed
+    /// where names go (`withColumns(columns)`, `agg(exprs)`), its pairs broken down like an
+    /// inline one's.
+    Mapping(Node<'t>),
     /// A collection the code built item by item (`aggs = []` then `aggs.append(F.sum(c))` in a
     /// loop; Java's `cols.add(…)`): the items, each broken down like an inline argument.
     Items(Vec<Node<'t>>),

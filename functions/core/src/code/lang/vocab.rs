@@ -483,6 +483,15 @@ pub fn arg_role(method: &str, index: usize, keyword: Option<&str>) -> ArgRole {
                 ArgRole::Alias
             }
         }
+        // `withColumns({"tax": col("salary") * 0.2})`, Scala's `withColumns(Seq("a"), Seq(e))`:
+        // the new columns' names, then their expressions (a mapping's pairs: `pair_roles`)
+        "withColumns" => {
+            if index == 0 {
+                ArgRole::Alias
+            } else {
+                ArgRole::Column
+            }
+        }
         "join" => {
             if index >= 2 {
                 ArgRole::Literal
@@ -550,6 +559,21 @@ pub fn arg_role(method: &str, index: usize, keyword: Option<&str>) -> ArgRole {
             }
         }
         _ => ArgRole::Column,
+    }
+}
+
+/// The roles of a `key: value` pair (`key -> value` in Scala) passed in an argument of `method`
+/// whose role is `role`.
+pub fn pair_roles(method: &str, role: ArgRole) -> (ArgRole, ArgRole) {
+    match role {
+        // `withColumnsRenamed({"old": "new"})`: a column, then its new name
+        ArgRole::Column if method == "withColumnsRenamed" => (ArgRole::Column, ArgRole::Alias),
+        // `agg({"x": "sum"})`, `agg("x" -> "sum")`: a column and its aggregate
+        ArgRole::Column => (ArgRole::Column, ArgRole::Function),
+        // `withColumns({"tax": col("salary") * 0.2})`: a new column's name and its expression
+        ArgRole::Alias => (ArgRole::Alias, ArgRole::Column),
+        // a pair among values (`option("k" -> "v")`) is values as they are
+        other => (other, other),
     }
 }
 

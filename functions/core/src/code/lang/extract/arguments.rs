@@ -158,6 +158,13 @@ impl<'a> Extractor<'a> {
                                 stack.push((child, ArgRole::Column));
                             }
                         }
+                    } else if object.is_none() && callee == "Map" {
+                        // Scala's `withColumns(Map("tax" -> …))`: the pairs, in the call's role
+                        if let Some(args) = args {
+                            for child in named_children(args) {
+                                stack.push((child, role));
+                            }
+                        }
                     } else if object.is_none() && vocab::PATH_WRAPPERS.contains(&callee) {
                         // `read.parquet(str(orders_path))`: the path as a string
                         if let Some(args) = args {
@@ -215,15 +222,10 @@ impl<'a> Extractor<'a> {
                     stack.push((callee, role));
                 }
                 Shape::Keyword { value, .. } => stack.push((value, role)),
-                // `agg({"x": "sum"})`, `agg("x" -> "sum")`: a column and its aggregate; a
-                // pair among values (`option("k" -> "v")`) is values as they are
-                Shape::Pair { key, value } if role == ArgRole::Column => {
-                    stack.push((value, ArgRole::Function));
-                    stack.push((key, ArgRole::Column));
-                }
                 Shape::Pair { key, value } => {
-                    stack.push((value, role));
-                    stack.push((key, role));
+                    let (key_role, value_role) = vocab::pair_roles(method, role);
+                    stack.push((value, value_role));
+                    stack.push((key, key_role));
                 }
                 Shape::Paren(inner) => stack.push((inner, role)),
                 Shape::Lambda => {}

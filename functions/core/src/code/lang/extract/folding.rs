@@ -16,6 +16,9 @@ impl<'a> Extractor<'a> {
         if self.collection_items(value).is_some() {
             return Some(FoldValue::Collection(value));
         }
+        if self.is_mapping(value) {
+            return Some(FoldValue::Mapping(value));
+        }
         // `exprs = [F.count(F.when(F.col(c).isNull(), c)).alias(c) for c in df.columns]`
         if let Some(item) = self.adapter.comprehension_item(value) {
             return Some(FoldValue::Items(vec![item]));
@@ -120,6 +123,29 @@ impl<'a> Extractor<'a> {
             .chain(std::iter::once(None))
             .find_map(|scope| self.value_vars.get(&(scope, name.to_string())))?
             .as_ref()
+    }
+
+    /// Whether `node` is a literal mapping: a dict of `key: value` pairs, or a call of Scala's
+    /// `Map` factory on `key -> value` pairs.
+    pub(super) fn is_mapping(&self, node: Node<'a>) -> bool {
+        let src = self.src;
+        let pairs = match self.adapter.shape(node, src) {
+            Shape::Call {
+                object: None,
+                name,
+                args: Some(args),
+            } if text(name, src) == "Map" => args,
+            Shape::Other => node,
+            _ => return false,
+        };
+        let items: Vec<Node<'a>> = named_children(pairs)
+            .into_iter()
+            .filter(|c| !c.kind().contains("comment"))
+            .collect();
+        !items.is_empty()
+            && items
+                .iter()
+                .all(|item| matches!(self.adapter.shape(*item, src), Shape::Pair { .. }))
     }
 
     /// The items of a literal collection: the adapter's list/tuple/array forms, or a call of a
@@ -279,6 +305,11 @@ impl<'a> Extractor<'a> {
             FoldValue::Window(node) | FoldValue::Column(node) => {
                 stack.push((*node, ArgRole::Column));
             }
+            // (a mapping passed anywhere else, `options(**opts)`, says nothing of the plan)
+            FoldValue::Mapping(node) if matches!(role, ArgRole::Column | ArgRole::Alias) => {
+                stack.push((*node, role));
+            }
+            FoldValue::Mapping(_) => {}
             FoldValue::Items(items) => {
                 // names where names go, as a literal collection's; expressions as written inline
                 let names = items

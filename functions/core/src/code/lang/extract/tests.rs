@@ -1155,3 +1155,37 @@ fn an_environment_variables_default_and_a_conditional_paths_literal_branch_are_t
     // (no default: nothing known)
     assert!(first_call_at(&out, 7).args.paths.is_empty());
 }
+
+#[test]
+fn with_columns_names_new_columns_inline_or_through_a_variable() {
+    // the plan prints `(cast(salary#1 as double) * 0.2) AS tax#9, 1 AS oneNumber#10`
+    let python = "columns = {\n    \"tax\": col(\"salary\") * 0.2,\n    \"oneNumber\": lit(1),\n}\nfinal = emp.withColumns(columns)\ninline = emp.withColumns({\"bonus\": col(\"salary\") * 2})\nrenamed = emp.withColumnsRenamed({\"salary\": \"pay\"})\n";
+    let out = extract_file(
+        &super::super::python::Python,
+        python,
+        "",
+        CodeFlags::default(),
+    );
+    let folded = &first_call_at(&out, 5).args;
+    assert_eq!(folded.aliases, vec!["tax", "oneNumber"]);
+    assert_eq!(folded.columns, vec!["salary"]);
+    let inline = &first_call_at(&out, 6).args;
+    assert_eq!(inline.aliases, vec!["bonus"]);
+    assert_eq!(inline.columns, vec!["salary"]);
+    let renamed = &first_call_at(&out, 7).args;
+    assert_eq!(renamed.columns, vec!["salary"]);
+    assert_eq!(renamed.aliases, vec!["pay"]);
+    // Scala's `Map` of pairs, inline or held by a `val`
+    let scala = "object Job extends App {\n  val added = Map(\"tax\" -> col(\"salary\") * 0.2)\n  val a = emp.withColumns(added)\n  val b = emp.withColumns(Map(\"bonus\" -> col(\"salary\") * 2))\n}\n";
+    let out = extract_file(&super::super::scala::Scala, scala, "", CodeFlags::default());
+    let folded = &first_call_at(&out, 3).args;
+    assert_eq!(folded.aliases, vec!["tax"]);
+    assert_eq!(folded.columns, vec!["salary"]);
+    let inline = &first_call_at(&out, 4).args;
+    assert_eq!(inline.aliases, vec!["bonus"]);
+    assert!(
+        inline.functions.iter().all(|f| f != "Map"),
+        "{:?}",
+        inline.functions
+    );
+}
