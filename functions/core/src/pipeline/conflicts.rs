@@ -50,6 +50,8 @@
 //!   the query;
 //! * **CSV header** — the site reads CSV without a header row or a schema and the scan's columns
 //!   are named, or the reverse (Spark names a headerless CSV's columns `_c0`, `_c1`, …);
+//! * **range** — the site makes a range of other bounds (`spark.range(10)` against
+//!   `Range (0, 1, …)`), or rows it writes in memory where the node is a Range;
 //! * **rows kept** — the site keeps a number of rows (`limit(0)`, `first()`'s one, `show()`'s 21)
 //!   and the Limit another;
 //! * **window function** — the site computes a ranking or offset window function (`rank()`)
@@ -208,6 +210,7 @@ pub fn conflicts(family: OperatorFamily, node: &Evidence, site: &Evidence) -> bo
                 || node.file_format.is_some() && site.makes_rows_in_memory
                 || matches!((node.rows_from_rdd, site.rows_from_rdd), (Some(n), Some(s)) if n != s)
                 || node.made_by_python && site.in_jvm_code
+                || makes_another_range(node, site)
         }
         _ => false,
     }
@@ -275,6 +278,17 @@ fn groups_by_other_keys(node: &Evidence, site: &Evidence) -> bool {
 /// another (`CollectLimit 1`).
 fn limits_to_other_count(node: &Evidence, site: &Evidence) -> bool {
     matches!((node.kept_rows, site.kept_rows), (Some(n), Some(s)) if n != s)
+}
+
+/// A site's `spark.range(…)` of other bounds than the node's Range (`range(10)` against
+/// `Range (0, 1, …)`), or rows the site writes in memory (`createDataFrame(rows)`) against a
+/// Range, which only a range makes.
+fn makes_another_range(node: &Evidence, site: &Evidence) -> bool {
+    match (node.range_bounds, site.range_bounds) {
+        (Some(n), Some(s)) => n != s,
+        (Some(_), None) => site.makes_rows_in_memory,
+        (None, _) => false,
+    }
 }
 
 /// The column `describe()` / `summary()` name their rows of statistics by.

@@ -153,6 +153,10 @@ pub struct Evidence {
     /// (`limit(0)`, `take(5)`, `first()`'s one, `show()`'s 21). Not a token: 0 and 1 decide
     /// nothing as literals, but a `limit(0)` is no `isEmpty`.
     pub kept_rows: Option<u64>,
+    /// For a range of numbers: its bounds — a node's `Range (0, 100, step=1, …)`, or what a
+    /// site's `spark.range(…)` writes (`range(100)`, `range(5, 50, 5)`). Not a token: 0 and 1
+    /// decide nothing as literals, but `range(10)` makes no `Range (0, 1, …)`.
+    pub range_bounds: Option<RangeBounds>,
     /// For a site: it also names columns the code computes from a frame's column names
     /// (`groupBy(keys.head, keys.tail: _*)`), so a node's keys may be among them.
     pub names_computed_columns: bool,
@@ -166,6 +170,14 @@ pub struct Evidence {
     /// For a site: its chain's query returns exactly [`Self::returns_columns`] (a plain
     /// `select` right before collecting), no more.
     pub returns_exactly: bool,
+}
+
+/// The numbers a range makes: from `start` up to (not including) `end`, `step` apart.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RangeBounds {
+    pub start: i64,
+    pub end: i64,
+    pub step: i64,
 }
 
 /// How an aggregate gathers its rows: `groupBy(k).agg(…)` / `GROUP BY k` plan aggregates keyed
@@ -628,6 +640,7 @@ impl Evidence {
                 self.key_order.clone()
             },
             kept_rows: self.kept_rows,
+            range_bounds: self.range_bounds,
             names_computed_columns: self.names_computed_columns,
             result_columns: self.result_columns.clone(),
             returns_columns: self.returns_columns.clone(),

@@ -15,8 +15,8 @@
 
 use super::evidence::{
     CACHED, DISTINCT, DROPPED_COLUMN, Evidence, FILL_VALUE, FILLED_COLUMN, FILLS_NULLS, Grouping,
-    JOINED_ON_NAMES, KEY_LEFT_OUT, NULL_DROP, PARTITIONED, SQL_COMMAND, STRUCT_FIELDS, TokenKind,
-    canonical_literal, is_noise_function, normalise_column, normalise_function,
+    JOINED_ON_NAMES, KEY_LEFT_OUT, NULL_DROP, PARTITIONED, RangeBounds, SQL_COMMAND, STRUCT_FIELDS,
+    TokenKind, canonical_literal, is_noise_function, normalise_column, normalise_function,
 };
 use super::operations::{CONCATENATION, TYPED_FILTER, calls_closure, is_typed_operator};
 use crate::code::lang::vocab::{ASC_NULLS_LAST, DESC_NULLS_FIRST};
@@ -162,6 +162,8 @@ const PREDICATE: &str = "predicate";
 const GROUP_KEY: &str = "groupKey";
 /// … and how many rows its limit keeps ([`Evidence::kept_rows`]).
 const KEPT_ROWS: &str = "keptRows";
+/// … and the bounds of its range, `start,end,step` ([`Evidence::range_bounds`]).
+const RANGE_BOUNDS: &str = "rangeBounds";
 /// … and that it scans files naming no table ([`Evidence::scans_files_only`]).
 const FILES_ONLY: &str = "filesOnly";
 /// … and that it scans a table of a database ([`Evidence::scans_catalog_table`]).
@@ -270,6 +272,10 @@ fn to_pairs(evidence: &Evidence) -> Vec<(String, String)> {
                 .kept_rows
                 .map(|n| (KEPT_ROWS.to_owned(), n.to_string())),
         )
+        .chain(evidence.range_bounds.map(|r| {
+            let written = format!("{},{},{}", r.start, r.end, r.step);
+            (RANGE_BOUNDS.to_owned(), written)
+        }))
         .chain(
             evidence
                 .scans_files_only
@@ -380,6 +386,15 @@ pub fn evidence_of(pairs: &[(String, String)]) -> Evidence {
             e.group_keys.insert(v.clone());
         } else if k == KEPT_ROWS {
             e.kept_rows = v.parse().ok();
+        } else if k == RANGE_BOUNDS {
+            let numbers: Option<Vec<i64>> = v.split(',').map(|n| n.parse().ok()).collect();
+            if let Some([start, end, step]) = numbers.as_deref() {
+                e.range_bounds = Some(RangeBounds {
+                    start: *start,
+                    end: *end,
+                    step: *step,
+                });
+            }
         } else if k == FILES_ONLY {
             e.scans_files_only = true;
         } else if k == CATALOG_TABLE {
@@ -701,6 +716,7 @@ fn scan_evidence(e: &mut Evidence, d: &crate::plan::NodeDetails) {
         for literal in range_literals(range) {
             e.add(TokenKind::Literal, &literal);
         }
+        e.range_bounds = range_bounds(range);
     }
     // In-memory data and RDDs carry no table or path: their columns are all there is, and which
     // of them are longs.
@@ -1340,19 +1356,35 @@ fn is_deduplication(d: &crate::plan::NodeDetails) -> bool {
 /// The numbers a user wrote in `range(start, end, step)` from `Range (0, 100, step=1,
 /// splits=Some(2))`: start and end, and the step when it is not 1 (splits come from the engine).
 fn range_literals(range: &str) -> Vec<String> {
-    // The formatted plan writes `Range (0, 100, …)`, the UI just `0, 100, …`.
+    let Some(bounds) = range_bounds(range) else {
+        return Vec::new();
+    };
+    let mut out = vec![bounds.start.to_string(), bounds.end.to_string()];
+    if bounds.step != 1 {
+        out.push(bounds.step.to_string());
+    }
+    out
+}
+
+/// A Range's bounds from `Range (0, 100, step=1, splits=Some(2))` (the formatted plan) or
+/// `0, 100, step=1, splits=2` (the UI); None when they do not read as numbers.
+fn range_bounds(range: &str) -> Option<RangeBounds> {
     let inner = range
         .split_once('(')
         .map_or(range, |(_, rest)| rest.trim_end().trim_end_matches(')'));
-    let mut out = Vec::new();
+    let mut numbers = Vec::new();
+    let mut step = 1;
     for part in inner.split(',').map(str::trim) {
         match part.split_once('=') {
-            None if part.parse::<i64>().is_ok() => out.push(part.to_string()),
-            Some(("step", step)) if step != "1" => out.push(step.to_string()),
-            _ => {}
+            None => numbers.push(part.parse::<i64>().ok()?),
+            Some(("step", written)) => step = written.parse().ok()?,
+            Some(_) => {}
         }
     }
-    out
+    let [start, end] = numbers[..] else {
+        return None;
+    };
+    Some(RangeBounds { start, end, step })
 }
 
 /// Whether conjunct `c` of a Filter's `conditions` is the optimizer's: an inferred constraint
@@ -2069,7 +2101,7 @@ fn first_user_descendant(
 
 #[cfg(test)]
 mod tests {
-    use super::{plan_semantics, range_literals};
+    use super::{RangeBounds, plan_semantics, range_bounds, range_literals};
     use crate::plan::{ParseOptions, parse_plan};
 
     #[test]
@@ -2931,5 +2963,13 @@ Input [3]: [Seqno#822, Name#823, pythonUDF0#843]
             vec!["5", "50", "5"]
         );
         assert!(range_literals("garbage").is_empty());
+        assert_eq!(
+            range_bounds("Range (0, 1, step=1, splits=Some(2))"),
+            Some(RangeBounds {
+                start: 0,
+                end: 1,
+                step: 1
+            })
+        );
     }
 }

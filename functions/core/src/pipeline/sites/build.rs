@@ -7,7 +7,7 @@ use crate::code::sql_expr::COUNT_OF_ROWS;
 use crate::code::{Language, SymbolKind};
 use crate::pipeline::evidence::{
     CACHED, DROPPED_COLUMN, EVERY_COLUMN, FILL_VALUE, FILLED_COLUMN, FILLS_NULLS, Grouping,
-    KEY_LEFT_OUT, NULL_DROP, PARTITIONED, PIVOT_VALUE, SQL_COMMAND, STRUCT_FIELDS,
+    KEY_LEFT_OUT, NULL_DROP, PARTITIONED, PIVOT_VALUE, RangeBounds, SQL_COMMAND, STRUCT_FIELDS,
     WITH_REPLACEMENT, canonical_literal, file_format, is_catalog_table, is_noise_function,
     named_file, normalise_column, rdd_made_at, relative_path_tail, working_folder_tail,
 };
@@ -540,6 +540,55 @@ fn rows_kept(call: &crate::code::SparkCall) -> Option<u64> {
     }
 }
 
+/// The column Spark names the numbers of `spark.range(…)`.
+const RANGE_COLUMN: &str = "id";
+
+/// Whether a chain starts with a session's `range(…)` (`spark.range(10)`).
+fn makes_range(chain: &CallChain) -> bool {
+    chain.calls.first().is_some_and(|c| c.method == "range")
+        && chain.receiver.split('.').any(vocab::is_session_name)
+}
+
+/// The bounds a chain's `spark.range(…)` writes, for the range and every call after it
+/// (`spark.range(10).toDF("n")`): None for a chain of no range, or of bounds it computes.
+fn range_written(chain: &CallChain, position: usize) -> Option<RangeBounds> {
+    if !makes_range(chain) || position >= chain.calls.len() {
+        return None;
+    }
+    range_arguments(&chain.calls[0].args.text)
+}
+
+/// `(100)`, `(5, 50, 5)`, `(0, 10L)`, `(start=0, end=10, numPartitions=4)`: a range's bounds,
+/// as Spark reads its arguments (one alone is the end); None when one is not a number.
+fn range_arguments(text: &str) -> Option<RangeBounds> {
+    let inner = text.trim().strip_prefix('(')?.strip_suffix(')')?;
+    let number = |written: &str| {
+        let written = written.trim().trim_end_matches(['L', 'l']).replace('_', "");
+        written.parse::<i64>().ok()
+    };
+    let mut positional = Vec::new();
+    let (mut start, mut end, mut step) = (None, None, None);
+    for part in inner.split(',').map(str::trim).filter(|p| !p.is_empty()) {
+        match part.split_once('=') {
+            Some((name, value)) => match name.trim() {
+                "start" => start = Some(number(value)?),
+                "end" => end = Some(number(value)?),
+                "step" => step = Some(number(value)?),
+                _ => {}
+            },
+            None => positional.push(number(part)?),
+        }
+    }
+    let mut positional = positional.into_iter();
+    if start.is_none() && end.is_none() && positional.len() == 1 {
+        end = positional.next();
+    }
+    let start = start.or_else(|| positional.next()).unwrap_or(0);
+    let end = end.or_else(|| positional.next())?;
+    let step = step.or_else(|| positional.next()).unwrap_or(1);
+    Some(RangeBounds { start, end, step })
+}
+
 /// Actions a statement may apply past the end of a lazy chain ([`shown_further_on`]).
 const ACTIONS_AFTER: &[&str] = &["show", "collect", "toPandas", "take", "head", "first"];
 
@@ -620,6 +669,11 @@ fn call_evidence(
         evidence.add(TokenKind::Alias, &name);
     }
     evidence.kept_rows = rows_kept(call);
+    evidence.range_bounds = range_written(chain, position);
+    // Spark names a range's one column `id`
+    if position == 0 && makes_range(chain) {
+        evidence.add(TokenKind::Column, RANGE_COLUMN);
+    }
     evidence.names_computed_columns = call.args.computed_columns;
     for column in &call.args.inline_columns {
         evidence

@@ -663,7 +663,7 @@ pub(super) fn reader_path_hints(method: &str, args_text: &str) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::pipeline::evidence::rdd_made_at;
+    use crate::pipeline::evidence::{RangeBounds, rdd_made_at};
 
     /// The index of a repository holding `files` (path, source).
     /// The first site of the table starting on `line`.
@@ -2106,6 +2106,36 @@ mod tests {
             !on_price.has(TokenKind::Column, "trade_id"),
             "{:?}",
             on_price.tokens
+        );
+    }
+
+    #[test]
+    fn a_sessions_range_holds_its_bounds_and_its_column() {
+        let files = [(
+            "ranges.py",
+            "a = spark.range(10).toDF(\"n\")\n\
+             b = spark.range(5, 50, 5)\n\
+             c = spark.range(start=1, end=4, numPartitions=2)\n\
+             d = spark.range(size)\n\
+             e = spark.createDataFrame([(1,)], [\"id\"])\n",
+        )];
+        let index = repo_index(&files);
+        let table = SiteTable::build(&index);
+        let bounds =
+            |line: u32, method: &str| call_site(&table, line, method).evidence.range_bounds;
+        let range = |start, end, step| Some(RangeBounds { start, end, step });
+        // a range's bounds hold for the calls after it in its chain
+        assert_eq!(bounds(1, "range"), range(0, 10, 1));
+        assert_eq!(bounds(1, "toDF"), range(0, 10, 1));
+        assert_eq!(bounds(2, "range"), range(5, 50, 5));
+        assert_eq!(bounds(3, "range"), range(1, 4, 1));
+        assert_eq!(bounds(4, "range"), None);
+        assert_eq!(bounds(5, "createDataFrame"), None);
+        // Spark names the numbers `id`
+        assert!(
+            call_site(&table, 2, "range")
+                .evidence
+                .has(TokenKind::Column, "id")
         );
     }
 
