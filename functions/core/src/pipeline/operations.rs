@@ -71,6 +71,8 @@ const METHOD_FAMILIES: &[(&[&str], &[OperatorFamily])] = &[
             "mapelements",
             "flatmap",
             "as",
+            // (cleaning its columns before counting, filling the counts after)
+            "crosstab",
         ],
         &[F::Project],
     ),

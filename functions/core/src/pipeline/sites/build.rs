@@ -540,6 +540,19 @@ fn rows_kept(call: &crate::code::SparkCall) -> Option<u64> {
     }
 }
 
+/// The functions Spark plans `stat.crosstab("a", "b")` with: a count of each pair of values
+/// (each column first cleaned: `CASE WHEN isnull(a) …`, back-quotes taken out with
+/// `regexp_replace`), pivoted on `b`'s values (`pivotfirst`), the pairs never seen filled with 0
+/// (`coalesce`). Its key column is named `a_b`.
+const CROSSTAB_FUNCTIONS: &[&str] = &[
+    "count",
+    COUNT_OF_ROWS,
+    "pivotfirst",
+    "coalesce",
+    "regexp_replace",
+    "isnull",
+];
+
 /// The column Spark names the numbers of `spark.range(…)`.
 const RANGE_COLUMN: &str = "id";
 
@@ -713,6 +726,15 @@ fn call_evidence(
     }
     for row in rows {
         evidence.add(TokenKind::Literal, row);
+    }
+    // `stat.crosstab("a", "b")`: what it plans without naming it, and the key column it names.
+    if call.method.eq_ignore_ascii_case("crosstab") {
+        for function in CROSSTAB_FUNCTIONS {
+            evidence.add(TokenKind::Function, function);
+        }
+        if let [first, second] = &call.args.columns[..] {
+            evidence.add(TokenKind::Alias, &format!("{first}_{second}"));
+        }
     }
     if let Some(operator) = typed_operator_of(&call.method) {
         evidence.add(TokenKind::Function, operator);

@@ -2140,6 +2140,29 @@ mod tests {
     }
 
     #[test]
+    fn a_crosstab_holds_what_it_plans_and_the_key_it_names() {
+        let table = site_table(
+            "types.py",
+            "df = spark.read.csv('x.csv', header=True)\ndf.stat.crosstab('StockCode', 'Quantity').show()\n",
+        );
+        let crosstab = call_site(&table, 2, "crosstab");
+        for (kind, value) in [
+            (TokenKind::Alias, "stockcode_quantity"),
+            (TokenKind::Function, "pivotfirst"),
+            (TokenKind::Function, "regexpreplace"),
+            (TokenKind::Function, "coalesce"),
+        ] {
+            assert!(
+                crosstab.evidence.has(kind, value),
+                "{value}: {:?}",
+                crosstab.evidence.tokens
+            );
+        }
+        // it cleans its columns and fills its counts in projections of its own
+        assert!(crosstab.families.contains(OperatorFamily::Project));
+    }
+
+    #[test]
     fn describe_and_summary_hold_the_statistics_and_rows_they_plan() {
         let files = [(
             "stats.py",
