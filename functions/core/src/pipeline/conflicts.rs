@@ -52,6 +52,8 @@
 //!   are named, or the reverse (Spark names a headerless CSV's columns `_c0`, `_c1`, …);
 //! * **range** — the site makes a range of other bounds (`spark.range(10)` against
 //!   `Range (0, 1, …)`), or rows it writes in memory where the node is a Range;
+//! * **columns renamed** — the site names every column anew (`toDF("a", "b", "c")`) and the
+//!   node keeps a column under a name the site does not give;
 //! * **rows kept** — the site keeps a number of rows (`limit(0)`, `first()`'s one, `show()`'s 21)
 //!   and the Limit another;
 //! * **window function** — the site computes a ranking or offset window function (`rank()`)
@@ -191,6 +193,7 @@ pub fn conflicts(family: OperatorFamily, node: &Evidence, site: &Evidence) -> bo
             aliases_conflict(node, site)
                 || fills_other_columns(node, site)
                 || drops_other_columns(node, site)
+                || renames_a_column_kept(node, site)
         }
         OperatorFamily::Window => {
             aliases_conflict(node, site) || computes_another_window_function(node, site)
@@ -424,6 +427,17 @@ fn fills_other_columns(node: &Evidence, site: &Evidence) -> bool {
         && !site.fills_every_column()
         && !values(node, TokenKind::Literal, filled).is_subset(&site_filled)
         || disjoint_named(values(node, TokenKind::Literal, value), site_values)
+}
+
+/// The site names every column anew (`toDF("student_id", "student_name", "student_address")`)
+/// and the node keeps one under its own name, which the site does not give (`id AS student_id,
+/// name AS student_name, state`: two `withColumnRenamed`s).
+fn renames_a_column_kept(node: &Evidence, site: &Evidence) -> bool {
+    site.renames_every_column
+        && node
+            .passed_through
+            .iter()
+            .any(|column| !site.has(TokenKind::Alias, column))
 }
 
 /// The site drops a column the node keeps or never had (`drop("department", "url")` against a

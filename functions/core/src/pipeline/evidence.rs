@@ -133,6 +133,9 @@ pub struct Evidence {
     /// `Seq(…).toDS()`, `rdd.toDF()`), not of a reader's files — which a scan of files is not
     /// ([`Self::file_format`] of a node).
     pub makes_rows_in_memory: bool,
+    /// For a site: `toDF("a", "b", …)`, which names every column of its frame anew — a column
+    /// keeping its own name is one of the names it gives.
+    pub renames_every_column: bool,
     /// For rows held in memory: whether an RDD holds them (a node's `Scan ExistingRDD` or scan of
     /// an RDD's objects; JVM code's `parallelize(…).toDF`) or a local collection does (a node's
     /// `LocalTableScan`; JVM code's `Seq(…).toDF`, `createDataFrame(Arrays.asList(…), …)`).
@@ -623,6 +626,7 @@ impl Evidence {
             reads_catalog_table: self.reads_catalog_table,
             reads_files_by_path: self.reads_files_by_path,
             makes_rows_in_memory: self.makes_rows_in_memory,
+            renames_every_column: self.renames_every_column,
             rows_from_rdd: self.rows_from_rdd,
             group_keys: if kind == TokenKind::Column {
                 BTreeSet::new()

@@ -696,6 +696,8 @@ fn call_evidence(
     evidence.add_all(TokenKind::Table, &call.args.tables);
     evidence.reads_catalog_table = call.args.tables.iter().any(|t| is_catalog_table(t));
     evidence.makes_rows_in_memory = makes_rows_in_memory(chain, position);
+    evidence.renames_every_column =
+        call.method == "toDF" && !call.args.aliases.is_empty() && !call.args.computed_columns;
     evidence.add_all(TokenKind::Path, &call.args.paths);
     if !after_write {
         evidence
