@@ -65,7 +65,7 @@ use serde::{Deserialize, Serialize};
 /// settings files and `configparser` reads; version 75: `os.path.join` is the path it joins;
 /// version 76: an environment variable's default and a conditional's string branch are strings;
 /// version 77: `COUNT(DISTINCT *)` carries no made-up name).
-pub const INDEX_FORMAT_VERSION: u32 = 78;
+pub const INDEX_FORMAT_VERSION: u32 = 79;
 
 pub type FileId = u32;
 pub type SymbolId = u32;

@@ -572,6 +572,11 @@ pub fn pair_roles(method: &str, role: ArgRole) -> (ArgRole, ArgRole) {
         ArgRole::Column => (ArgRole::Column, ArgRole::Function),
         // `withColumns({"tax": col("salary") * 0.2})`: a new column's name and its expression
         ArgRole::Alias => (ArgRole::Alias, ArgRole::Column),
+        // `fillna({"city": "unknown"})`, `na.fill(Map("city" -> "unknown"))`: a column filled
+        // and what fills it
+        ArgRole::Literal if matches!(method, "fillna" | "fill") => {
+            (ArgRole::Column, ArgRole::Literal)
+        }
         // a pair among values (`option("k" -> "v")`) is values as they are
         other => (other, other),
     }

@@ -1233,6 +1233,27 @@ mod tests {
     }
 
     #[test]
+    fn a_fill_of_a_mapping_fills_its_keys_with_its_values() {
+        let table = site_table(
+            "nulls.py",
+            "df.fillna({\"city\": \"unknown\", \"type\": \"\"}).show()\n\
+             defaults = {\"population\": 0}\n\
+             df.na.fill(defaults).show()\n",
+        );
+        let literal = |line: u32, method: &str, v: &str| {
+            call_site(&table, line, method)
+                .evidence
+                .has(TokenKind::Literal, v)
+        };
+        // the keys are the columns filled, the values what fills them
+        assert!(literal(1, "fillna", "fill:city") && literal(3, "fill", "fill:population"));
+        assert!(!literal(1, "fillna", "fill:*") && !literal(3, "fill", "fill:*"));
+        assert!(literal(1, "fillna", "fillvalue:unknown"));
+        assert!(!literal(1, "fillna", "fillvalue:city"));
+        assert!(literal(3, "fill", "fillvalue:0"));
+    }
+
+    #[test]
     fn an_unnamed_aggregate_carries_the_name_spark_makes_up_for_it() {
         let table = site_table(
             "job.py",

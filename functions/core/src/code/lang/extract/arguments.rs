@@ -70,7 +70,7 @@ impl<'a> Extractor<'a> {
                     if let Some(value) = value {
                         // Each variable once: `w = w.orderBy(…)` must not fold forever.
                         if folded.insert(name) {
-                            self.fold_variable(value, role, &mut out, &mut stack);
+                            self.fold_variable(value, method, role, &mut out, &mut stack);
                         }
                     } else if self.column_lists.contains(name) {
                         // `select(*cols)` of a frame's column names

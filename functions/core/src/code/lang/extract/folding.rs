@@ -273,6 +273,7 @@ impl<'a> Extractor<'a> {
     pub(super) fn fold_variable(
         &self,
         value: &FoldValue<'a>,
+        method: &str,
         role: ArgRole,
         out: &mut CallArgs,
         stack: &mut Vec<(Node<'a>, ArgRole)>,
@@ -306,7 +307,10 @@ impl<'a> Extractor<'a> {
                 stack.push((*node, ArgRole::Column));
             }
             // (a mapping passed anywhere else, `options(**opts)`, says nothing of the plan)
-            FoldValue::Mapping(node) if matches!(role, ArgRole::Column | ArgRole::Alias) => {
+            FoldValue::Mapping(node)
+                if matches!(role, ArgRole::Column | ArgRole::Alias)
+                    || vocab::pair_roles(method, role) != (role, role) =>
+            {
                 stack.push((*node, role));
             }
             FoldValue::Mapping(_) => {}
