@@ -564,11 +564,10 @@ fn makes_range(chain: &CallChain) -> bool {
 
 /// The bounds a chain's `spark.range(…)` writes, for the range and every call after it
 /// (`spark.range(10).toDF("n")`): None for a chain of no range, or of bounds it computes.
-fn range_written(chain: &CallChain, position: usize) -> Option<RangeBounds> {
-    if !makes_range(chain) || position >= chain.calls.len() {
-        return None;
-    }
-    range_arguments(&chain.calls[0].args.text)
+fn range_written(chain: &CallChain) -> Option<RangeBounds> {
+    makes_range(chain)
+        .then(|| range_arguments(&chain.calls[0].args.text))
+        .flatten()
 }
 
 /// `(100)`, `(5, 50, 5)`, `(0, 10L)`, `(start=0, end=10, numPartitions=4)`: a range's bounds,
@@ -682,7 +681,7 @@ fn call_evidence(
         evidence.add(TokenKind::Alias, &name);
     }
     evidence.kept_rows = rows_kept(call);
-    evidence.range_bounds = range_written(chain, position);
+    evidence.range_bounds = range_written(chain);
     // Spark names a range's one column `id`
     if position == 0 && makes_range(chain) {
         evidence.add(TokenKind::Column, RANGE_COLUMN);

@@ -306,11 +306,9 @@ impl<'a> Extractor<'a> {
             FoldValue::Window(node) | FoldValue::Column(node) => {
                 stack.push((*node, ArgRole::Column));
             }
-            // (a mapping passed anywhere else, `options(**opts)`, says nothing of the plan)
-            FoldValue::Mapping(node)
-                if matches!(role, ArgRole::Column | ArgRole::Alias)
-                    || vocab::pair_roles(method, role) != (role, role) =>
-            {
+            // where the method gives a pair's key and value roles of their own (a mapping passed
+            // anywhere else, `options(**opts)`, says nothing of the plan)
+            FoldValue::Mapping(node) if vocab::pair_roles(method, role) != (role, role) => {
                 stack.push((*node, role));
             }
             FoldValue::Mapping(_) => {}
