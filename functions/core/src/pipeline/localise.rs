@@ -572,16 +572,45 @@ impl PlanEvidence {
         })
     }
 
-    /// The sites in other files than `best`'s scoring exactly as well for node `n`
-    /// ([`Self::best_anywhere`]'s ties), in id order.
-    fn readers_tied_with(&self, n: NodeIdx, best: SiteId, table: &SiteTable) -> Vec<SiteId> {
-        let Some(value) = self.scores[n].get(&best).copied() else {
+    /// The reader a flow borrows for node `n`, a scan its caller reads: the best site anywhere,
+    /// weighed by `prior` — of readers alike, the caller is the one in the files the application
+    /// runs from (a test given as the entry reads what the function it tests checks, not the
+    /// job's own copy of that read). Its own score, unweighed.
+    fn borrowed_reader(
+        &self,
+        n: NodeIdx,
+        table: &SiteTable,
+        prior: &FilePrior,
+    ) -> Option<(SiteId, f64)> {
+        if prior.factor.is_empty() {
+            return self.best_anywhere[n];
+        }
+        self.scores[n]
+            .iter()
+            .map(|(site, v)| (*site, *v, v * prior.of(Some(table.sites[*site].file))))
+            .max_by(|a, b| a.2.total_cmp(&b.2).then(b.0.cmp(&a.0)))
+            .map(|(site, v, _)| (site, v))
+    }
+
+    /// The sites in other files than `best`'s scoring exactly as well for node `n` under
+    /// `prior` ([`Self::borrowed_reader`]'s ties), in id order.
+    fn readers_tied_with(
+        &self,
+        n: NodeIdx,
+        best: SiteId,
+        table: &SiteTable,
+        prior: &FilePrior,
+    ) -> Vec<SiteId> {
+        let weighed = |site: SiteId, v: f64| v * prior.of(Some(table.sites[site].file));
+        let Some(value) = self.scores[n].get(&best).map(|v| weighed(best, *v)) else {
             return Vec::new();
         };
         let file = table.sites[best].file;
         let mut tied: Vec<SiteId> = self.scores[n]
             .iter()
-            .filter(|(site, v)| table.sites[**site].file != file && (value - **v).abs() <= 1e-9)
+            .filter(|(site, v)| {
+                table.sites[**site].file != file && (value - weighed(**site, **v)).abs() <= 1e-9
+            })
             .map(|(site, _)| *site)
             .collect();
         tied.sort_unstable();
@@ -1160,7 +1189,7 @@ fn align_contenders(
             if let Some(a) = assigned[n]
                 && evidence.targets[n].0 == OperatorFamily::Scan
                 && makes_rows_for_a_file_scan(evidence, table, n, a.site)
-                && let Some((site, v)) = evidence.best_anywhere[n]
+                && let Some((site, v)) = evidence.borrowed_reader(n, table, prior)
                 && !makes_rows_for_a_file_scan(evidence, table, n, site)
             {
                 assigned[n] = Some(Aligned {
@@ -1169,7 +1198,7 @@ fn align_contenders(
                 });
                 // (readers in other files reading exactly as well are its twins, as for an open
                 // flow's scans below)
-                let tied = evidence.readers_tied_with(n, site, table);
+                let tied = evidence.readers_tied_with(n, site, table, prior);
                 if !tied.is_empty() {
                     ties.insert(n, tied);
                 }
@@ -1179,16 +1208,17 @@ fn align_contenders(
             if let Some(a) = assigned[n] {
                 let v = evidence.scores[n].get(&a.site).copied().unwrap_or(0.0);
                 fitted += if a.in_flow { v } else { v * OUT_OF_FLOW };
-            } else if let (Some(b), Some((site, _))) =
-                (evidence.borrowed(n, borrow), evidence.best_anywhere[n])
-            {
+            } else if let (Some(b), Some((site, _))) = (
+                evidence.borrowed(n, borrow),
+                evidence.borrowed_reader(n, table, prior),
+            ) {
                 // An open flow's scans are read by a caller: take the best reader anywhere —
                 // readers in other files reading exactly as well are its twins (callers alike).
                 assigned[n] = Some(Aligned {
                     site,
                     in_flow: false,
                 });
-                let tied = evidence.readers_tied_with(n, site, table);
+                let tied = evidence.readers_tied_with(n, site, table, prior);
                 if !tied.is_empty() {
                     ties.insert(n, tied);
                 }

@@ -353,7 +353,18 @@ pub fn map_plans(
     reasoner: &dyn Reasoner,
     config: &PipelineConfig,
 ) -> Result<(Vec<MappingOutput>, StepTimings), ReasonError> {
-    let mut ctx = PlanContext::build(plans, &[], index);
+    map_plans_from(plans, &[], index, reasoner, config)
+}
+
+/// … run from the files `entry` names (`--entry`; see [`PlanContext::build`]).
+pub fn map_plans_from(
+    plans: &[PlanGraph],
+    entry: &[String],
+    index: Arc<RepoIndex>,
+    reasoner: &dyn Reasoner,
+    config: &PipelineConfig,
+) -> Result<(Vec<MappingOutput>, StepTimings), ReasonError> {
+    let mut ctx = PlanContext::build(plans, entry, index);
     let start = Instant::now();
     let mappings = ctx
         .semantics

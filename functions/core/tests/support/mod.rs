@@ -4,13 +4,19 @@
 use plan2code_core::code::{IndexOptions, build_index};
 use plan2code_core::contracts::MappingOutput;
 use plan2code_core::pipeline::reason::EvidenceReasoner;
-use plan2code_core::pipeline::{PipelineConfig, map_plan};
+use plan2code_core::pipeline::{PipelineConfig, map_plans_from};
 use plan2code_core::plan::{ParseOptions, parse_plan};
 use std::sync::Arc;
 
 /// Map `plan` against a repository holding `files` (path, source).
 #[allow(dead_code)] // (not every test maps: the plan readers' tests only parse)
 pub fn map_against(files: &[(&str, &str)], plan: &str) -> Vec<MappingOutput> {
+    map_from_entry(files, &[], plan)
+}
+
+/// … as a job run from the files `entry` names (`--entry`).
+#[allow(dead_code)] // (not every test maps: the plan readers' tests only parse)
+pub fn map_from_entry(files: &[(&str, &str)], entry: &[&str], plan: &str) -> Vec<MappingOutput> {
     let dir = tempfile::tempdir().unwrap();
     for (path, source) in files {
         let path = dir.path().join(path);
@@ -19,8 +25,10 @@ pub fn map_against(files: &[(&str, &str)], plan: &str) -> Vec<MappingOutput> {
     }
     let index = build_index(dir.path(), None, "test".into(), &IndexOptions::default()).unwrap();
     let graph = parse_plan(plan, &ParseOptions::default()).unwrap();
-    let (mappings, _) = map_plan(
-        &graph,
+    let entry: Vec<String> = entry.iter().map(|e| (*e).to_owned()).collect();
+    let (mappings, _) = map_plans_from(
+        std::slice::from_ref(&graph),
+        &entry,
         Arc::new(index),
         &EvidenceReasoner,
         &PipelineConfig::default(),
