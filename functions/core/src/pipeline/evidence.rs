@@ -983,6 +983,11 @@ pub const STRUCT_FIELDS: &str = "fields:";
 /// `InMemoryRelation` beside it), and a read whose frame its chain caches
 /// (`createDataFrame(…).cache()`).
 pub const CACHED: &str = "cache";
+/// Marks a cache of a read as it is, nothing done to its rows: the plan's `InMemoryTableScan`
+/// whose cached relation is a scan alone, and a read whose frame is cached as read — right after
+/// the read (`spark.read.parquet(p).cache()`) or by a later statement of its function
+/// (`silver = spark.read…load(p)`, then `silver.cache()`).
+pub const CACHED_READ: &str = "cached:read";
 /// Marks a grouping key an aggregate's result leaves out (`key-left-out:release_year` for
 /// `SELECT origin, count(1) … GROUP BY origin, release_year`; a DataFrame grouping returns its
 /// keys).

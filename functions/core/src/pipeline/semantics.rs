@@ -14,9 +14,10 @@
 //!   that was written by the user, and say so.
 
 use super::evidence::{
-    CACHED, DISTINCT, DROPPED_COLUMN, Evidence, FILL_VALUE, FILLED_COLUMN, FILLS_NULLS, Grouping,
-    JOINED_ON_NAMES, KEY_LEFT_OUT, NULL_DROP, PARTITIONED, RangeBounds, SQL_COMMAND, STRUCT_FIELDS,
-    TokenKind, canonical_literal, is_noise_function, normalise_column, normalise_function,
+    CACHED, CACHED_READ, DISTINCT, DROPPED_COLUMN, Evidence, FILL_VALUE, FILLED_COLUMN,
+    FILLS_NULLS, Grouping, JOINED_ON_NAMES, KEY_LEFT_OUT, NULL_DROP, PARTITIONED, RangeBounds,
+    SQL_COMMAND, STRUCT_FIELDS, TokenKind, canonical_literal, is_noise_function, normalise_column,
+    normalise_function,
 };
 use super::operations::{CONCATENATION, TYPED_FILTER, calls_closure, is_typed_operator};
 use crate::code::lang::vocab::{ASC_NULLS_LAST, DESC_NULLS_FIRST};
@@ -666,6 +667,34 @@ fn own_signature(node: &PlanNode, inferred_from_above: bool) -> Evidence {
         .find_map(super::hints::closure_class)
         .map(|class| class.rsplit('.').next().unwrap_or(class).to_owned());
     e
+}
+
+/// Whether node `idx` reads back cached data whose relation is a scan and nothing else
+/// (`InMemoryTableScan` over `InMemoryRelation` over `ColumnarToRow` over `Scan parquet`): the
+/// frame was cached as read ([`CACHED_READ`]).
+fn caches_a_bare_read(graph: &PlanGraph, idx: NodeIdx) -> bool {
+    let node = &graph.nodes[idx];
+    let in_memory = |n: &PlanNode| {
+        n.details
+            .scan
+            .as_ref()
+            .is_some_and(|s| s.format == "InMemory")
+    };
+    if node.family != OperatorFamily::Scan || !in_memory(node) {
+        return false;
+    }
+    let mut at = node;
+    loop {
+        let [child] = at.children[..] else {
+            return false;
+        };
+        at = &graph.nodes[child];
+        match at.family {
+            OperatorFamily::Engine | OperatorFamily::Cache => continue,
+            OperatorFamily::Scan => return !in_memory(at),
+            _ => return false,
+        }
+    }
 }
 
 /// A scan: its table and paths, a range's bounds; in-memory data only has its columns.
@@ -1691,6 +1720,9 @@ pub fn plan_semantics(graph: &PlanGraph) -> Vec<SemanticDescription> {
             && let Some(command) = command_around(graph, &parents, idx)
         {
             own[idx].add(TokenKind::Literal, &format!("{SQL_COMMAND}{command}"));
+        }
+        if caches_a_bare_read(graph, idx) {
+            own[idx].add(TokenKind::Literal, CACHED_READ);
         }
         own[idx].passed_through = passed_through(graph, node);
         let keeps_one_key =

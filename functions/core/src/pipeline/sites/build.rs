@@ -6,10 +6,11 @@ use crate::code::lang::vocab;
 use crate::code::sql_expr::COUNT_OF_ROWS;
 use crate::code::{Language, SymbolKind};
 use crate::pipeline::evidence::{
-    CACHED, DROPPED_COLUMN, EVERY_COLUMN, FILL_VALUE, FILLED_COLUMN, FILLS_NULLS, Grouping,
-    KEY_LEFT_OUT, NULL_DROP, PARTITIONED, PIVOT_VALUE, RangeBounds, SQL_COMMAND, STRUCT_FIELDS,
-    WITH_REPLACEMENT, canonical_literal, file_format, is_catalog_table, is_noise_function,
-    named_file, normalise_column, rdd_made_at, relative_path_tail, working_folder_tail,
+    CACHED, CACHED_READ, DROPPED_COLUMN, EVERY_COLUMN, FILL_VALUE, FILLED_COLUMN, FILLS_NULLS,
+    Grouping, KEY_LEFT_OUT, NULL_DROP, PARTITIONED, PIVOT_VALUE, RangeBounds, SQL_COMMAND,
+    STRUCT_FIELDS, WITH_REPLACEMENT, canonical_literal, file_format, is_catalog_table,
+    is_noise_function, named_file, normalise_column, rdd_made_at, relative_path_tail,
+    working_folder_tail,
 };
 use crate::pipeline::operations::{
     AGGREGATE_FUNCTIONS, CONCATENATION, TYPED_FILTER, concatenates, is_aggregate_function,
@@ -40,6 +41,7 @@ impl SiteTable {
         let chain_open = open_chains(index, &chain_feeds, &chain_sites, &helpers, &sites);
         mark_narrowed_frames(index, &chain_feeds, &chain_sites, &mut sites);
         mark_aggregated_frames(&chain_feeds, &chain_sites, &mut sites);
+        mark_reads_cached_later(index, &chain_feeds, &chain_sites, &mut sites);
         Self {
             weights,
             family_sites: family_sites(&sites),
@@ -286,6 +288,49 @@ fn mark_aggregated_frames(
         for &site in own_sites {
             sites[site].aggregated_before = aggregated;
             aggregated |= aggregates(site, sites);
+        }
+    }
+}
+
+/// A read whose frame, as read, a later statement of its function caches
+/// (`silver = spark.read…load(p)`, then `silver.cache()`) is read back from memory: an
+/// `InMemoryTableScan` of that scan alone ([`CACHED_READ`]). A function caching the frame it is
+/// given (`idf.persist()`) says nothing of which of its callers' reads it was, and a frame
+/// changed after its read (`read…coalesce(5)`) is cached as changed.
+fn mark_reads_cached_later(
+    index: &RepoIndex,
+    chain_feeds: &[Vec<(FlowRole, usize)>],
+    chain_sites: &[Vec<SiteId>],
+    sites: &mut [Site],
+) {
+    let caches_its_receiver = |chain: &crate::code::CallChain| {
+        chain
+            .calls
+            .first()
+            .is_some_and(|c| call_families(&c.method, &[]).contains(OperatorFamily::Cache))
+    };
+    for (cache, chain) in index.chains.iter().enumerate() {
+        if !caches_its_receiver(chain) {
+            continue;
+        }
+        let variable = root_variable(&chain.receiver);
+        let Some(read) = receiver_feed(chain_feeds, cache).filter(|&fed| {
+            let read = &index.chains[fed];
+            fed != cache
+                && read.file == chain.file
+                && read.symbol == chain.symbol
+                && read.assigned_to.as_deref() == Some(variable)
+        }) else {
+            continue;
+        };
+        let reads = |site: &Site| site.families.contains(OperatorFamily::Scan);
+        if !chain_sites[read].last().is_some_and(|s| reads(&sites[*s])) {
+            continue;
+        }
+        for &site in &chain_sites[read] {
+            if reads(&sites[site]) {
+                sites[site].evidence.add(TokenKind::Literal, CACHED_READ);
+            }
         }
     }
 }
@@ -940,6 +985,9 @@ fn call_evidence(
         |c: &crate::code::SparkCall| call_families(&c.method, &[]).contains(OperatorFamily::Cache);
     if families.contains(OperatorFamily::Scan) && chain.calls[position + 1..].iter().any(caches) {
         evidence.add(TokenKind::Function, CACHED);
+        if chain.calls.get(position + 1).is_some_and(caches) {
+            evidence.add(TokenKind::Literal, CACHED_READ);
+        }
     }
     // `a.join(b).where(a.x == b.y)`: the optimiser moves a filter over a join into
     // the join's condition, so that filter is the join's source.
