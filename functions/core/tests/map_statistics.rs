@@ -41,3 +41,39 @@ fn the_statistics_picked_out_of_their_maps_are_the_describe_calls() {
         assert_eq!(at(id), describe, "{id}");
     }
 }
+
+/// A model's data selected, split and described, as a notebook does; other scripts describe
+/// frames of their own, so that picking statistics out of maps is common evidence in the
+/// repository and the select naming the described column looks the better match.
+const SPLIT_AND_DESCRIBED: &str = r#"from pyspark.sql import SparkSession
+from pyspark.ml.feature import VectorAssembler
+spark = SparkSession.builder.getOrCreate()
+data = spark.read.csv("Ecommerce_Customers.csv", inferSchema=True, header=True)
+assembler = VectorAssembler(inputCols=["Avg Session Length", "Time on App", "Time on Website", "Length of Membership"], outputCol="features")
+output = assembler.transform(data)
+final_data = output.select("features", 'Yearly Amount Spent')
+train_data, test_data = final_data.randomSplit([0.7, 0.3])
+train_data.describe().show()
+"#;
+
+const DESCRIBES_ITS_OWN: &str = r#"from pyspark.sql import SparkSession
+spark = SparkSession.builder.getOrCreate()
+other = spark.read.csv("other.csv", header=True)
+other.describe().show()
+other.summary().show()
+"#;
+
+#[test]
+fn a_select_naming_the_described_column_picks_no_statistic() {
+    // `element_at(Yearly Amount Spent, summary, …) AS Yearly Amount Spent`: the describe's, not
+    // the `select("features", 'Yearly Amount Spent')` two statements before it
+    let plan = support::bench_plan("jupyter", "tsp-linear-regression-code-along-006");
+    let mut files = vec![("lr.py", SPLIT_AND_DESCRIBED)];
+    let others: Vec<String> = (1..=4).map(|i| format!("other{i}.py")).collect();
+    files.extend(others.iter().map(|name| (name.as_str(), DESCRIBES_ITS_OWN)));
+    let mappings = support::map_against(&files, &plan);
+    assert_eq!(
+        support::code_at(&mappings, "12"),
+        ("lr.py".to_owned(), "9-9".to_owned())
+    );
+}

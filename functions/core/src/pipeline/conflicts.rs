@@ -191,6 +191,7 @@ pub fn conflicts(family: OperatorFamily, node: &Evidence, site: &Evidence) -> bo
         }
         OperatorFamily::Project => {
             aliases_conflict(node, site)
+                || picks_statistics_it_does_not(node, site)
                 || fills_other_columns(node, site)
                 || drops_other_columns(node, site)
                 || renames_a_column_kept(node, site)
@@ -316,6 +317,17 @@ fn describes_other_columns(node: &Evidence, site: &Evidence) -> bool {
         && values(node, TokenKind::Column, |c| c != STATISTIC_NAME_COLUMN)
             .iter()
             .any(|c| !named(c))
+}
+
+/// The Project laying out `describe()`'s / `summary()`'s statistics — each column's picked out of
+/// its map by the statistic's name (`element_at(age, summary, …) AS age`) — against a site that
+/// picks nothing out of a map: a `select("age")` naming the same column is other code, whose
+/// projection Spark would print as the column alone.
+fn picks_statistics_it_does_not(node: &Evidence, site: &Evidence) -> bool {
+    const PICKED: &str = "elementat";
+    node.has(TokenKind::Function, PICKED)
+        && node.has(TokenKind::Column, STATISTIC_NAME_COLUMN)
+        && !site.has(TokenKind::Function, PICKED)
 }
 
 /// A reader naming files in its literals (`read.csv("Ecommerce_Customers.csv")`) none of which
