@@ -64,8 +64,10 @@ use serde::{Deserialize, Serialize};
 /// version 73: the functions a function's returned column expression calls; version 74: INI
 /// settings files and `configparser` reads; version 75: `os.path.join` is the path it joins;
 /// version 76: an environment variable's default and a conditional's string branch are strings;
-/// version 77: `COUNT(DISTINCT *)` carries no made-up name).
-pub const INDEX_FORMAT_VERSION: u32 = 79;
+/// version 77: `COUNT(DISTINCT *)` carries no made-up name; version 78: a `withColumns` mapping's
+/// keys are new names, its values columns; version 79: a fill's mapping fills its keys with its
+/// values; version 80: `summary("count")`'s arguments are statistics' names, not columns).
+pub const INDEX_FORMAT_VERSION: u32 = 80;
 
 pub type FileId = u32;
 pub type SymbolId = u32;

@@ -509,6 +509,8 @@ pub fn arg_role(method: &str, index: usize, keyword: Option<&str>) -> ArgRole {
         // `fillna(0, ["population"])`: the value, then the columns to fill.
         "fillna" | "fill" if index >= 1 => ArgRole::Column,
         "filter" | "where" | "expr" | "selectExpr" => ArgRole::SqlExpr,
+        // `summary("count", "min")` names the statistics it computes, not columns
+        "summary" => ArgRole::Literal,
         "sql" | "option" | "options" | "format" | "mode" | "config" | "appName" | "master"
         | "limit" | "sample" | "fillna" | "fill" | "replace" | "show" | "hint" | "lit"
         | "typedLit" | "cast" | "astype" | "outputMode" | "trigger" | "queryName" | "isin"

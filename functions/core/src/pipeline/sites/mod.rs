@@ -2190,7 +2190,8 @@ mod tests {
             "df = spark.read.csv('x.csv', header=True)\n\
              df.describe().show()\n\
              df.summary().show()\n\
-             df.describe('age').show()\n",
+             df.describe('age').show()\n\
+             df.summary('count', 'min').show()\n",
         )];
         let index = repo_index(&files);
         let table = SiteTable::build(&index);
@@ -2229,6 +2230,14 @@ mod tests {
             "{:?}",
             summary.tokens
         );
+        // `summary("count", "min")` names statistics: it still lays out every column's
+        let chosen = table.sites.iter().find(|s| {
+            matches!(&s.kind, SiteKind::Call { method, .. } if method == "summary")
+                && s.lines.start == 5
+        });
+        let chosen = chosen.expect("summary('count', 'min')");
+        assert!(!chosen.evidence.has(TokenKind::Column, "count"));
+        assert!(chosen.describes_every_column(), "{:?}", chosen.evidence);
     }
 
     #[test]
