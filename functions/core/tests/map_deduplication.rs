@@ -401,3 +401,69 @@ fn a_column_computed_after_a_deduplication_and_folded_into_it_maps_to_the_projec
         );
     }
 }
+
+/// A pipeline cleaning transactions, flagging the suspicious ones and splitting them into a star
+/// schema: Spark plans the `dropDuplicates()` with the flag's `CASE WHEN` folded into its results.
+const CLEANS: &str = r#"from pyspark.sql.functions import col, to_date
+
+
+def clean(df, path):
+    cleaned = df.dropDuplicates() \
+        .dropna() \
+        .withColumn("txn_date", to_date(col("txn_date"))) \
+        .withColumnRenamed("amount", "txn_amount")
+    cleaned.write.mode("overwrite").parquet(path)
+    return cleaned
+"#;
+
+const FLAGS: &str = r#"from pyspark.sql.functions import col, when
+
+
+def flag(df, path):
+    flagged = df.withColumn(
+        "fraud_flag",
+        when(col("txn_amount") > 3000, "HIGH_AMOUNT")
+        .when(col("merchant") == "Casino", "SUSPICIOUS_MERCHANT")
+        .when(col("category") == "Gambling", "GAMBLING_CATEGORY")
+        .otherwise("NORMAL")
+    )
+    flagged.write.mode("overwrite").parquet(path)
+    return flagged
+"#;
+
+const STAR_SCHEMA: &str = r#"def build(df, path):
+    customers = df.select("customer_id", "customer_name", "account_type", "city").distinct()
+    facts = df.select("txn_id", "customer_id", "merchant", "txn_date", "txn_amount", "fraud_flag")
+    customers.write.mode("overwrite").parquet(path + "/customers")
+    facts.write.mode("overwrite").parquet(path + "/facts")
+"#;
+
+const PIPELINE: &str = r#"from pyspark.sql import SparkSession
+from jobs.clean import clean
+from jobs.flag import flag
+from jobs.star import build
+
+spark = SparkSession.builder.getOrCreate()
+df = spark.read.csv("data/transactions.csv", header=True, inferSchema=True)
+cleaned = clean(df, "out/silver")
+flagged = flag(cleaned, "out/fraud")
+build(flagged, "out/gold")
+"#;
+
+#[test]
+fn a_projection_folded_into_a_deduplication_is_its_code_though_it_computes_no_aggregate() {
+    // `CASE WHEN (amount > 3000.0) THEN HIGH_AMOUNT …` in the de-duplication's results: the
+    // `withColumn("fraud_flag", when(…))` computing it, not a select of the star schema
+    let plan = support::bench_plan("pipelines", "bank-main-003");
+    let mappings = support::map_against(
+        &[
+            ("jobs/clean.py", CLEANS),
+            ("jobs/flag.py", FLAGS),
+            ("jobs/star.py", STAR_SCHEMA),
+            ("main.py", PIPELINE),
+        ],
+        &plan,
+    );
+    let (file, _) = support::code_at(&mappings, "7");
+    assert_ne!(file, "jobs/star.py");
+}

@@ -77,3 +77,38 @@ fn a_select_naming_the_described_column_picks_no_statistic() {
         ("lr.py".to_owned(), "9-9".to_owned())
     );
 }
+
+/// A stock table described twice: shown as it is, then formatted by a select of the described
+/// frame.
+const DESCRIBED_AND_FORMATTED: &str = r#"from pyspark.sql import SparkSession
+from pyspark.sql.functions import format_number
+spark = SparkSession.builder.getOrCreate()
+df = spark.read.csv("appl_stock.csv", header=True, inferSchema=True)
+df.describe().show()
+result = df.describe()
+result.select(result['summary'],
+              format_number(result['Open'].cast('float'), 2).alias('Open'),
+              format_number(result['High'].cast('float'), 2).alias('High'),
+              format_number(result['Low'].cast('float'), 2).alias('Low'),
+              format_number(result['Close'].cast('float'), 2).alias('Close'),
+              result['Volume'].cast('int').alias('Volume')
+              ).show()
+"#;
+
+#[test]
+fn a_select_formatting_what_an_aggregate_made_is_not_the_aggregate() {
+    // the plan of `df.describe().show()`: its statistics' aggregate computes no
+    // `format_number`, so the select formatting the described frame did not make it
+    let plan = support::bench_plan(
+        "jupyter",
+        "tsp-spark-dataframes-project-exercise-solutions-002",
+    );
+    let mappings = support::map_against(&[("stocks.py", DESCRIBED_AND_FORMATTED)], &plan);
+    for id in ["2", "5"] {
+        let (_, lines) = support::code_at(&mappings, id);
+        assert!(
+            ["5-5", "6-6"].contains(&lines.as_str()),
+            "node {id}: {lines}"
+        );
+    }
+}

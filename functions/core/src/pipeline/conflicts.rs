@@ -173,6 +173,8 @@ pub fn conflicts(family: OperatorFamily, node: &Evidence, site: &Evidence) -> bo
             only_deduplicates && site_computes
                 || node_only_keys && site_keeps_columns
                 || node_only_keys && narrower_deduplication(node, site, &site_aggregates)
+                || !node_aggregates.is_empty()
+                    && computes_elsewhere_than_the_aggregate(node, site, &site_aggregates)
                 || disjoint_named(node_aggregates, site_aggregates)
                 || aliases_conflict(node, site)
                 || pivots_into_other_values(node, site)
@@ -328,6 +330,24 @@ fn picks_statistics_it_does_not(node: &Evidence, site: &Evidence) -> bool {
     node.has(TokenKind::Function, PICKED)
         && node.has(TokenKind::Column, STATISTIC_NAME_COLUMN)
         && !site.has(TokenKind::Function, PICKED)
+}
+
+/// A call computing no aggregate, only functions the aggregate does not compute
+/// (`result.select(format_number(result["Open"].cast("float"), 2))` after a `describe()`): it
+/// projects what some aggregate made, and a projection Spark folds into an aggregate shows its
+/// functions in the aggregate's results. (A de-duplication computes no aggregate: the projection
+/// folded into it, `withColumn("flag", when(…))`, is its code — [`Evidence::folds_projection`].)
+fn computes_elsewhere_than_the_aggregate(
+    node: &Evidence,
+    site: &Evidence,
+    site_aggregates: &BTreeSet<&str>,
+) -> bool {
+    let site_functions = values(site, TokenKind::Function, |_| true);
+    site_aggregates.is_empty()
+        && !site_functions.is_empty()
+        && site_functions
+            .iter()
+            .all(|f| !node.has(TokenKind::Function, f))
 }
 
 /// A reader naming files in its literals (`read.csv("Ecommerce_Customers.csv")`) none of which
@@ -852,6 +872,7 @@ mod tests {
             let mut e = Evidence::default();
             e.add(TokenKind::Function, "explode");
             for row in ["count", "mean", "stddev", "min", "max"] {
+                e.add(TokenKind::Function, row);
                 e.add(TokenKind::Literal, row);
             }
             for c in columns {
