@@ -76,7 +76,7 @@
 
 use super::evidence::{
     DISTINCT, DROPPED_COLUMN, Evidence, FILL_VALUE, FILLED_COLUMN, Grouping, JOINED_ON_NAMES,
-    KEY_LEFT_OUT, PIVOT_VALUE, TokenKind, WITH_REPLACEMENT, normalise_function,
+    KEY_LEFT_OUT, PIVOT_VALUE, STATISTIC_PICKED, TokenKind, WITH_REPLACEMENT, normalise_function,
 };
 use super::operations::{AGGREGATE_FUNCTIONS, WINDOW_FUNCTIONS};
 use super::semantics::{is_join_type_word, is_outer_join_word};
@@ -326,10 +326,9 @@ fn describes_other_columns(node: &Evidence, site: &Evidence) -> bool {
 /// picks nothing out of a map: a `select("age")` naming the same column is other code, whose
 /// projection Spark would print as the column alone.
 fn picks_statistics_it_does_not(node: &Evidence, site: &Evidence) -> bool {
-    const PICKED: &str = "elementat";
-    node.has(TokenKind::Function, PICKED)
+    node.has(TokenKind::Function, STATISTIC_PICKED)
         && node.has(TokenKind::Column, STATISTIC_NAME_COLUMN)
-        && !site.has(TokenKind::Function, PICKED)
+        && !site.has(TokenKind::Function, STATISTIC_PICKED)
 }
 
 /// A call computing no aggregate, only functions the aggregate does not compute

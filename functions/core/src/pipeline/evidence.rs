@@ -988,6 +988,9 @@ pub const CACHED: &str = "cache";
 /// the read (`spark.read.parquet(p).cache()`) or by a later statement of its function
 /// (`silver = spark.read…load(p)`, then `silver.cache()`).
 pub const CACHED_READ: &str = "cached:read";
+/// The function `describe()` / `summary()` pick each column's statistic out of its map with
+/// (`element_at`), normalised.
+pub const STATISTIC_PICKED: &str = "elementat";
 /// Marks a grouping key an aggregate's result leaves out (`key-left-out:release_year` for
 /// `SELECT origin, count(1) … GROUP BY origin, release_year`; a DataFrame grouping returns its
 /// keys).

@@ -16,7 +16,8 @@ use super::conflicts::{
     CONFLICT_PENALTY, conflicts, conflicts_beyond_rewrite, groups_where_node_aggregates_all,
 };
 use super::evidence::{
-    DISTINCT, DROPPED_COLUMN, Evidence, NULL_DROP, Overlap, STRUCT_FIELDS, TokenKind, overlap,
+    DISTINCT, DROPPED_COLUMN, Evidence, NULL_DROP, Overlap, STATISTIC_PICKED, STRUCT_FIELDS,
+    TokenKind, overlap,
 };
 use super::semantics::SemanticDescription;
 use super::sites::{FlowRole, SiteId, SiteKind, SiteTable};
@@ -166,10 +167,6 @@ fn evidence_overlap(
         overlap(target, &site.evidence, &table.weights)
     }
 }
-
-/// The function `describe()` / `summary()` pick each column's statistic out of its map with
-/// (`element_at`), normalised.
-const STATISTIC_PICKED: &str = "elementat";
 
 /// The node picks each column's statistic out of its map (`element_at(age, summary) AS age`) and
 /// the site is a bare `describe()` / `summary()`

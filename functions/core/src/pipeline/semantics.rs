@@ -674,12 +674,7 @@ fn own_signature(node: &PlanNode, inferred_from_above: bool) -> Evidence {
 /// frame was cached as read ([`CACHED_READ`]).
 fn caches_a_bare_read(graph: &PlanGraph, idx: NodeIdx) -> bool {
     let node = &graph.nodes[idx];
-    let in_memory = |n: &PlanNode| {
-        n.details
-            .scan
-            .as_ref()
-            .is_some_and(|s| s.format == "InMemory")
-    };
+    let in_memory = |n: &PlanNode| scans_memory(&n.details);
     if node.family != OperatorFamily::Scan || !in_memory(node) {
         return false;
     }
@@ -697,9 +692,14 @@ fn caches_a_bare_read(graph: &PlanGraph, idx: NodeIdx) -> bool {
     }
 }
 
+/// Whether a scan reads cached data back from memory (`InMemoryTableScan`, `InMemoryRelation`).
+fn scans_memory(d: &crate::plan::NodeDetails) -> bool {
+    d.scan.as_ref().is_some_and(|s| s.format == "InMemory")
+}
+
 /// A scan: its table and paths, a range's bounds; in-memory data only has its columns.
 fn scan_evidence(e: &mut Evidence, d: &crate::plan::NodeDetails) {
-    if d.scan.as_ref().is_some_and(|s| s.format == "InMemory") {
+    if scans_memory(d) {
         e.add(TokenKind::Function, CACHED);
     }
     // `Scan` of `rdd.toDF`: `obj#1: int, ParallelCollectionRDD[0] at parallelize at Job.scala:35`

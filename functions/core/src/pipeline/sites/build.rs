@@ -303,14 +303,8 @@ fn mark_reads_cached_later(
     chain_sites: &[Vec<SiteId>],
     sites: &mut [Site],
 ) {
-    let caches_its_receiver = |chain: &crate::code::CallChain| {
-        chain
-            .calls
-            .first()
-            .is_some_and(|c| call_families(&c.method, &[]).contains(OperatorFamily::Cache))
-    };
     for (cache, chain) in index.chains.iter().enumerate() {
-        if !caches_its_receiver(chain) {
+        if !chain.calls.first().is_some_and(caches) {
             continue;
         }
         let variable = root_variable(&chain.receiver);
@@ -333,6 +327,11 @@ fn mark_reads_cached_later(
             }
         }
     }
+}
+
+/// Whether `call` caches its frame (`cache()`, `persist(…)`, `checkpoint()`).
+fn caches(call: &crate::code::SparkCall) -> bool {
+    call_families(&call.method, &[]).contains(OperatorFamily::Cache)
 }
 
 /// How many statements back [`mark_aggregated_frames`] looks for the aggregation.
@@ -981,8 +980,6 @@ fn call_evidence(
         evidence.add(TokenKind::Function, "rand");
     }
     // A read its chain caches is read back from memory (`InMemoryTableScan`).
-    let caches =
-        |c: &crate::code::SparkCall| call_families(&c.method, &[]).contains(OperatorFamily::Cache);
     if families.contains(OperatorFamily::Scan) && chain.calls[position + 1..].iter().any(caches) {
         evidence.add(TokenKind::Function, CACHED);
         if chain.calls.get(position + 1).is_some_and(caches) {
