@@ -5,6 +5,7 @@
 //! the item appends the `mapping_finalized` event.
 
 use super::confidence::{ConfidenceConfig, Rivals, confidence_gate};
+use super::library::BUILT_BY_LIBRARY;
 use super::reason::{Decision, merit, twin_of};
 use super::retrieve::Candidate;
 use super::semantics::SemanticDescription;
@@ -106,6 +107,12 @@ pub fn assemble_mapping(
             "{} It has no code of its own; it is an {}. Shown: the statement of that operator. {}",
             sem.behaviour, consumer.reason, decision.reasoning
         ),
+        (Some(consumer), NodeKind::Code) if consumer.reason.starts_with(BUILT_BY_LIBRARY) => {
+            format!(
+                "{} It was {}, so it maps to that operator's code. {}",
+                sem.behaviour, consumer.reason, decision.reasoning
+            )
+        }
         (Some(consumer), NodeKind::Code) => format!(
             "{} The planner inserted it ({}), so it maps to that operator's code{}. {}",
             sem.behaviour,

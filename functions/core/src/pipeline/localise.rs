@@ -19,6 +19,7 @@ use super::evidence::{
     DISTINCT, DROPPED_COLUMN, Evidence, NULL_DROP, Overlap, STATISTIC_PICKED, STRUCT_FIELDS,
     TokenKind, overlap,
 };
+use super::library::LibraryBuilt;
 use super::semantics::SemanticDescription;
 use super::sites::{FlowRole, SiteId, SiteKind, SiteTable};
 use crate::code::lang::vocab::{self, PYTHON_UDF_CALL};
@@ -282,6 +283,11 @@ pub struct PlanLocalisation {
         skip_serializing_if = "BTreeSet::is_empty"
     )]
     pub stated_by_code: BTreeSet<String>,
+    /// `dagNodeId` of nodes library code outside the repository built ([`super::library`]) →
+    /// the operator the code wrote that they serve, and where the library made their rows: they
+    /// map to that operator's statement ([`super::PlanContext::build`]).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub built_by_library: BTreeMap<String, LibraryBuilt>,
     /// Files most likely to hold the plan's code, with scores.
     pub files: Vec<(u32, f64)>,
     /// The files the rest of the application runs from (or a hint names), with how strongly
@@ -389,6 +395,7 @@ pub fn localise_plan(
         winner,
         mut assigned,
         ties,
+        library,
         fits,
     } = choice;
     let mut twins = twin_alignment(
@@ -460,6 +467,16 @@ pub fn localise_plan(
             None => {}
         }
     }
+    let built_by_library = library
+        .into_iter()
+        .map(|(node, served)| {
+            let built = LibraryBuilt {
+                served: graph.nodes[served].id.to_string(),
+                rows_made_at: evidence.library[node].clone().unwrap_or_default(),
+            };
+            (graph.nodes[node].id.to_string(), built)
+        })
+        .collect();
     PlanLocalisation {
         units: ranked.into_iter().take(5).map(|(u, _)| u).collect(),
         unit_sites,
@@ -468,6 +485,7 @@ pub fn localise_plan(
         selected_by_pruning,
         whole_objects,
         stated_by_code,
+        built_by_library,
         twins,
         files,
         application_files: prior.pulls(),
@@ -484,6 +502,13 @@ struct PlanEvidence {
     nested: Vec<bool>,
     /// Per node: for a partial aggregate, its final step (the same statement's aggregate).
     final_steps: Vec<Option<NodeIdx>>,
+    /// Per node: its parent in the plan's tree.
+    parents: Vec<Option<NodeIdx>>,
+    /// Per node: where library code outside the repository made rows it reads, itself or
+    /// through its inputs ([`super::library::over_library_rows`]).
+    library: Vec<Option<String>>,
+    /// Per node: whether it scans rows library code made ([`super::library::library_rows`]).
+    library_scans: Vec<bool>,
     /// Sparse node × site evidence score for every compatible site. Ranking and aligning look it
     /// up for every unit, node and site, so it hashes with Fx (a fifth of a large plan's mapping
     /// time, BENCHMARKS.md): its keys are the site table's own sequential ids, nothing a
@@ -503,9 +528,18 @@ struct PlanEvidence {
 
 impl PlanEvidence {
     fn new(graph: &PlanGraph, semantics: &[SemanticDescription], table: &SiteTable) -> Self {
+        let library = super::library::over_library_rows(graph, table);
+        let library_scans: Vec<bool> = graph
+            .nodes
+            .iter()
+            .map(|n| super::library::library_rows(n, table).is_some())
+            .collect();
+        // (a scan of rows a library made is no statement of the code's)
         let writers: Vec<NodeIdx> = (0..graph.nodes.len())
             .filter(|&i| {
-                semantics[i].node_kind == NodeKind::Code && semantics[i].induced_by.is_none()
+                semantics[i].node_kind == NodeKind::Code
+                    && semantics[i].induced_by.is_none()
+                    && !library_scans[i]
             })
             .collect();
         let targets: Vec<_> = semantics.iter().map(SemanticDescription::target).collect();
@@ -544,6 +578,9 @@ impl PlanEvidence {
             final_steps: (0..graph.nodes.len())
                 .map(|i| super::semantics::final_step(graph, &parents, i))
                 .collect(),
+            parents,
+            library,
+            library_scans,
             scores,
             best_anywhere,
             reads_cached_data: graph
@@ -1149,6 +1186,8 @@ struct Contenders {
     assigned: Vec<Option<Aligned>>,
     /// The winner's other sites tying with a node's aligned one ([`flow_ties`]).
     ties: BTreeMap<NodeIdx, Vec<SiteId>>,
+    /// The winner's nodes library code built, by the operator they serve.
+    library: BTreeMap<NodeIdx, NodeIdx>,
     /// Every contender's fit, rank and alignment.
     fits: Vec<(f64, usize, Vec<Option<Aligned>>)>,
 }
@@ -1176,6 +1215,7 @@ fn align_contenders(
         let Alignment {
             mut assigned,
             mut ties,
+            library,
         } = align_plan(graph, semantics, evidence, table, sites);
         let borrow = open_flow_borrowing(table, &unit.kind, sites);
         let mut fitted = 0.0;
@@ -1238,17 +1278,27 @@ fn align_contenders(
                 Alignment {
                     assigned: assigned.clone(),
                     ties,
+                    library,
                 },
             ));
         }
         fits.push((fitted, rank, assigned));
     }
-    let (best_fit, winner, Alignment { assigned, ties }) = best?;
+    let (
+        best_fit,
+        winner,
+        Alignment {
+            assigned,
+            ties,
+            library,
+        },
+    ) = best?;
     Some(Contenders {
         best_fit,
         winner,
         assigned,
         ties,
+        library,
         fits,
     })
 }
@@ -1496,6 +1546,9 @@ const OUT_OF_FLOW: f64 = 0.75;
 struct Alignment {
     assigned: Vec<Option<Aligned>>,
     ties: BTreeMap<NodeIdx, Vec<SiteId>>,
+    /// Nodes library code built ([`super::library`]) → the operator the code wrote that they
+    /// serve, whose site they took.
+    library: BTreeMap<NodeIdx, NodeIdx>,
 }
 
 /// The sites of a unit explaining a node exactly as well as its chosen one, in its parent's flow
@@ -1542,6 +1595,7 @@ fn align_plan(
     let mut alignment = Alignment {
         assigned: vec![None; graph.nodes.len()],
         ties: BTreeMap::new(),
+        library: BTreeMap::new(),
     };
     for &root in &graph.roots {
         align(
@@ -1594,25 +1648,38 @@ fn align(
     let writes_code = sem.node_kind == NodeKind::Code && sem.induced_by.is_none();
     let mut child_allowed: Option<BTreeSet<SiteId>> = allowed.cloned();
     let mut join_site: Option<SiteId> = None;
-    if writes_code {
+    let over_library = plan.library[idx].is_some();
+    if writes_code && !plan.library_scans[idx] {
         let (family, evidence) = &plan.targets[idx];
-        let scored: Vec<(Aligned, f64)> = unit
+        let mut stating: Vec<bool> = Vec::new();
+        let mut scored: Vec<(Aligned, f64)> = unit
             .iter()
             .map(|&s| {
-                let (score, _) = site_score(*family, evidence, &table.sites[s], table);
+                let (score, ov) = site_score(*family, evidence, &table.sites[s], table);
                 // A partial aggregate is its final step's statement, wherever the flow is.
                 let final_steps_site = plan.final_steps[idx]
                     .and_then(|f| alignment.assigned[f])
                     .is_some_and(|a| a.site == s);
                 let in_flow = allowed.is_none_or(|a| a.contains(&s)) || final_steps_site;
                 let score = if in_flow { score } else { score * OUT_OF_FLOW };
+                stating.push(ov.coverage > 0.0);
                 (
                     Aligned { site: s, in_flow },
                     score - depth_mismatch(plan.nested[idx], table.sites[s].depth),
                 )
             })
-            .filter(|(_, v)| *v > 0.0)
             .collect();
+        // Over a library's rows, only a statement stating some of the node's evidence wrote it
+        // (`predictions.groupBy("userId")`); with none, the node is the library's and serves the
+        // operator above it (below) — at the plan's top, with nothing above, it is aligned as
+        // any node.
+        if over_library
+            && (stating.contains(&true) || served_by_library(plan, alignment, idx).is_some())
+        {
+            let mut states = stating.iter();
+            scored.retain(|_| states.next().copied().unwrap_or(false));
+        }
+        scored.retain(|(_, v)| *v > 0.0);
         // Ties go to the site furthest downstream: a tree is aligned from its root down.
         let best = scored.iter().copied().max_by(|a, b| {
             a.1.total_cmp(&b.1)
@@ -1637,6 +1704,16 @@ fn align(
                 join_site = Some(chosen.site);
             }
         }
+    }
+    // Rows a library made, and operators over them no statement of the unit states, are the
+    // library's: they take the site of the operator above them the code wrote.
+    if writes_code
+        && over_library
+        && alignment.assigned[idx].is_none()
+        && let Some((served, site)) = served_by_library(plan, alignment, idx)
+    {
+        alignment.assigned[idx] = Some(site);
+        alignment.library.insert(idx, served);
     }
     let children = graph.nodes[idx].children.clone();
     // A SQL union's inputs are its branches in order: each input's code is in its own branch or
@@ -1693,6 +1770,25 @@ fn align(
             Some(PrunedFor::Nothing) | None => assigned[c],
         };
     }
+}
+
+/// The operator the code wrote that a node library code built serves, and its site: the nearest
+/// ancestor aligned so far (derived ones are aligned after their inputs), or the operator that
+/// ancestor, itself the library's, serves.
+fn served_by_library(
+    plan: &PlanEvidence,
+    alignment: &Alignment,
+    idx: NodeIdx,
+) -> Option<(NodeIdx, Aligned)> {
+    let mut at = plan.parents[idx];
+    while let Some(parent) = at {
+        if let Some(site) = alignment.assigned[parent] {
+            let served = alignment.library.get(&parent).copied().unwrap_or(parent);
+            return Some((served, site));
+        }
+        at = plan.parents[parent];
+    }
+    None
 }
 
 /// The statement whose names a Project's results carry, from `chosen` on: Spark collapses

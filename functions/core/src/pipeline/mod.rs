@@ -29,6 +29,7 @@ pub mod finalize;
 pub mod handoffs;
 pub mod hints;
 pub mod job;
+pub mod library;
 pub mod llm;
 pub mod localise;
 pub mod operations;
@@ -131,6 +132,38 @@ fn reassign_from_localisation(
         if let Some(sem) = sems.iter_mut().find(|s| &s.dag_node_id == rows) {
             sem.induced_by = None;
             sem.signature = semantics::signature_of_columns(kept);
+        }
+    }
+    // Nodes library code built serve the operator the code wrote above them; so do the nodes the
+    // planner inserted for them.
+    for (node, built) in &localisation.built_by_library {
+        let Some(served) = sems.iter().find(|s| s.dag_node_id == built.served).cloned() else {
+            continue;
+        };
+        let consumer = semantics::Consumer {
+            dag_node_id: served.dag_node_id.clone(),
+            node_name: served.node_name.clone(),
+            family: served.family,
+            signature: served.signature.clone(),
+            reason: format!(
+                "{}, its rows made at {}, for {} ({})",
+                library::BUILT_BY_LIBRARY,
+                built.rows_made_at,
+                served.node_name,
+                served.dag_node_id
+            ),
+        };
+        for sem in &mut sems {
+            if &sem.dag_node_id == node {
+                sem.induced_by = Some(consumer.clone());
+            } else if let Some(own) = sem.induced_by.as_mut()
+                && &own.dag_node_id == node
+            {
+                *own = semantics::Consumer {
+                    reason: format!("{}, {}", own.reason, consumer.reason),
+                    ..consumer.clone()
+                };
+            }
         }
     }
     for (rows, operator) in &localisation.produced_by_pruning {

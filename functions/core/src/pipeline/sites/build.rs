@@ -64,6 +64,11 @@ impl SiteTable {
             sql_view_chains: view_chain_edges(index),
             placement: index.files.iter().map(|f| placement(&f.path)).collect(),
             languages: index.files.iter().map(|f| f.language).collect(),
+            file_names: index
+                .files
+                .iter()
+                .map(|f| f.path.rsplit('/').next().unwrap_or(&f.path).to_owned())
+                .collect(),
             record_fields: unique_record_classes(index),
         }
     }

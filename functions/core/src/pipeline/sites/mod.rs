@@ -127,6 +127,9 @@ pub struct SiteTable {
     placement: Vec<usize>,
     /// Per file: the language it is written in.
     languages: Vec<crate::code::Language>,
+    /// The names of the repository's files (`Revenue.scala`): a plan naming a source file none
+    /// of them carries names code outside the repository ([`SiteTable::names_a_file`]).
+    file_names: std::collections::HashSet<String>,
     /// Record classes by name (a Scala case class, a Java record or bean): their fields, the
     /// columns a frame of their objects has ([`SiteTable::record_fields`]).
     record_fields: HashMap<String, Vec<String>>,
@@ -164,6 +167,11 @@ impl SiteTable {
     /// translation in Scala or SQL).
     pub fn other_language(&self, a: FileId, b: FileId) -> bool {
         self.languages.get(a as usize) != self.languages.get(b as usize)
+    }
+
+    /// Whether some file of the repository is named `name` (`Revenue.scala`, any folder).
+    pub fn names_a_file(&self, name: &str) -> bool {
+        self.file_names.contains(name)
     }
 
     /// The fields of the record class `name` (`Cust` of `case class Cust(id: Int, …)`), if the
