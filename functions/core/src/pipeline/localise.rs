@@ -1662,7 +1662,9 @@ fn align(
                     .is_some_and(|a| a.site == s);
                 let in_flow = allowed.is_none_or(|a| a.contains(&s)) || final_steps_site;
                 let score = if in_flow { score } else { score * OUT_OF_FLOW };
-                stating.push(ov.coverage > 0.0);
+                if over_library {
+                    stating.push(ov.coverage > 0.0);
+                }
                 (
                     Aligned { site: s, in_flow },
                     score - depth_mismatch(plan.nested[idx], table.sites[s].depth),
