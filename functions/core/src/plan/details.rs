@@ -135,7 +135,9 @@ pub(crate) fn spelled_out_names_in_text<'a>(texts: impl Iterator<Item = &'a str>
                 }
                 ']' if depth > 0 => {
                     depth -= 1;
-                    if depth == 0 {
+                    // (only a list with a space can spell a name out: keeping every list of a
+                    // plan of many small operators cost 4 MiB of 46)
+                    if depth == 0 && text[open..=at].contains(' ') {
                         lists.push(&text[open..=at]);
                     }
                 }
