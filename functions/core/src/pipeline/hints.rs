@@ -300,6 +300,12 @@ pub fn rdd_origin(text: &str) -> Option<(&str, u32)> {
     Some((file, line.parse().ok()?))
 }
 
+/// Whether a scan's RDD is rows PySpark made (`MapPartitionsRDD[590] at applySchemaToPythonRDD
+/// at …`, `PythonRDD[5] at …`): the user's Python code handed them over.
+pub fn made_by_python(text: &str) -> bool {
+    text.contains("applySchemaToPythonRDD") || text.contains("PythonRDD[")
+}
+
 /// What a plan itself says of the user's code, each once: the closures its typed operators and
 /// filters run ([`CLOSURE`]), the classes of the objects they carry ([`OBJECT_CLASS`]) and the
 /// file and line that made the RDDs it scans ([`RDD_ORIGIN`]).

@@ -29,25 +29,43 @@ pub struct LibraryBuilt {
     pub rows_made_at: String,
 }
 
+/// Rows library code made, as a node reads them: where the library made them (`ALS.scala:1132`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum LibraryRows {
+    /// The node scans them ([`library_rows`]).
+    Scanned(String),
+    /// They are among the node's inputs, some operators below.
+    Below(String),
+}
+
+impl LibraryRows {
+    /// Where the library made the rows.
+    pub fn made_at(&self) -> &str {
+        match self {
+            Self::Scanned(at) | Self::Below(at) => at,
+        }
+    }
+}
+
 /// Where a library made the rows a scan reads (`ALS.scala:1132`), when no file of the repository
 /// carries the name of the source file Spark prints for the scan's RDD.
-pub fn library_rows(node: &PlanNode, table: &SiteTable) -> Option<String> {
+fn library_rows(node: &PlanNode, table: &SiteTable) -> Option<String> {
     if node.family != OperatorFamily::Scan {
         return None;
     }
     node.details
         .arguments
         .values()
-        .filter(|a| !a.contains("PythonRDD"))
+        .filter(|a| !super::hints::made_by_python(a))
         .find_map(|a| super::hints::rdd_origin(a))
         .filter(|(file, line)| *line > 0 && !table.names_a_file(file))
         .map(|(file, line)| format!("{file}:{line}"))
 }
 
-/// Per node: where the library made rows it reads, itself or through its inputs
-/// ([`library_rows`]); `None` for nodes over the user's rows only.
-pub fn over_library_rows(graph: &PlanGraph, table: &SiteTable) -> Vec<Option<String>> {
-    let mut origin: Vec<Option<Option<String>>> = vec![None; graph.nodes.len()];
+/// Per node: the library's rows it reads, itself or through its inputs ([`library_rows`]);
+/// `None` for nodes over the user's rows only.
+pub fn over_library_rows(graph: &PlanGraph, table: &SiteTable) -> Vec<Option<LibraryRows>> {
+    let mut origin: Vec<Option<Option<LibraryRows>>> = vec![None; graph.nodes.len()];
     // children before parents, without recursion (plans run thousands of nodes deep)
     let mut stack: Vec<(NodeIdx, bool)> = (0..graph.nodes.len()).map(|i| (i, false)).collect();
     while let Some((idx, expanded)) = stack.pop() {
@@ -66,7 +84,13 @@ pub fn over_library_rows(graph: &PlanGraph, table: &SiteTable) -> Vec<Option<Str
             continue;
         }
         let own = library_rows(&graph.nodes[idx], table)
-            .or_else(|| children.iter().find_map(|&c| origin[c].clone().flatten()));
+            .map(LibraryRows::Scanned)
+            .or_else(|| {
+                children.iter().find_map(|&c| {
+                    let below = origin[c].as_ref()?.as_ref()?;
+                    Some(LibraryRows::Below(below.made_at().to_owned()))
+                })
+            });
         origin[idx] = Some(own);
     }
     origin.into_iter().map(Option::flatten).collect()

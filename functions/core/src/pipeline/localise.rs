@@ -19,7 +19,7 @@ use super::evidence::{
     DISTINCT, DROPPED_COLUMN, Evidence, NULL_DROP, Overlap, STATISTIC_PICKED, STRUCT_FIELDS,
     TokenKind, overlap,
 };
-use super::library::LibraryBuilt;
+use super::library::{LibraryBuilt, LibraryRows};
 use super::semantics::SemanticDescription;
 use super::sites::{FlowRole, SiteId, SiteKind, SiteTable};
 use crate::code::lang::vocab::{self, PYTHON_UDF_CALL};
@@ -472,7 +472,10 @@ pub fn localise_plan(
         .map(|(node, served)| {
             let built = LibraryBuilt {
                 served: graph.nodes[served].id.to_string(),
-                rows_made_at: evidence.library[node].clone().unwrap_or_default(),
+                rows_made_at: evidence.library[node]
+                    .as_ref()
+                    .map(|rows| rows.made_at().to_owned())
+                    .unwrap_or_default(),
             };
             (graph.nodes[node].id.to_string(), built)
         })
@@ -504,11 +507,9 @@ struct PlanEvidence {
     final_steps: Vec<Option<NodeIdx>>,
     /// Per node: its parent in the plan's tree.
     parents: Vec<Option<NodeIdx>>,
-    /// Per node: where library code outside the repository made rows it reads, itself or
+    /// Per node: rows library code outside the repository made that it reads, itself or
     /// through its inputs ([`super::library::over_library_rows`]).
-    library: Vec<Option<String>>,
-    /// Per node: whether it scans rows library code made ([`super::library::library_rows`]).
-    library_scans: Vec<bool>,
+    library: Vec<Option<LibraryRows>>,
     /// Sparse node × site evidence score for every compatible site. Ranking and aligning look it
     /// up for every unit, node and site, so it hashes with Fx (a fifth of a large plan's mapping
     /// time, BENCHMARKS.md): its keys are the site table's own sequential ids, nothing a
@@ -529,17 +530,12 @@ struct PlanEvidence {
 impl PlanEvidence {
     fn new(graph: &PlanGraph, semantics: &[SemanticDescription], table: &SiteTable) -> Self {
         let library = super::library::over_library_rows(graph, table);
-        let library_scans: Vec<bool> = graph
-            .nodes
-            .iter()
-            .map(|n| super::library::library_rows(n, table).is_some())
-            .collect();
         // (a scan of rows a library made is no statement of the code's)
         let writers: Vec<NodeIdx> = (0..graph.nodes.len())
             .filter(|&i| {
                 semantics[i].node_kind == NodeKind::Code
                     && semantics[i].induced_by.is_none()
-                    && !library_scans[i]
+                    && !matches!(library[i], Some(LibraryRows::Scanned(_)))
             })
             .collect();
         let targets: Vec<_> = semantics.iter().map(SemanticDescription::target).collect();
@@ -580,7 +576,6 @@ impl PlanEvidence {
                 .collect(),
             parents,
             library,
-            library_scans,
             scores,
             best_anywhere,
             reads_cached_data: graph
@@ -1649,7 +1644,7 @@ fn align(
     let mut child_allowed: Option<BTreeSet<SiteId>> = allowed.cloned();
     let mut join_site: Option<SiteId> = None;
     let over_library = plan.library[idx].is_some();
-    if writes_code && !plan.library_scans[idx] {
+    if writes_code && !matches!(plan.library[idx], Some(LibraryRows::Scanned(_))) {
         let (family, evidence) = &plan.targets[idx];
         let mut stating: Vec<bool> = Vec::new();
         let mut scored: Vec<(Aligned, f64)> = unit

@@ -714,7 +714,7 @@ fn scan_evidence(e: &mut Evidence, d: &crate::plan::NodeDetails) {
         );
     }
     // `MapPartitionsRDD[590] at applySchemaToPythonRDD at …`: rows PySpark made
-    let python_rdd = |a: &str| a.contains("applySchemaToPythonRDD") || a.contains("PythonRDD[");
+    let python_rdd = super::hints::made_by_python;
     e.made_by_python = d.arguments.values().any(|a| python_rdd(a))
         || d.scan
             .as_ref()
