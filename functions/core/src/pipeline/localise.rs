@@ -24,7 +24,7 @@ use super::semantics::SemanticDescription;
 use super::sites::{FlowRole, SiteId, SiteKind, SiteTable};
 use crate::code::lang::vocab::{self, PYTHON_UDF_CALL};
 use crate::contracts::NodeKind;
-use crate::plan::{NodeIdx, OperatorFamily, PlanGraph};
+use crate::plan::{NodeIdx, OperatorFamily, PlanGraph, PlanNode};
 use rustc_hash::FxHashMap;
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet};
@@ -275,8 +275,9 @@ pub struct PlanLocalisation {
     pub whole_objects: BTreeSet<String>,
     /// `dagNodeId` of nodes the planner could have made for another that the unit's code states
     /// itself — a null check Spark could have inferred ([`stated_null_check`]), a pruning
-    /// Project a `drop(…)` names ([`stated_drop`]): they are the code's operators, not their
-    /// consumer's ([`super::PlanContext::build`]).
+    /// Project a `drop(…)` names ([`stated_drop`]) or a `select(…)` Spark pushed down names
+    /// ([`stated_selection`]): they are the code's operators, not their consumer's
+    /// ([`super::PlanContext::build`]).
     #[serde(
         default,
         alias = "statedNullChecks",
@@ -444,6 +445,8 @@ pub fn localise_plan(
                 let only = BTreeSet::from([a.site]);
                 stated_null_check(semantics, table, idx, &only).is_some()
                     || stated_drop(graph, semantics, table, idx, &only).is_some()
+                    || stated_selection(graph, &evidence.parents, semantics, table, idx, &only)
+                        .is_some()
             })
         })
         .map(|idx| graph.nodes[idx].id.to_string())
@@ -1749,7 +1752,8 @@ fn align(
     if assigned[idx].is_none() {
         let in_flow = allowed.unwrap_or(unit);
         let stated = stated_null_check(semantics, table, idx, in_flow)
-            .or_else(|| stated_drop(graph, semantics, table, idx, in_flow));
+            .or_else(|| stated_drop(graph, semantics, table, idx, in_flow))
+            .or_else(|| stated_selection(graph, &plan.parents, semantics, table, idx, unit));
         if let Some(site) = stated {
             assigned[idx] = Some(Aligned {
                 site,
@@ -1935,6 +1939,70 @@ fn stated_null_check(
                 .total_cmp(&score(b))
                 .then(downstream_order(table, a, b))
         })
+}
+
+/// The plain `select(…)` of the unit naming exactly the columns a pruning Project passes on
+/// (`test.filter(…).select(['movieId', 'userId'])` over a `randomSplit`'s sample): Spark pushes
+/// a selection below the operators that keep every column (the sample, the filter) and, when
+/// its columns keep their input's order, leaves nothing of it where it was written — the Project
+/// below is the selection the user wrote, moved, not the planner's pruning for the operator above
+/// it. A Project above passing the same columns on is that selection instead (one reordering
+/// them stays where it was written, pruned for below). The statement furthest downstream of the
+/// unit's selections alike.
+fn stated_selection(
+    graph: &PlanGraph,
+    parents: &[Option<NodeIdx>],
+    semantics: &[SemanticDescription],
+    table: &SiteTable,
+    idx: NodeIdx,
+    candidates: &BTreeSet<SiteId>,
+) -> Option<SiteId> {
+    let sem = &semantics[idx];
+    if sem.induced_by.is_none() || sem.family != OperatorFamily::Project {
+        return None;
+    }
+    let kept = passed_on_columns(&graph.nodes[idx])?;
+    let mut above = parents[idx];
+    while let Some(parent) = above {
+        if passed_on_columns(&graph.nodes[parent]).as_ref() == Some(&kept) {
+            return None;
+        }
+        above = parents[parent];
+    }
+    candidates
+        .iter()
+        .copied()
+        .filter(|&s| {
+            let site = &table.sites[s];
+            let selects = matches!(&site.kind, SiteKind::Call { method, .. }
+                if method.eq_ignore_ascii_case("select"));
+            let named: BTreeSet<String> = site
+                .evidence
+                .tokens
+                .iter()
+                .map(|(kind, v)| (*kind == TokenKind::Column).then(|| v.clone()))
+                .collect::<Option<_>>()
+                .unwrap_or_default();
+            selects && named == kept
+        })
+        .max_by(|&a, &b| downstream_order(table, a, b))
+}
+
+/// The columns a Project passing columns on as they are keeps (normalised as evidence names
+/// them); `None` for one computing anything.
+fn passed_on_columns(node: &PlanNode) -> Option<BTreeSet<String>> {
+    let projections = &node.details.projections;
+    let passes_on = node.family == OperatorFamily::Project
+        && !projections.is_empty()
+        && projections
+            .iter()
+            .all(|p| p.functions.is_empty() && p.alias.is_none() && p.literals.is_empty());
+    let columns: BTreeSet<String> = projections
+        .iter()
+        .flat_map(|p| p.columns.iter())
+        .map(|c| super::evidence::normalise_column(c))
+        .collect();
+    (passes_on && columns.len() == projections.len()).then_some(columns)
 }
 
 /// The `drop(…)` naming every column a pruning Project leaves out, and no other
