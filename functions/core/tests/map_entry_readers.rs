@@ -1,7 +1,8 @@
 //! A function checking the frame it is given (`run_silver_checks(silver_df)`), called after the
 //! same read in the job and in its end-to-end test: the plan of the check does not say which
 //! caller's read it scanned. Given the test as the entry (`--entry`), the scan is the test's read;
-//! given nothing, the job's (the code under test). A real Spark 4.3 plan (`bench/tested`).
+//! given nothing, the job's (the code under test) — unless the plan names the test: it scans the
+//! folder pytest made for `test_full_pipeline_10k`. A real Spark 4.3 plan (`bench/tested`).
 
 mod support;
 
@@ -39,12 +40,17 @@ def test_full_pipeline(spark, settings):
 "#;
 
 fn scan_from(entry: &[&str]) -> (String, String) {
+    scan_of_test(END_TO_END_TEST, entry)
+}
+
+/// … with `test` as the end-to-end test.
+fn scan_of_test(test: &str, entry: &[&str]) -> (String, String) {
     let plan = support::bench_plan("tested", "etl-test-pipeline-e2e-013");
     let mappings = support::map_from_entry(
         &[
             ("pipeline/job.py", JOB),
             ("pipeline/quality.py", QUALITY),
-            ("tests/test_e2e.py", END_TO_END_TEST),
+            ("tests/test_e2e.py", test),
         ],
         entry,
         &plan,
@@ -70,5 +76,15 @@ fn without_an_entry_the_scan_is_the_job_under_test() {
     assert_eq!(
         scan_from(&[]),
         ("pipeline/job.py".to_owned(), "5-5".to_owned())
+    );
+}
+
+#[test]
+fn without_an_entry_a_test_the_plan_s_pytest_folder_names_is_the_scan_s() {
+    // The plan reads `/tmp/pytest-of-root/pytest-2/test_full_pipeline_10k0/silver`.
+    let test = END_TO_END_TEST.replace("def test_full_pipeline(", "def test_full_pipeline_10k(");
+    assert_eq!(
+        scan_of_test(&test, &[]),
+        ("tests/test_e2e.py".to_owned(), "5-5".to_owned())
     );
 }

@@ -16,14 +16,16 @@
 //!   the one the lambda was written in; a `Scan ExistingRDD` prints where its RDD was made,
 //!   `MapPartitionsRDD[158] at createDataFrame at Revenue.scala:31` (PySpark's say `<unknown>:0`);
 //!   a scan of typed objects prints their class, `obj#5: shop.Revenue$Order`, whose outer class
-//!   defines it.
+//!   defines it; a scan of files a pytest test wrote under its `tmp_path` reads a folder named
+//!   after the test, `/tmp/pytest-of-me/pytest-2/test_full_pipeline0/silver` — the file defining
+//!   `test_full_pipeline`.
 //!
 //! A hint is resolved to the repository's files by the longest tail of path folders it shares
 //! with one (`/home/me/repo/jobs/daily.py` → `jobs/daily.py`); a name shared by several files with
 //! nothing else to tell them apart resolves to none of them. A hint naming no file of the
 //! repository (Spark's own classes, a path elsewhere) is ignored.
 
-use crate::code::RepoIndex;
+use crate::code::{RepoIndex, SymbolKind};
 use crate::plan::PlanGraph;
 use regex::Regex;
 use std::collections::{BTreeMap, HashMap};
@@ -122,6 +124,14 @@ static OBJECT_CLASS: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"(?:obj#\d+: |input\[\d+, )([A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*)\$[A-Za-z_]\w*")
         .expect("object class pattern")
 });
+/// The folder pytest's `tmp_path` made for one test: the test's name (`[\W]` made `_`, cut to
+/// [`PYTEST_NAME_CHARS`]) and a number, under `…/pytest-<n>/`.
+static PYTEST_DIR: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"/pytest-\d+/([A-Za-z_]\w*\d)(?:/|$)").expect("pytest dir"));
+/// How much of a test's name pytest keeps in its `tmp_path` folder.
+const PYTEST_NAME_CHARS: usize = 30;
+/// How [`plan_hints`] passes on a pytest folder ([`PYTEST_DIR`]) to the resolver.
+const PYTEST_HINT: &str = "pytest tmp_path of ";
 /// An absolute path without an extension (a Databricks notebook).
 static NOTEBOOK: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"^\s*(/[\w .@+-]+(?:/[\w .@+-]+)+)\s*$").expect("notebook"));
@@ -144,12 +154,32 @@ pub struct HintResolver<'a> {
     /// Repository-relative paths, by file id.
     paths: Vec<&'a str>,
     by_name: HashMap<&'a str, Vec<u32>>,
+    /// Test functions (`test…`) by the name pytest gives their `tmp_path` folder, with their
+    /// files.
+    tests: HashMap<String, Vec<u32>>,
 }
 
 impl<'a> HintResolver<'a> {
     /// A resolver over the index's files.
     pub fn new(index: &'a RepoIndex) -> Self {
-        Self::over(index.files.iter().map(|f| f.path.as_str()).collect())
+        let mut resolver = Self::over(index.files.iter().map(|f| f.path.as_str()).collect());
+        for symbol in &index.symbols {
+            let test = matches!(symbol.kind, SymbolKind::Function | SymbolKind::Method)
+                && symbol.name.starts_with("test");
+            if test
+                && index
+                    .files
+                    .get(symbol.file as usize)
+                    .is_some_and(|f| f.path.ends_with(".py"))
+            {
+                let folder: String = symbol.name.chars().take(PYTEST_NAME_CHARS).collect();
+                let files = resolver.tests.entry(folder).or_default();
+                if !files.contains(&symbol.file) {
+                    files.push(symbol.file);
+                }
+            }
+        }
+        resolver
     }
 
     /// A resolver over these repository-relative paths (file id = position).
@@ -163,7 +193,11 @@ impl<'a> HintResolver<'a> {
                 by_name.entry(stem).or_default().push(id as u32);
             }
         }
-        Self { paths, by_name }
+        Self {
+            paths,
+            by_name,
+            tests: HashMap::new(),
+        }
     }
 
     /// Every file of the repository the hints name, each once (with the first line named).
@@ -184,6 +218,13 @@ impl<'a> HintResolver<'a> {
     }
 
     fn resolve_one(&self, hint: &str) -> Vec<(u32, Option<u32>)> {
+        if let Some(folder) = hint.strip_prefix(PYTEST_HINT) {
+            return self
+                .test_files(folder)
+                .into_iter()
+                .map(|f| (f, None))
+                .collect();
+        }
         let mut out = Vec::new();
         for frame in FRAME.captures_iter(hint) {
             let qualified = &frame[1];
@@ -221,6 +262,31 @@ impl<'a> HintResolver<'a> {
             );
         }
         out
+    }
+
+    /// The files defining the test whose `tmp_path` folder is `folder`: the test's name and
+    /// pytest's number (`test_full_pipeline0`), or — a parametrised test's, `test_read[csv]` —
+    /// its name with its parameters, `[` and `]` made `_` (`test_read_csv_0`), both cut to
+    /// [`PYTEST_NAME_CHARS`] before the number; the longest name that fits, and only one file
+    /// defining it.
+    fn test_files(&self, folder: &str) -> Vec<u32> {
+        let fits = |name: &str| {
+            let Some(rest) = folder.strip_prefix(name) else {
+                return false;
+            };
+            let parameters = rest.trim_end_matches(|c: char| c.is_ascii_digit());
+            let cut = name.chars().count() + parameters.chars().count() == PYTEST_NAME_CHARS;
+            parameters.len() < rest.len()
+                && (parameters.is_empty()
+                    || parameters.starts_with('_') && (parameters.ends_with('_') || cut))
+        };
+        self.tests
+            .iter()
+            .filter(|(name, _)| fits(name))
+            .max_by_key(|(name, _)| name.len())
+            .filter(|(_, files)| files.len() == 1)
+            .map(|(_, files)| files.clone())
+            .unwrap_or_default()
     }
 
     /// The source files of a JVM class (`com.shop.Main` → `…/com/shop/Main.scala`, `.java`,
@@ -321,6 +387,14 @@ pub fn plan_hints(graph: &PlanGraph) -> Vec<String> {
             .chain(&d.projections)
             .map(|e| e.raw.as_str());
         let arguments = d.arguments.values().map(String::as_str);
+        let scanned = d.scan.iter().flat_map(|s| s.paths.iter());
+        for path in scanned {
+            texts.extend(
+                PYTEST_DIR
+                    .captures_iter(path)
+                    .map(|c| format!("{PYTEST_HINT}{}", &c[1])),
+            );
+        }
         for text in arguments.chain(relation).chain(expressions) {
             texts.extend(CLOSURE.find_iter(text).map(|m| m.as_str().to_owned()));
             texts.extend(OBJECT_CLASS.find_iter(text).map(|m| m.as_str().to_owned()));
@@ -377,6 +451,48 @@ mod tests {
             .into_iter()
             .map(|h| (PATHS[h.file as usize], h.line))
             .collect()
+    }
+
+    #[test]
+    fn a_pytest_folder_names_the_test_that_made_it() {
+        let mut resolver = HintResolver::over(PATHS.to_vec());
+        // jobs/daily.py (3) and notebooks/etl.py (4) define tests; other/daily.py (5) too
+        resolver.tests.insert("test_daily".into(), vec![3]);
+        resolver.tests.insert("test_daily_totals".into(), vec![4]);
+        resolver.tests.insert("test_case_2".into(), vec![5]);
+        let long = "test_a_name_pytest_cuts_at_thirty_characters";
+        resolver
+            .tests
+            .insert(long.chars().take(PYTEST_NAME_CHARS).collect(), vec![5]);
+        let files = |folder: &str| resolver.test_files(folder);
+        // the longest name that fits: not `test_daily` + `_totals0`
+        assert_eq!(files("test_daily_totals0"), [4]);
+        assert_eq!(files("test_daily12"), [3]);
+        // a parametrised test: `test_daily[eu-west]` → `test_daily_eu_west_0`, cut at 30
+        assert_eq!(files("test_daily_eu_west_0"), [3]);
+        assert_eq!(files("test_daily_a_parameter_too_lon3"), [3]);
+        // … but a longer name is another test's
+        assert!(files("test_daily_weekly0").is_empty());
+        // a name ending in digits keeps them before pytest's number
+        assert_eq!(files("test_case_20"), [5]);
+        assert_eq!(files("test_a_name_pytest_cuts_at_thi0"), [5]);
+        assert!(files("test_other0").is_empty());
+        assert!(
+            files("test_daily").is_empty(),
+            "pytest always numbers its folders"
+        );
+
+        let plan = "== Physical Plan ==\n\
+            Scan parquet  (1)\n\n\n\
+            (1) Scan parquet \n\
+            Output [1]: [id#0]\n\
+            Batched: true\n\
+            Location: InMemoryFileIndex [file:/tmp/pytest-of-me/pytest-3/test_daily_totals0/silver]\n\
+            ReadSchema: struct<id:string>\n";
+        let graph = crate::plan::parse_plan(plan, &Default::default()).unwrap();
+        let hints = plan_hints(&graph);
+        assert_eq!(hints, ["pytest tmp_path of test_daily_totals0"]);
+        assert_eq!(resolver.resolve(&hints)[0].file, 4);
     }
 
     #[test]
