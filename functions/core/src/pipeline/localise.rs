@@ -1957,8 +1957,7 @@ fn stated_selection(
     idx: NodeIdx,
     candidates: &BTreeSet<SiteId>,
 ) -> Option<SiteId> {
-    let sem = &semantics[idx];
-    if sem.induced_by.is_none() || sem.family != OperatorFamily::Project {
+    if !planner_projection(semantics, idx) {
         return None;
     }
     let kept = passed_on_columns(&graph.nodes[idx])?;
@@ -1991,18 +1990,21 @@ fn stated_selection(
 /// The columns a Project passing columns on as they are keeps (normalised as evidence names
 /// them); `None` for one computing anything.
 fn passed_on_columns(node: &PlanNode) -> Option<BTreeSet<String>> {
-    let projections = &node.details.projections;
-    let passes_on = node.family == OperatorFamily::Project
-        && !projections.is_empty()
-        && projections
+    super::semantics::only_passes_columns_on(node).then(|| {
+        node.details
+            .projections
             .iter()
-            .all(|p| p.functions.is_empty() && p.alias.is_none() && p.literals.is_empty());
-    let columns: BTreeSet<String> = projections
-        .iter()
-        .flat_map(|p| p.columns.iter())
-        .map(|c| super::evidence::normalise_column(c))
-        .collect();
-    (passes_on && columns.len() == projections.len()).then_some(columns)
+            .flat_map(|p| p.columns.iter())
+            .map(|c| super::evidence::normalise_column(c))
+            .collect()
+    })
+}
+
+/// Whether node `idx` is a Project the planner put in for its consumer (its pruning), which the
+/// code may state itself ([`stated_drop`], [`stated_selection`]).
+fn planner_projection(semantics: &[SemanticDescription], idx: NodeIdx) -> bool {
+    let sem = &semantics[idx];
+    sem.induced_by.is_some() && sem.family == OperatorFamily::Project
 }
 
 /// The `drop(…)` naming every column a pruning Project leaves out, and no other
@@ -2018,8 +2020,7 @@ fn stated_drop(
     idx: NodeIdx,
     candidates: &BTreeSet<SiteId>,
 ) -> Option<SiteId> {
-    let sem = &semantics[idx];
-    if sem.induced_by.is_none() || sem.family != OperatorFamily::Project {
+    if !planner_projection(semantics, idx) {
         return None;
     }
     let left_out = super::semantics::columns_left_out(graph, &graph.nodes[idx]);

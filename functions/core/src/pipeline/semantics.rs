@@ -967,7 +967,7 @@ pub fn columns_left_out(graph: &PlanGraph, node: &PlanNode) -> BTreeSet<String> 
 
 /// Whether `node` is a projection passing columns on as they are, computing nothing: the
 /// planner's pruning, or a `drop` / plain `select`.
-fn only_passes_columns_on(node: &PlanNode) -> bool {
+pub(crate) fn only_passes_columns_on(node: &PlanNode) -> bool {
     let projections = &node.details.projections;
     node.family == OperatorFamily::Project
         && !projections.is_empty()
