@@ -289,6 +289,11 @@ pub struct PlanLocalisation {
     /// map to that operator's statement ([`super::PlanContext::build`]).
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub built_by_library: BTreeMap<String, LibraryBuilt>,
+    /// `dagNodeId` of a SQL query's generator (`explode(genres)`) → the aggregate of the same
+    /// query reading the rows it makes ([`regenerated_for_aggregate`]): it maps to that
+    /// aggregate's clause ([`super::PlanContext::build`]).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub generated_for_aggregate: BTreeMap<String, String>,
     /// Files most likely to hold the plan's code, with scores.
     pub files: Vec<(u32, f64)>,
     /// The files the rest of the application runs from (or a hint names), with how strongly
@@ -483,6 +488,17 @@ pub fn localise_plan(
             (graph.nodes[node].id.to_string(), built)
         })
         .collect();
+    let generated_for_aggregate = (0..graph.nodes.len())
+        .filter_map(|idx| {
+            regenerated_for_aggregate(graph, semantics, table, &evidence.parents, &assigned, idx)
+                .map(|aggregate| {
+                    (
+                        graph.nodes[idx].id.to_string(),
+                        graph.nodes[aggregate].id.to_string(),
+                    )
+                })
+        })
+        .collect();
     PlanLocalisation {
         units: ranked.into_iter().take(5).map(|(u, _)| u).collect(),
         unit_sites,
@@ -492,6 +508,7 @@ pub fn localise_plan(
         whole_objects,
         stated_by_code,
         built_by_library,
+        generated_for_aggregate,
         twins,
         files,
         application_files: prior.pulls(),
@@ -1939,6 +1956,49 @@ fn stated_null_check(
                 .total_cmp(&score(b))
                 .then(downstream_order(table, a, b))
         })
+}
+
+/// The aggregate a SQL query's generator serves, when the optimizer made the generator anew for
+/// it: `SELECT explode(genres) AS g FROM t` in a subquery (or a `LATERAL VIEW explode(…)`) whose
+/// query groups by `g`. Pruning the columns the aggregate does not read, Spark rebuilds the
+/// Generate while rewriting the aggregate above it (through projections and filters only), and
+/// the new node carries the aggregate's origin, not the `explode`'s: Spark itself places it at
+/// the aggregate's clause. Both must be aligned to clauses of one SQL statement; DataFrame code
+/// keeps a projection of its own over a generator (`withColumn(…, explode(…)).select(…)`), which
+/// Spark rebuilds it under, so its generator stays the `explode`'s.
+fn regenerated_for_aggregate(
+    graph: &PlanGraph,
+    semantics: &[SemanticDescription],
+    table: &SiteTable,
+    parents: &[Option<NodeIdx>],
+    assigned: &[Option<Aligned>],
+    idx: NodeIdx,
+) -> Option<NodeIdx> {
+    let sem = &semantics[idx];
+    if sem.family != OperatorFamily::Generate || sem.induced_by.is_some() {
+        return None;
+    }
+    let statement = |node: NodeIdx| match assigned[node].map(|a| &table.sites[a.site].kind) {
+        Some(SiteKind::Sql { statement, .. }) => Some(*statement),
+        _ => None,
+    };
+    let own = statement(idx)?;
+    let mut above = parents[idx];
+    while let Some(parent) = above {
+        let node = &graph.nodes[parent];
+        let passes = node.node_kind == NodeKind::Engine
+            || matches!(
+                node.family,
+                OperatorFamily::Project | OperatorFamily::Filter
+            );
+        if !passes {
+            let reads_it =
+                node.family == OperatorFamily::Aggregate && statement(parent) == Some(own);
+            return reads_it.then_some(parent);
+        }
+        above = parents[parent];
+    }
+    None
 }
 
 /// The plain `select(…)` of the unit naming exactly the columns a pruning Project passes on

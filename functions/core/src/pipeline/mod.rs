@@ -137,34 +137,26 @@ fn reassign_from_localisation(
     // Nodes library code built serve the operator the code wrote above them; so do the nodes the
     // planner inserted for them.
     for (node, built) in &localisation.built_by_library {
-        let Some(served) = sems.iter().find(|s| s.dag_node_id == built.served).cloned() else {
-            continue;
-        };
-        let consumer = semantics::Consumer {
-            dag_node_id: served.dag_node_id.clone(),
-            node_name: served.node_name.clone(),
-            family: served.family,
-            signature: served.signature.clone(),
-            reason: format!(
+        serve(&mut sems, node, &built.served, |served| {
+            format!(
                 "{}, its rows made at {}, for {} ({})",
                 library::BUILT_BY_LIBRARY,
                 built.rows_made_at,
                 served.node_name,
                 served.dag_node_id
-            ),
-        };
-        for sem in &mut sems {
-            if &sem.dag_node_id == node {
-                sem.induced_by = Some(consumer.clone());
-            } else if let Some(own) = sem.induced_by.as_mut()
-                && &own.dag_node_id == node
-            {
-                *own = semantics::Consumer {
-                    reason: format!("{}, {}", own.reason, consumer.reason),
-                    ..consumer.clone()
-                };
-            }
-        }
+            )
+        });
+    }
+    // A SQL query's generator Spark rebuilt for its aggregate carries the aggregate's clause.
+    for (node, aggregate) in &localisation.generated_for_aggregate {
+        serve(&mut sems, node, aggregate, |served| {
+            format!(
+                "{} {} ({})",
+                semantics::REGENERATED_FOR_AGGREGATE,
+                served.node_name,
+                served.dag_node_id
+            )
+        });
     }
     for (rows, operator) in &localisation.produced_by_pruning {
         let Some(served) = sems.iter().find(|s| &s.dag_node_id == operator).cloned() else {
@@ -184,6 +176,38 @@ fn reassign_from_localisation(
         }
     }
     sems
+}
+
+/// Make node `node` serve node `served` (map to its code) for the reason `reason` gives, and the
+/// nodes the planner inserted for `node` with it.
+fn serve(
+    sems: &mut [SemanticDescription],
+    node: &str,
+    served: &str,
+    reason: impl Fn(&SemanticDescription) -> String,
+) {
+    let Some(served) = sems.iter().find(|s| s.dag_node_id == served).cloned() else {
+        return;
+    };
+    let consumer = semantics::Consumer {
+        dag_node_id: served.dag_node_id.clone(),
+        node_name: served.node_name.clone(),
+        family: served.family,
+        signature: served.signature.clone(),
+        reason: reason(&served),
+    };
+    for sem in sems.iter_mut() {
+        if sem.dag_node_id == node {
+            sem.induced_by = Some(consumer.clone());
+        } else if let Some(own) = sem.induced_by.as_mut()
+            && own.dag_node_id == node
+        {
+            *own = semantics::Consumer {
+                reason: format!("{}, {}", own.reason, consumer.reason),
+                ..consumer.clone()
+            };
+        }
+    }
 }
 
 impl PlanContext {

@@ -1639,6 +1639,11 @@ const OBJECTS_TO_ROWS: &str = "objects turned back into rows by";
 /// ([`SemanticDescription::may_be_pruned_objects`]).
 pub const EVERY_FIELD_KEPT: &str = "objects turned into rows of every field of their class by";
 
+/// Why a SQL query's generator maps to its aggregate ([`super::localise::PlanLocalisation::
+/// generated_for_aggregate`]).
+pub const REGENERATED_FOR_AGGREGATE: &str =
+    "rebuilt by the optimizer, pruning columns, for the aggregate of its query:";
+
 /// Why a join on names' own Project is derived: it keeps each key once, and serves the join.
 const JOIN_ON_NAMES_PROJECT: &str = "the columns kept by the join on names of";
 
