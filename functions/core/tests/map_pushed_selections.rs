@@ -30,15 +30,26 @@ Arguments: [movieId#0 ASC NULLS FIRST, rating#1 ASC NULLS FIRST, userId#2 ASC NU
 ";
 
 /// The plan of `single_user` as Spark 4.3 makes it (`bench/jupyter`'s recommender notebook):
-/// the selection below the sample.
-fn pushed_plan() -> String {
+/// the selection below the sample — and, when the selection reorders its input's columns
+/// (`reordered`), its own Project on top.
+fn plan(reordered: bool) -> String {
+    let (top, on_top) = if reordered {
+        (
+            "* Project (6)\n+- ",
+            "\n(6) Project [codegen id : 1]\nOutput [2]: [userId#2, movieId#0]\n\
+             Input [2]: [movieId#0, userId#2]\n",
+        )
+    } else {
+        ("", "")
+    };
+    let indent = if reordered { "   " } else { "" };
     format!(
         "== Physical Plan ==
-* Filter (5)
-+- * Sample (4)
-   +- * Project (3)
-      +- * Sort (2)
-         +- Scan csv  (1)
+{top}* Filter (5)
+{indent}+- * Sample (4)
+{indent}   +- * Project (3)
+{indent}      +- * Sort (2)
+{indent}         +- Scan csv  (1)
 
 
 {SCAN_AND_SORT}
@@ -53,7 +64,7 @@ Arguments: 0.8, 1.0, false, 42
 (5) Filter [codegen id : 1]
 Input [2]: [movieId#0, userId#2]
 Condition : (isnotnull(userId#2) AND (userId#2 = 11))
-"
+{on_top}"
     )
 }
 
@@ -64,7 +75,7 @@ fn lines_of(mappings: &[plan2code_core::contracts::MappingOutput], id: &str) -> 
 
 #[test]
 fn a_pruning_project_a_select_of_the_flow_names_exactly_is_that_select() {
-    let mappings = support::map_against(&[("recommend.py", SCRIPT)], &pushed_plan());
+    let mappings = support::map_against(&[("recommend.py", SCRIPT)], &plan(false));
     assert_eq!(lines_of(&mappings, "3"), "6-6");
     let project = mappings.iter().find(|m| m.dag_node_id == "3").unwrap();
     assert!(
@@ -81,35 +92,7 @@ fn below_the_selection_itself_a_pruning_project_stays_the_planner_s() {
     // `select(['userId', 'movieId'])`: the selection reorders, so it stays on top and Spark
     // prunes below the sample for it in the input's order.
     let script = SCRIPT.replace("['movieId', 'userId']", "['userId', 'movieId']");
-    let plan = format!(
-        "== Physical Plan ==
-* Project (6)
-+- * Filter (5)
-   +- * Sample (4)
-      +- * Project (3)
-         +- * Sort (2)
-            +- Scan csv  (1)
-
-
-{SCAN_AND_SORT}
-(3) Project [codegen id : 1]
-Output [2]: [movieId#0, userId#2]
-Input [3]: [movieId#0, rating#1, userId#2]
-
-(4) Sample [codegen id : 1]
-Input [2]: [movieId#0, userId#2]
-Arguments: 0.8, 1.0, false, 42
-
-(5) Filter [codegen id : 1]
-Input [2]: [movieId#0, userId#2]
-Condition : (isnotnull(userId#2) AND (userId#2 = 11))
-
-(6) Project [codegen id : 1]
-Output [2]: [userId#2, movieId#0]
-Input [2]: [movieId#0, userId#2]
-"
-    );
-    let mappings = support::map_against(&[("recommend.py", &script)], &plan);
+    let mappings = support::map_against(&[("recommend.py", &script)], &plan(true));
     assert_eq!(lines_of(&mappings, "6"), "6-6");
     let pruning = mappings.iter().find(|m| m.dag_node_id == "3").unwrap();
     assert!(

@@ -163,16 +163,11 @@ fn reassign_from_localisation(
             continue;
         };
         if let Some(sem) = sems.iter_mut().find(|s| &s.dag_node_id == rows) {
-            sem.induced_by = Some(semantics::Consumer {
-                dag_node_id: served.dag_node_id.clone(),
-                node_name: served.node_name.clone(),
-                family: served.family,
-                signature: served.signature.clone(),
-                reason: format!(
-                    "objects turned into the rows pruned for {} ({})",
-                    served.node_name, served.dag_node_id
-                ),
-            });
+            let reason = format!(
+                "objects turned into the rows pruned for {} ({})",
+                served.node_name, served.dag_node_id
+            );
+            sem.induced_by = Some(semantics::Consumer::serving(&served, reason));
         }
     }
     sems
@@ -189,13 +184,7 @@ fn serve(
     let Some(served) = sems.iter().find(|s| s.dag_node_id == served).cloned() else {
         return;
     };
-    let consumer = semantics::Consumer {
-        dag_node_id: served.dag_node_id.clone(),
-        node_name: served.node_name.clone(),
-        family: served.family,
-        signature: served.signature.clone(),
-        reason: reason(&served),
-    };
+    let consumer = semantics::Consumer::serving(&served, reason(&served));
     for sem in sems.iter_mut() {
         if sem.dag_node_id == node {
             sem.induced_by = Some(consumer.clone());

@@ -62,6 +62,19 @@ pub struct Consumer {
     pub reason: String,
 }
 
+impl Consumer {
+    /// Node `served` as the operator another node serves, for `reason`.
+    pub fn serving(served: &SemanticDescription, reason: String) -> Self {
+        Self {
+            dag_node_id: served.dag_node_id.clone(),
+            node_name: served.node_name.clone(),
+            family: served.family,
+            signature: served.signature.clone(),
+            reason,
+        }
+    }
+}
+
 impl SemanticDescription {
     /// The node's key inside its job (`contracts::node_key`).
     pub fn node_key(&self) -> String {
@@ -714,12 +727,14 @@ fn scan_evidence(e: &mut Evidence, d: &crate::plan::NodeDetails) {
         );
     }
     // `MapPartitionsRDD[590] at applySchemaToPythonRDD at …`: rows PySpark made
-    let python_rdd = super::hints::made_by_python;
-    e.made_by_python = d.arguments.values().any(|a| python_rdd(a))
+    e.made_by_python = d
+        .arguments
+        .values()
+        .any(|a| super::hints::made_by_python(a))
         || d.scan
             .as_ref()
             .and_then(|s| s.relation.as_deref())
-            .is_some_and(python_rdd);
+            .is_some_and(super::hints::made_by_python);
     if let Some(scan) = &d.scan {
         if let Some(t) = &scan.table {
             e.add(TokenKind::Table, t);
