@@ -43,6 +43,43 @@ fn a_sql_generator_under_its_query_s_aggregate_is_the_aggregate_s() {
     }
     // the pruning Project below the generator serves what the generator serves
     assert_eq!(support::code_at(&mappings, "4"), aggregate);
+    // the query's own `WHERE genres is not NULL` is the null check's, not the aggregate's
+    for id in ["3", "15"] {
+        assert_eq!(support::code_at(&mappings, id).1, "8-8");
+    }
+}
+
+const AUTHORS_PER_YEAR: &str = "\
+SELECT publish_year,
+count(*) as no_of_authors_with_one_book
+FROM (
+SELECT
+explode(authors.key) as author,
+publish_year
+FROM {parsed_table_name}
+)
+GROUP BY publish_year
+HAVING count(*) > 1";
+
+#[test]
+fn a_sql_generator_stands_where_its_aggregate_stands() {
+    // The aggregate's evidence (`count(*) AS no_of_authors_with_one_book`) is stated by its select
+    // item, but the plan's tree aligns it with its GROUP BY: the generator, and the Project the
+    // planner put below it, follow the aggregate there.
+    let plan = support::bench_plan("sqlfiles", "adi-main-008");
+    let mappings = support::map_against(
+        &[(
+            "etl/sql/get_no_of_authors_with_one_book_per_yr.sql",
+            AUTHORS_PER_YEAR,
+        )],
+        &plan,
+    );
+    for aggregate in ["6", "18"] {
+        assert_eq!(support::code_at(&mappings, aggregate).1, "9-9");
+    }
+    for id in ["3", "4", "15", "16"] {
+        assert_eq!(support::code_at(&mappings, id).1, "9-9", "node {id}");
+    }
 }
 
 const ITEMS: &str = "\

@@ -439,6 +439,29 @@ pub fn localise_plan(
     // The winner leads; the units it passed keep their order behind it.
     ranked[..=winner].rotate_right(1);
     let unit_sites = ranked[0].1.clone();
+    // A generator rebuilt for its query's aggregate stands where that aggregate stands, and so
+    // do the nodes the planner inserted for it that stood with it (a null check the code states
+    // keeps its own clause).
+    let regenerated: Vec<(NodeIdx, NodeIdx)> = (0..graph.nodes.len())
+        .filter_map(|idx| {
+            regenerated_for_aggregate(graph, semantics, table, &evidence.parents, &assigned, idx)
+                .map(|aggregate| (idx, aggregate))
+        })
+        .collect();
+    for &(generator, aggregate) in &regenerated {
+        let generator_id = graph.nodes[generator].id.to_string();
+        let generator_site = assigned[generator].map(|a| a.site);
+        for idx in 0..graph.nodes.len() {
+            let inserted_for_it = assigned[idx].map(|a| a.site) == generator_site
+                && semantics[idx]
+                    .induced_by
+                    .as_ref()
+                    .is_some_and(|c| c.dag_node_id == generator_id);
+            if idx == generator || inserted_for_it {
+                assigned[idx] = assigned[aggregate];
+            }
+        }
+    }
     let aligned = assigned
         .iter()
         .enumerate()
@@ -488,15 +511,13 @@ pub fn localise_plan(
             (graph.nodes[node].id.to_string(), built)
         })
         .collect();
-    let generated_for_aggregate = (0..graph.nodes.len())
-        .filter_map(|idx| {
-            regenerated_for_aggregate(graph, semantics, table, &evidence.parents, &assigned, idx)
-                .map(|aggregate| {
-                    (
-                        graph.nodes[idx].id.to_string(),
-                        graph.nodes[aggregate].id.to_string(),
-                    )
-                })
+    let generated_for_aggregate = regenerated
+        .iter()
+        .map(|&(generator, aggregate)| {
+            (
+                graph.nodes[generator].id.to_string(),
+                graph.nodes[aggregate].id.to_string(),
+            )
         })
         .collect();
     PlanLocalisation {
