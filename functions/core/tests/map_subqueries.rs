@@ -202,3 +202,41 @@ fn the_right_input_of_a_semi_join_maps_inside_the_in_subquery() {
         assert!(!subquery.contains(&line), "{what} maps to line {line}");
     }
 }
+
+/// adidas' `get_top_5_coauthors.sql`: the outer query and its `IN (SELECT …)` subquery read the
+/// same table and the same columns (`authors.key`, `key`), so the two scans are alike.
+const COAUTHORS: &str = "\
+SELECT substring(co_authors,10) as top_5_co_authors
+FROM(
+SELECT co_authors, 
+count(*) as cnt 
+FROM
+(
+SELECT explode(authors.key) as co_authors
+FROM {parsed_table_name}
+WHERE key in (
+SELECT key 
+FROM (
+SELECT explode(authors.key) as authors,
+key 
+FROM {parsed_table_name}
+)
+GROUP BY key
+HAVING count(*) > 1
+)
+)
+GROUP BY co_authors
+ORDER BY cnt desc
+) limit 5";
+
+#[test]
+fn the_left_input_of_a_semi_join_maps_outside_the_in_subquery() {
+    // A real Spark 4.3 plan: (1) is the semi join's left input, the outer query's scan; (4) the
+    // subquery's, under its aggregate.
+    let plan = support::bench_plan("sqlfiles", "adi-main-010");
+    let mappings = support::map_against(&[("etl/sql/get_top_5_coauthors.sql", COAUTHORS)], &plan);
+    let lines = |id: &str| support::code_at(&mappings, id).1;
+    assert_eq!(lines("18"), "9-18", "the semi join is its IN predicate");
+    assert_eq!(lines("1"), "8-8", "the outer query's scan");
+    assert_eq!(lines("4"), "14-14", "the subquery's scan");
+}

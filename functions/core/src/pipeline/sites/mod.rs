@@ -449,9 +449,53 @@ impl SiteTable {
                 }
                 out.remove(&site);
                 self.remove_other_branches(*statement, site, &mut out);
+                // A predicate subquery's join reads the outer query first and the subquery
+                // second (`WHERE key IN (SELECT key …)`, planned as a left semi join).
+                let bodies = self.predicate_subquery_bodies(*statement, site);
+                match role {
+                    _ if bodies.is_empty() => {}
+                    Some(FlowRole::Receiver) => out.retain(|s| !bodies.contains(s)),
+                    Some(FlowRole::Argument) => out.retain(|s| bodies.contains(s)),
+                    None => {}
+                }
             }
         }
         out
+    }
+
+    /// The clauses of the predicate subqueries a SQL site is or holds (`key IN (SELECT …)` in a
+    /// WHERE): each `Subquery` clause and its body, the clauses after it as deep as it or deeper
+    /// up to its next sibling ([`Self::sql_block`]). Empty for a site holding none.
+    fn predicate_subquery_bodies(&self, statement: usize, site: SiteId) -> BTreeSet<SiteId> {
+        let clauses = self.sql_sites(statement);
+        let holder = &self.sites[site];
+        let is_subquery = |s: &Site| {
+            matches!(
+                s.kind,
+                SiteKind::Sql {
+                    kind: SqlClauseKind::Subquery,
+                    ..
+                }
+            )
+        };
+        let mut bodies = BTreeSet::new();
+        for (at, &clause) in clauses.iter().enumerate() {
+            let subquery = &self.sites[clause];
+            let held = clause == site
+                || (subquery.depth > holder.depth && holder.lines.contains(&subquery.lines));
+            if !is_subquery(subquery) || !held || subquery.families.is_empty() {
+                continue;
+            }
+            bodies.insert(clause);
+            for &inner in &clauses[at + 1..] {
+                let s = &self.sites[inner];
+                if s.depth < subquery.depth || (s.depth == subquery.depth && is_subquery(s)) {
+                    break;
+                }
+                bodies.insert(inner);
+            }
+        }
+        bodies
     }
 
     /// Adds the sites of `chains`, the SQL they run and everything feeding them, transitively.
