@@ -131,6 +131,30 @@ fn names_joined_in_another_case_are_one_name() {
     assert!(!on_names(&other_keys));
 }
 
+#[test]
+fn a_join_on_names_keeps_the_key_of_the_side_spark_keeps() {
+    let on_names = |plan: &str| {
+        let graph = parse_plan(plan, &ParseOptions::default()).unwrap();
+        let semantics = plan_semantics(&graph);
+        let join = semantics.iter().find(|s| s.dag_node_id == "9").unwrap();
+        joined_on_names(&join.signature)
+    };
+    // `SELECT b.emp_id, name, city FROM a JOIN b ON a.emp_id = b.emp_id`: the right side's key,
+    // which an inner join on names never keeps, selected over a join on a condition.
+    let right_key = PLAN.replace(
+        "Output [3]: [emp_id#1L, name#2, city#6]",
+        "Output [3]: [emp_id#5L, name#2, city#6]",
+    );
+    assert!(!on_names(&right_key));
+    // A right outer join on names keeps the right side's key, and only that one.
+    let right_outer = |plan: &str| {
+        plan.replace("SortMergeJoin Inner (9)", "SortMergeJoin RightOuter (9)")
+            .replace("Join type: Inner", "Join type: RightOuter")
+    };
+    assert!(on_names(&right_outer(&right_key)));
+    assert!(!on_names(&right_outer(PLAN)));
+}
+
 /// [`PLAN`] without the Project: the query returns the join as it is, both `emp_id`s included.
 fn plan_keeping_both_keys() -> String {
     let bare = PLAN
@@ -267,4 +291,62 @@ fn a_filter_pushed_into_a_join_puts_its_keys_first() {
         "{:?}",
         join.alternatives
     );
+}
+
+/// adidas' `get_no_of_published_books_and_authors.sql`: an equality join of two subqueries on
+/// both their keys, whose select list keeps the right side's keys (`books.publish_year, …`).
+const BOOKS_AND_AUTHORS: &str = "\
+SELECT
+books.publish_year,
+books.publish_month,
+no_of_authors,
+no_of_books_published
+FROM
+(SELECT publish_year,
+publish_month,
+count(*) as no_of_authors
+FROM (
+SELECT explode(authors.key) as author,
+publish_year,
+publish_month,
+key
+FROM {parsed_table_name}
+WHERE cast(publish_year as int) between 1950 and 1970
+) GROUP BY publish_year, publish_month
+) authors
+INNER JOIN
+(
+SELECT publish_year,
+publish_month,
+count(*) as no_of_books_published
+FROM (
+SELECT publish_year,
+publish_month,
+key
+FROM {parsed_table_name}
+WHERE cast(publish_year as int) between 1950 and 1970)
+GROUP BY publish_year, publish_month
+) books
+ON authors.publish_year=books.publish_year
+AND authors.publish_month=books.publish_month
+ORDER BY books.publish_year, books.publish_month";
+
+#[test]
+fn a_select_keeping_the_right_side_s_keys_is_no_join_on_names() {
+    // A real Spark 4.3 plan: (24) is the Project over the join (23), under the ORDER BY's sort.
+    let plan = support::bench_plan("sqlfiles", "adi-main-006");
+    let mappings = support::map_against(
+        &[(
+            "etl/sql/get_no_of_published_books_and_authors.sql",
+            BOOKS_AND_AUTHORS,
+        )],
+        &plan,
+    );
+    let project = mappings.iter().find(|m| m.dag_node_id == "24").unwrap();
+    assert!(
+        !project.explanation.contains("join on names"),
+        "{}",
+        project.explanation
+    );
+    assert_eq!(support::code_at(&mappings, "24").1, "34-34");
 }

@@ -1955,8 +1955,40 @@ fn keeps_one_of_each_name(graph: &PlanGraph, project: &crate::plan::PlanNode) ->
                 .iter()
                 .all(|name| left.contains(*name) && right.contains(*name))
     });
+    // …and keeps the key of the side Spark keeps: the left one, the right one for a right outer
+    // join (a select of `b.k, b.x, a.y` over an equality join keeps whichever side it names).
+    let keeps_the_join_s_side = project.children.iter().all(|&c| {
+        let Some(join) = graph.nodes[c].details.join.as_ref() else {
+            return true;
+        };
+        let right_outer = join.join_type.eq_ignore_ascii_case("RightOuter");
+        d.projections.iter().take(twice.len()).all(|kept| {
+            let kept = crate::plan::expr::parse_attribute(&kept.raw);
+            let name = kept.name.to_lowercase();
+            let sides: Vec<Option<u64>> = d
+                .input
+                .iter()
+                .filter(|a| a.name.to_lowercase() == name)
+                .map(|a| a.id)
+                .collect();
+            let spark_s = if right_outer {
+                sides.last()
+            } else {
+                sides.first()
+            };
+            match (kept.id, spark_s) {
+                (Some(kept), Some(Some(side))) => kept == *side,
+                _ => true,
+            }
+        })
+    });
     // (With one output per distinct input name, each pair is kept once.)
-    !twice.is_empty() && keeps_the_rest && keys_lead && rest_in_join_order && joined_on_them
+    !twice.is_empty()
+        && keeps_the_rest
+        && keys_lead
+        && rest_in_join_order
+        && joined_on_them
+        && keeps_the_join_s_side
 }
 
 /// Whether some ancestor of `idx` belongs to a family accepted by `wanted`.
