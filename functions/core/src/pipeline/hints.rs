@@ -18,7 +18,11 @@
 //!   a scan of typed objects prints their class, `obj#5: shop.Revenue$Order`, whose outer class
 //!   defines it; a scan of files a pytest test wrote under its `tmp_path` reads a folder named
 //!   after the test, `/tmp/pytest-of-me/pytest-2/test_full_pipeline0/silver` — the file defining
-//!   `test_full_pipeline`.
+//!   `test_full_pipeline`; an aggregate function the user wrote prints its instance,
+//!   `sql.UDAF$ScalaAggregateFunction@616b2b2`, whose outer class's file defines it.
+//!
+//! An RDD's origin naming a file several files are named like (`parallelize at UDAF.scala:76`)
+//! names the one whose statement on that line calls that method.
 //!
 //! A hint is resolved to the repository's files by the longest tail of path folders it shares
 //! with one (`/home/me/repo/jobs/daily.py` → `jobs/daily.py`); a name shared by several files with
@@ -114,8 +118,20 @@ static PRINTED_CLASS: LazyLock<Regex> = LazyLock::new(|| {
 /// Where the RDD a scan reads was made, as Spark prints it in `Scan ExistingRDD`:
 /// `MapPartitionsRDD[158] at createDataFrame at WithColumn.scala:31`.
 static RDD_ORIGIN: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"RDD\[\d+\] at \w+ at ([\w$.-]+\.(?:scala|java|kt|py):\d+)")
+    Regex::new(r"RDD\[\d+\] at (\w+) at ([\w$.-]+\.(?:scala|java|kt|py)):(\d+)")
         .expect("RDD origin pattern")
+});
+/// How [`plan_hints`] passes on an RDD's origin ([`RDD_ORIGIN`]) to the resolver: the method
+/// that made it, then the file and line.
+const RDD_HINT: &str = "RDD made by ";
+/// How [`plan_hints`] passes on the class of a user's object ([`INSTANCE`]) to the resolver.
+const INSTANCE_HINT: &str = "instance of ";
+/// A user's object as the JVM prints it, `sql.UDAF$ScalaAggregateFunction@616b2b2` (an
+/// aggregate function's instance in the functions of a `HashAggregate`): the capture is the
+/// outermost class, package included, whose file defines the object's class.
+static INSTANCE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"\b([A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+)(?:\$[A-Za-z_][\w$]*)?@[0-9a-f]{4,}\b")
+        .expect("instance pattern")
 });
 /// A class nested in another as a typed plan prints the objects it carries: the case class of
 /// `rdd.toDF` in a Scan's `obj#5: dataframe.Basic$Cust`, a serializer's `input[0,
@@ -157,12 +173,22 @@ pub struct HintResolver<'a> {
     /// Test functions (`test…`) by the name pytest gives their `tmp_path` folder, with their
     /// files.
     tests: HashMap<String, Vec<u32>>,
+    /// The statements of the code's call chains by file: their lines and text, for telling
+    /// apart files of one name by what a line of theirs calls ([`Self::rdd_origin_files`]).
+    made_at: HashMap<u32, Vec<(crate::code::LineRange, &'a str)>>,
 }
 
 impl<'a> HintResolver<'a> {
     /// A resolver over the index's files.
     pub fn new(index: &'a RepoIndex) -> Self {
         let mut resolver = Self::over(index.files.iter().map(|f| f.path.as_str()).collect());
+        for chain in &index.chains {
+            resolver
+                .made_at
+                .entry(chain.file)
+                .or_default()
+                .push((chain.statement, chain.text.as_str()));
+        }
         for symbol in &index.symbols {
             let test = matches!(symbol.kind, SymbolKind::Function | SymbolKind::Method)
                 && symbol.name.starts_with("test");
@@ -197,6 +223,7 @@ impl<'a> HintResolver<'a> {
             paths,
             by_name,
             tests: HashMap::new(),
+            made_at: HashMap::new(),
         }
     }
 
@@ -224,6 +251,16 @@ impl<'a> HintResolver<'a> {
                 .into_iter()
                 .map(|f| (f, None))
                 .collect();
+        }
+        if let Some(class) = hint.strip_prefix(INSTANCE_HINT) {
+            return self
+                .class_files(class)
+                .into_iter()
+                .map(|f| (f, None))
+                .collect();
+        }
+        if let Some(origin) = hint.strip_prefix(RDD_HINT) {
+            return self.rdd_origin_files(origin);
         }
         let mut out = Vec::new();
         for frame in FRAME.captures_iter(hint) {
@@ -287,6 +324,38 @@ impl<'a> HintResolver<'a> {
             .filter(|(_, files)| files.len() == 1)
             .map(|(_, files)| files.clone())
             .unwrap_or_default()
+    }
+
+    /// The file an RDD was made in, from `parallelize at UDAF.scala:76` ([`RDD_HINT`]): the
+    /// file [`Self::files_for`] names, or, of several files of that name, the one whose
+    /// statement on that line calls that method (`sc.parallelize(custs, 4)`).
+    fn rdd_origin_files(&self, origin: &str) -> Vec<(u32, Option<u32>)> {
+        let Some((method, at)) = origin.split_once(" at ") else {
+            return Vec::new();
+        };
+        let Some((path, line)) = at.rsplit_once(':') else {
+            return Vec::new();
+        };
+        let line: Option<u32> = line.parse().ok();
+        let mut files = self.files_for(path);
+        if files.is_empty()
+            && let Some(line) = line
+        {
+            let name = path.rsplit('/').next().unwrap_or(path);
+            let calls_it = |file: &u32| {
+                self.made_at.get(file).is_some_and(|statements| {
+                    statements.iter().any(|(lines, text)| {
+                        lines.start <= line && line <= lines.end && text.contains(method)
+                    })
+                })
+            };
+            let named: Vec<u32> = self.by_name.get(name).cloned().unwrap_or_default();
+            let making: Vec<u32> = named.into_iter().filter(calls_it).collect();
+            if making.len() == 1 {
+                files = making;
+            }
+        }
+        files.into_iter().map(|f| (f, line)).collect()
     }
 
     /// The source files of a JVM class (`com.shop.Main` → `…/com/shop/Main.scala`, `.java`,
@@ -361,9 +430,8 @@ pub fn closure_class(text: &str) -> Option<&str> {
 /// file's name and the line (`RDDs.scala`, 134 of `MapPartitionsRDD[57] at map at
 /// RDDs.scala:134`).
 pub fn rdd_origin(text: &str) -> Option<(&str, u32)> {
-    let at = RDD_ORIGIN.captures(text)?.get(1)?.as_str();
-    let (file, line) = at.rsplit_once(':')?;
-    Some((file, line.parse().ok()?))
+    let origin = RDD_ORIGIN.captures(text)?;
+    Some((origin.get(2)?.as_str(), origin[3].parse().ok()?))
 }
 
 /// Whether a scan's RDD is rows PySpark made (`MapPartitionsRDD[590] at applySchemaToPythonRDD
@@ -395,10 +463,22 @@ pub fn plan_hints(graph: &PlanGraph) -> Vec<String> {
                     .map(|c| format!("{PYTEST_HINT}{}", &c[1])),
             );
         }
+        let functions = d.aggregate_functions.iter().map(|e| e.raw.as_str());
         for text in arguments.chain(relation).chain(expressions) {
             texts.extend(CLOSURE.find_iter(text).map(|m| m.as_str().to_owned()));
             texts.extend(OBJECT_CLASS.find_iter(text).map(|m| m.as_str().to_owned()));
-            texts.extend(RDD_ORIGIN.captures_iter(text).map(|c| c[1].to_owned()));
+            texts.extend(
+                RDD_ORIGIN
+                    .captures_iter(text)
+                    .map(|c| format!("{RDD_HINT}{} at {}:{}", &c[1], &c[2], &c[3])),
+            );
+        }
+        for text in functions {
+            texts.extend(
+                INSTANCE
+                    .captures_iter(text)
+                    .map(|c| format!("{INSTANCE_HINT}{}", &c[1])),
+            );
         }
     }
     texts.sort_unstable();
@@ -569,7 +649,13 @@ mod tests {
             Arguments: [input[0, int, false] AS value#11]\n";
         let graph = crate::plan::parse_plan(plan, &Default::default()).unwrap();
         let hints = plan_hints(&graph);
-        assert_eq!(hints, ["Orders.java:31", "com.shop.copy.Revenue$$$Lambda"]);
+        assert_eq!(
+            hints,
+            [
+                "RDD made by createDataFrame at Orders.java:31",
+                "com.shop.copy.Revenue$$$Lambda"
+            ]
+        );
         let resolved: Vec<_> = HintResolver::over(PATHS.to_vec())
             .resolve(&hints)
             .into_iter()
@@ -621,6 +707,81 @@ mod tests {
         // a class of the engine's (a tuple) names no file
         let tuples = plan.replace("dataframe.Basic$Cust", "scala.Tuple2");
         let graph = crate::plan::parse_plan(&tuples, &Default::default()).unwrap();
+        assert!(
+            HintResolver::over(paths.to_vec())
+                .resolve(&plan_hints(&graph))
+                .is_empty()
+        );
+        // …unless one of the files calls `parallelize` on line 33, where the RDD was made
+        let mut resolver = HintResolver::over(paths.to_vec());
+        let statement = |start, end| crate::code::LineRange::new(start, end);
+        resolver.made_at.insert(
+            0,
+            vec![(
+                statement(32, 32),
+                "val rows = spark.sparkContext.parallelize(custs, 4)",
+            )],
+        );
+        resolver.made_at.insert(
+            1,
+            vec![
+                (
+                    statement(32, 32),
+                    "val rows = spark.sparkContext.parallelize(custs, 4)",
+                ),
+                (statement(33, 34), "val df = rows.toDF(\"id\", \"name\")"),
+            ],
+        );
+        let resolved: Vec<_> = resolver
+            .resolve(&plan_hints(&graph))
+            .into_iter()
+            .map(|h| (paths[h.file as usize], h.line))
+            .collect();
+        assert!(
+            resolved.is_empty(),
+            "no file makes it on line 33: {resolved:?}"
+        );
+        resolver.made_at.get_mut(&1).unwrap()[0].0 = statement(33, 33);
+        let resolved: Vec<_> = resolver
+            .resolve(&plan_hints(&graph))
+            .into_iter()
+            .map(|h| (paths[h.file as usize], h.line))
+            .collect();
+        assert_eq!(resolved, [("src/main/scala/sql/Basic.scala", Some(33))]);
+    }
+
+    #[test]
+    fn an_aggregate_function_s_instance_names_the_class_it_is_defined_in() {
+        let plan = "== Physical Plan ==\n\
+            HashAggregate (2)\n\
+            +- LocalTableScan (1)\n\n\n\
+            (1) LocalTableScan\n\
+            Output [2]: [sales#29, state#31]\n\
+            Arguments: [sales#29, state#31]\n\n\
+            (2) HashAggregate\n\
+            Input [2]: [sales#29, state#31]\n\
+            Keys [1]: [state#31]\n\
+            Functions [1]: [mysum(sales#29, sql.UDAF$ScalaAggregateFunction@616b2b2, 0, 0, Some(mysum))]\n\
+            Aggregate Attributes [1]: [mysum(sales#29)#35]\n\
+            Results [2]: [state#31, mysum(sales#29)#35 AS bigsales#32]\n";
+        let graph = crate::plan::parse_plan(plan, &Default::default()).unwrap();
+        assert_eq!(plan_hints(&graph), ["instance of sql.UDAF"]);
+        let paths = [
+            "src/main/scala/dataframe/UDAF.scala",
+            "src/main/scala/sql/UDAF.scala",
+        ];
+        let resolved: Vec<_> = HintResolver::over(paths.to_vec())
+            .resolve(&plan_hints(&graph))
+            .into_iter()
+            .map(|h| paths[h.file as usize])
+            .collect();
+        assert_eq!(resolved, ["src/main/scala/sql/UDAF.scala"]);
+        // the engine's own aggregate objects name nothing
+        let engine = plan.replace(
+            "sql.UDAF$ScalaAggregateFunction@616b2b2",
+            "org.apache.spark.sql.execution.aggregate.ScalaUDAF@1f2e3d4c",
+        );
+        let graph = crate::plan::parse_plan(&engine, &Default::default()).unwrap();
         assert!(
             HintResolver::over(paths.to_vec())
                 .resolve(&plan_hints(&graph))
