@@ -95,16 +95,18 @@ fn a_project_keeping_one_key_marks_its_join_as_one_on_names() {
     assert!(!joined_on_names(&join.signature), "{:?}", join.signature);
 }
 
+/// Whether the join (9) of `plan`, a variant of [`PLAN`], reads as a join on names.
+fn on_names(plan: &str) -> bool {
+    let graph = parse_plan(plan, &ParseOptions::default()).unwrap();
+    let semantics = plan_semantics(&graph);
+    let join = semantics.iter().find(|s| s.dag_node_id == "9").unwrap();
+    joined_on_names(&join.signature)
+}
+
 #[test]
 fn names_joined_in_another_case_are_one_name() {
     // `join(addr, ["EMP_ID"])` of `emp_id` and `EMP_ID`: Spark resolves names case-insensitively
     // and keeps the left side's spelling.
-    let on_names = |plan: &str| {
-        let graph = parse_plan(plan, &ParseOptions::default()).unwrap();
-        let semantics = plan_semantics(&graph);
-        let join = semantics.iter().find(|s| s.dag_node_id == "9").unwrap();
-        joined_on_names(&join.signature)
-    };
     assert!(on_names(&PLAN.replace("emp_id#5L", "EMP_ID#5L")));
     // A full outer join on names merges the pair of keys into one.
     let merged = PLAN.replace(
@@ -133,12 +135,6 @@ fn names_joined_in_another_case_are_one_name() {
 
 #[test]
 fn a_join_on_names_keeps_the_key_of_the_side_spark_keeps() {
-    let on_names = |plan: &str| {
-        let graph = parse_plan(plan, &ParseOptions::default()).unwrap();
-        let semantics = plan_semantics(&graph);
-        let join = semantics.iter().find(|s| s.dag_node_id == "9").unwrap();
-        joined_on_names(&join.signature)
-    };
     // `SELECT b.emp_id, name, city FROM a JOIN b ON a.emp_id = b.emp_id`: the right side's key,
     // which an inner join on names never keeps, selected over a join on a condition.
     let right_key = PLAN.replace(

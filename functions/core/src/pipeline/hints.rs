@@ -245,19 +245,12 @@ impl<'a> HintResolver<'a> {
     }
 
     fn resolve_one(&self, hint: &str) -> Vec<(u32, Option<u32>)> {
+        let unlined = |files: Vec<u32>| files.into_iter().map(|f| (f, None)).collect();
         if let Some(folder) = hint.strip_prefix(PYTEST_HINT) {
-            return self
-                .test_files(folder)
-                .into_iter()
-                .map(|f| (f, None))
-                .collect();
+            return unlined(self.test_files(folder));
         }
         if let Some(class) = hint.strip_prefix(INSTANCE_HINT) {
-            return self
-                .class_files(class)
-                .into_iter()
-                .map(|f| (f, None))
-                .collect();
+            return unlined(self.class_files(class));
         }
         if let Some(origin) = hint.strip_prefix(RDD_HINT) {
             return self.rdd_origin_files(origin);
