@@ -27,7 +27,8 @@ use crate::contracts::NodeKind;
 use crate::plan::{NodeIdx, OperatorFamily, PlanGraph, PlanNode};
 use rustc_hash::FxHashMap;
 use serde::{Deserialize, Serialize};
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
+use std::hash::{Hash, Hasher};
 
 /// How much a test's code counts beside the code it tests: a test that runs its own copy of a
 /// statement produced the plan as much as the job does, so the plan's evidence decides between
@@ -294,6 +295,11 @@ pub struct PlanLocalisation {
     /// aggregate's clause ([`super::PlanContext::build`]).
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub generated_for_aggregate: BTreeMap<String, String>,
+    /// `dagNodeId` of a node Spark's analyzer made anew for a union whose earlier input has the
+    /// same lineage ([`reinstantiated_for_union`]) → that union: it maps to the union's code
+    /// ([`super::PlanContext::build`]).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub reinstantiated_for_union: BTreeMap<String, String>,
     /// Files most likely to hold the plan's code, with scores.
     pub files: Vec<(u32, f64)>,
     /// The files the rest of the application runs from (or a hint names), with how strongly
@@ -448,19 +454,11 @@ pub fn localise_plan(
                 .map(|aggregate| (idx, aggregate))
         })
         .collect();
-    for &(generator, aggregate) in &regenerated {
-        let generator_id = graph.nodes[generator].id.to_string();
-        let generator_site = assigned[generator].map(|a| a.site);
-        for idx in 0..graph.nodes.len() {
-            let inserted_for_it = assigned[idx].map(|a| a.site) == generator_site
-                && semantics[idx]
-                    .induced_by
-                    .as_ref()
-                    .is_some_and(|c| c.dag_node_id == generator_id);
-            if idx == generator || inserted_for_it {
-                assigned[idx] = assigned[aggregate];
-            }
-        }
+    // Nodes the analyzer made anew for a union, repeating an earlier input's lineage, stand
+    // where the union stands.
+    let reinstantiated = reinstantiated_for_union(graph, semantics, &assigned);
+    for &(node, served) in regenerated.iter().chain(&reinstantiated) {
+        stand_with(graph, semantics, &mut assigned, node, served);
     }
     let aligned = assigned
         .iter()
@@ -511,15 +509,19 @@ pub fn localise_plan(
             (graph.nodes[node].id.to_string(), built)
         })
         .collect();
-    let generated_for_aggregate = regenerated
-        .iter()
-        .map(|&(generator, aggregate)| {
-            (
-                graph.nodes[generator].id.to_string(),
-                graph.nodes[aggregate].id.to_string(),
-            )
-        })
-        .collect();
+    let by_id = |pairs: &[(NodeIdx, NodeIdx)]| {
+        pairs
+            .iter()
+            .map(|&(node, served)| {
+                (
+                    graph.nodes[node].id.to_string(),
+                    graph.nodes[served].id.to_string(),
+                )
+            })
+            .collect()
+    };
+    let generated_for_aggregate = by_id(&regenerated);
+    let reinstantiated_for_union = by_id(&reinstantiated);
     PlanLocalisation {
         units: ranked.into_iter().take(5).map(|(u, _)| u).collect(),
         unit_sites,
@@ -530,6 +532,7 @@ pub fn localise_plan(
         stated_by_code,
         built_by_library,
         generated_for_aggregate,
+        reinstantiated_for_union,
         twins,
         files,
         application_files: prior.pulls(),
@@ -1977,6 +1980,163 @@ fn stated_null_check(
                 .total_cmp(&score(b))
                 .then(downstream_order(table, a, b))
         })
+}
+
+/// Puts `node` where `served` stands in the alignment, and with it the nodes the planner inserted
+/// for `node` that stood with it (a null check the code states keeps its own clause).
+fn stand_with(
+    graph: &PlanGraph,
+    semantics: &[SemanticDescription],
+    assigned: &mut [Option<Aligned>],
+    node: NodeIdx,
+    served: NodeIdx,
+) {
+    let node_id = graph.nodes[node].id.to_string();
+    let node_site = assigned[node].map(|a| a.site);
+    for idx in 0..graph.nodes.len() {
+        let inserted_for_it = assigned[idx].map(|a| a.site) == node_site
+            && semantics[idx]
+                .induced_by
+                .as_ref()
+                .is_some_and(|c| c.dag_node_id == node_id);
+        if idx == node || inserted_for_it {
+            assigned[idx] = assigned[served];
+        }
+    }
+}
+
+/// The nodes Spark's analyzer made anew for a union, each with that union: when an input after
+/// the first repeats an earlier input's lineage (`rows[0].unionByName(r)` for frames `r` all made
+/// from one `flagged`, `df_model.union(df_pred)` both made from `df_encoded`), the analyzer gives
+/// the repeated relations new instances, and the projections, aggregates and generators it makes
+/// anew over them carry the union's origin — Spark itself places them at the union. A node
+/// repeats the lineage when an earlier input holds a node of the same lineage ([`lineage_key`]:
+/// its statement, what it computes and all it reads, attribute ids aside) — not merely of the
+/// same statement (a loop's `idf.select(i)` selects another column each time; a loop's
+/// `df.where(c > limit).groupBy(k).count()` aggregates other rows); filters and scans keep their
+/// own (the analyzer copies them as they are).
+fn reinstantiated_for_union(
+    graph: &PlanGraph,
+    semantics: &[SemanticDescription],
+    assigned: &[Option<Aligned>],
+) -> Vec<(NodeIdx, NodeIdx)> {
+    let remade = |idx: NodeIdx| {
+        semantics[idx].induced_by.is_none()
+            && matches!(
+                semantics[idx].family,
+                OperatorFamily::Project | OperatorFamily::Aggregate | OperatorFamily::Generate
+            )
+    };
+    let mut keys = HashMap::new();
+    let mut out = Vec::new();
+    for (union, node) in graph.nodes.iter().enumerate() {
+        let Some(union_site) = assigned[union].map(|a| a.site) else {
+            continue;
+        };
+        if node.family != OperatorFamily::Union {
+            continue;
+        }
+        let mut earlier: HashSet<u64> = HashSet::new();
+        for (position, &input) in node.children.iter().enumerate() {
+            let lineage: Vec<(NodeIdx, u64)> = subtree(graph, input)
+                .into_iter()
+                .filter(|&idx| remade(idx))
+                .filter(|&idx| assigned[idx].is_some_and(|a| a.site != union_site))
+                .map(|idx| (idx, lineage_key(graph, assigned, idx, &mut keys)))
+                .collect();
+            if position > 0 {
+                out.extend(
+                    lineage
+                        .iter()
+                        .filter(|(_, key)| earlier.contains(key))
+                        .map(|&(idx, _)| (idx, union)),
+                );
+            }
+            earlier.extend(lineage.iter().map(|&(_, key)| key));
+        }
+    }
+    out
+}
+
+/// A node's lineage, attribute ids aside: its operator, its statement, what it computes
+/// ([`computed`]) and the lineages of its inputs, through engine wrappers; a reused exchange's is
+/// the exchange's it reuses. Equal keys are one lineage made twice. Walked without recursion (a
+/// plan may be deep); a node met again on its own path (a reuse link into itself) counts as empty.
+fn lineage_key(
+    graph: &PlanGraph,
+    assigned: &[Option<Aligned>],
+    root: NodeIdx,
+    keys: &mut HashMap<NodeIdx, u64>,
+) -> u64 {
+    let mut entered = HashSet::new();
+    let mut stack = vec![(root, false)];
+    while let Some((idx, inputs_done)) = stack.pop() {
+        if keys.contains_key(&idx) {
+            continue;
+        }
+        let node = &graph.nodes[idx];
+        if !inputs_done {
+            if entered.insert(idx) {
+                stack.push((idx, true));
+                stack.extend(
+                    node.reuses
+                        .iter()
+                        .chain(&node.children)
+                        .map(|&i| (i, false)),
+                );
+            }
+            continue;
+        }
+        let key_of = |i: &NodeIdx| keys.get(i).copied().unwrap_or(0);
+        let inputs: Vec<u64> = node.children.iter().map(key_of).collect();
+        let key = match node.reuses {
+            Some(reused) => key_of(&reused),
+            None if node.node_kind == NodeKind::Engine && inputs.len() == 1 => inputs[0],
+            None => {
+                let mut hasher = std::hash::DefaultHasher::new();
+                node.operator.hash(&mut hasher);
+                assigned[idx].map(|a| a.site).hash(&mut hasher);
+                computed(node).hash(&mut hasher);
+                inputs.hash(&mut hasher);
+                hasher.finish()
+            }
+        };
+        keys.insert(idx, key);
+    }
+    keys.get(&root).copied().unwrap_or(0)
+}
+
+/// What a node computes, its attribute ids left out: its expressions, conditions, keys and
+/// results by name.
+fn computed(node: &PlanNode) -> String {
+    let d = &node.details;
+    let expressions = d
+        .projections
+        .iter()
+        .chain(&d.conditions)
+        .chain(&d.grouping_keys)
+        .chain(&d.aggregate_functions)
+        .chain(d.generator.as_deref())
+        .map(|e| e.text.as_str());
+    let results = d.output.iter().map(|a| a.name.as_str());
+    expressions
+        .chain(results)
+        .collect::<Vec<_>>()
+        .join("\u{1f}")
+}
+
+/// Node `root` and every node below it.
+fn subtree(graph: &PlanGraph, root: NodeIdx) -> Vec<NodeIdx> {
+    let mut out = Vec::new();
+    let mut seen = HashSet::new();
+    let mut stack = vec![root];
+    while let Some(idx) = stack.pop() {
+        if seen.insert(idx) {
+            out.push(idx);
+            stack.extend(graph.nodes[idx].children.iter().copied());
+        }
+    }
+    out
 }
 
 /// The aggregate a SQL query's generator serves, when the optimizer made the generator anew for

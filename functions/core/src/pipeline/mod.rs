@@ -106,7 +106,9 @@ pub struct PlanContext {
 /// that selection, searched on the columns they keep
 /// ([`localise::PlanLocalisation::selected_by_pruning`]); a null check the code states is the
 /// code's filter, and a pruning Project a `drop(…)` names the code's drop
-/// ([`localise::PlanLocalisation::stated_by_code`]).
+/// ([`localise::PlanLocalisation::stated_by_code`]); nodes library code built, a SQL generator
+/// rebuilt for its query's aggregate and nodes the analyzer made anew for a union serve the
+/// operator they were made for.
 fn reassign_from_localisation(
     mut sems: Vec<SemanticDescription>,
     localisation: &localise::PlanLocalisation,
@@ -147,16 +149,24 @@ fn reassign_from_localisation(
             )
         });
     }
-    // A SQL query's generator Spark rebuilt for its aggregate carries the aggregate's clause.
-    for (node, aggregate) in &localisation.generated_for_aggregate {
-        serve(&mut sems, node, aggregate, |served| {
-            format!(
-                "{} {} ({})",
-                semantics::REGENERATED_FOR_AGGREGATE,
-                served.node_name,
-                served.dag_node_id
-            )
-        });
+    // A SQL query's generator Spark rebuilt for its aggregate carries the aggregate's clause; a
+    // node the analyzer made anew for a union, repeating an earlier input, the union's.
+    let made_anew = [
+        (
+            &localisation.generated_for_aggregate,
+            semantics::REGENERATED_FOR_AGGREGATE,
+        ),
+        (
+            &localisation.reinstantiated_for_union,
+            semantics::REINSTANTIATED_FOR_UNION,
+        ),
+    ];
+    for (nodes, why) in made_anew {
+        for (node, served) in nodes {
+            serve(&mut sems, node, served, |served| {
+                format!("{why} {} ({})", served.node_name, served.dag_node_id)
+            });
+        }
     }
     for (rows, operator) in &localisation.produced_by_pruning {
         let Some(served) = sems.iter().find(|s| &s.dag_node_id == operator).cloned() else {

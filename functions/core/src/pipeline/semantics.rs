@@ -1659,6 +1659,11 @@ pub const EVERY_FIELD_KEPT: &str = "objects turned into rows of every field of t
 pub const REGENERATED_FOR_AGGREGATE: &str =
     "rebuilt by the optimizer, pruning columns, for the aggregate of its query:";
 
+/// Why a node an earlier input of a union repeats maps to the union ([`super::localise::
+/// PlanLocalisation::reinstantiated_for_union`]).
+pub const REINSTANTIATED_FOR_UNION: &str =
+    "made anew by the analyzer, repeating an earlier input's lineage, for";
+
 /// Why a join on names' own Project is derived: it keeps each key once, and serves the join.
 const JOIN_ON_NAMES_PROJECT: &str = "the columns kept by the join on names of";
 
