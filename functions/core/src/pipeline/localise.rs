@@ -2038,7 +2038,8 @@ fn reinstantiated_for_union(
         }
         let mut earlier: HashSet<u64> = HashSet::new();
         for (position, &input) in node.children.iter().enumerate() {
-            let lineage: Vec<(NodeIdx, u64)> = subtree(graph, input)
+            let lineage: Vec<(NodeIdx, u64)> = graph
+                .subtree(input)
                 .into_iter()
                 .filter(|&idx| remade(idx))
                 .filter(|&idx| assigned[idx].is_some_and(|a| a.site != union_site))
@@ -2123,20 +2124,6 @@ fn computed(node: &PlanNode) -> String {
         .chain(results)
         .collect::<Vec<_>>()
         .join("\u{1f}")
-}
-
-/// Node `root` and every node below it.
-fn subtree(graph: &PlanGraph, root: NodeIdx) -> Vec<NodeIdx> {
-    let mut out = Vec::new();
-    let mut seen = HashSet::new();
-    let mut stack = vec![root];
-    while let Some(idx) = stack.pop() {
-        if seen.insert(idx) {
-            out.push(idx);
-            stack.extend(graph.nodes[idx].children.iter().copied());
-        }
-    }
-    out
 }
 
 /// The aggregate a SQL query's generator serves, when the optimizer made the generator anew for

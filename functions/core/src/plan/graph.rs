@@ -372,6 +372,20 @@ impl PlanGraph {
         nested
     }
 
+    /// Node `root` and every node below it, each once.
+    pub fn subtree(&self, root: NodeIdx) -> Vec<NodeIdx> {
+        let mut out = Vec::new();
+        let mut seen = std::collections::HashSet::new();
+        let mut stack = vec![root];
+        while let Some(idx) = stack.pop() {
+            if seen.insert(idx) {
+                out.push(idx);
+                stack.extend(self.nodes[idx].children.iter().copied());
+            }
+        }
+        out
+    }
+
     /// The header arguments node `idx` prints ([`ARGUMENTS`]), or those of the first node down
     /// its first children that prints some: `Execute ShowFunctionsCommand` prints none, the
     /// `ShowFunctionsCommand` it runs does.

@@ -79,6 +79,17 @@ pub struct Site {
 }
 
 impl Site {
+    /// Whether the site is a SQL `Subquery` clause, which opens a nested query block.
+    fn opens_subquery(&self) -> bool {
+        matches!(
+            self.kind,
+            SiteKind::Sql {
+                kind: SqlClauseKind::Subquery,
+                ..
+            }
+        )
+    }
+
     /// Whether the site is a `describe()` / `summary()` naming no column: its statistics are of
     /// every column of its frame, each picked out of its map under the column's own name
     /// (`element_at(age, summary) AS age`), none of them written.
@@ -286,13 +297,7 @@ impl SiteTable {
         }
         let opens_sibling = |i: usize| {
             let s = &self.sites[sites[i]];
-            matches!(
-                s.kind,
-                SiteKind::Sql {
-                    kind: SqlClauseKind::Subquery,
-                    ..
-                }
-            ) && s.depth == depth
+            s.opens_subquery() && s.depth == depth
         };
         let mut start = at;
         while start > 0 && !opens_sibling(start) && self.sites[sites[start - 1]].depth >= depth {
@@ -451,12 +456,13 @@ impl SiteTable {
                 self.remove_other_branches(*statement, site, &mut out);
                 // A predicate subquery's join reads the outer query first and the subquery
                 // second (`WHERE key IN (SELECT key …)`, planned as a left semi join).
-                let bodies = self.predicate_subquery_bodies(*statement, site);
-                match role {
-                    _ if bodies.is_empty() => {}
-                    Some(FlowRole::Receiver) => out.retain(|s| !bodies.contains(s)),
-                    Some(FlowRole::Argument) => out.retain(|s| bodies.contains(s)),
-                    None => {}
+                if let Some(role) = role {
+                    let bodies = self.predicate_subquery_bodies(*statement, site);
+                    match role {
+                        _ if bodies.is_empty() => {}
+                        FlowRole::Receiver => out.retain(|s| !bodies.contains(s)),
+                        FlowRole::Argument => out.retain(|s| bodies.contains(s)),
+                    }
                 }
             }
         }
@@ -469,27 +475,18 @@ impl SiteTable {
     fn predicate_subquery_bodies(&self, statement: usize, site: SiteId) -> BTreeSet<SiteId> {
         let clauses = self.sql_sites(statement);
         let holder = &self.sites[site];
-        let is_subquery = |s: &Site| {
-            matches!(
-                s.kind,
-                SiteKind::Sql {
-                    kind: SqlClauseKind::Subquery,
-                    ..
-                }
-            )
-        };
         let mut bodies = BTreeSet::new();
         for (at, &clause) in clauses.iter().enumerate() {
             let subquery = &self.sites[clause];
             let held = clause == site
                 || (subquery.depth > holder.depth && holder.lines.contains(&subquery.lines));
-            if !is_subquery(subquery) || !held || subquery.families.is_empty() {
+            if !subquery.opens_subquery() || !held || subquery.families.is_empty() {
                 continue;
             }
             bodies.insert(clause);
             for &inner in &clauses[at + 1..] {
                 let s = &self.sites[inner];
-                if s.depth < subquery.depth || (s.depth == subquery.depth && is_subquery(s)) {
+                if s.depth < subquery.depth || (s.depth == subquery.depth && s.opens_subquery()) {
                     break;
                 }
                 bodies.insert(inner);
