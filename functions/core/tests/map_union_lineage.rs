@@ -68,3 +68,78 @@ fn a_loop_s_statement_over_other_rows_in_each_input_keeps_its_line() {
         assert_eq!(lines(id), "3-3", "aggregate {id}: {}", m.explanation);
     }
 }
+
+const ACCUMULATED: &str = r#"cust = spark.read.parquet("data/customers.parquet")
+langs = cust.select("c_region", "c_id", F.explode("c_langs").alias("lang")).groupBy(
+    "c_region", "c_id"
+).agg(F.collect_set("lang").alias("langs"))
+rows = []
+for lang in ["en", "fr", "de"]:
+    rows.append(
+        langs.filter(F.array_contains("langs", lang))
+        .groupBy("c_region")
+        .agg(F.countDistinct("c_id").alias("speakers"))
+        .withColumn("lang", F.lit(lang))
+    )
+union = rows[0]
+for r in rows[1:]:
+    union = union.unionByName(r)
+union.show()
+"#;
+
+#[test]
+fn a_union_a_loop_accumulates_reads_the_frames_a_loop_before_it_added_to_a_list() {
+    // `rows.append(…)` fills a list; `union = rows[0]` and `for r in rows[1:]` read it; the
+    // union grows by one input per run. Every input is the appending loop's frame, over one
+    // `langs` aggregate the later inputs repeat: Spark makes that aggregate anew for the union.
+    let plan = support::fixture_plan("union-accumulated-in-a-loop");
+    let mappings = support::map_against(&[("funnel.py", ACCUMULATED)], &plan);
+    let lines = |id: &str| support::code_at(&mappings, id).1;
+    let first = |id: &str| lines(id).split('-').next().unwrap().parse::<u32>().unwrap();
+    let explained = |id: &str| {
+        let m = mappings.iter().find(|m| m.dag_node_id == id).unwrap();
+        format!("node {id} at {}: {}", lines(id), m.explanation)
+    };
+    // the union, in the final plan (31) and in the initial one (71)
+    for id in ["31", "71"] {
+        assert_eq!(first(id), 15, "{}", explained(id));
+    }
+    // the first input: the `langs` aggregate (10, 6) and the loop's own operators (11, 13)
+    for id in ["10", "6", "38", "36"] {
+        assert!((2..=4).contains(&first(id)), "{}", explained(id));
+    }
+    // each later input's own filter and aggregate are the appending loop's — the third input
+    // (initial plan: 65, 67) too, which no union call names
+    for id in ["11", "13", "23", "25", "52", "54", "65", "67"] {
+        assert!((7..=12).contains(&first(id)), "{}", explained(id));
+    }
+    // …and the `langs` aggregate each later input repeats was made for the union
+    for id in ["22", "51", "49", "64", "62"] {
+        assert_eq!(first(id), 15, "{}", explained(id));
+    }
+}
+
+#[test]
+fn a_node_the_ui_shares_between_inputs_is_the_first_input_s() {
+    // The UI's DAG holds one node for an exchange and its reuse: the second input's final
+    // `langs` aggregate (30) reads the first input's exchange (13) and what is below it (14, 16,
+    // 17). Those are the first input's; only the aggregate over the reuse was made anew.
+    let plan = support::fixture_plan_form("union-accumulated-in-a-loop", "ui.json");
+    let mappings = support::map_against(&[("funnel.py", ACCUMULATED)], &plan);
+    let lines = |id: &str| support::code_at(&mappings, id).1;
+    let first = |id: &str| lines(id).split('-').next().unwrap().parse::<u32>().unwrap();
+    assert_eq!(first("1"), 15, "the union");
+    for id in ["11", "14", "16", "17"] {
+        assert!((2..=4).contains(&first(id)), "node {id} at {}", lines(id));
+    }
+    assert_eq!(
+        first("30"),
+        15,
+        "the second input's aggregate over the reuse"
+    );
+    assert!(
+        (7..=12).contains(&first("29")),
+        "its own filter: {}",
+        lines("29")
+    );
+}

@@ -67,7 +67,7 @@ use serde::{Deserialize, Serialize};
 /// version 77: `COUNT(DISTINCT *)` carries no made-up name; version 78: a `withColumns` mapping's
 /// keys are new names, its values columns; version 79: a fill's mapping fills its keys with its
 /// values; version 80: `summary("count")`'s arguments are statistics' names, not columns).
-pub const INDEX_FORMAT_VERSION: u32 = 80;
+pub const INDEX_FORMAT_VERSION: u32 = 81;
 
 pub type FileId = u32;
 pub type SymbolId = u32;
@@ -424,6 +424,11 @@ pub struct CallChain {
     /// unpacked into (`orders, products, _ = bench.load_data()`), which it is fed by.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tuple_position: Option<u8>,
+    /// The chain's frame is added to the list [`Self::assigned_to`] names (`rows.append(…)`),
+    /// not assigned to it: the list's elements (`rows[0]`, `for r in rows`) are it, while the
+    /// list passed whole to a function (`union_all(rows)`) may be taken apart as anything.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub appended: bool,
     /// Columns the code says the query the chain runs returns: those it reads by name from the
     /// rows the chain collects (`….toPandas()["iv"]`, `….collect()[0]["iv"]`,
     /// `….first().getAs("iv")`), and those a `select` of plain columns right before the

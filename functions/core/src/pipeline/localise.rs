@@ -2037,10 +2037,14 @@ fn reinstantiated_for_union(
             continue;
         }
         let mut earlier: HashSet<u64> = HashSet::new();
+        // (a node a later input shares with an earlier one — the UI's one node for an exchange
+        // and its reuse — is the earlier input's own)
+        let mut seen: HashSet<NodeIdx> = HashSet::new();
         for (position, &input) in node.children.iter().enumerate() {
             let lineage: Vec<(NodeIdx, u64)> = graph
                 .subtree(input)
                 .into_iter()
+                .filter(|&idx| seen.insert(idx))
                 .filter(|&idx| remade(idx))
                 .filter(|&idx| assigned[idx].is_some_and(|a| a.site != union_site))
                 .map(|idx| (idx, lineage_key(graph, assigned, idx, &mut keys)))

@@ -41,10 +41,16 @@ pub fn map_from_entry(files: &[(&str, &str)], entry: &[&str], plan: &str) -> Vec
 /// (`tests/fixtures/plans/generate.py`).
 #[allow(dead_code)] // (not every test reads one)
 pub fn fixture_plan(case: &str) -> String {
+    fixture_plan_form(case, "formatted.txt")
+}
+
+/// … in another of its forms (`ui.json`).
+#[allow(dead_code)] // (not every test reads one)
+pub fn fixture_plan_form(case: &str, form: &str) -> String {
     let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("../../tests/fixtures/plans")
         .join(case)
-        .join("formatted.txt");
+        .join(form);
     std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
 }
 

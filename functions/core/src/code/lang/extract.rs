@@ -135,6 +135,7 @@ pub fn extract_file(
         },
         main_depth: 0,
         df_vars: HashSet::new(),
+        frame_lists: HashSet::new(),
         session_vars: HashSet::new(),
         frame_columns: HashMap::new(),
         column_lists: HashSet::new(),
@@ -217,6 +218,9 @@ struct Extractor<'a> {
     qualified_stack: Vec<String>,
     main_depth: usize,
     df_vars: HashSet<String>,
+    /// Lists frames are added to (`rows.append(df.filter(…))`, Java's `frames.add(ds)`): their
+    /// elements (`rows[0]`, `for r in rows`) are those frames ([`handoff`]).
+    frame_lists: HashSet<String>,
     /// Variables assigned a session however they are named (`spark1 =
     /// SparkSession.builder.getOrCreate()`): `spark1.read.csv(…)` reads like `spark.read.csv(…)`.
     session_vars: HashSet<String>,
@@ -583,16 +587,23 @@ impl<'a> Extractor<'a> {
         if assignment.is_none() {
             self.record_appended_item(statement);
         }
+        let appended = assignment
+            .is_none()
+            .then(|| self.appended_frame(statement))
+            .flatten();
+        self.bind_loop_variable(statement, parent, host);
         if let Some((name, value)) = &assignment {
             self.assigned_at.insert(name.clone(), host);
             // `Dataset<Row> orders = …`: a variable declared a frame holds one, whatever its name
             // and whatever call makes it.
-            if self
-                .adapter
-                .declared_type(statement)
-                .is_some_and(|declared| handoff::names_frame_type(text(declared, self.src)))
-            {
-                self.df_vars.insert(name.clone());
+            // `List<Dataset<Row>> parts = …`: one declared a collection of frames holds frames.
+            if let Some(declared) = self.adapter.declared_type(statement) {
+                let declared = text(declared, self.src);
+                if handoff::names_frame_collection_type(declared) {
+                    self.frame_lists.insert(name.clone());
+                } else if handoff::names_frame_type(declared) {
+                    self.df_vars.insert(name.clone());
+                }
             }
             if let Some(position) = command_line_argument(text(*value, self.src)) {
                 self.out.argv_names.push((name.clone(), position));
@@ -698,7 +709,10 @@ impl<'a> Extractor<'a> {
                         let assigned_to = if is_outer {
                             assignment.as_ref().map(|(n, _)| n.clone())
                         } else {
-                            None
+                            appended
+                                .as_ref()
+                                .filter(|(_, item)| *item == node)
+                                .map(|(list, _)| list.clone())
                         };
                         let before = self.out.chains.len();
                         self.chain(&flat, node, statement, host, assigned_to);
@@ -766,6 +780,9 @@ impl<'a> Extractor<'a> {
                     .map(|child| (child, Some(node))),
             );
             stack[first..].reverse();
+        }
+        if let Some((list, item)) = appended {
+            self.add_to_frame_list(statement, host, chains_before, list, item);
         }
         let outer_recorded = self.out.chains[chains_before..]
             .iter()

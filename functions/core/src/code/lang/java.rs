@@ -95,6 +95,19 @@ impl LanguageAdapter for Java {
         ) || parent.is_some_and(|parent| is_tested_expression(node, parent))
     }
 
+    fn loop_variable(
+        &self,
+        iterable: Node<'_>,
+        parent: Option<Node<'_>>,
+        src: &str,
+    ) -> Option<String> {
+        let parent = parent.filter(|p| kind_of(*p) == "enhanced_for_statement")?;
+        (field_of(parent, Field::Value) == Some(iterable))
+            .then(|| field_of(parent, Field::Name))
+            .flatten()
+            .map(|name| text(name, src).to_string())
+    }
+
     fn returned_value<'t>(
         &self,
         statement: Node<'t>,

@@ -171,6 +171,18 @@ pub trait LanguageAdapter: Sync {
         let _ = (statement, parent);
         None
     }
+    /// For the collection a loop walks, taken as a statement ([`Self::is_statement`]): the
+    /// variable each element is bound to (`r` of `for r in rows[1:]:`, `d` of Java's
+    /// `for (Dataset<Row> d : frames)`).
+    fn loop_variable(
+        &self,
+        iterable: Node<'_>,
+        parent: Option<Node<'_>>,
+        src: &str,
+    ) -> Option<String> {
+        let _ = (iterable, parent, src);
+        None
+    }
     /// Module-level regions that run as a program (`if __name__ == "__main__":`); calls inside
     /// keep their callees alive.
     fn is_main_guard(&self, node: Node<'_>, src: &str) -> bool {

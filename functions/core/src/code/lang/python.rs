@@ -127,6 +127,18 @@ impl LanguageAdapter for Python {
         ) || parent.is_some_and(|parent| is_tested_expression(node, parent))
     }
 
+    fn loop_variable(
+        &self,
+        iterable: Node<'_>,
+        parent: Option<Node<'_>>,
+        src: &str,
+    ) -> Option<String> {
+        let parent = parent.filter(|p| kind_of(*p) == "for_statement")?;
+        let variable = field_of(parent, Field::Left)?;
+        (field_of(parent, Field::Right) == Some(iterable) && kind_of(variable) == "identifier")
+            .then(|| text(variable, src).to_string())
+    }
+
     fn returned_value<'t>(
         &self,
         statement: Node<'t>,

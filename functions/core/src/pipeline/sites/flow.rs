@@ -255,11 +255,13 @@ pub(super) fn flow_edges(
         }
         reaching
     };
-    // The chain assigning `var` last before `line` in the function `symbol` of `file`.
+    // The chain assigning `var` last before `line` in the function `symbol` of `file` (not one
+    // adding a frame to a list `var` names: passed whole, the list is no frame).
     let assigned_before = |file: FileId, symbol: Option<SymbolId>, line: u32, var: &str| {
         by_var
             .get(&(file, var))?
             .iter()
+            .filter(|c| !chains[**c].appended)
             .filter(|c| chains[**c].statement.end < line && chains[**c].symbol == symbol)
             .max_by_key(|c| chains[**c].statement.start)
             .copied()
@@ -409,7 +411,10 @@ pub(super) fn flow_edges(
                     });
                 // … or, for a parameter (`def run(self, orders, products): orders.join(products)`),
                 // what the function's callers pass.
+                // (a list frames were added to, passed whole, is no frame: `union_all(rows)` may
+                // take them apart as RDDs — its elements, `rows[0]`, are read as receivers)
                 let mut defined = definitions(chain, variable);
+                defined.retain(|def| !chains[*def].appended);
                 if defined.is_empty() && inline.is_none() {
                     defined = outside_feeds(chain, variable);
                 }

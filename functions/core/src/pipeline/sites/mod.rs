@@ -907,6 +907,37 @@ mod tests {
     }
 
     #[test]
+    fn a_frame_list_s_elements_are_its_frames_and_the_list_passed_whole_is_none() {
+        let source = "def union_all(dfs):\n    \
+                      first, *_ = dfs\n    \
+                      return first.sql_ctx.createDataFrame(first.sql_ctx._sc.union([df.rdd for df in dfs]), first.schema)\n\
+                      def modes(idf, cols):\n    \
+                      list_df = []\n    \
+                      for c in cols:\n        \
+                      out_df = idf.select(c).groupby(c).count()\n        \
+                      list_df.append(out_df)\n    \
+                      head = list_df[0]\n    \
+                      odf = union_all(list_df)\n    \
+                      return odf.union(head)\n";
+        let index = repo_index(&[("modes.py", source)]);
+        let table = SiteTable::build(&index);
+        let appended = index.chains.iter().position(|c| c.appended).unwrap();
+        assert_eq!(index.chains[appended].statement.start, 8);
+        assert_eq!(index.chains[appended].receiver, "out_df");
+        let head = chain_on_line(&index, 9);
+        assert_eq!(table.feeds(head), &[(FlowRole::Receiver, appended)]);
+        // `union_all(list_df)` may take the frames apart (here as RDDs): neither its call nor its
+        // own code reads them as frames
+        for (chain, _) in index.chains.iter().enumerate().filter(|(c, _)| *c != head) {
+            assert!(
+                table.feeds(chain).iter().all(|(_, fed)| *fed != appended),
+                "{:#?}",
+                index.chains[chain]
+            );
+        }
+    }
+
+    #[test]
     fn a_path_interpolating_its_file_name_is_what_the_callers_pass() {
         let files = [
             (

@@ -293,6 +293,7 @@ impl<'a> Extractor<'a> {
             receiver_made_at,
             branch_depth: self.branch_depth(statement),
             tuple_position: None,
+            appended: false,
             returned_columns,
             returns_exactly,
         });

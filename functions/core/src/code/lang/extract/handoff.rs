@@ -13,7 +13,10 @@
 //! The extractor marks chains whose value their function returns ([`CallChain::returned`]), names
 //! the function a chain starts from ([`CallChain::source_function`]) or applies
 //! ([`CallChain::applied_functions`]), and emits pass-through chains (no calls, so no sites) for
-//! `x = helper(…)` and `return x`. Names are resolved across files when the site table builds
+//! `x = helper(…)` and `return x`. A frame added to a list (`rows.append(flagged.filter(…))`) is
+//! recorded as assigned to the list, and a list's element (`union = rows[0]`, the `r` of `for r
+//! in rows[1:]:`) as a pass-through from it: a union the code accumulates in a loop reads the
+//! frames the loop before it made. Names are resolved across files when the site table builds
 //! the flow (`pipeline::sites`), where the index knows every function.
 //!
 //! [`CallChain::returned`]: crate::code::index::CallChain::returned
@@ -158,6 +161,11 @@ impl<'a> Extractor<'a> {
         returned: Option<Node<'a>>,
     ) {
         if let Some((var, value)) = assigned {
+            if let Some(list) = self.frame_list_element(value) {
+                self.pass_through(statement, host, list, Vec::new(), Some(var.clone()), None);
+                self.df_vars.insert(var);
+                return;
+            }
             if let Some((function, inputs)) = self.helper_callee(value) {
                 self.pass_through(
                     statement,
@@ -244,6 +252,126 @@ impl<'a> Extractor<'a> {
         }
     }
 
+    /// `rows.append(flagged.filter(…))`, `frames.add(ds)`: the list a statement adds one value
+    /// to, and that value (a frame or not: [`Self::add_to_frame_list`] tells).
+    pub(super) fn appended_frame(&self, statement: Node<'a>) -> Option<(String, Node<'a>)> {
+        let src = self.src;
+        let expression = match statement.kind() {
+            "expression_statement" => statement.named_child(0)?,
+            _ => statement,
+        };
+        let Shape::Call {
+            object: Some(list),
+            name,
+            args: Some(args),
+        } = self.adapter.shape(self.unwrap_parens(expression), src)
+        else {
+            return None;
+        };
+        let [item] = named_children(args)[..] else {
+            return None;
+        };
+        (matches!(text(name, src), "append" | "add")
+            && matches!(self.adapter.shape(list, src), Shape::Ident))
+        .then(|| (text(list, src).to_string(), self.unwrap_parens(item)))
+    }
+
+    /// After a statement adding `item` to `list`: when the item is a frame (a chain the statement
+    /// recorded as assigned to the list, or a frame variable, recorded now as a pass-through), the
+    /// list holds frames — it is no frame itself, so its own methods (`append`) are no chain.
+    pub(super) fn add_to_frame_list(
+        &mut self,
+        statement: Node<'a>,
+        host: LineRange,
+        chains_before: usize,
+        list: String,
+        item: Node<'a>,
+    ) {
+        let mut added = false;
+        for chain in &mut self.out.chains[chains_before..] {
+            if chain.assigned_to.as_deref() == Some(list.as_str()) {
+                chain.appended = true;
+                added = true;
+            }
+        }
+        let variable = text(item, self.src);
+        if !added
+            && matches!(self.adapter.shape(item, self.src), Shape::Ident)
+            && self.is_dataframe_var(variable)
+        {
+            let variable = variable.to_string();
+            self.pass_through(
+                statement,
+                host,
+                variable,
+                Vec::new(),
+                Some(list.clone()),
+                None,
+            );
+            if let Some(chain) = self.out.chains.last_mut() {
+                chain.appended = true;
+            }
+            added = true;
+        }
+        if added {
+            self.df_vars.remove(&list);
+            self.frame_lists.insert(list);
+        }
+    }
+
+    /// The frame list whose element `value` is: `rows[0]`, Java's `frames.get(0)`.
+    fn frame_list_element(&self, value: Node<'a>) -> Option<String> {
+        let src = self.src;
+        let list = match self.adapter.shape(value, src) {
+            Shape::Index { object, .. } => object,
+            Shape::Call {
+                object: Some(object),
+                name,
+                ..
+            } if matches!(text(name, src), "get" | "head") => object,
+            _ => return None,
+        };
+        let list = text(list, src);
+        self.frame_lists.contains(list).then(|| list.to_string())
+    }
+
+    /// `for r in rows[1:]:` over a frame list or part of it: `r` holds its frames, a pass-through
+    /// from the list on the loop's line.
+    pub(super) fn bind_loop_variable(
+        &mut self,
+        iterable: Node<'a>,
+        parent: Option<Node<'a>>,
+        host: LineRange,
+    ) {
+        let Some(variable) = self.adapter.loop_variable(iterable, parent, self.src) else {
+            return;
+        };
+        // the list, or a part of it (`rows[1:]`, `frames.subList(1, n)`)
+        let walked = self.unwrap_parens(iterable);
+        let list = match self.adapter.shape(walked, self.src) {
+            Shape::Ident => walked,
+            Shape::Index { object, .. }
+            | Shape::Call {
+                object: Some(object),
+                ..
+            } => object,
+            _ => return,
+        };
+        let list = text(list, self.src);
+        if self.frame_lists.contains(list) {
+            let list = list.to_string();
+            self.pass_through(
+                iterable,
+                host,
+                list,
+                Vec::new(),
+                Some(variable.clone()),
+                None,
+            );
+            self.df_vars.insert(variable);
+        }
+    }
+
     /// `summary = model.summary`, `preds = summary.predictions`: a value read off a DataFrame
     /// variable — or off what one was fed to, a fitted model — carries that frame's data on. Not
     /// what describes the frame instead (`df.columns`, `df.schema`, `df.write`).
@@ -290,6 +418,7 @@ impl<'a> Extractor<'a> {
             receiver_made_at: None,
             branch_depth: self.branch_depth(statement),
             tuple_position: None,
+            appended: false,
             returned_columns: Vec::new(),
             returns_exactly: false,
         });
@@ -540,6 +669,28 @@ const RECORD_FIELDS_CAP: usize = 64;
 
 /// Whether a declared type is a frame: `DataFrame`, `Dataset[T]`, `Dataset<Row>`,
 /// `pyspark.sql.DataFrame`, `Optional[DataFrame]`, `DataFrame | None`, `"DataFrame"`.
+/// Whether a declared type is a collection of frames (`List<Dataset<Row>>`, `Seq[DataFrame]`):
+/// its variable is a frame list, not a frame.
+pub(super) fn names_frame_collection_type(declared: &str) -> bool {
+    const COLLECTIONS: [&str; 9] = [
+        "List",
+        "ArrayList",
+        "LinkedList",
+        "Collection",
+        "Seq",
+        "Array",
+        "ListBuffer",
+        "ArrayBuffer",
+        "Vector",
+    ];
+    let outer = declared
+        .split(['<', '['])
+        .next()
+        .and_then(|name| name.trim().rsplit('.').next())
+        .unwrap_or("");
+    COLLECTIONS.contains(&outer) && names_frame_type(declared)
+}
+
 pub(super) fn names_frame_type(declared: &str) -> bool {
     declared
         .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))

@@ -1189,3 +1189,44 @@ fn with_columns_names_new_columns_inline_or_through_a_variable() {
         inline.functions
     );
 }
+
+/// `(receiver, assigned_to, calls)` of every chain whose statement starts at `line`.
+fn chains_at(out: &FileExtract, line: u32) -> Vec<(String, Option<String>, Vec<String>)> {
+    out.chains
+        .iter()
+        .filter(|c| c.statement.start == line)
+        .map(|c| {
+            let calls = c.calls.iter().map(|call| call.method.clone()).collect();
+            (c.receiver.clone(), c.assigned_to.clone(), calls)
+        })
+        .collect()
+}
+
+#[test]
+fn a_frame_added_to_a_list_reaches_the_list_s_elements_and_loops_over_it() {
+    let src = "def funnel(flagged, steps):\n    rows = []\n    for step in steps:\n        rows.append(\n            flagged.filter(F.array_contains(\"types\", step)).groupBy(\"d\").count()\n        )\n    names = []\n    names.append(step.upper())\n    union = rows[0]\n    for r in rows[1:]:\n        union = union.unionByName(r)\n    return union\n";
+    let out = extract_file(&super::super::python::Python, src, "", CodeFlags::default());
+    let owned = |r: &str, a: &str, calls: &[&str]| {
+        let calls = calls.iter().map(|c| c.to_string()).collect();
+        vec![(r.to_string(), Some(a.to_string()), calls)]
+    };
+    // the appended chain is the list's; a list of other values is no frame list
+    assert_eq!(
+        chains_at(&out, 4),
+        owned("flagged", "rows", &["filter", "groupBy", "count"])
+    );
+    assert!(chains_at(&out, 8).is_empty(), "{:#?}", out.chains);
+    // an element, and the loop's variable over a part of the list, pass the list's frames on
+    assert_eq!(chains_at(&out, 9), owned("rows", "union", &[]));
+    assert_eq!(chains_at(&out, 10), owned("rows", "r", &[]));
+    // …so the union reads the loop's variable as a frame
+    let union = first_chain_at(&out, 11);
+    assert_eq!(union.inputs, vec!["r".to_string()]);
+
+    let src = "class Funnel {\n  Dataset<Row> run(Dataset<Row> flagged, List<String> steps) {\n    List<Dataset<Row>> parts = new ArrayList<>();\n    for (String step : steps) {\n      parts.add(flagged.filter(col(\"type\").equalTo(step)));\n    }\n    Dataset<Row> all = parts.get(0);\n    for (Dataset<Row> part : parts.subList(1, parts.size())) {\n      all = all.union(part);\n    }\n    return all;\n  }\n}\n";
+    let out = extract_file(&super::super::java::Java, src, "", CodeFlags::default());
+    assert_eq!(chains_at(&out, 5), owned("flagged", "parts", &["filter"]));
+    assert_eq!(chains_at(&out, 7), owned("parts", "all", &[]));
+    assert_eq!(chains_at(&out, 8), owned("parts", "part", &[]));
+    assert_eq!(first_chain_at(&out, 9).inputs, vec!["part".to_string()]);
+}
