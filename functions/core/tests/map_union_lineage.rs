@@ -143,3 +143,22 @@ fn a_node_the_ui_shares_between_inputs_is_the_first_input_s() {
         lines("29")
     );
 }
+
+const LISTED: &str = r#"cust = spark.read.parquet("data/customers.parquet")
+per_limit = [cust.where(F.col("c_id") > limit).groupBy("c_region").count() for limit in [1, 3]]
+per_limit[0].union(per_limit[1]).show()
+"#;
+
+#[test]
+fn a_union_of_a_list_s_elements_is_the_statement_naming_them() {
+    // `per_limit[0].union(per_limit[1])`: the list's elements are the comprehension's frames
+    let plan = support::fixture_plan("union-of-a-loop-s-counts");
+    let mappings = support::map_against(&[("counts.py", LISTED)], &plan);
+    let lines = |id: &str| support::code_at(&mappings, id).1;
+    for id in ["19", "31"] {
+        assert_eq!(lines(id), "3-3", "union {id}");
+    }
+    for id in ["9", "18"] {
+        assert_eq!(lines(id), "2-2", "aggregate {id}");
+    }
+}

@@ -587,10 +587,12 @@ impl<'a> Extractor<'a> {
         if assignment.is_none() {
             self.record_appended_item(statement);
         }
-        let appended = assignment
-            .is_none()
-            .then(|| self.appended_frame(statement))
-            .flatten();
+        let appended = match (&assignment, assigned_value) {
+            (Some((list, _)), Some(value)) => self.listed_values(value).map(|v| (list.clone(), v)),
+            _ => self
+                .appended_frame(statement)
+                .map(|(list, v)| (list, vec![v])),
+        };
         self.bind_loop_variable(statement, parent, host);
         if let Some((name, value)) = &assignment {
             self.assigned_at.insert(name.clone(), host);
@@ -711,7 +713,7 @@ impl<'a> Extractor<'a> {
                         } else {
                             appended
                                 .as_ref()
-                                .filter(|(_, item)| *item == node)
+                                .filter(|(_, items)| items.contains(&node))
                                 .map(|(list, _)| list.clone())
                         };
                         let before = self.out.chains.len();
@@ -781,8 +783,8 @@ impl<'a> Extractor<'a> {
             );
             stack[first..].reverse();
         }
-        if let Some((list, item)) = appended {
-            self.add_to_frame_list(statement, host, chains_before, list, item);
+        if let Some((list, items)) = appended {
+            self.add_to_frame_list(statement, host, chains_before, list, &items);
         }
         let outer_recorded = self.out.chains[chains_before..]
             .iter()

@@ -412,9 +412,11 @@ pub(super) fn flow_edges(
                 // … or, for a parameter (`def run(self, orders, products): orders.join(products)`),
                 // what the function's callers pass.
                 // (a list frames were added to, passed whole, is no frame: `union_all(rows)` may
-                // take them apart as RDDs — its elements, `rows[0]`, are read as receivers)
+                // take them apart as RDDs — its elements, `union(rows[1])`, are its frames)
                 let mut defined = definitions(chain, variable);
-                defined.retain(|def| !chains[*def].appended);
+                if input == variable {
+                    defined.retain(|def| !chains[*def].appended);
+                }
                 if defined.is_empty() && inline.is_none() {
                     defined = outside_feeds(chain, variable);
                 }

@@ -918,7 +918,8 @@ mod tests {
                       list_df.append(out_df)\n    \
                       head = list_df[0]\n    \
                       odf = union_all(list_df)\n    \
-                      return odf.union(head)\n";
+                      more = odf.union(list_df[1])\n    \
+                      return more.union(head)\n";
         let index = repo_index(&[("modes.py", source)]);
         let table = SiteTable::build(&index);
         let appended = index.chains.iter().position(|c| c.appended).unwrap();
@@ -926,9 +927,16 @@ mod tests {
         assert_eq!(index.chains[appended].receiver, "out_df");
         let head = chain_on_line(&index, 9);
         assert_eq!(table.feeds(head), &[(FlowRole::Receiver, appended)]);
+        // …and so is one passed on its own
+        let more = chain_on_line(&index, 11);
+        assert!(table.feeds(more).contains(&(FlowRole::Argument, appended)));
         // `union_all(list_df)` may take the frames apart (here as RDDs): neither its call nor its
         // own code reads them as frames
-        for (chain, _) in index.chains.iter().enumerate().filter(|(c, _)| *c != head) {
+        let elements_read = [head, more];
+        for (chain, _) in index.chains.iter().enumerate() {
+            if elements_read.contains(&chain) {
+                continue;
+            }
             assert!(
                 table.feeds(chain).iter().all(|(_, fed)| *fed != appended),
                 "{:#?}",

@@ -123,7 +123,10 @@ impl<'a> Extractor<'a> {
                     }
                 }
                 Shape::Index { object, index } => {
-                    if let Some((owner, columns)) = self.indexed_columns(object, index) {
+                    if self.frame_list_element(node).is_some() {
+                        // `union(rows[1])`: a frame a list holds
+                        inputs.push(text(node, src).to_string());
+                    } else if let Some((owner, columns)) = self.indexed_columns(object, index) {
                         // `select(df.columns[1:])`
                         out.columns.extend(columns);
                         if owner != receiver {

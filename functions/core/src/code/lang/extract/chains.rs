@@ -104,6 +104,8 @@ impl<'a> Extractor<'a> {
         } else {
             match self.adapter.shape(flat.base, src) {
                 Shape::Ident | Shape::Member { .. } | Shape::Call { .. } | Shape::Apply { .. } => {}
+                // `rows[0].union(rows[1])`: a frame a list holds
+                Shape::Index { .. } if self.frame_list_element(flat.base).is_some() => {}
                 // `"sep".join(…)`, `$"x".desc`, numbers: never DataFrames.
                 _ => return,
             }
@@ -141,6 +143,7 @@ impl<'a> Extractor<'a> {
         let converts_a_result =
             flat.base_is_call && links.len() >= 2 && links[1..].iter().all(|l| self.makes_frame(l));
         let known_start = base_ident.is_some_and(|b| self.is_dataframe_var(b))
+            || self.frame_list_element(flat.base).is_some()
             || via_dataframe_helper
             || converts_a_result
             || self.is_session(root)

@@ -276,16 +276,27 @@ impl<'a> Extractor<'a> {
         .then(|| (text(list, src).to_string(), self.unwrap_parens(item)))
     }
 
-    /// After a statement adding `item` to `list`: when the item is a frame (a chain the statement
-    /// recorded as assigned to the list, or a frame variable, recorded now as a pass-through), the
-    /// list holds frames — it is no frame itself, so its own methods (`append`) are no chain.
+    /// The values a list is made of: a literal's items (`[orders, returns.filter(…)]`), a
+    /// comprehension's item (`[df.where(c > n) for n in limits]`).
+    pub(super) fn listed_values(&self, value: Node<'a>) -> Option<Vec<Node<'a>>> {
+        let items = match self.adapter.comprehension_item(value) {
+            Some(item) => vec![item],
+            None => self.adapter.collection_items(value)?,
+        };
+        Some(items.into_iter().map(|i| self.unwrap_parens(i)).collect())
+    }
+
+    /// After a statement adding `items` to `list` (or making it of them): when they are frames
+    /// (chains the statement recorded as assigned to the list, or frame variables, recorded now
+    /// as pass-throughs), the list holds frames — it is no frame itself, so its own methods
+    /// (`append`) are no chain.
     pub(super) fn add_to_frame_list(
         &mut self,
         statement: Node<'a>,
         host: LineRange,
         chains_before: usize,
         list: String,
-        item: Node<'a>,
+        items: &[Node<'a>],
     ) {
         let mut added = false;
         for chain in &mut self.out.chains[chains_before..] {
@@ -294,24 +305,25 @@ impl<'a> Extractor<'a> {
                 added = true;
             }
         }
-        let variable = text(item, self.src);
-        if !added
-            && matches!(self.adapter.shape(item, self.src), Shape::Ident)
-            && self.is_dataframe_var(variable)
-        {
-            let variable = variable.to_string();
-            self.pass_through(
-                statement,
-                host,
-                variable,
-                Vec::new(),
-                Some(list.clone()),
-                None,
-            );
-            if let Some(chain) = self.out.chains.last_mut() {
-                chain.appended = true;
+        for &item in items {
+            let variable = text(item, self.src);
+            if matches!(self.adapter.shape(item, self.src), Shape::Ident)
+                && self.is_dataframe_var(variable)
+            {
+                let variable = variable.to_string();
+                self.pass_through(
+                    statement,
+                    host,
+                    variable,
+                    Vec::new(),
+                    Some(list.clone()),
+                    None,
+                );
+                if let Some(chain) = self.out.chains.last_mut() {
+                    chain.appended = true;
+                }
+                added = true;
             }
-            added = true;
         }
         if added {
             self.df_vars.remove(&list);
@@ -320,7 +332,7 @@ impl<'a> Extractor<'a> {
     }
 
     /// The frame list whose element `value` is: `rows[0]`, Java's `frames.get(0)`.
-    fn frame_list_element(&self, value: Node<'a>) -> Option<String> {
+    pub(super) fn frame_list_element(&self, value: Node<'a>) -> Option<String> {
         let src = self.src;
         let list = match self.adapter.shape(value, src) {
             Shape::Index { object, .. } => object,

@@ -1223,6 +1223,22 @@ fn a_frame_added_to_a_list_reaches_the_list_s_elements_and_loops_over_it() {
     let union = first_chain_at(&out, 11);
     assert_eq!(union.inputs, vec!["r".to_string()]);
 
+    // a list made of frames: a comprehension's, a literal's items; its elements start chains
+    let src = "per_limit = [cust.where(F.col(\"id\") > n).count() for n in [1, 3]]\norders = spark.read.parquet(\"o\")\nreturns = spark.read.parquet(\"r\")\nboth = [orders, returns]\nper_limit[0].union(per_limit[1]).show()\n";
+    let out = extract_file(&super::super::python::Python, src, "", CodeFlags::default());
+    assert_eq!(
+        chains_at(&out, 1),
+        owned("cust", "per_limit", &["where", "count"])
+    );
+    assert!(out.chains[0].appended);
+    assert_eq!(
+        chains_at(&out, 4),
+        [owned("orders", "both", &[]), owned("returns", "both", &[])].concat()
+    );
+    let union = first_chain_at(&out, 5);
+    assert_eq!(union.receiver, "per_limit[0]");
+    assert_eq!(union.inputs, vec!["per_limit[1]".to_string()]);
+
     let src = "class Funnel {\n  Dataset<Row> run(Dataset<Row> flagged, List<String> steps) {\n    List<Dataset<Row>> parts = new ArrayList<>();\n    for (String step : steps) {\n      parts.add(flagged.filter(col(\"type\").equalTo(step)));\n    }\n    Dataset<Row> all = parts.get(0);\n    for (Dataset<Row> part : parts.subList(1, parts.size())) {\n      all = all.union(part);\n    }\n    return all;\n  }\n}\n";
     let out = extract_file(&super::super::java::Java, src, "", CodeFlags::default());
     assert_eq!(chains_at(&out, 5), owned("flagged", "parts", &["filter"]));
