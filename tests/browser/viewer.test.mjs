@@ -62,9 +62,14 @@ async function shot(page, name) {
 }
 
 // The data-line numbers of the highlighted lines in the node panel.
+// Read in the one evaluation that finds them: a redraw between a wait and a separate read
+// (the job's last update re-rendering the panel) would read an empty box.
 async function highlighted(page, mark = 'hit') {
-  await page.waitForSelector(`#code .line.${mark}`);
-  return page.$$eval(`#code .line.${mark}`, (els) => els.map((e) => Number(e.dataset.line)));
+  const lines = await page.waitForFunction((m) => {
+    const found = [...document.querySelectorAll(`#code .line.${m}`)].map((e) => Number(e.dataset.line));
+    return found.length ? found : null;
+  }, mark);
+  return lines.jsonValue();
 }
 
 before(async () => {
