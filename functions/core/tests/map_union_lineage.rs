@@ -6,6 +6,14 @@
 
 mod support;
 
+use plan2code_core::contracts::MappingOutput;
+
+/// The first line node `id` was mapped to.
+fn first_line(mappings: &[MappingOutput], id: &str) -> u32 {
+    let lines = support::code_at(mappings, id).1;
+    lines.split('-').next().unwrap().parse().unwrap()
+}
+
 const SCRIPT: &str = r#"cust = spark.read.parquet("data/customers.parquet")
 per_lang = cust.select("c_id", F.explode("c_langs").alias("lang")).groupBy("lang").agg(
     F.count("c_id").alias("speakers")
@@ -19,7 +27,7 @@ fn a_later_input_repeating_an_earlier_one_s_lineage_is_made_for_the_union() {
     let plan = support::fixture_plan("union-repeating-its-first-input");
     let mappings = support::map_against(&[("langs.py", SCRIPT)], &plan);
     let lines = |id: &str| support::code_at(&mappings, id).1;
-    let first = |id: &str| lines(id).split('-').next().unwrap().parse::<u32>().unwrap();
+    let first = |id: &str| first_line(&mappings, id);
     // (15) the union; (9) / (5) its first input's aggregate, (4) its generator
     assert_eq!(first("15"), 6, "the union");
     for id in ["9", "5", "4"] {
@@ -95,7 +103,7 @@ fn a_union_a_loop_accumulates_reads_the_frames_a_loop_before_it_added_to_a_list(
     let plan = support::fixture_plan("union-accumulated-in-a-loop");
     let mappings = support::map_against(&[("funnel.py", ACCUMULATED)], &plan);
     let lines = |id: &str| support::code_at(&mappings, id).1;
-    let first = |id: &str| lines(id).split('-').next().unwrap().parse::<u32>().unwrap();
+    let first = |id: &str| first_line(&mappings, id);
     let explained = |id: &str| {
         let m = mappings.iter().find(|m| m.dag_node_id == id).unwrap();
         format!("node {id} at {}: {}", lines(id), m.explanation)
@@ -127,7 +135,7 @@ fn a_node_the_ui_shares_between_inputs_is_the_first_input_s() {
     let plan = support::fixture_plan_form("union-accumulated-in-a-loop", "ui.json");
     let mappings = support::map_against(&[("funnel.py", ACCUMULATED)], &plan);
     let lines = |id: &str| support::code_at(&mappings, id).1;
-    let first = |id: &str| lines(id).split('-').next().unwrap().parse::<u32>().unwrap();
+    let first = |id: &str| first_line(&mappings, id);
     assert_eq!(first("1"), 15, "the union");
     for id in ["11", "14", "16", "17"] {
         assert!((2..=4).contains(&first(id)), "node {id} at {}", lines(id));
