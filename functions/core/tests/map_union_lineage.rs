@@ -170,3 +170,25 @@ fn a_union_of_a_list_s_elements_is_the_statement_naming_them() {
         assert_eq!(lines(id), "2-2", "aggregate {id}");
     }
 }
+
+const REDUCED: &str = r#"from functools import reduce
+from pyspark.sql import DataFrame
+cust = spark.read.parquet("data/customers.parquet")
+per_limit = [cust.where(F.col("c_id") > limit).groupBy("c_region").count() for limit in [1, 3]]
+both = reduce(DataFrame.union, per_limit)
+both.show()
+"#;
+
+#[test]
+fn a_union_folding_a_list_s_frames_is_the_reduction() {
+    // `reduce(DataFrame.union, per_limit)`: the union of the list's frames is that statement's
+    let plan = support::fixture_plan("union-of-a-loop-s-counts");
+    let mappings = support::map_against(&[("counts.py", REDUCED)], &plan);
+    let lines = |id: &str| support::code_at(&mappings, id).1;
+    for id in ["19", "31"] {
+        assert_eq!(lines(id), "5-5", "union {id}");
+    }
+    for id in ["9", "18"] {
+        assert_eq!(lines(id), "4-4", "aggregate {id}");
+    }
+}

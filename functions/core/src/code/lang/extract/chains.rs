@@ -91,13 +91,19 @@ impl<'a> Extractor<'a> {
         {
             return;
         }
+        // `reduce(DataFrame.union, frames)`: a union of the frames a list holds
+        let reduced_list = flat
+            .base_is_call
+            .then(|| self.frame_list_union(flat.base))
+            .flatten();
         if flat.base_is_call {
             let Some(Link::Call { name, .. }) = links.first() else {
                 return;
             };
             let name = text(*name, src);
             // A lone call `f(x)` is no chain; `broadcast(df).join(…)` is.
-            if vocab::COLUMN_BUILDERS.contains(&name) || links.len() < 2 {
+            if reduced_list.is_none() && (vocab::COLUMN_BUILDERS.contains(&name) || links.len() < 2)
+            {
                 return;
             }
             receiver = String::new();
@@ -144,6 +150,7 @@ impl<'a> Extractor<'a> {
             flat.base_is_call && links.len() >= 2 && links[1..].iter().all(|l| self.makes_frame(l));
         let known_start = base_ident.is_some_and(|b| self.is_dataframe_var(b))
             || self.frame_list_element(flat.base).is_some()
+            || reduced_list.is_some()
             || via_dataframe_helper
             || converts_a_result
             || self.is_session(root)
@@ -209,7 +216,10 @@ impl<'a> Extractor<'a> {
             columns_named = None;
             match *link {
                 Link::Call { node, name, args } => {
-                    let method = text(name, src).to_string();
+                    let method = match &reduced_list {
+                        Some((_, union)) if position == 0 => union.clone(),
+                        _ => text(name, src).to_string(),
+                    };
                     columns_named = args.and_then(|a| self.frame_column_names(&method, a));
                     let previous = position.checked_sub(1).and_then(|p| match links[p] {
                         Link::Call { node, name, args } => Some((text(name, src), node, args)),
@@ -250,7 +260,9 @@ impl<'a> Extractor<'a> {
                 }),
             }
         }
-        if flat.base_is_call
+        if let Some((list, _)) = reduced_list {
+            receiver = list;
+        } else if flat.base_is_call
             && let Some(first) = calls.first()
         {
             receiver = format!("{}(…)", first.method);

@@ -347,6 +347,32 @@ impl<'a> Extractor<'a> {
         self.frame_lists.contains(list).then(|| list.to_string())
     }
 
+    /// `reduce(DataFrame.union, rows)` (`functools.reduce`, `DataFrame.unionByName`, …) over a
+    /// frame list: the list, and the union method its frames are folded with.
+    pub(super) fn frame_list_union(&self, call: Node<'a>) -> Option<(String, String)> {
+        let src = self.src;
+        let Shape::Call {
+            name,
+            args: Some(args),
+            ..
+        } = self.adapter.shape(call, src)
+        else {
+            return None;
+        };
+        let [function, list] = named_children(args)[..] else {
+            return None;
+        };
+        let Shape::Member { name: method, .. } = self.adapter.shape(function, src) else {
+            return None;
+        };
+        let method = text(method, src);
+        let list = text(list, src);
+        (text(name, src).ends_with("reduce")
+            && matches!(method, "union" | "unionAll" | "unionByName")
+            && self.frame_lists.contains(list))
+        .then(|| (list.to_string(), method.to_string()))
+    }
+
     /// `for r in rows[1:]:` over a frame list or part of it: `r` holds its frames, a pass-through
     /// from the list on the loop's line.
     pub(super) fn bind_loop_variable(

@@ -1238,6 +1238,26 @@ fn a_frame_added_to_a_list_reaches_the_list_s_elements_and_loops_over_it() {
     let union = first_chain_at(&out, 5);
     assert_eq!(union.receiver, "per_limit[0]");
     assert_eq!(union.inputs, vec!["per_limit[1]".to_string()]);
+    // a reduction folding the list's frames with a union is a union of the list
+    let src = format!(
+        "{src}both = reduce(DataFrame.unionByName, per_limit)\nnames = reduce(add, per_limit)\n"
+    );
+    let out = extract_file(
+        &super::super::python::Python,
+        &src,
+        "",
+        CodeFlags::default(),
+    );
+    assert_eq!(
+        chains_at(&out, 6),
+        owned("per_limit", "both", &["unionByName"])
+    );
+    // (folding them with anything else makes no union)
+    assert!(
+        chains_at(&out, 7)
+            .iter()
+            .all(|(_, _, calls)| calls.is_empty())
+    );
 
     let src = "class Funnel {\n  Dataset<Row> run(Dataset<Row> flagged, List<String> steps) {\n    List<Dataset<Row>> parts = new ArrayList<>();\n    for (String step : steps) {\n      parts.add(flagged.filter(col(\"type\").equalTo(step)));\n    }\n    Dataset<Row> all = parts.get(0);\n    for (Dataset<Row> part : parts.subList(1, parts.size())) {\n      all = all.union(part);\n    }\n    return all;\n  }\n}\n";
     let out = extract_file(&super::super::java::Java, src, "", CodeFlags::default());
