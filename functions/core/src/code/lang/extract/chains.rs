@@ -91,6 +91,8 @@ impl<'a> Extractor<'a> {
         {
             return;
         }
+        // `rows[0].union(rows[1])`: a frame a list holds
+        let list_element = self.frame_list_element(flat.base);
         // `reduce(DataFrame.union, frames)`: a union of the frames a list holds
         let reduced_list = flat
             .base_is_call
@@ -110,8 +112,7 @@ impl<'a> Extractor<'a> {
         } else {
             match self.adapter.shape(flat.base, src) {
                 Shape::Ident | Shape::Member { .. } | Shape::Call { .. } | Shape::Apply { .. } => {}
-                // `rows[0].union(rows[1])`: a frame a list holds
-                Shape::Index { .. } if self.frame_list_element(flat.base).is_some() => {}
+                Shape::Index { .. } if list_element.is_some() => {}
                 // `"sep".join(…)`, `$"x".desc`, numbers: never DataFrames.
                 _ => return,
             }
@@ -149,7 +150,7 @@ impl<'a> Extractor<'a> {
         let converts_a_result =
             flat.base_is_call && links.len() >= 2 && links[1..].iter().all(|l| self.makes_frame(l));
         let known_start = base_ident.is_some_and(|b| self.is_dataframe_var(b))
-            || self.frame_list_element(flat.base).is_some()
+            || list_element.is_some()
             || reduced_list.is_some()
             || via_dataframe_helper
             || converts_a_result

@@ -57,29 +57,45 @@ impl<'a> Extractor<'a> {
         (of_functions || windowed).then_some(FoldValue::Column(value))
     }
 
+    /// A statement adding to a variable's collection: `x.append(v)` / `x.extend(vs)` (Java's
+    /// `add` / `addAll`).
+    pub(super) fn list_addition(&self, statement: Node<'a>) -> Option<ListAddition<'a>> {
+        let src = self.src;
+        let expression = match statement.kind() {
+            "expression_statement" => statement.named_child(0)?,
+            _ => statement,
+        };
+        let Shape::Call {
+            object: Some(object),
+            name,
+            args: Some(args),
+        } = self.adapter.shape(self.unwrap_parens(expression), src)
+        else {
+            return None;
+        };
+        let adds_one = matches!(text(name, src), "append" | "add");
+        let adds_all = matches!(text(name, src), "extend" | "addAll");
+        ((adds_one || adds_all) && matches!(self.adapter.shape(object, src), Shape::Ident)).then(
+            || ListAddition {
+                list: text(object, src),
+                adds_all,
+                args,
+            },
+        )
+    }
+
     /// `aggs.append(F.sum(c).alias(c))` (Python's `append` / `extend`, Java's `add` / `addAll`)
     /// onto a variable holding a literal collection: the variable holds the item too, so
     /// `df.agg(*aggs)` says what it aggregates.
     pub(super) fn record_appended_item(&mut self, statement: Node<'a>) {
-        let src = self.src;
-        let expression = match statement.kind() {
-            "expression_statement" => statement.named_child(0),
-            _ => Some(statement),
-        };
-        let Some(Shape::Call {
-            object: Some(object),
-            name,
-            args: Some(args),
-        }) = expression.map(|e| self.adapter.shape(self.unwrap_parens(e), src))
+        let Some(ListAddition {
+            list: variable,
+            adds_all,
+            args,
+        }) = self.list_addition(statement)
         else {
             return;
         };
-        let adds_one = matches!(text(name, src), "append" | "add");
-        let adds_all = matches!(text(name, src), "extend" | "addAll");
-        if !(adds_one || adds_all) || !matches!(self.adapter.shape(object, src), Shape::Ident) {
-            return;
-        }
-        let variable = text(object, src);
         let Some(scope) = self
             .symbol_stack
             .iter()
@@ -365,6 +381,16 @@ impl<'a> Extractor<'a> {
 
 /// Whether a type named in code (`LongType()`, `DataTypes.LongType`, `"bigint"`, `IntegerType`)
 /// is a long; `None` for a type this does not know.
+/// What [`Extractor::list_addition`] finds.
+pub(super) struct ListAddition<'a> {
+    /// The variable added to.
+    pub list: &'a str,
+    /// Every item of the argument is added (`extend`, `addAll`), not the argument itself.
+    pub adds_all: bool,
+    /// The call's arguments.
+    pub args: Node<'a>,
+}
+
 pub(super) fn type_is_long(written: &str) -> Option<bool> {
     let lower = written.trim().to_ascii_lowercase();
     let name = lower.trim_end_matches("()").trim_end_matches('$');

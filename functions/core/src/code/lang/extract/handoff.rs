@@ -255,25 +255,11 @@ impl<'a> Extractor<'a> {
     /// `rows.append(flagged.filter(…))`, `frames.add(ds)`: the list a statement adds one value
     /// to, and that value (a frame or not: [`Self::add_to_frame_list`] tells).
     pub(super) fn appended_frame(&self, statement: Node<'a>) -> Option<(String, Node<'a>)> {
-        let src = self.src;
-        let expression = match statement.kind() {
-            "expression_statement" => statement.named_child(0)?,
-            _ => statement,
-        };
-        let Shape::Call {
-            object: Some(list),
-            name,
-            args: Some(args),
-        } = self.adapter.shape(self.unwrap_parens(expression), src)
-        else {
+        let addition = self.list_addition(statement).filter(|a| !a.adds_all)?;
+        let [item] = named_children(addition.args)[..] else {
             return None;
         };
-        let [item] = named_children(args)[..] else {
-            return None;
-        };
-        (matches!(text(name, src), "append" | "add")
-            && matches!(self.adapter.shape(list, src), Shape::Ident))
-        .then(|| (text(list, src).to_string(), self.unwrap_parens(item)))
+        Some((addition.list.to_string(), self.unwrap_parens(item)))
     }
 
     /// The values a list is made of: a literal's items (`[orders, returns.filter(…)]`), a
@@ -705,8 +691,6 @@ impl<'a> Extractor<'a> {
 /// Most fields one record class keeps.
 const RECORD_FIELDS_CAP: usize = 64;
 
-/// Whether a declared type is a frame: `DataFrame`, `Dataset[T]`, `Dataset<Row>`,
-/// `pyspark.sql.DataFrame`, `Optional[DataFrame]`, `DataFrame | None`, `"DataFrame"`.
 /// Whether a declared type is a collection of frames (`List<Dataset<Row>>`, `Seq[DataFrame]`):
 /// its variable is a frame list, not a frame.
 pub(super) fn names_frame_collection_type(declared: &str) -> bool {
@@ -729,6 +713,8 @@ pub(super) fn names_frame_collection_type(declared: &str) -> bool {
     COLLECTIONS.contains(&outer) && names_frame_type(declared)
 }
 
+/// Whether a declared type is a frame: `DataFrame`, `Dataset[T]`, `Dataset<Row>`,
+/// `pyspark.sql.DataFrame`, `Optional[DataFrame]`, `DataFrame | None`, `"DataFrame"`.
 pub(super) fn names_frame_type(declared: &str) -> bool {
     declared
         .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
