@@ -192,3 +192,45 @@ fn a_union_folding_a_list_s_frames_is_the_reduction() {
         assert_eq!(lines(id), "4-4", "aggregate {id}");
     }
 }
+
+const SCALA_REDUCED: &str = r#"object Counts {
+  def main(args: Array[String]): Unit = {
+    val cust = spark.read.parquet("data/customers.parquet")
+    val perLimit = Seq(1, 3).map { limit =>
+      cust.where(col("c_id") > limit).groupBy("c_region").count()
+    }
+    val both = perLimit.reduce(_ union _)
+    both.show()
+  }
+}
+"#;
+
+const JAVA_REDUCED: &str = r#"class Counts {
+  static void run(SparkSession spark) {
+    Dataset<Row> cust = spark.read().parquet("data/customers.parquet");
+    var perLimit = Stream.of(1, 3).map(limit -> cust.where(col("c_id").gt(limit)).groupBy("c_region").count()).collect(Collectors.toList());
+    Dataset<Row> both = perLimit.stream().reduce(Dataset::union).get();
+    both.show();
+  }
+}
+"#;
+
+#[test]
+fn a_scala_or_java_reduction_folding_mapped_frames_is_the_union() {
+    // `Seq(1, 3).map { limit => … }` / `Stream.of(1, 3).map(limit -> …).collect(…)` make a list
+    // of frames; `reduce(_ union _)` / `reduce(Dataset::union)` is the union of them
+    let plan = support::fixture_plan("union-of-a-loop-s-counts");
+    for (file, source, union_line, aggregate_lines) in [
+        ("Counts.scala", SCALA_REDUCED, "7-7", "5-5"),
+        ("Counts.java", JAVA_REDUCED, "5-5", "4-4"),
+    ] {
+        let mappings = support::map_against(&[(file, source)], &plan);
+        let lines = |id: &str| support::code_at(&mappings, id).1;
+        for id in ["19", "31"] {
+            assert_eq!(lines(id), union_line, "{file}: union {id}");
+        }
+        for id in ["9", "18"] {
+            assert_eq!(lines(id), aggregate_lines, "{file}: aggregate {id}");
+        }
+    }
+}

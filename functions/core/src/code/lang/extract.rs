@@ -136,6 +136,7 @@ pub fn extract_file(
         main_depth: 0,
         df_vars: HashSet::new(),
         frame_lists: HashSet::new(),
+        pending_list_items: Vec::new(),
         session_vars: HashSet::new(),
         frame_columns: HashMap::new(),
         column_lists: HashSet::new(),
@@ -221,6 +222,10 @@ struct Extractor<'a> {
     /// Lists frames are added to (`rows.append(df.filter(…))`, Java's `frames.add(ds)`): their
     /// elements (`rows[0]`, `for r in rows`) are those frames ([`handoff`]).
     frame_lists: HashSet<String>,
+    /// A list's items that live in a statement nested in the one making the list (Scala's
+    /// `limits.map { n => … }`, whose lambda is a statement of its block): that statement adds
+    /// them to the list when the walk reaches it.
+    pending_list_items: Vec<(Node<'a>, String)>,
     /// Variables assigned a session however they are named (`spark1 =
     /// SparkSession.builder.getOrCreate()`): `spark1.read.csv(…)` reads like `spark.read.csv(…)`.
     session_vars: HashSet<String>,
@@ -592,7 +597,8 @@ impl<'a> Extractor<'a> {
             _ => self
                 .appended_frame(statement)
                 .map(|(list, v)| (list, vec![v])),
-        };
+        }
+        .or_else(|| self.take_pending_list_item(statement));
         self.bind_loop_variable(statement, parent, host);
         if let Some((name, value)) = &assignment {
             self.assigned_at.insert(name.clone(), host);
@@ -783,13 +789,17 @@ impl<'a> Extractor<'a> {
             );
             stack[first..].reverse();
         }
+        // (a list of items this statement makes is no helper's frame: `limits.map { n => … }`)
+        let makes_list =
+            matches!((&appended, &assignment), (Some((list, _)), Some((name, _))) if list == name);
         if let Some((list, items)) = appended {
+            self.defer_nested_list_items(&nested, &list, &items);
             self.add_to_frame_list(statement, host, chains_before, list, &items);
         }
         let outer_recorded = self.out.chains[chains_before..]
             .iter()
             .any(|c| c.assigned_to.is_some() || c.returned);
-        if !outer_recorded {
+        if !outer_recorded && !makes_list {
             self.hand_off(
                 statement,
                 host,
@@ -847,7 +857,7 @@ impl<'a> Extractor<'a> {
         let lambda = named_children(args)
             .into_iter()
             .find(|a| matches!(self.adapter.shape(*a, self.src), Shape::Lambda))?;
-        Some(self.unwrap_parens(lambda.child_by_field_name("body")?))
+        Some(self.unwrap_parens(self.adapter.lambda_body(lambda)?))
     }
 
     /// The frame a subscript selects from, when what it selects is a frame too: columns

@@ -164,6 +164,43 @@ impl LanguageAdapter for Java {
         )
     }
 
+    /// `limits.stream().map(n -> df.where(…)).collect(Collectors.toList())` (or `.toList()`).
+    fn comprehension_item<'t>(&self, node: Node<'t>, src: &str) -> Option<Node<'t>> {
+        let Shape::Call {
+            object: Some(mapped),
+            name,
+            ..
+        } = self.shape(node, src)
+        else {
+            return None;
+        };
+        if !matches!(text(name, src), "collect" | "toList") {
+            return None;
+        }
+        let Shape::Call {
+            name,
+            args: Some(args),
+            ..
+        } = self.shape(mapped, src)
+        else {
+            return None;
+        };
+        let [lambda] = named_children(args)[..] else {
+            return None;
+        };
+        (text(name, src) == "map" && kind_of(lambda) == "lambda_expression")
+            .then(|| self.lambda_body(lambda))
+            .flatten()
+    }
+
+    /// `Dataset::union`: a method reference names its method last.
+    fn folding_method<'t>(&self, function: Node<'t>, _src: &str) -> Option<Node<'t>> {
+        (kind_of(function) == "method_reference")
+            .then(|| named_children(function).pop())
+            .flatten()
+            .filter(|method| kind_of(*method) == "identifier")
+    }
+
     fn definition<'t>(&self, node: Node<'t>, _src: &str) -> Option<Definition<'t>> {
         let kind = match kind_of(node) {
             "method_declaration" | "constructor_declaration" => SymbolKind::Function,

@@ -151,10 +151,26 @@ pub trait LanguageAdapter: Sync {
         None
     }
     /// The item expression of a collection built by a comprehension (Python's
-    /// `[f(c) for c in cols]`, a generator too): what each of its items is.
-    fn comprehension_item<'t>(&self, node: Node<'t>) -> Option<Node<'t>> {
-        let _ = node;
+    /// `[f(c) for c in cols]`, a generator too; Scala's `limits.map(n => f(n))`, Java's
+    /// `limits.stream().map(n -> f(n)).collect(…)`): what each of its items is. The extractor
+    /// decides whether the mapped collection is one (a frame's own `map` is no comprehension).
+    fn comprehension_item<'t>(&self, node: Node<'t>, src: &str) -> Option<Node<'t>> {
+        let _ = (node, src);
         None
+    }
+    /// The expression a lambda evaluates (Python's `lambda a, b: a.union(b)`, Java's
+    /// `(a, b) -> a.union(b)`, Scala's `(a, b) => a.union(b)`).
+    fn lambda_body<'t>(&self, lambda: Node<'t>) -> Option<Node<'t>> {
+        lambda.child_by_field_name("body")
+    }
+    /// The method a function value applies to its first argument with the second: the
+    /// method-name node of Python's `DataFrame.union`, Scala's `_ union _` / `_.union(_)`,
+    /// Java's `Dataset::union` — what a reduction folds a collection with.
+    fn folding_method<'t>(&self, function: Node<'t>, src: &str) -> Option<Node<'t>> {
+        match self.shape(function, src) {
+            Shape::Member { name, .. } => Some(name),
+            _ => None,
+        }
     }
     /// The text of a [`Shape::ColumnSymbol`]'s column name.
     fn column_symbol_name(&self, node: Node<'_>, src: &str) -> Option<String> {
@@ -422,6 +438,7 @@ grammar_fields! {
     Name => "name",
     Object => "object",
     Operator => "operator",
+    Parameters => "parameters",
     Pattern => "pattern",
     Right => "right",
     Subscript => "subscript",

@@ -249,7 +249,7 @@ impl LanguageAdapter for Python {
         })
     }
 
-    fn comprehension_item<'t>(&self, node: Node<'t>) -> Option<Node<'t>> {
+    fn comprehension_item<'t>(&self, node: Node<'t>, _src: &str) -> Option<Node<'t>> {
         matches!(kind_of(node), "list_comprehension" | "generator_expression")
             .then(|| node.child_by_field_name("body"))
             .flatten()

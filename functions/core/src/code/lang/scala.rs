@@ -354,6 +354,65 @@ impl LanguageAdapter for Scala {
         })
     }
 
+    /// `limits.map(n => df.where(…))`, `Seq(1, 3).map { n => … }`: each item is the lambda's
+    /// value.
+    fn comprehension_item<'t>(&self, node: Node<'t>, src: &str) -> Option<Node<'t>> {
+        let Shape::Call {
+            object: Some(_),
+            name,
+            args: Some(args),
+        } = self.shape(node, src)
+        else {
+            return None;
+        };
+        if text(name, src) != "map" {
+            return None;
+        }
+        // `(n => …)` or a block `{ n => … }` holding the lambda alone
+        let [lambda] = named_children(args)[..] else {
+            return None;
+        };
+        let lambda = match kind_of(lambda) {
+            "block" => sole_member(lambda)?,
+            _ => lambda,
+        };
+        (kind_of(lambda) == "lambda_expression")
+            .then(|| self.lambda_body(lambda))
+            .flatten()
+    }
+
+    /// A lambda's body is its last child; the grammar gives it no field.
+    fn lambda_body<'t>(&self, lambda: Node<'t>) -> Option<Node<'t>> {
+        let last = named_children(lambda).pop()?;
+        (Some(last) != field_of(lambda, Field::Parameters)).then_some(last)
+    }
+
+    /// `_ union _`, `_.union(_)`: a placeholder function applying a method to its two arguments.
+    fn folding_method<'t>(&self, function: Node<'t>, src: &str) -> Option<Node<'t>> {
+        let is_placeholder = |n: Option<Node<'_>>| n.is_some_and(|n| kind_of(n) == "wildcard");
+        match kind_of(function) {
+            "infix_expression" => {
+                let operator = field_of(function, Field::Operator)?;
+                (is_placeholder(field_of(function, Field::Left))
+                    && is_placeholder(field_of(function, Field::Right))
+                    && kind_of(operator) == "identifier")
+                    .then_some(operator)
+            }
+            _ => match self.shape(function, src) {
+                Shape::Call {
+                    object,
+                    name,
+                    args: Some(args),
+                } if is_placeholder(object)
+                    && matches!(named_children(args)[..], [only] if is_placeholder(Some(only))) =>
+                {
+                    Some(name)
+                }
+                _ => None,
+            },
+        }
+    }
+
     fn column_symbol_name(&self, node: Node<'_>, src: &str) -> Option<String> {
         match kind_of(node) {
             "symbol_literal" | "quote_expression" => {

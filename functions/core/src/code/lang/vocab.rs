@@ -172,6 +172,9 @@ pub const PATH_WRAPPERS: &[&str] = &["str", "Path", "PurePath"];
 /// A frame's members listing its columns rather than holding rows (`df.columns`, `df.schema`).
 pub const COLUMN_LISTINGS: &[&str] = &["columns", "dtypes", "schema"];
 
+/// A collection's methods folding its elements pairwise (`frames.reduce(_ union _)`).
+pub const COLLECTION_REDUCERS: &[&str] = &["reduce", "reduceLeft", "reduceRight", "reduceOption"];
+
 /// Methods shared with Column (`alias`, `over`, …): never enough to call a chain Spark.
 pub const COLUMN_ONLY_METHODS: &[&str] = &[
     "alias",

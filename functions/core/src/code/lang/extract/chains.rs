@@ -93,11 +93,12 @@ impl<'a> Extractor<'a> {
         }
         // `rows[0].union(rows[1])`: a frame a list holds
         let list_element = self.frame_list_element(flat.base);
-        // `reduce(DataFrame.union, frames)`: a union of the frames a list holds
-        let reduced_list = flat
-            .base_is_call
-            .then(|| self.frame_list_union(flat.base))
-            .flatten();
+        // `reduce(DataFrame.union, frames)`, `frames.reduce(_ union _)`: a union of the frames a
+        // list holds, from the reducing call on (`frames.stream()` is the list)
+        let reduced_list = self.frame_list_union(flat).map(|(list, union, at)| {
+            links = &links[at..];
+            (list, union)
+        });
         if flat.base_is_call {
             let Some(Link::Call { name, .. }) = links.first() else {
                 return;
@@ -414,7 +415,7 @@ impl<'a> Extractor<'a> {
     }
 
     /// Whether a link is a member (no parentheses) with one of `names`.
-    fn member_named(&self, link: &Link<'a>, names: &[&str]) -> bool {
+    pub(super) fn member_named(&self, link: &Link<'a>, names: &[&str]) -> bool {
         matches!(link, Link::Member { name } if names.contains(&text(*name, self.src)))
     }
 

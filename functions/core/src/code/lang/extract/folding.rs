@@ -20,7 +20,7 @@ impl<'a> Extractor<'a> {
             return Some(FoldValue::Mapping(value));
         }
         // `exprs = [F.count(F.when(F.col(c).isNull(), c)).alias(c) for c in df.columns]`
-        if let Some(item) = self.adapter.comprehension_item(value) {
+        if let Some(item) = self.comprehension_item(value) {
             return Some(FoldValue::Items(vec![item]));
         }
         if self.is_condition(value) {

@@ -16,8 +16,12 @@
 //! `x = helper(…)` and `return x`. A frame added to a list (`rows.append(flagged.filter(…))`) is
 //! recorded as assigned to the list, and a list's element (`union = rows[0]`, the `r` of `for r
 //! in rows[1:]:`) as a pass-through from it: a union the code accumulates in a loop reads the
-//! frames the loop before it made. Names are resolved across files when the site table builds
-//! the flow (`pipeline::sites`), where the index knows every function.
+//! frames the loop before it made. A collection mapped to frames (Python's comprehension, Scala's
+//! `limits.map(n => …)`, Java's `stream().map(…).collect(…)`) is such a list too, and a reduction
+//! folding it with a union (`reduce(DataFrame.union, rows)`, `rows.reduce(_ union _)`,
+//! `rows.stream().reduce(Dataset::union)`) is a union of its frames. Names are resolved across
+//! files when the site table builds the flow (`pipeline::sites`), where the index knows every
+//! function.
 //!
 //! [`CallChain::returned`]: crate::code::index::CallChain::returned
 //! [`CallChain::source_function`]: crate::code::index::CallChain::source_function
@@ -265,7 +269,7 @@ impl<'a> Extractor<'a> {
     /// The values a list is made of: a literal's items (`[orders, returns.filter(…)]`), a
     /// comprehension's item (`[df.where(c > n) for n in limits]`).
     pub(super) fn listed_values(&self, value: Node<'a>) -> Option<Vec<Node<'a>>> {
-        let items = match self.adapter.comprehension_item(value) {
+        let items = match self.comprehension_item(value) {
             Some(item) => vec![item],
             None => self.adapter.collection_items(value)?,
         };
@@ -317,6 +321,37 @@ impl<'a> Extractor<'a> {
         }
     }
 
+    /// Items of a list this statement makes that lie in statements nested in it: theirs to add
+    /// ([`Self::take_pending_list_item`]).
+    pub(super) fn defer_nested_list_items(
+        &mut self,
+        nested: &[(Node<'a>, Option<Node<'a>>)],
+        list: &str,
+        items: &[Node<'a>],
+    ) {
+        for &item in items {
+            let inside = |n: Node<'a>| {
+                n.start_byte() <= item.start_byte() && item.end_byte() <= n.end_byte()
+            };
+            if nested.iter().any(|(n, _)| inside(*n)) {
+                self.pending_list_items.push((item, list.to_string()));
+            }
+        }
+    }
+
+    /// The list item deferred to `statement` by the statement it is nested in, as the list and
+    /// its items.
+    pub(super) fn take_pending_list_item(
+        &mut self,
+        statement: Node<'a>,
+    ) -> Option<(String, Vec<Node<'a>>)> {
+        let at = self.pending_list_items.iter().position(|(item, _)| {
+            statement.start_byte() <= item.start_byte() && item.end_byte() <= statement.end_byte()
+        })?;
+        let (item, list) = self.pending_list_items.swap_remove(at);
+        Some((list, vec![item]))
+    }
+
     /// The frame list whose element `value` is: `rows[0]`, Java's `frames.get(0)`.
     pub(super) fn frame_list_element(&self, value: Node<'a>) -> Option<String> {
         let src = self.src;
@@ -333,30 +368,82 @@ impl<'a> Extractor<'a> {
         self.frame_lists.contains(list).then(|| list.to_string())
     }
 
-    /// `reduce(DataFrame.union, rows)` (`functools.reduce`, `DataFrame.unionByName`, …) over a
-    /// frame list: the list, and the union method its frames are folded with.
-    pub(super) fn frame_list_union(&self, call: Node<'a>) -> Option<(String, String)> {
+    /// A reduction folding a frame list with a union — Python's `reduce(DataFrame.union, rows)`
+    /// (`functools.reduce`, `DataFrame.unionByName`, …), Scala's `rows.reduce(_ union _)`, Java's
+    /// `rows.stream().reduce(Dataset::union)`: the list, the union method its frames are folded
+    /// with, and the reducing call's position among the chain's links.
+    pub(super) fn frame_list_union(&self, flat: &Flat<'a>) -> Option<(String, String, usize)> {
         let src = self.src;
-        let Shape::Call {
-            name,
-            args: Some(args),
-            ..
-        } = self.adapter.shape(call, src)
-        else {
+        if flat.base_is_call {
+            let Shape::Call {
+                name,
+                args: Some(args),
+                ..
+            } = self.adapter.shape(flat.base, src)
+            else {
+                return None;
+            };
+            let [function, list] = named_children(args)[..] else {
+                return None;
+            };
+            let list = text(list, src);
+            if !text(name, src).ends_with("reduce") || !self.frame_lists.contains(list) {
+                return None;
+            }
+            return self
+                .union_folded_by(function)
+                .map(|union| (list.to_string(), union, 0));
+        }
+        let list = text(flat.base, src);
+        if !matches!(self.adapter.shape(flat.base, src), Shape::Ident)
+            || !self.frame_lists.contains(list)
+        {
             return None;
-        };
-        let [function, list] = named_children(args)[..] else {
-            return None;
-        };
-        let Shape::Member { name: method, .. } = self.adapter.shape(function, src) else {
-            return None;
-        };
-        let method = text(method, src);
-        let list = text(list, src);
-        (text(name, src).ends_with("reduce")
-            && matches!(method, "union" | "unionAll" | "unionByName")
-            && self.frame_lists.contains(list))
-        .then(|| (list.to_string(), method.to_string()))
+        }
+        flat.links
+            .iter()
+            .enumerate()
+            .find_map(|(at, link)| match link {
+                Link::Call {
+                    name,
+                    args: Some(args),
+                    ..
+                } if vocab::COLLECTION_REDUCERS.contains(&text(*name, src)) => {
+                    let [function] = named_children(*args)[..] else {
+                        return None;
+                    };
+                    self.union_folded_by(function)
+                        .map(|union| (list.to_string(), union, at))
+                }
+                _ => None,
+            })
+    }
+
+    /// The union method a reduction's function value applies (`DataFrame.union`, `_ union _`,
+    /// `Dataset::unionByName`); `None` for any other function.
+    fn union_folded_by(&self, function: Node<'a>) -> Option<String> {
+        let method = text(self.adapter.folding_method(function, self.src)?, self.src);
+        matches!(method, "union" | "unionAll" | "unionByName").then(|| method.to_string())
+    }
+
+    /// The item a comprehension makes of each element ([`LanguageAdapter::comprehension_item`]),
+    /// unless what it maps is a frame: a typed Dataset's `ds.map(r => …)` (or
+    /// `spark.range(3).map(…)`) makes rows, not a collection — a frame's column names
+    /// (`df.columns.map(c => col(c))`) are a collection.
+    ///
+    /// [`LanguageAdapter::comprehension_item`]: super::super::LanguageAdapter::comprehension_item
+    pub(super) fn comprehension_item(&self, value: Node<'a>) -> Option<Node<'a>> {
+        let item = self.adapter.comprehension_item(value, self.src)?;
+        let maps_a_frame = self.flatten(value).is_some_and(|flat| {
+            let base = text(flat.base, self.src);
+            !flat.base_is_call
+                && (self.is_dataframe_var(base) || self.is_session(base))
+                && !flat
+                    .links
+                    .iter()
+                    .any(|l| self.member_named(l, vocab::COLUMN_LISTINGS))
+        });
+        (!maps_a_frame).then_some(item)
     }
 
     /// `for r in rows[1:]:` over a frame list or part of it: `r` holds its frames, a pass-through

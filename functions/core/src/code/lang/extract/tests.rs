@@ -1266,3 +1266,48 @@ fn a_frame_added_to_a_list_reaches_the_list_s_elements_and_loops_over_it() {
     assert_eq!(chains_at(&out, 8), owned("parts", "part", &[]));
     assert_eq!(first_chain_at(&out, 9).inputs, vec!["part".to_string()]);
 }
+
+#[test]
+fn a_collection_mapped_to_frames_is_a_frame_list_a_union_reduction_folds() {
+    let owned = |r: &str, a: &str, calls: &[&str]| {
+        let calls = calls.iter().map(|c| c.to_string()).collect();
+        vec![(r.to_string(), Some(a.to_string()), calls)]
+    };
+    // Scala: `map` over a collection makes a list of frames; `reduce(_ union _)` unions them
+    let src = "object Counts {\n  def run(cust: DataFrame, ds: Dataset[Car]): Unit = {\n    val perLimit = Seq(1, 3).map(n => cust.where(col(\"id\") > n).count())\n    val byBlock = limits.map { n =>\n      cust.where(col(\"id\") < n)\n    }\n    val both = perLimit.reduce(_ union _)\n    val dotted = byBlock.reduceLeft(_.unionByName(_))\n    val summed = perLimit.reduce(_ + _)\n    val names = ds.map(car => car.name)\n    val typed = names.filter(n => n.nonEmpty)\n    val folded = perLimit.reduce((a, b) => a.union(b))\n  }\n}\n";
+    let out = extract_file(&super::super::scala::Scala, src, "", CodeFlags::default());
+    assert_eq!(
+        chains_at(&out, 3),
+        owned("cust", "perLimit", &["where", "count"])
+    );
+    assert!(first_chain_at(&out, 3).appended);
+    assert_eq!(chains_at(&out, 4), owned("cust", "byBlock", &["where"]));
+    assert!(first_chain_at(&out, 4).appended);
+    assert_eq!(chains_at(&out, 7), owned("perLimit", "both", &["union"]));
+    assert_eq!(
+        chains_at(&out, 8),
+        owned("byBlock", "dotted", &["unionByName"])
+    );
+    // (folding the frames with anything else makes no union)
+    assert!(
+        chains_at(&out, 9)
+            .iter()
+            .all(|(_, _, calls)| calls.is_empty())
+    );
+    // a typed Dataset's own `map` makes rows of a frame, not a list of frames
+    assert_eq!(chains_at(&out, 10), owned("ds", "names", &["map"]));
+    assert!(!first_chain_at(&out, 10).appended);
+    assert_eq!(first_chain_at(&out, 11).receiver, "names");
+    // a lambda folding them: its body is the reduction's value
+    assert_eq!(chains_at(&out, 12), owned("a", "folded", &["union"]));
+
+    // Java: a stream mapped to frames and collected; `reduce(Dataset::union)` unions them
+    let src = "class Counts {\n  Dataset<Row> run(Dataset<Row> cust) {\n    var perLimit = Stream.of(1, 3).map(n -> cust.where(col(\"id\").gt(n))).collect(Collectors.toList());\n    Dataset<Row> both = perLimit.stream().reduce(Dataset::union).get();\n    return both;\n  }\n}\n";
+    let out = extract_file(&super::super::java::Java, src, "", CodeFlags::default());
+    assert_eq!(chains_at(&out, 3), owned("cust", "perLimit", &["where"]));
+    assert!(first_chain_at(&out, 3).appended);
+    assert_eq!(
+        chains_at(&out, 4),
+        owned("perLimit", "both", &["union", "get"])
+    );
+}
