@@ -234,3 +234,57 @@ fn a_scala_or_java_reduction_folding_mapped_frames_is_the_union() {
         }
     }
 }
+
+/// Two frames made by their own statements, then unioned by a reduction (`{fold}`'s line 7).
+fn folding(python: bool, fold: &str) -> String {
+    if python {
+        format!(
+            "from functools import reduce\npq = spark.read.parquet(\"data/orders.parquet\")\ncust = spark.read.parquet(\"data/customers.parquet\")\norder_ids = pq.select(\"o_id\")\ncust_ids = cust.select(F.col(\"c_id\").alias(\"o_id\"))\n{fold}\nall_ids.show()\n"
+        )
+    } else {
+        format!(
+            "object Ids {{\n  def main(args: Array[String]): Unit = {{\n    val pq = spark.read.parquet(\"data/orders.parquet\")\n    val cust = spark.read.parquet(\"data/customers.parquet\")\n    val orderIds = pq.select(\"o_id\")\n    val custIds = cust.select(col(\"c_id\").alias(\"o_id\"))\n{fold}\n    allIds.show()\n  }}\n}}\n"
+        )
+    }
+}
+
+#[test]
+fn a_reduction_folding_listed_frames_unions_each_where_it_was_made() {
+    // `pq.select("o_id").union(cust.select(…))` written as a reduction over the two frames,
+    // listed in place or in a list, folded by a method or a lambda: the union is the
+    // reduction's statement, each input's projection its own statement's
+    let plan = support::fixture_plan("union");
+    for (python, fold) in [
+        (
+            true,
+            "all_ids = reduce(DataFrame.union, [order_ids, cust_ids])",
+        ),
+        (
+            true,
+            "frames = [order_ids, cust_ids]; all_ids = reduce(lambda a, b: a.union(b), frames)",
+        ),
+        (
+            true,
+            "all_ids = reduce(lambda a, b: a.union(b), (order_ids, cust_ids))",
+        ),
+        (
+            false,
+            "    val allIds = Seq(orderIds, custIds).reduce(_ union _)",
+        ),
+        (
+            false,
+            "    val frames = List(orderIds, custIds); val allIds = frames.reduce(_.union(_))",
+        ),
+    ] {
+        let (file, union, first, second) = match python {
+            true => ("ids.py", "6-6", "4-4", "5-5"),
+            false => ("Ids.scala", "7-7", "5-5", "6-6"),
+        };
+        let source = folding(python, fold);
+        let mappings = support::map_against(&[(file, &source)], &plan);
+        let lines = |id: &str| support::code_at(&mappings, id).1;
+        assert_eq!(lines("7"), union, "union: {fold}");
+        assert_eq!(lines("3"), first, "first input's projection: {fold}");
+        assert_eq!(lines("6"), second, "second input's projection: {fold}");
+    }
+}

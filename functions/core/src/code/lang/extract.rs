@@ -137,6 +137,7 @@ pub fn extract_file(
         df_vars: HashSet::new(),
         frame_lists: HashSet::new(),
         pending_list_items: Vec::new(),
+        frame_list_variables: HashMap::new(),
         session_vars: HashSet::new(),
         frame_columns: HashMap::new(),
         column_lists: HashSet::new(),
@@ -226,6 +227,9 @@ struct Extractor<'a> {
     /// `limits.map { n => … }`, whose lambda is a statement of its block): that statement adds
     /// them to the list when the walk reaches it.
     pending_list_items: Vec<(Node<'a>, String)>,
+    /// Frame lists made of frame variables alone (`frames = [orders, returns]`): those
+    /// variables, in order — a union folding the list takes them as written.
+    frame_list_variables: HashMap<String, Vec<String>>,
     /// Variables assigned a session however they are named (`spark1 =
     /// SparkSession.builder.getOrCreate()`): `spark1.read.csv(…)` reads like `spark.read.csv(…)`.
     session_vars: HashSet<String>,
@@ -694,7 +698,11 @@ impl<'a> Extractor<'a> {
             }
         }
         let mut stack: Vec<(Node<'a>, Option<Node<'a>>)> = vec![(statement, None)];
+        let mut folding_lambda = None;
         while let Some((node, parent)) = stack.pop() {
+            if Some(node) == folding_lambda {
+                continue;
+            }
             if node != statement
                 && (self.adapter.is_statement(node, parent)
                     || self.adapter.definition(node, self.src).is_some())
@@ -742,6 +750,13 @@ impl<'a> Extractor<'a> {
                         if is_returned && self.out.chains.len() > before {
                             self.mark_returned();
                         }
+                        // A union folding frames took its lambda's chain
+                        // (`reduce(lambda a, b: a.union(b), frames)`).
+                        folding_lambda = self
+                            .folded_union(&flat)
+                            .map(|f| f.function)
+                            .filter(|f| matches!(self.adapter.shape(*f, self.src), Shape::Lambda))
+                            .or(folding_lambda);
                         // Nested chains live in arguments (`a.join(b.filter(..))`).
                         for link in flat.links.iter() {
                             if let Link::Call {
@@ -793,6 +808,7 @@ impl<'a> Extractor<'a> {
         let makes_list =
             matches!((&appended, &assignment), (Some((list, _)), Some((name, _))) if list == name);
         if let Some((list, items)) = appended {
+            self.record_frame_list_variables(&list, &items, makes_list);
             self.defer_nested_list_items(&nested, &list, &items);
             self.add_to_frame_list(statement, host, chains_before, list, &items);
         }

@@ -93,12 +93,12 @@ impl<'a> Extractor<'a> {
         }
         // `rows[0].union(rows[1])`: a frame a list holds
         let list_element = self.frame_list_element(flat.base);
-        // `reduce(DataFrame.union, frames)`, `frames.reduce(_ union _)`: a union of the frames a
-        // list holds, from the reducing call on (`frames.stream()` is the list)
-        let reduced_list = self.frame_list_union(flat).map(|(list, union, at)| {
-            links = &links[at..];
-            (list, union)
-        });
+        // `reduce(DataFrame.union, frames)`, `frames.reduce(_ union _)`, `Seq(a, b).reduce(…)`:
+        // a union of the frames, from the reducing call on (`frames.stream()` is the list)
+        let reduced_list = self.folded_union(flat);
+        if let Some(folded) = &reduced_list {
+            links = &links[folded.at..];
+        }
         if flat.base_is_call {
             let Some(Link::Call { name, .. }) = links.first() else {
                 return;
@@ -118,8 +118,10 @@ impl<'a> Extractor<'a> {
                 _ => return,
             }
             receiver = capped(text(flat.base, src), 80);
-            if base_ident
-                .is_some_and(|b| vocab::COLUMN_BUILDERS.contains(&b) || is_foreign_module(b))
+            // (`Arrays.asList(a, b).stream().reduce(Dataset::union)` folds frames all the same)
+            if reduced_list.is_none()
+                && base_ident
+                    .is_some_and(|b| vocab::COLUMN_BUILDERS.contains(&b) || is_foreign_module(b))
             {
                 return;
             }
@@ -219,7 +221,7 @@ impl<'a> Extractor<'a> {
             match *link {
                 Link::Call { node, name, args } => {
                     let method = match &reduced_list {
-                        Some((_, union)) if position == 0 => union.clone(),
+                        Some(folded) if position == 0 => folded.method.clone(),
                         _ => text(name, src).to_string(),
                     };
                     columns_named = args.and_then(|a| self.frame_column_names(&method, a));
@@ -262,8 +264,9 @@ impl<'a> Extractor<'a> {
                 }),
             }
         }
-        if let Some((list, _)) = reduced_list {
-            receiver = list;
+        if let Some(folded) = reduced_list {
+            receiver = folded.receiver;
+            inputs.extend(folded.inputs);
         } else if flat.base_is_call
             && let Some(first) = calls.first()
         {

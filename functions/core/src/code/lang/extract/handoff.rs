@@ -19,7 +19,9 @@
 //! frames the loop before it made. A collection mapped to frames (Python's comprehension, Scala's
 //! `limits.map(n => …)`, Java's `stream().map(…).collect(…)`) is such a list too, and a reduction
 //! folding it with a union (`reduce(DataFrame.union, rows)`, `rows.reduce(_ union _)`,
-//! `rows.stream().reduce(Dataset::union)`) is a union of its frames. Names are resolved across
+//! `rows.stream().reduce(Dataset::union)`, `reduce(lambda a, b: a.union(b), rows)`) is a union
+//! of its frames — of the frames listed in place too (`Seq(orders, returns).reduce(_ union _)`),
+//! and a list of frame variables folds them as written. Names are resolved across
 //! files when the site table builds the flow (`pipeline::sites`), where the index knows every
 //! function.
 //!
@@ -39,6 +41,18 @@ const PASSED_ARGS_CAP: usize = 8;
 
 /// Most elements of a tuple followed as frames.
 const TUPLE_CAP: usize = 8;
+
+/// A reduction folding frames with a union ([`Extractor::folded_union`]): the union's receiver
+/// (the frame list, or the first frame listed in place), the frames it takes besides, its union
+/// method, and the position of the reducing call among the chain's links.
+pub(super) struct FoldedUnion<'a> {
+    pub receiver: String,
+    pub inputs: Vec<String>,
+    pub method: String,
+    pub at: usize,
+    /// The function value folding them (`_ union _`, `lambda a, b: a.union(b)`).
+    pub function: Node<'a>,
+}
 
 impl<'a> Extractor<'a> {
     /// The last recorded chain is what its function returns.
@@ -266,12 +280,13 @@ impl<'a> Extractor<'a> {
         Some((addition.list.to_string(), self.unwrap_parens(item)))
     }
 
-    /// The values a list is made of: a literal's items (`[orders, returns.filter(…)]`), a
-    /// comprehension's item (`[df.where(c > n) for n in limits]`).
+    /// The values a list is made of: a literal's items (`[orders, returns.filter(…)]`, Scala's
+    /// `Seq(orders, returns)`, Java's `List.of(orders, returns)`), a comprehension's item
+    /// (`[df.where(c > n) for n in limits]`).
     pub(super) fn listed_values(&self, value: Node<'a>) -> Option<Vec<Node<'a>>> {
         let items = match self.comprehension_item(value) {
             Some(item) => vec![item],
-            None => self.adapter.collection_items(value)?,
+            None => self.collection_items(value)?,
         };
         Some(items.into_iter().map(|i| self.unwrap_parens(i)).collect())
     }
@@ -318,6 +333,28 @@ impl<'a> Extractor<'a> {
         if added {
             self.df_vars.remove(&list);
             self.frame_lists.insert(list);
+        }
+    }
+
+    /// After a statement making `list` of `items` (`frames = [orders, returns]`) or adding to
+    /// it: the frame variables the list holds, in order, while it holds nothing else.
+    pub(super) fn record_frame_list_variables(
+        &mut self,
+        list: &str,
+        items: &[Node<'a>],
+        makes_list: bool,
+    ) {
+        let variables: Vec<String> = items
+            .iter()
+            .map(|i| text(*i, self.src))
+            .filter(|v| self.is_dataframe_var(v) && !self.frame_lists.contains(*v))
+            .map(str::to_string)
+            .collect();
+        if makes_list && !variables.is_empty() && variables.len() == items.len() {
+            self.frame_list_variables
+                .insert(list.to_string(), variables);
+        } else {
+            self.frame_list_variables.remove(list);
         }
     }
 
@@ -368,62 +405,126 @@ impl<'a> Extractor<'a> {
         self.frame_lists.contains(list).then(|| list.to_string())
     }
 
-    /// A reduction folding a frame list with a union — Python's `reduce(DataFrame.union, rows)`
+    /// A reduction folding frames with a union — Python's `reduce(DataFrame.union, rows)`
     /// (`functools.reduce`, `DataFrame.unionByName`, …), Scala's `rows.reduce(_ union _)`, Java's
-    /// `rows.stream().reduce(Dataset::union)`: the list, the union method its frames are folded
-    /// with, and the reducing call's position among the chain's links.
-    pub(super) fn frame_list_union(&self, flat: &Flat<'a>) -> Option<(String, String, usize)> {
+    /// `rows.stream().reduce(Dataset::union)` — over a frame list, or over frames listed in place
+    /// (`Seq(orders, returns).reduce(_ union _)`, `reduce(DataFrame.union, [orders, returns])`,
+    /// `Stream.of(orders, returns).reduce(Dataset::union)`): the union it is, from the reducing
+    /// call on.
+    pub(super) fn folded_union(&self, flat: &Flat<'a>) -> Option<FoldedUnion<'a>> {
         let src = self.src;
-        if flat.base_is_call {
-            let Shape::Call {
+        let (at, function, collection) = flat.links.iter().enumerate().find_map(|(at, link)| {
+            let Link::Call {
+                node,
                 name,
                 args: Some(args),
-                ..
-            } = self.adapter.shape(flat.base, src)
+            } = link
             else {
                 return None;
             };
-            let [function, list] = named_children(args)[..] else {
-                return None;
-            };
-            let list = text(list, src);
-            if !text(name, src).ends_with("reduce") || !self.frame_lists.contains(list) {
-                return None;
-            }
-            return self
-                .union_folded_by(function)
-                .map(|union| (list.to_string(), union, 0));
-        }
-        let list = text(flat.base, src);
-        if !matches!(self.adapter.shape(flat.base, src), Shape::Ident)
-            || !self.frame_lists.contains(list)
-        {
-            return None;
-        }
-        flat.links
-            .iter()
-            .enumerate()
-            .find_map(|(at, link)| match link {
-                Link::Call {
-                    name,
-                    args: Some(args),
-                    ..
-                } if vocab::COLLECTION_REDUCERS.contains(&text(*name, src)) => {
-                    let [function] = named_children(*args)[..] else {
+            let name = text(*name, src);
+            match named_children(*args)[..] {
+                // `reduce(f, frames)`
+                [function, collection] if name == "reduce" => Some((at, function, collection)),
+                // `frames.reduce(f)`, `frames.stream().reduce(f)`
+                [function] if vocab::COLLECTION_REDUCERS.contains(&name) => {
+                    let Shape::Call {
+                        object: Some(object),
+                        ..
+                    } = self.adapter.shape(*node, src)
+                    else {
                         return None;
                     };
-                    self.union_folded_by(function)
-                        .map(|union| (list.to_string(), union, at))
+                    Some((at, function, self.streamed(object)))
                 }
                 _ => None,
-            })
+            }
+        })?;
+        let method = self.union_folded_by(function)?;
+        let collection = self.unwrap_parens(collection);
+        let list = text(collection, src);
+        if matches!(self.adapter.shape(collection, src), Shape::Ident) {
+            if !self.frame_lists.contains(list) {
+                return None;
+            }
+            // a list of frame variables folds them in order, as if listed here
+            let (receiver, inputs) = match self.frame_list_variables.get(list) {
+                Some(variables) => (variables[0].clone(), variables[1..].to_vec()),
+                None => (list.to_string(), Vec::new()),
+            };
+            return Some(FoldedUnion {
+                receiver,
+                inputs,
+                method,
+                at,
+                function,
+            });
+        }
+        let items = self.collection_items(collection)?;
+        let (first, rest) = items.split_first()?;
+        Some(FoldedUnion {
+            receiver: capped(text(*first, src), 80),
+            inputs: rest
+                .iter()
+                .filter(|i| matches!(self.adapter.shape(**i, src), Shape::Ident))
+                .map(|i| text(*i, src).to_string())
+                .collect(),
+            method,
+            at,
+            function,
+        })
+    }
+
+    /// The collection a Java stream walks (`frames` of `frames.stream()`), or `node` itself.
+    fn streamed(&self, node: Node<'a>) -> Node<'a> {
+        match self.adapter.shape(node, self.src) {
+            Shape::Call {
+                object: Some(object),
+                name,
+                args,
+            } if text(name, self.src) == "stream"
+                && args.is_none_or(|a| named_children(a).is_empty()) =>
+            {
+                object
+            }
+            _ => node,
+        }
     }
 
     /// The union method a reduction's function value applies (`DataFrame.union`, `_ union _`,
-    /// `Dataset::unionByName`); `None` for any other function.
+    /// `Dataset::unionByName`, `lambda a, b: a.union(b)`); `None` for any other function.
     fn union_folded_by(&self, function: Node<'a>) -> Option<String> {
-        let method = text(self.adapter.folding_method(function, self.src)?, self.src);
+        let method = self
+            .adapter
+            .folding_method(function, self.src)
+            .or_else(|| self.lambda_folding_method(function))?;
+        let method = text(method, self.src);
         matches!(method, "union" | "unionAll" | "unionByName").then(|| method.to_string())
+    }
+
+    /// The method a lambda applies to one variable with another (`lambda a, b: a.union(b)`,
+    /// `(a, b) -> a.union(b, …)`).
+    fn lambda_folding_method(&self, function: Node<'a>) -> Option<Node<'a>> {
+        let src = self.src;
+        if !matches!(self.adapter.shape(function, src), Shape::Lambda) {
+            return None;
+        }
+        let body = self.unwrap_parens(self.adapter.lambda_body(function)?);
+        let Shape::Call {
+            object: Some(object),
+            name,
+            args: Some(args),
+        } = self.adapter.shape(body, src)
+        else {
+            return None;
+        };
+        let other = *named_children(args).first()?;
+        let variables = [object, other]
+            .map(|v| matches!(self.adapter.shape(v, src), Shape::Ident).then(|| text(v, src)));
+        match variables {
+            [Some(a), Some(b)] if a != b => Some(name),
+            _ => None,
+        }
     }
 
     /// The item a comprehension makes of each element ([`LanguageAdapter::comprehension_item`]),

@@ -1298,8 +1298,8 @@ fn a_collection_mapped_to_frames_is_a_frame_list_a_union_reduction_folds() {
     assert_eq!(chains_at(&out, 10), owned("ds", "names", &["map"]));
     assert!(!first_chain_at(&out, 10).appended);
     assert_eq!(first_chain_at(&out, 11).receiver, "names");
-    // a lambda folding them: its body is the reduction's value
-    assert_eq!(chains_at(&out, 12), owned("a", "folded", &["union"]));
+    // a lambda folding them with a union is that union too
+    assert_eq!(chains_at(&out, 12), owned("perLimit", "folded", &["union"]));
 
     // Java: a stream mapped to frames and collected; `reduce(Dataset::union)` unions them
     let src = "class Counts {\n  Dataset<Row> run(Dataset<Row> cust) {\n    var perLimit = Stream.of(1, 3).map(n -> cust.where(col(\"id\").gt(n))).collect(Collectors.toList());\n    Dataset<Row> both = perLimit.stream().reduce(Dataset::union).get();\n    return both;\n  }\n}\n";
@@ -1310,4 +1310,54 @@ fn a_collection_mapped_to_frames_is_a_frame_list_a_union_reduction_folds() {
         chains_at(&out, 4),
         owned("perLimit", "both", &["union", "get"])
     );
+}
+
+#[test]
+fn a_union_reduction_over_frames_listed_in_place_unions_them() {
+    let union_of = |receiver: &str, inputs: &[&str], method: &str, chain: &CallChain| {
+        assert_eq!(chain.receiver, receiver, "{chain:#?}");
+        assert_eq!(chain.calls[0].method, method, "{chain:#?}");
+        let inputs: Vec<String> = inputs.iter().map(|i| i.to_string()).collect();
+        assert_eq!(chain.inputs, inputs, "{chain:#?}");
+    };
+    let src = "object Ids {\n  def run(orders: DataFrame, returns: DataFrame, late: DataFrame): Unit = {\n    val all = Seq(orders, returns, late).reduce(_ union _)\n    val sums = Seq(1, 2).reduce(_ + _)\n  }\n}\n";
+    let out = extract_file(&super::super::scala::Scala, src, "", CodeFlags::default());
+    union_of(
+        "orders",
+        &["returns", "late"],
+        "union",
+        first_chain_at(&out, 3),
+    );
+    assert!(
+        out.chains.iter().all(|c| c.statement.start != 4),
+        "{:#?}",
+        out.chains
+    );
+
+    let src = "import functools\nfrom functools import reduce\norders = spark.read.parquet(\"o\")\nreturns = spark.read.parquet(\"r\")\nlate = spark.read.parquet(\"l\")\na = reduce(DataFrame.union, [orders, returns])\nb = functools.reduce(DataFrame.unionByName, (orders, returns))\nframes = [orders, returns]\nc = reduce(DataFrame.union, frames)\nd = reduce(lambda x, y: x.unionByName(y), [orders, returns])\nframes.append(late)\ne = reduce(DataFrame.union, frames)\n";
+    let out = extract_file(&super::super::python::Python, src, "", CodeFlags::default());
+    union_of("orders", &["returns"], "union", first_chain_at(&out, 6));
+    union_of(
+        "orders",
+        &["returns"],
+        "unionByName",
+        first_chain_at(&out, 7),
+    );
+    // a list of frame variables folds them as written; a lambda folding them is that union
+    // alone (its own `x.unionByName(y)` is no second one)
+    union_of("orders", &["returns"], "union", first_chain_at(&out, 9));
+    union_of(
+        "orders",
+        &["returns"],
+        "unionByName",
+        first_chain_at(&out, 10),
+    );
+    assert_eq!(chains_at(&out, 10).len(), 1, "{:#?}", chains_at(&out, 10));
+    // …until the list holds more than them
+    assert_eq!(first_chain_at(&out, 12).receiver, "frames");
+
+    let src = "class Ids {\n  Dataset<Row> run(Dataset<Row> orders, Dataset<Row> returns) {\n    Dataset<Row> a = Stream.of(orders, returns).reduce(Dataset::union).get();\n    Dataset<Row> b = Arrays.asList(orders, returns).stream().reduce(Dataset::unionAll).get();\n    return a;\n  }\n}\n";
+    let out = extract_file(&super::super::java::Java, src, "", CodeFlags::default());
+    union_of("orders", &["returns"], "union", first_chain_at(&out, 3));
+    union_of("orders", &["returns"], "unionAll", first_chain_at(&out, 4));
 }
