@@ -424,8 +424,11 @@ impl<'a> Extractor<'a> {
             };
             let name = text(*name, src);
             match named_children(*args)[..] {
-                // `reduce(f, frames)`
-                [function, collection] if name == "reduce" => Some((at, function, collection)),
+                // `reduce(f, frames)`, `reduce(f, frames[1:], frames[0])`
+                // (`functools.reduce`, a project's own `pairwise_reduce`)
+                [function, collection] | [function, collection, _] if name.ends_with("reduce") => {
+                    Some((at, function, collection))
+                }
                 // `frames.reduce(f)`, `frames.stream().reduce(f)`
                 [function] if vocab::COLLECTION_REDUCERS.contains(&name) => {
                     let Shape::Call {
@@ -442,6 +445,11 @@ impl<'a> Extractor<'a> {
         })?;
         let method = self.union_folded_by(function)?;
         let collection = self.unwrap_parens(collection);
+        // (`frames[1:]` after `frames[0]` as the start: the list's frames all the same)
+        let collection = match self.adapter.shape(collection, src) {
+            Shape::Index { object, .. } if self.frame_lists.contains(text(object, src)) => object,
+            _ => collection,
+        };
         let list = text(collection, src);
         if matches!(self.adapter.shape(collection, src), Shape::Ident) {
             if !self.frame_lists.contains(list) {

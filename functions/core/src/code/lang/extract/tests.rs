@@ -1334,7 +1334,7 @@ fn a_union_reduction_over_frames_listed_in_place_unions_them() {
         out.chains
     );
 
-    let src = "import functools\nfrom functools import reduce\norders = spark.read.parquet(\"o\")\nreturns = spark.read.parquet(\"r\")\nlate = spark.read.parquet(\"l\")\na = reduce(DataFrame.union, [orders, returns])\nb = functools.reduce(DataFrame.unionByName, (orders, returns))\nframes = [orders, returns]\nc = reduce(DataFrame.union, frames)\nd = reduce(lambda x, y: x.unionByName(y), [orders, returns])\nframes.append(late)\ne = reduce(DataFrame.union, frames)\n";
+    let src = "import functools\nfrom functools import reduce\norders = spark.read.parquet(\"o\")\nreturns = spark.read.parquet(\"r\")\nlate = spark.read.parquet(\"l\")\na = reduce(DataFrame.union, [orders, returns])\nb = functools.reduce(DataFrame.unionByName, (orders, returns))\nframes = [orders, returns]\nc = reduce(DataFrame.union, frames)\nd = reduce(lambda x, y: x.unionByName(y), [orders, returns])\nf = reduce(lambda a, b: a.union(b), frames[1:], frames[0])\nframes.append(late)\ne = reduce(DataFrame.union, frames)\n";
     let out = extract_file(&super::super::python::Python, src, "", CodeFlags::default());
     union_of("orders", &["returns"], "union", first_chain_at(&out, 6));
     union_of(
@@ -1353,8 +1353,15 @@ fn a_union_reduction_over_frames_listed_in_place_unions_them() {
         first_chain_at(&out, 10),
     );
     assert_eq!(chains_at(&out, 10).len(), 1, "{:#?}", chains_at(&out, 10));
+    // (a start value from the list, the rest folded onto it: the same union)
+    let started = first_chain_at(&out, 11);
+    assert_eq!(
+        (started.receiver.as_str(), started.calls[0].method.as_str()),
+        ("orders", "union")
+    );
+    assert!(started.inputs.contains(&"returns".to_string()));
     // …until the list holds more than them
-    assert_eq!(first_chain_at(&out, 12).receiver, "frames");
+    assert_eq!(first_chain_at(&out, 13).receiver, "frames");
 
     let src = "class Ids {\n  Dataset<Row> run(Dataset<Row> orders, Dataset<Row> returns) {\n    Dataset<Row> a = Stream.of(orders, returns).reduce(Dataset::union).get();\n    Dataset<Row> b = Arrays.asList(orders, returns).stream().reduce(Dataset::unionAll).get();\n    return a;\n  }\n}\n";
     let out = extract_file(&super::super::java::Java, src, "", CodeFlags::default());
