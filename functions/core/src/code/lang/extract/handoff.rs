@@ -42,6 +42,10 @@ const PASSED_ARGS_CAP: usize = 8;
 /// Most elements of a tuple followed as frames.
 const TUPLE_CAP: usize = 8;
 
+/// Most frames a union folding frames listed in place (or a list of frame variables) takes as
+/// inputs: a generated `Seq(f1, …, f5000).reduce(_ union _)` costs no more than this.
+const FOLDED_FRAMES_CAP: usize = 64;
+
 /// A reduction folding frames with a union ([`Extractor::folded_union`]): the union's receiver
 /// (the frame list, or the first frame listed in place), the frames it takes besides, its union
 /// method, and the position of the reducing call among the chain's links.
@@ -350,7 +354,11 @@ impl<'a> Extractor<'a> {
             .filter(|v| self.is_dataframe_var(v) && !self.frame_lists.contains(*v))
             .map(str::to_string)
             .collect();
-        if makes_list && !variables.is_empty() && variables.len() == items.len() {
+        if makes_list
+            && !variables.is_empty()
+            && variables.len() == items.len()
+            && variables.len() <= FOLDED_FRAMES_CAP
+        {
             self.frame_list_variables
                 .insert(list.to_string(), variables);
         } else {
@@ -476,6 +484,7 @@ impl<'a> Extractor<'a> {
                 .iter()
                 .filter(|i| matches!(self.adapter.shape(**i, src), Shape::Ident))
                 .map(|i| text(*i, src).to_string())
+                .take(FOLDED_FRAMES_CAP)
                 .collect(),
             method,
             at,

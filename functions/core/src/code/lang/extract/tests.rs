@@ -1363,6 +1363,16 @@ fn a_union_reduction_over_frames_listed_in_place_unions_them() {
     // …until the list holds more than them
     assert_eq!(first_chain_at(&out, 13).receiver, "frames");
 
+    // (a generated union of thousands of frames takes a bounded number of them)
+    let many: Vec<String> = (0..5000).map(|i| format!("f{i}")).collect();
+    let src = format!(
+        "object Many {{\n  def run(f0: DataFrame): Unit = {{\n    val all = Seq({}).reduce(_ union _)\n  }}\n}}\n",
+        many.join(", ")
+    );
+    let out = extract_file(&super::super::scala::Scala, &src, "", CodeFlags::default());
+    let all = first_chain_at(&out, 3);
+    assert_eq!((all.receiver.as_str(), all.inputs.len()), ("f0", 64));
+
     let src = "class Ids {\n  Dataset<Row> run(Dataset<Row> orders, Dataset<Row> returns) {\n    Dataset<Row> a = Stream.of(orders, returns).reduce(Dataset::union).get();\n    Dataset<Row> b = Arrays.asList(orders, returns).stream().reduce(Dataset::unionAll).get();\n    return a;\n  }\n}\n";
     let out = extract_file(&super::super::java::Java, src, "", CodeFlags::default());
     union_of("orders", &["returns"], "union", first_chain_at(&out, 3));
