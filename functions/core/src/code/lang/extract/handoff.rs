@@ -397,7 +397,8 @@ impl<'a> Extractor<'a> {
         Some((list, vec![item]))
     }
 
-    /// The frame list whose element `value` is: `rows[0]`, Java's `frames.get(0)`.
+    /// The frame list whose element `value` is: `rows[0]`, Java's `frames.get(0)`, Scala's
+    /// `frames(0)` and `frames.head` / `frames.last`.
     pub(super) fn frame_list_element(&self, value: Node<'a>) -> Option<String> {
         let src = self.src;
         let list = match self.adapter.shape(value, src) {
@@ -407,6 +408,10 @@ impl<'a> Extractor<'a> {
                 name,
                 ..
             } if matches!(text(name, src), "get" | "head") => object,
+            Shape::Call {
+                object: None, name, ..
+            } => name,
+            Shape::Member { object, name } if matches!(text(name, src), "head" | "last") => object,
             _ => return None,
         };
         let list = text(list, src);

@@ -1274,7 +1274,7 @@ fn a_collection_mapped_to_frames_is_a_frame_list_a_union_reduction_folds() {
         vec![(r.to_string(), Some(a.to_string()), calls)]
     };
     // Scala: `map` over a collection makes a list of frames; `reduce(_ union _)` unions them
-    let src = "object Counts {\n  def run(cust: DataFrame, ds: Dataset[Car]): Unit = {\n    val perLimit = Seq(1, 3).map(n => cust.where(col(\"id\") > n).count())\n    val byBlock = limits.map { n =>\n      cust.where(col(\"id\") < n)\n    }\n    val both = perLimit.reduce(_ union _)\n    val dotted = byBlock.reduceLeft(_.unionByName(_))\n    val summed = perLimit.reduce(_ + _)\n    val names = ds.map(car => car.name)\n    val typed = names.filter(n => n.nonEmpty)\n    val folded = perLimit.reduce((a, b) => a.union(b))\n  }\n}\n";
+    let src = "object Counts {\n  def run(cust: DataFrame, ds: Dataset[Car]): Unit = {\n    val perLimit = Seq(1, 3).map(n => cust.where(col(\"id\") > n).count())\n    val byBlock = limits.map { n =>\n      cust.where(col(\"id\") < n)\n    }\n    val both = perLimit.reduce(_ union _)\n    val dotted = byBlock.reduceLeft(_.unionByName(_))\n    val summed = perLimit.reduce(_ + _)\n    val names = ds.map(car => car.name)\n    val typed = names.filter(n => n.nonEmpty)\n    val folded = perLimit.reduce((a, b) => a.union(b))\n    val first = perLimit.head\n    val second = perLimit(1)\n  }\n}\n";
     let out = extract_file(&super::super::scala::Scala, src, "", CodeFlags::default());
     assert_eq!(
         chains_at(&out, 3),
@@ -1298,6 +1298,9 @@ fn a_collection_mapped_to_frames_is_a_frame_list_a_union_reduction_folds() {
     assert_eq!(chains_at(&out, 10), owned("ds", "names", &["map"]));
     assert!(!first_chain_at(&out, 10).appended);
     assert_eq!(first_chain_at(&out, 11).receiver, "names");
+    // an element of the list is one of its frames
+    assert_eq!(chains_at(&out, 13), owned("perLimit", "first", &[]));
+    assert_eq!(chains_at(&out, 14), owned("perLimit", "second", &[]));
     // a lambda folding them with a union is that union too
     assert_eq!(chains_at(&out, 12), owned("perLimit", "folded", &["union"]));
 
