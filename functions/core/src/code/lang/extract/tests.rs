@@ -1202,14 +1202,20 @@ fn chains_at(out: &FileExtract, line: u32) -> Vec<(String, Option<String>, Vec<S
         .collect()
 }
 
+/// One chain as [`chains_at`] gives it: its receiver, the variable it is assigned to, its calls.
+fn owned(
+    receiver: &str,
+    assigned: &str,
+    calls: &[&str],
+) -> Vec<(String, Option<String>, Vec<String>)> {
+    let calls = calls.iter().map(|c| c.to_string()).collect();
+    vec![(receiver.to_string(), Some(assigned.to_string()), calls)]
+}
+
 #[test]
 fn a_frame_added_to_a_list_reaches_the_list_s_elements_and_loops_over_it() {
     let src = "def funnel(flagged, steps):\n    rows = []\n    for step in steps:\n        rows.append(\n            flagged.filter(F.array_contains(\"types\", step)).groupBy(\"d\").count()\n        )\n    names = []\n    names.append(step.upper())\n    union = rows[0]\n    for r in rows[1:]:\n        union = union.unionByName(r)\n    return union\n";
     let out = extract_file(&super::super::python::Python, src, "", CodeFlags::default());
-    let owned = |r: &str, a: &str, calls: &[&str]| {
-        let calls = calls.iter().map(|c| c.to_string()).collect();
-        vec![(r.to_string(), Some(a.to_string()), calls)]
-    };
     // the appended chain is the list's; a list of other values is no frame list
     assert_eq!(
         chains_at(&out, 4),
@@ -1269,10 +1275,6 @@ fn a_frame_added_to_a_list_reaches_the_list_s_elements_and_loops_over_it() {
 
 #[test]
 fn a_collection_mapped_to_frames_is_a_frame_list_a_union_reduction_folds() {
-    let owned = |r: &str, a: &str, calls: &[&str]| {
-        let calls = calls.iter().map(|c| c.to_string()).collect();
-        vec![(r.to_string(), Some(a.to_string()), calls)]
-    };
     // Scala: `map` over a collection makes a list of frames; `reduce(_ union _)` unions them
     let src = "object Counts {\n  def run(cust: DataFrame, ds: Dataset[Car]): Unit = {\n    val perLimit = Seq(1, 3).map(n => cust.where(col(\"id\") > n).count())\n    val byBlock = limits.map { n =>\n      cust.where(col(\"id\") < n)\n    }\n    val both = perLimit.reduce(_ union _)\n    val dotted = byBlock.reduceLeft(_.unionByName(_))\n    val summed = perLimit.reduce(_ + _)\n    val names = ds.map(car => car.name)\n    val typed = names.filter(n => n.nonEmpty)\n    val folded = perLimit.reduce((a, b) => a.union(b))\n    val first = perLimit.head\n    val second = perLimit(1)\n  }\n}\n";
     let out = extract_file(&super::super::scala::Scala, src, "", CodeFlags::default());
