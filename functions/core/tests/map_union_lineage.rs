@@ -235,7 +235,8 @@ fn a_scala_or_java_reduction_folding_mapped_frames_is_the_union() {
     }
 }
 
-/// Two frames made by their own statements, then unioned by a reduction (`{fold}`'s line 7).
+/// Two frames made by their own statements, then unioned by `fold` (on line 6 of the Python
+/// source, 7 of the Scala).
 fn folding(python: bool, fold: &str) -> String {
     if python {
         format!(
@@ -286,5 +287,36 @@ fn a_reduction_folding_listed_frames_unions_each_where_it_was_made() {
         assert_eq!(lines("7"), union, "union: {fold}");
         assert_eq!(lines("3"), first, "first input's projection: {fold}");
         assert_eq!(lines("6"), second, "second input's projection: {fold}");
+    }
+}
+
+#[test]
+fn an_element_of_a_list_of_frame_variables_is_that_variable_s_frame() {
+    // `frames[0].union(frames[1])` over `frames = [order_ids, cust_ids]`: each input is the
+    // variable the list holds at that position, not the whole list
+    let plan = support::fixture_plan("union");
+    for (python, statement) in [
+        (
+            true,
+            "frames = [order_ids, cust_ids]\nall_ids = frames[0].union(frames[1])",
+        ),
+        (
+            true,
+            "frames = [order_ids, cust_ids]\nfirst = frames[0]\nall_ids = first.union(frames[-1])",
+        ),
+        (
+            false,
+            "    val frames = Seq(orderIds, custIds)\n    val allIds = frames.head.union(frames(1))",
+        ),
+    ] {
+        let (file, first, second) = match python {
+            true => ("ids.py", "4-4", "5-5"),
+            false => ("Ids.scala", "5-5", "6-6"),
+        };
+        let source = folding(python, statement);
+        let mappings = support::map_against(&[(file, &source)], &plan);
+        let lines = |id: &str| support::code_at(&mappings, id).1;
+        assert_eq!(lines("3"), first, "first input's projection: {statement}");
+        assert_eq!(lines("6"), second, "second input's projection: {statement}");
     }
 }

@@ -42,6 +42,13 @@ impl<'a> Extractor<'a> {
                     continue;
                 }
             }
+            // `union(frames(1))`: the frame variable a list holds at that position
+            if let Some(variable) = self.listed_variable(node) {
+                if variable != receiver {
+                    inputs.push(variable);
+                }
+                continue;
+            }
             match self.adapter.shape(node, src) {
                 // The SQL of `spark.sql("…")` is indexed as a SqlStatement, not as a literal.
                 Shape::Str if method == "sql" => {}

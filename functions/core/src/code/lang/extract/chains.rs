@@ -267,6 +267,13 @@ impl<'a> Extractor<'a> {
         if let Some(folded) = reduced_list {
             receiver = folded.receiver;
             inputs.extend(folded.inputs);
+        } else if let Some(variable) = list_element
+            .is_some()
+            .then(|| self.listed_variable(flat.base))
+            .flatten()
+        {
+            // `frames[0].union(…)`: the frame variable the list holds there
+            receiver = variable;
         } else if flat.base_is_call
             && let Some(first) = calls.first()
         {

@@ -183,7 +183,11 @@ impl<'a> Extractor<'a> {
         returned: Option<Node<'a>>,
     ) {
         if let Some((var, value)) = assigned {
-            if let Some(list) = self.frame_list_element(value) {
+            // (`first = frames[0]` of a list of frame variables: that variable's frame)
+            if let Some(list) = self
+                .listed_variable(value)
+                .or_else(|| self.frame_list_element(value))
+            {
                 self.pass_through(statement, host, list, Vec::new(), Some(var.clone()), None);
                 self.df_vars.insert(var);
                 return;
@@ -416,6 +420,37 @@ impl<'a> Extractor<'a> {
         };
         let list = text(list, src);
         self.frame_lists.contains(list).then(|| list.to_string())
+    }
+
+    /// The frame variable an element of a list of frame variables is, when its position is
+    /// written: `frames[1]`, `frames[-1]`, Java's `frames.get(1)`, Scala's `frames(1)`,
+    /// `frames.head`, `frames.last` ([`Self::record_frame_list_variables`]).
+    pub(super) fn listed_variable(&self, element: Node<'a>) -> Option<String> {
+        let src = self.src;
+        let list = self.frame_list_element(element)?;
+        let variables = self.frame_list_variables.get(&list)?;
+        let position = |n: Node<'a>| -> Option<i64> { text(n, src).trim().parse().ok() };
+        let at = match self.adapter.shape(element, src) {
+            Shape::Index { index, .. } => position(index)?,
+            Shape::Call {
+                args: Some(args), ..
+            } => match named_children(args)[..] {
+                [only] => position(only)?,
+                _ => return None,
+            },
+            Shape::Member { name, .. } if text(name, src) == "last" => -1,
+            Shape::Member { .. } => 0,
+            _ => return None,
+        };
+        let at = if at < 0 {
+            variables.len() as i64 + at
+        } else {
+            at
+        };
+        usize::try_from(at)
+            .ok()
+            .and_then(|at| variables.get(at))
+            .cloned()
     }
 
     /// A reduction folding frames with a union — Python's `reduce(DataFrame.union, rows)`

@@ -1383,3 +1383,15 @@ fn a_union_reduction_over_frames_listed_in_place_unions_them() {
     union_of("orders", &["returns"], "union", first_chain_at(&out, 3));
     union_of("orders", &["returns"], "unionAll", first_chain_at(&out, 4));
 }
+
+#[test]
+fn an_element_of_a_list_of_frame_variables_is_that_variable() {
+    let src = "orders = spark.read.parquet(\"o\")\nreturns = spark.read.parquet(\"r\")\nframes = [orders, returns]\nfirst = frames[0]\nboth = frames[0].union(frames[-1])\n";
+    let out = extract_file(&super::super::python::Python, src, "", CodeFlags::default());
+    assert_eq!(chains_at(&out, 4), owned("orders", "first", &[]));
+    let both = first_chain_at(&out, 5);
+    assert_eq!(
+        (both.receiver.as_str(), both.inputs.as_slice()),
+        ("orders", ["returns".to_string()].as_slice())
+    );
+}
