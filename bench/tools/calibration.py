@@ -49,6 +49,9 @@ TRANSLATION_CAP = 0.7
 LANGUAGES = {".py": "python", ".ipynb": "python", ".scala": "scala", ".java": "java", ".sql": "sql"}
 # The reasoner's words when a site in another file explains the node equally well (reason.rs).
 TWIN_WORDS = "explains it equally well"
+# finalize.rs's words when rows of scanned objects may have been pruned for a later statement:
+# the gate caps those at the coin toss too.
+PRUNED_OBJECTS_WORDS = "unless Spark pruned it to the columns a later statement reads"
 
 
 def sets(out, kind):
@@ -88,9 +91,10 @@ def points(out, kind):
 def twin_kind(mapping):
     """None, or the kind of code explaining the node as well: "translation" (another
     language) or "copy"."""
-    found = re.search(r"but (.+?):\d+-\d+ " + TWIN_WORDS, mapping.get("explanation") or "")
+    explanation = mapping.get("explanation") or ""
+    found = re.search(r"but (.+?):\d+-\d+ " + TWIN_WORDS, explanation)
     if not found:
-        return None
+        return "copy" if PRUNED_OBJECTS_WORDS in explanation else None
     language = lambda path: LANGUAGES.get(os.path.splitext(path)[1].lower())
     chosen = (mapping.get("mappedCode") or {}).get("file") or ""
     return "translation" if language(found.group(1)) != language(chosen) else "copy"
