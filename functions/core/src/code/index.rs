@@ -67,7 +67,7 @@ use serde::{Deserialize, Serialize};
 /// version 77: `COUNT(DISTINCT *)` carries no made-up name; version 78: a `withColumns` mapping's
 /// keys are new names, its values columns; version 79: a fill's mapping fills its keys with its
 /// values; version 80: `summary("count")`'s arguments are statistics' names, not columns).
-pub const INDEX_FORMAT_VERSION: u32 = 86;
+pub const INDEX_FORMAT_VERSION: u32 = 88;
 
 pub type FileId = u32;
 pub type SymbolId = u32;
@@ -207,6 +207,10 @@ pub struct Symbol {
     /// bean's instance fields — the columns a frame of its objects has.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub params: Vec<String>,
+    /// The values a function's parameters default to (`def read(spark, path=SALES_PATH)`,
+    /// Scala's `path: String = Paths.Sales`): what a call leaving one out passes it.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub defaults: Vec<ParamDefault>,
     /// For a function returning a column expression (`def clean(c): return lower(trim(c))`):
     /// the functions that expression calls, which a call of it in a frame's arguments applies
     /// (`select(clean(col("name")))` plans `lower(trim(name))`).
@@ -329,6 +333,14 @@ pub struct PassedArg {
     pub value: ArgValue,
 }
 
+/// A parameter's default value ([`Symbol::defaults`]).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ParamDefault {
+    pub param: String,
+    pub value: ArgValue,
+}
+
 /// A string literal, or a name: a constant's (resolved through [`Constant`]s) or a DataFrame
 /// variable's (the flow into the function's parameter).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -369,6 +381,11 @@ impl RepoIndex {
     }
 }
 
+/// Ends an input of a [`CallChain`] that is no variable but the frames an argument reads inline
+/// from the session before it: `spark(…)` for `join(spark.table("stores"), …)`, whose read is
+/// indexed as a chain of its own after the joining one.
+pub const INLINE_READ: &str = "(…)";
+
 /// One statement's DataFrame method chain and its place in the variable flow.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -382,7 +399,9 @@ pub struct CallChain {
     pub statement: LineRange,
     /// The chain's starting expression: a variable (`df`), `spark`, `spark.read`, …
     pub receiver: String,
-    /// Other DataFrame variables used in arguments (join partners, union inputs, …).
+    /// Other DataFrame variables used in arguments (join partners, union inputs, …), and a
+    /// session followed by [`INLINE_READ`] for frames read from it inline there
+    /// (`join(spark.table("stores"), …)`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub inputs: Vec<String>,
     /// Variable the chain's result is assigned to, if any.

@@ -431,6 +431,7 @@ impl<'a> Extractor<'a> {
             parent,
             callers: Vec::new(),
             params: self.parameters(node, kind),
+            defaults: self.parameter_defaults(node, kind),
             returned_functions: Vec::new(),
             flags,
         });

@@ -2,7 +2,7 @@
 //! inside which chains, and which chains register the views a statement reads.
 
 use super::*;
-use crate::code::ArgValue;
+use crate::code::{ArgValue, INLINE_READ};
 
 /// Which SQL statements each chain runs: a chain calling `sql(…)` on the statement's host lines
 /// (`spark.sql("""…""")`), or naming the variable the SQL was assigned to (`q = """…"""` then
@@ -357,6 +357,21 @@ pub(super) fn flow_edges(
         }
         fixture_feeds(chain.file, chain.symbol, var)
     };
+    // `self.sales.groupBy(…)` in one method after `self.sales = spark.read…` in another (or
+    // earlier in the same one): the frame an object holds is what assigned it there.
+    let held_frame = |chain: &CallChain, expression: &str| -> Vec<usize> {
+        let Some(attribute) = attribute_variable(expression)
+            .filter(|a| !crate::code::lang::vocab::is_session_name(a))
+        else {
+            return Vec::new();
+        };
+        let assigned = definitions(chain, attribute);
+        if assigned.is_empty() {
+            attribute_definitions(chain, attribute)
+        } else {
+            assigned
+        }
+    };
     // Chains of one statement: a chain written inside another's arguments
     // (`a.join(b.withColumnRenamed("id", "key"), "key")`) comes after it in the index.
     let mut by_statement: HashMap<(FileId, LineRange), Vec<usize>> = HashMap::new();
@@ -393,12 +408,41 @@ pub(super) fn flow_edges(
                 }
                 feeds.extend(defined.into_iter().map(|def| (FlowRole::Receiver, def)));
             }
+            // `self.sales.groupBy(…)` in one method after `self.sales = spark.read…` in another
+            // (or earlier in the same one): the frame the object holds is what assigned it
+            if registered_attribute.is_none() && feeds.is_empty() {
+                feeds.extend(
+                    held_frame(chain, &chain.receiver)
+                        .into_iter()
+                        .filter(|def| *def != idx)
+                        .map(|def| (FlowRole::Receiver, def)),
+                );
+            }
             for &def in helper.source.iter().chain(&helper.applied) {
                 if def != idx && !feeds.iter().any(|(_, d)| *d == def) {
                     feeds.push((FlowRole::Receiver, def));
                 }
             }
             for input in &chain.inputs {
+                // `join(spark.table("stores"), …)`: the chains of the statement reading from that
+                // session inline, each after the chain whose arguments hold it
+                if let Some(session) = input.strip_suffix(INLINE_READ) {
+                    let session = root_variable(session);
+                    let inline = by_statement[&(chain.file, chain.statement)]
+                        .iter()
+                        .copied()
+                        .filter(|&other| other > idx)
+                        .filter(|&other| {
+                            let inner = &chains[other];
+                            inner.assigned_to.is_none() && root_variable(&inner.receiver) == session
+                        });
+                    for def in inline {
+                        if !feeds.iter().any(|(_, d)| *d == def) {
+                            feeds.push((FlowRole::Argument, def));
+                        }
+                    }
+                    continue;
+                }
                 let variable = root_variable(input);
                 // The inline chain on that input, when the argument is one: it is what enters.
                 let inline = by_statement[&(chain.file, chain.statement)]
@@ -416,6 +460,9 @@ pub(super) fn flow_edges(
                 let mut defined = definitions(chain, variable);
                 if input == variable {
                     defined.retain(|def| !chains[*def].appended);
+                }
+                if defined.is_empty() && inline.is_none() {
+                    defined = held_frame(chain, input);
                 }
                 if defined.is_empty() && inline.is_none() {
                     defined = outside_feeds(chain, variable);

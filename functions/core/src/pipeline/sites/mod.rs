@@ -907,6 +907,85 @@ mod tests {
     }
 
     #[test]
+    fn a_parameter_left_out_holds_its_default() {
+        // `read_sales(spark)` reads what `path` defaults to, a constant of the helper's module
+        // (Python) or of an object (Scala); a value passed instead is read too.
+        let files = [
+            (
+                "lib/io.py",
+                "SALES_PATH = \"data/sales.csv\"\n\
+                 def read_sales(spark, path=SALES_PATH, header: bool = True):\n    \
+                 return spark.read.option(\"header\", header).csv(path)\n",
+            ),
+            (
+                "jobs/report.py",
+                "from lib.io import read_sales\n\
+                 sales = read_sales(spark)\n\
+                 older = read_sales(spark, \"data/sales_2023.csv\")\n",
+            ),
+            (
+                "Readers.scala",
+                "object Paths { val Stores = \"data/stores.json\" }\n\
+                 object Readers {\n  \
+                 def stores(spark: SparkSession, path: String = Paths.Stores): DataFrame = spark.read.json(path)\n}\n",
+            ),
+        ];
+        let index = repo_index(&files);
+        let table = SiteTable::build(&index);
+        let call = |method: &str| {
+            table
+                .sites
+                .iter()
+                .find(|s| matches!(&s.kind, SiteKind::Call { method: m, .. } if m == method))
+                .unwrap()
+        };
+        assert!(call("csv").evidence.has(TokenKind::Path, "sales"));
+        assert!(call("csv").evidence.has(TokenKind::Path, "sales_2023"));
+        assert!(call("json").evidence.has(TokenKind::Path, "stores"));
+    }
+
+    #[test]
+    fn a_frame_an_object_holds_is_what_assigned_it_in_any_of_its_methods() {
+        let table = site_table(
+            "report.py",
+            "class StoreReport:\n    \
+             def load(self):\n        \
+             self.sales = self.spark.read.csv(self.path)\n        \
+             return self\n    \
+             def daily(self):\n        \
+             return self.sales.groupBy(\"day\").count()\n    \
+             def top(self):\n        \
+             self.sales = self.sales.filter(\"qty > 1\")\n        \
+             return self.sales.select(\"day\")\n    \
+             def stores(self):\n        \
+             self.shops = self.spark.read.json(\"shops\")\n    \
+             def joined(self):\n        \
+             return self.sales.join(self.shops, \"store_id\")\n",
+        );
+        let read = call_site(&table, 3, "csv").id;
+        let count = call_site(&table, 6, "count").id;
+        assert!(table.upstream(count, None).contains(&read));
+        // within one method the nearest assignment before it is the frame
+        let select = call_site(&table, 9, "select").id;
+        let filter = call_site(&table, 8, "filter").id;
+        assert!(table.upstream(select, None).contains(&filter));
+        assert!(table.upstream(filter, None).contains(&read));
+        // … as a join's argument too
+        let join = call_site(&table, 13, "join").id;
+        let shops = call_site(&table, 11, "json").id;
+        assert!(
+            table
+                .upstream(join, Some(FlowRole::Argument))
+                .contains(&shops)
+        );
+        assert!(
+            !table
+                .upstream(join, Some(FlowRole::Argument))
+                .contains(&read)
+        );
+    }
+
+    #[test]
     fn a_frame_list_s_elements_are_its_frames_and_the_list_passed_whole_is_none() {
         let source = "def union_all(dfs):\n    \
                       first, *_ = dfs\n    \
@@ -1868,6 +1947,37 @@ mod tests {
         let receiver = table.upstream(join, Some(FlowRole::Receiver));
         assert!(receiver.contains(&site("createDataFrame", 1)));
         assert!(!receiver.contains(&site("withColumnRenamed", 3)));
+    }
+
+    #[test]
+    fn a_frame_read_inline_from_the_session_enters_the_join_as_its_argument() {
+        // Both reads of one statement are chains of their own; the one inside `join(…)` is the
+        // join's right side, as a frame variable there would be, so the statement's flow holds
+        // the scans of both tables.
+        let table = site_table(
+            "anti.py",
+            "anti = spark.table(\"sales\").join(spark.table(\"stores\"), \"store_id\", \"left_anti\")\n\
+             anti.show()\n",
+        );
+        let join = call_site(&table, 1, "join").id;
+        let tables: Vec<SiteId> = table
+            .sites
+            .iter()
+            .filter(|s| matches!(&s.kind, SiteKind::Call { method, .. } if method == "table"))
+            .map(|s| s.id)
+            .collect();
+        assert_eq!(tables.len(), 2);
+        let read_of = |s: SiteId| match table.sites[s].kind {
+            SiteKind::Call { chain, .. } => chain,
+            _ => unreachable!(),
+        };
+        let (outer, inline) = (read_of(tables[0]), read_of(tables[1]));
+        assert_ne!(outer, inline);
+        let argument = table.upstream(join, Some(FlowRole::Argument));
+        let receiver = table.upstream(join, Some(FlowRole::Receiver));
+        assert!(argument.contains(&tables[1]) && !argument.contains(&tables[0]));
+        assert!(receiver.contains(&tables[0]) && !receiver.contains(&tables[1]));
+        assert!(table.flow_of_chain(outer).contains(&tables[1]));
     }
 
     #[test]

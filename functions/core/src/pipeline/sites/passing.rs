@@ -146,8 +146,15 @@ impl<'i> PassedValues<'i> {
                 if as_path {
                     most = MAX_PATHS_PASSED;
                 }
-                for arg in self.arguments(function, name) {
-                    match &arg.value {
+                // … and what it defaults to, for a call leaving it out
+                // (`def read_sales(spark, path=SALES_PATH)` called `read_sales(spark)`)
+                let defaults = function.defaults.iter().filter(|d| d.param == name);
+                let given = self
+                    .arguments(function, name)
+                    .map(|arg| &arg.value)
+                    .chain(defaults.map(|d| &d.value));
+                for value in given {
+                    match value {
                         ArgValue::Literal(v) => values.push(v.as_str()),
                         ArgValue::Name(n) => values.extend(self.constant(n)),
                         ArgValue::Setting(key) => values.extend_from_slice(self.setting(key)),

@@ -2,10 +2,34 @@
 //! tables and paths, by the role the method gives each argument (see `vocab`).
 
 use super::*;
+use crate::code::INLINE_READ;
 use crate::code::sql_expr::COUNT_OF_ROWS;
 use crate::code::strings::PLACEHOLDER;
 
 impl<'a> Extractor<'a> {
+    /// The session an argument reads a frame from inline (`spark.table("stores")`,
+    /// `self.spark.read.parquet(path)`): the text its own chain's receiver starts with.
+    fn inline_session_read(&self, node: Node<'a>) -> Option<String> {
+        if !matches!(self.adapter.shape(node, self.src), Shape::Call { .. }) {
+            return None;
+        }
+        let flat = self.flatten(node)?;
+        if flat.base_is_call {
+            return None;
+        }
+        let mut receiver = text(flat.base, self.src).to_string();
+        for link in &flat.links {
+            match link {
+                Link::Member { name } if !self.is_session(&receiver) => {
+                    receiver.push('.');
+                    receiver.push_str(text(*name, self.src));
+                }
+                _ => break,
+            }
+        }
+        self.is_session(&receiver).then_some(receiver)
+    }
+
     /// Break a call's arguments down into columns, literals, functions, aliases, tables, paths.
     // Long (~145 lines): one explicit-stack walk over an argument tree, one arm per node shape
     // (string, column symbol, call, keyword, lambda …).
@@ -41,6 +65,13 @@ impl<'a> Extractor<'a> {
                 if !matches!(self.adapter.shape(node, src), Shape::Member { .. }) {
                     continue;
                 }
+            }
+            // `join(spark.table("stores"), …)`: a frame read inline from a session, whose own
+            // chain (indexed after this one) enters the call as its argument
+            if vocab::FRAME_TAKING_METHODS.contains(&method)
+                && let Some(session) = self.inline_session_read(node)
+            {
+                inputs.push(format!("{session}{INLINE_READ}"));
             }
             // `union(frames(1))`: the frame variable a list holds at that position
             if let Some(variable) = self.listed_variable(node) {

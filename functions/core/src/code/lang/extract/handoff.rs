@@ -32,7 +32,9 @@
 use super::super::vocab;
 use super::super::{Shape, named_children, text};
 use super::{Extractor, Flat, Link, STATEMENT_TEXT_CAP, capped, is_foreign_module};
-use crate::code::index::{ArgValue, CallChain, Constant, LineRange, PassedArg, SymbolKind};
+use crate::code::index::{
+    ArgValue, CallChain, Constant, LineRange, ParamDefault, PassedArg, SymbolKind,
+};
 use crate::code::strings::PLACEHOLDER;
 use tree_sitter::Node;
 
@@ -719,39 +721,8 @@ impl<'a> Extractor<'a> {
                     (None, arg)
                 }
             };
-            // `read(spark, flightsPath)` after `flightsPath = conf.getString("in")`
-            let value = if let Some(key) = self.setting_key(value) {
-                ArgValue::Setting(key)
-            } else {
-                match self.adapter.shape(value, src) {
-                    Shape::Str => match self.adapter.decode_string(value, src) {
-                        Some(decoded) => ArgValue::Literal(decoded.text),
-                        None => continue,
-                    },
-                    // `below(df, "Close", 500)`: a value the helper compares with
-                    Shape::Number => ArgValue::Literal(text(value, src).to_string()),
-                    Shape::Ident => {
-                        let name = text(value, src);
-                        if let Some(var) = self.string_vars.get(name) {
-                            ArgValue::Literal(var.value.text.clone())
-                        } else if self.is_session(name) {
-                            continue;
-                        } else {
-                            ArgValue::Name(name.to_string())
-                        }
-                    }
-                    // `config.RAW_FILE`
-                    Shape::Member { object, name }
-                        if matches!(self.adapter.shape(object, src), Shape::Ident) =>
-                    {
-                        ArgValue::Name(text(name, src).to_string())
-                    }
-                    // `str(RAW_DIR / "orders.parquet")`, `"a" "b"`
-                    _ => match self.string_value(value) {
-                        Some((decoded, _)) => ArgValue::Literal(decoded.text),
-                        None => continue,
-                    },
-                }
+            let Some(value) = self.passed_value(value) else {
+                continue;
             };
             self.out.passed.push(PassedArg {
                 file: 0,
@@ -763,6 +734,39 @@ impl<'a> Extractor<'a> {
                 value,
             });
         }
+    }
+
+    /// What an argument passes a parameter, or a parameter's default gives it: a string or
+    /// number literal, a name (a constant's, resolved later across files), a settings key;
+    /// `None` for anything else (a session, an expression).
+    fn passed_value(&self, value: Node<'a>) -> Option<ArgValue> {
+        let src = self.src;
+        if let Some(key) = self.setting_key(value) {
+            return Some(ArgValue::Setting(key));
+        }
+        Some(match self.adapter.shape(value, src) {
+            Shape::Str => ArgValue::Literal(self.adapter.decode_string(value, src)?.text),
+            // `below(df, "Close", 500)`: a value the helper compares with
+            Shape::Number => ArgValue::Literal(text(value, src).to_string()),
+            Shape::Ident => {
+                let name = text(value, src);
+                if let Some(var) = self.string_vars.get(name) {
+                    ArgValue::Literal(var.value.text.clone())
+                } else if self.is_session(name) {
+                    return None;
+                } else {
+                    ArgValue::Name(name.to_string())
+                }
+            }
+            // `config.RAW_FILE`
+            Shape::Member { object, name }
+                if matches!(self.adapter.shape(object, src), Shape::Ident) =>
+            {
+                ArgValue::Name(text(name, src).to_string())
+            }
+            // `str(RAW_DIR / "orders.parquet")`, `"a" "b"`
+            _ => ArgValue::Literal(self.string_value(value)?.0.text),
+        })
     }
 
     /// A string bound at a module's top level, or as a field of an object or class, is a
@@ -837,6 +841,27 @@ impl<'a> Extractor<'a> {
             .map(|(_, name)| text(name, self.src))
             .filter(|name| *name != "self" && *name != "cls")
             .map(str::to_string)
+            .collect()
+    }
+
+    /// The values a function's parameters default to: Python's `path=SALES_PATH`, Scala's
+    /// `path: String = Paths.Sales` ([`Self::passed_value`]).
+    pub(super) fn parameter_defaults(
+        &self,
+        definition: Node<'a>,
+        kind: SymbolKind,
+    ) -> Vec<ParamDefault> {
+        self.parameter_nodes(definition, kind)
+            .into_iter()
+            .filter_map(|(param, name)| {
+                let value = param
+                    .child_by_field_name("value")
+                    .or_else(|| param.child_by_field_name("default_value"))?;
+                Some(ParamDefault {
+                    param: text(name, self.src).to_string(),
+                    value: self.passed_value(value)?,
+                })
+            })
             .collect()
     }
 

@@ -1395,3 +1395,34 @@ fn an_element_of_a_list_of_frame_variables_is_that_variable() {
         ("orders", ["returns".to_string()].as_slice())
     );
 }
+
+#[test]
+fn a_frame_read_inline_from_the_session_is_an_input_of_the_call_taking_it() {
+    // `join(spark.table("stores"), …)` takes the frame the inline read makes, whose own chain
+    // is indexed after the joining one: the input names the session, marked as no variable.
+    let python = "anti = spark.table(\"sales\").join(spark.table(\"stores\"), \"store_id\", \"left_anti\")\nboth = self.spark.read.parquet(p).union(self.spark.read.parquet(q))\n";
+    let out = extract_file(
+        &super::super::python::Python,
+        python,
+        "",
+        CodeFlags::default(),
+    );
+    assert_eq!(first_chain_at(&out, 1).inputs, ["spark(…)"]);
+    assert_eq!(first_chain_at(&out, 2).inputs, ["self.spark(…)"]);
+    // Scala and Java read and join alike; a frame variable stays a variable
+    let scala = "object Report {\n  def run(spark: SparkSession, sales: DataFrame): Unit = {\n    sales.join(spark.table(\"stores\"), Seq(\"store_id\")).show()\n  }\n}\n";
+    let out = extract_file(&super::super::scala::Scala, scala, "", CodeFlags::default());
+    assert_eq!(first_chain_at(&out, 3).inputs, ["spark(…)"]);
+    let java = "class Report {\n  void run(SparkSession spark, Dataset<Row> sales, Dataset<Row> stores) {\n    sales.join(spark.read().parquet(\"stores\"), \"store_id\").join(stores, \"store_id\").show();\n  }\n}\n";
+    let out = extract_file(&super::super::java::Java, java, "", CodeFlags::default());
+    assert_eq!(first_chain_at(&out, 3).inputs, ["spark(…)", "stores"]);
+    // a session's read outside a frame-taking call is no input (`sql(spark.conf.get(…))`)
+    let python = "df.filter(col(\"x\") > spark.conf.get(\"limit\")).show()\n";
+    let out = extract_file(
+        &super::super::python::Python,
+        python,
+        "",
+        CodeFlags::default(),
+    );
+    assert!(first_chain_at(&out, 1).inputs.is_empty());
+}
