@@ -35,6 +35,8 @@ impl SiteTable {
         let cached_by = frames_cached_by(index);
         let mut chain_feeds = flow_edges(index, &helpers, &returned_by, &passed);
         add_cache_feeds(&cached_by, &mut chain_feeds);
+        add_view_read_feeds(index, &mut chain_feeds);
+        unmark_view_scans(index, &chain_sites, &mut sites);
         absorb_pushed_join_conditions(index, &chain_sites, &chain_feeds, &mut sites);
         inline_computed_columns(index, &chain_sites, &chain_feeds, &mut sites);
         join_split_groupings(index, &chain_sites, &chain_feeds, &mut sites);
@@ -110,6 +112,25 @@ impl<'a> Origin<'a> {
             flags.dead |= sym.flags.dead;
         }
         flags
+    }
+}
+
+/// `spark.table("people")` of a view the repository registers scans nothing of its own: Spark
+/// plans the registered frame, whose reader made the scan ([`reads_registered_view`]).
+fn unmark_view_scans(index: &RepoIndex, chain_sites: &[Vec<SiteId>], sites: &mut [Site]) {
+    let views = registered_views(index);
+    if views.is_empty() {
+        return;
+    }
+    for (chain, own) in index.chains.iter().zip(chain_sites) {
+        if reads_registered_view(chain, &views).is_none() {
+            continue;
+        }
+        for &site in own {
+            if matches!(&sites[site].kind, SiteKind::Call { method, .. } if method == "table") {
+                sites[site].families.remove(OperatorFamily::Scan);
+            }
+        }
     }
 }
 

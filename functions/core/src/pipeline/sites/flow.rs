@@ -112,17 +112,7 @@ pub(super) fn view_edges(index: &RepoIndex) -> Vec<Vec<usize>> {
 /// `createOrReplaceTempView("people")` naming one of the tables it reads (FROM or JOIN),
 /// preferring the same file.
 pub(super) fn view_chain_edges(index: &RepoIndex) -> Vec<Vec<usize>> {
-    let mut registered: HashMap<String, Vec<usize>> = HashMap::new();
-    for (idx, chain) in index.chains.iter().enumerate() {
-        for call in chain.calls.iter().filter(|c| registers_view(&c.method)) {
-            for table in &call.args.tables {
-                registered
-                    .entry(table.to_lowercase())
-                    .or_default()
-                    .push(idx);
-            }
-        }
-    }
+    let registered = registered_views(index);
     if registered.is_empty() {
         return vec![Vec::new(); index.sql.len()];
     }
@@ -154,6 +144,71 @@ pub(super) fn view_chain_edges(index: &RepoIndex) -> Vec<Vec<usize>> {
                 }
             }
             chains
+        })
+        .collect()
+}
+
+/// The chains registering each temporary view, by its name in lower case
+/// (`df.createOrReplaceTempView("people")`).
+pub(super) fn registered_views(index: &RepoIndex) -> HashMap<String, Vec<usize>> {
+    let mut registered: HashMap<String, Vec<usize>> = HashMap::new();
+    for (idx, chain) in index.chains.iter().enumerate() {
+        for call in chain.calls.iter().filter(|c| registers_view(&c.method)) {
+            for table in &call.args.tables {
+                registered
+                    .entry(table.to_lowercase())
+                    .or_default()
+                    .push(idx);
+            }
+        }
+    }
+    registered
+}
+
+/// The temporary view a chain starts by reading from the session (`spark.table("people")`,
+/// `spark.read.table("people")`), when the repository registers one of that name: Spark then
+/// plans the view's own frame, so the chain scans nothing itself ([`view_read_feeds`]).
+pub(super) fn reads_registered_view<'c>(
+    chain: &'c CallChain,
+    views: &HashMap<String, Vec<usize>>,
+) -> Option<&'c str> {
+    if !chain
+        .receiver
+        .split('.')
+        .any(crate::code::lang::vocab::is_session_name)
+    {
+        return None;
+    }
+    let read = chain.calls.iter().find(|c| c.method != "read")?;
+    if read.method != "table" {
+        return None;
+    }
+    let name = read.args.tables.first()?;
+    views.contains_key(&name.to_lowercase()).then_some(name)
+}
+
+/// For each chain reading a registered view ([`reads_registered_view`]), the chains registering
+/// it: those of its own file, else the first elsewhere — as SQL reading the view is fed.
+pub(super) fn view_read_feeds(index: &RepoIndex) -> Vec<Vec<usize>> {
+    let views = registered_views(index);
+    index
+        .chains
+        .iter()
+        .map(|chain| {
+            let Some(name) = reads_registered_view(chain, &views) else {
+                return Vec::new();
+            };
+            let found = &views[&name.to_lowercase()];
+            let same_file: Vec<usize> = found
+                .iter()
+                .copied()
+                .filter(|c| index.chains[*c].file == chain.file)
+                .collect();
+            if same_file.is_empty() {
+                found.iter().copied().take(1).collect()
+            } else {
+                same_file
+            }
         })
         .collect()
 }
@@ -546,6 +601,18 @@ pub(super) fn add_cache_feeds(
                 .any(|(_, fed_by)| *fed_by == cache)
         {
             chain_feeds[chain].push((FlowRole::Receiver, cache));
+        }
+    }
+}
+
+/// Feeds each chain reading a registered view from the chains registering it
+/// ([`view_read_feeds`]).
+pub(super) fn add_view_read_feeds(index: &RepoIndex, chain_feeds: &mut [Vec<(FlowRole, usize)>]) {
+    for (chain, registering) in view_read_feeds(index).into_iter().enumerate() {
+        for fed_by in registering {
+            if fed_by != chain && !chain_feeds[chain].iter().any(|(_, f)| *f == fed_by) {
+                chain_feeds[chain].push((FlowRole::Receiver, fed_by));
+            }
         }
     }
 }

@@ -1981,6 +1981,29 @@ mod tests {
     }
 
     #[test]
+    fn a_registered_view_read_from_the_session_is_the_registered_frame() {
+        // `spark.table("sales")` of a temporary view plans the registered frame: its scan is the
+        // reader's, the `table` call scans nothing — while a table nothing registers is a scan.
+        let table = site_table(
+            "views.py",
+            "sales = spark.read.csv(\"data/sales.csv\")\n\
+             sales.createOrReplaceTempView(\"sales\")\n\
+             top = spark.table(\"sales\").groupBy(\"item\").count()\n\
+             dims = spark.read.table(\"warehouse.stores\").select(\"name\")\n",
+        );
+        let read = call_site(&table, 1, "csv").id;
+        let view = call_site(&table, 3, "table");
+        assert!(!view.families.contains(OperatorFamily::Scan));
+        let count = call_site(&table, 3, "count").id;
+        assert!(table.upstream(count, None).contains(&read));
+        assert!(
+            call_site(&table, 4, "table")
+                .families
+                .contains(OperatorFamily::Scan)
+        );
+    }
+
+    #[test]
     fn reader_variables_hint_at_their_data_set() {
         assert_eq!(
             reader_path_hints("parquet", "(orders_path)"),
