@@ -150,10 +150,9 @@ const METHOD_FAMILIES: &[(&[&str], &[OperatorFamily])] = &[
     (&["sampleby"], &[F::Filter]),
     // `describe()` / `summary()` aggregate every statistic, then explode them into rows.
     (&["describe", "summary"], &[F::Generate, F::Project]),
-    (
-        &["explode", "lateralview", "inline", "unpivot", "melt"],
-        &[F::Generate],
-    ),
+    (&["explode", "lateralview", "inline"], &[F::Generate]),
+    // `unpivot` / `melt` copy each row once per value column: an `Expand`.
+    (&["unpivot", "melt"], &[F::Generate, F::Expand]),
     (
         &["cache", "persist", "checkpoint", "localcheckpoint"],
         &[F::Cache],
@@ -456,6 +455,15 @@ mod tests {
         assert!(
             call_families("withColumn", &["rownumber".into(), "over".into()]).contains(F::Window)
         );
+    }
+
+    #[test]
+    fn an_unpivot_expands_rows_and_an_explode_generates_them() {
+        for method in ["unpivot", "melt"] {
+            assert!(call_families(method, &[]).contains(F::Expand), "{method}");
+        }
+        assert!(!call_families("explode", &[]).contains(F::Expand));
+        assert!(call_families("explode", &[]).contains(F::Generate));
     }
 
     #[test]

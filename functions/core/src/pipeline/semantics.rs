@@ -1574,7 +1574,17 @@ fn derived_reason(
             Some("an input found empty while running, in place of its plan, for".to_owned())
         }
         OperatorFamily::PythonEval => Some("Python UDF evaluation for".to_owned()),
-        OperatorFamily::Expand => Some("row expansion for".to_owned()),
+        // Grouping sets (`rollup`, `cube`) and distinct aggregates expand the rows for the
+        // aggregate above, tagging each copy with its grouping id; an expansion without one is
+        // the user's `unpivot` / `melt` (its output: the ids, the variable and the value).
+        OperatorFamily::Expand => {
+            let tags_copies = d.output.is_empty()
+                || d.output.iter().any(|a| {
+                    a.name.eq_ignore_ascii_case("spark_grouping_id")
+                        || a.name.eq_ignore_ascii_case("gid")
+                });
+            tags_copies.then(|| "row expansion for".to_owned())
+        }
         _ if node.operator.eq_ignore_ascii_case("WindowGroupLimit") => {
             Some("top-k pre-filter for".to_owned())
         }
@@ -2395,6 +2405,35 @@ SortAggregate(keys=[region#1], functions=[max(revenue#2)])
         };
         assert!(sort("DESC").induced_by.is_none(), "the user's orderBy");
         assert!(sort("ASC").induced_by.is_some(), "the aggregate's own sort");
+    }
+
+    #[test]
+    fn an_unpivot_s_expansion_is_the_users_and_a_rollup_s_the_aggregate_s() {
+        // Both plan an Expand; a rollup's tags each copy of a row with its grouping id for the
+        // aggregate above it, an unpivot's copies a row per value column and nothing follows.
+        let expansion = |arguments: &str, above: &str| {
+            let plan = format!(
+                "== Physical Plan ==\n{above} (3)\n+- Expand (2)\n   +- LocalTableScan (1)\n\n\n\
+                 (1) LocalTableScan\nOutput [3]: [id#1, qty#2, price#3]\nArguments: [id#1, qty#2, price#3]\n\n\
+                 (2) Expand\nInput [3]: [id#1, qty#2, price#3]\nArguments: {arguments}\n\n\
+                 (3) {above}\nInput [4]: [id#1, a#4, b#5, c#6]\n"
+            );
+            let graph = parse_plan(&plan, &ParseOptions::default()).unwrap();
+            let semantics = plan_semantics(&graph);
+            let idx = graph
+                .nodes
+                .iter()
+                .position(|n| n.family == crate::plan::OperatorFamily::Expand)
+                .unwrap();
+            semantics[idx].induced_by.is_some()
+        };
+        let unpivot = "[[id#1, qty, cast(qty#2 as double)], [id#1, price, price#3]], [id#1, metric#4, value#5]";
+        assert!(!expansion(unpivot, "Filter"), "the user's unpivot");
+        let rollup = "[[id#1, qty#2, price#3, 0], [id#1, qty#2, null, 1]], [id#1, qty#7, price#8, spark_grouping_id#6L]";
+        assert!(
+            expansion(rollup, "HashAggregate"),
+            "rows expanded for the rollup"
+        );
     }
 
     #[test]
