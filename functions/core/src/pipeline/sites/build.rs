@@ -831,9 +831,11 @@ fn call_evidence(
         evidence.add(TokenKind::Literal, join_type);
         evidence.add(TokenKind::Function, DISTINCT);
     }
-    // `dropDuplicates("a", "b")` keeps every other column as `first(x)`, as the plan shows.
+    // `dropDuplicates("a", "b")` keeps every other column as `first(x)`, as the plan shows, and
+    // keys on the columns it names: another column in the keys is another de-duplication.
     if is_deduplicating_method(&call.method) && names_keys(call) {
         evidence.add(TokenKind::Function, "first");
+        add_group_keys(&mut evidence, call);
     }
     let previous_call = position.checked_sub(1).map(|p| &chain.calls[p]);
     // The call aggregating a grouping is the same Aggregate: it holds the grouping's keys too

@@ -233,6 +233,9 @@ pub(super) fn registers_view(method: &str) -> bool {
 /// The most assignments of one variable in branches that may reach one read.
 const MAY_REACH_CAP: usize = 4;
 
+/// The most frames added to one list that reach a read of it (its elements, each an input).
+const LIST_ITEMS_CAP: usize = 16;
+
 /// For each chain, the chains defining the variables it reads: the nearest earlier assignment in
 /// the same file, preferring the same enclosing symbol (then module level) — and the ones before
 /// it that may have run last instead, while it sits in a branch the read is not in; and the
@@ -268,10 +271,19 @@ pub(super) fn flow_edges(
             .collect();
         same_scope.sort_by_key(|c| std::cmp::Reverse(chains[*c].statement.start));
         let mut reaching = Vec::new();
-        for c in same_scope {
+        for &c in &same_scope {
             reaching.push(c);
             if chains[c].branch_depth <= chain.branch_depth || reaching.len() >= MAY_REACH_CAP {
                 break;
+            }
+        }
+        // A list (or mapping) holds every frame added to it before, not only the last
+        // (`frames = {"sales": …, "stores": …}`, `rows.append(…)` twice): each is an element.
+        if reaching.first().is_some_and(|c| chains[*c].appended) {
+            for &c in same_scope.iter().filter(|c| chains[**c].appended) {
+                if !reaching.contains(&c) && reaching.len() < LIST_ITEMS_CAP {
+                    reaching.push(c);
+                }
             }
         }
         if reaching.is_empty() {

@@ -2004,6 +2004,58 @@ mod tests {
     }
 
     #[test]
+    fn frames_kept_in_a_mapping_are_its_values() {
+        // A dict of frames read back by key is what its values made, as a list's elements are;
+        // so is a dict comprehension's value.
+        let table = site_table(
+            "frames.py",
+            "frames = {\n    \
+             \"sales\": spark.read.csv(\"data/sales.csv\"),\n    \
+             \"stores\": spark.read.json(\"data/stores.json\"),\n\
+             }\n\
+             frames[\"sales\"].join(frames[\"stores\"], \"store_id\").groupBy(\"name\").count().show()\n\
+             tables = {name: spark.read.parquet(name) for name in names}\n\
+             tables[\"orders\"].select(\"id\").show()\n",
+        );
+        let only = |method: &str| {
+            let mut found = table
+                .sites
+                .iter()
+                .filter(|s| matches!(&s.kind, SiteKind::Call { method: m, .. } if m == method));
+            let site = found.next().unwrap_or_else(|| panic!("no {method} call"));
+            assert!(found.next().is_none(), "one {method} call");
+            site.id
+        };
+        let upstream = table.upstream(only("count"), None);
+        assert!(upstream.contains(&only("csv")) && upstream.contains(&only("json")));
+        let (parquet, select) = (only("parquet"), only("select"));
+        assert!(table.upstream(select, None).contains(&parquet));
+    }
+
+    #[test]
+    fn a_de_duplication_naming_columns_keys_on_them() {
+        // `dropDuplicates(["item"])` plans an aggregate keyed on `item` alone: one naming more
+        // columns keys on them too, so it is another de-duplication ([`conflicts`]).
+        let table = site_table(
+            "dedup.py",
+            "df.dropDuplicates([\"item\"]).show()\n\
+             df.dropDuplicates([\"store_id\", \"day\", \"item\"]).show()\n\
+             df.dropDuplicates().show()\n",
+        );
+        let keys = |line: u32| {
+            call_site(&table, line, "dropDuplicates")
+                .evidence
+                .group_keys
+                .iter()
+                .cloned()
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(keys(1), ["item"]);
+        assert_eq!(keys(2), ["day", "item", "store_id"]);
+        assert!(keys(3).is_empty());
+    }
+
+    #[test]
     fn reader_variables_hint_at_their_data_set() {
         assert_eq!(
             reader_path_hints("parquet", "(orders_path)"),

@@ -293,10 +293,34 @@ impl<'a> Extractor<'a> {
     /// The values a list is made of: a literal's items (`[orders, returns.filter(…)]`, Scala's
     /// `Seq(orders, returns)`, Java's `List.of(orders, returns)`), a comprehension's item
     /// (`[df.where(c > n) for n in limits]`).
+    ///
+    /// A mapping's values count as its items (`frames = {"sales": spark.read.csv(…), …}`,
+    /// `{name: spark.table(name) for name in names}`, Scala's `Map("sales" -> sales)`): read
+    /// back by key (`frames["sales"]`), they are its frames as a list's elements are.
     pub(super) fn listed_values(&self, value: Node<'a>) -> Option<Vec<Node<'a>>> {
-        let items = match self.comprehension_item(value) {
-            Some(item) => vec![item],
-            None => self.collection_items(value)?,
+        let src = self.src;
+        let pair_value = |pair: Node<'a>| match self.adapter.shape(pair, src) {
+            Shape::Pair { value, .. } => Some(value),
+            _ => None,
+        };
+        let items = if value.kind() == "dictionary_comprehension" {
+            vec![pair_value(value.child_by_field_name("body")?)?]
+        } else if self.is_mapping(value) {
+            let pairs = match self.adapter.shape(value, src) {
+                Shape::Call {
+                    args: Some(args), ..
+                } => args,
+                _ => value,
+            };
+            named_children(pairs)
+                .into_iter()
+                .filter_map(pair_value)
+                .collect()
+        } else {
+            match self.comprehension_item(value) {
+                Some(item) => vec![item],
+                None => self.collection_items(value)?,
+            }
         };
         Some(items.into_iter().map(|i| self.unwrap_parens(i)).collect())
     }
