@@ -426,18 +426,28 @@ pub(super) fn flow_edges(
     };
     // `self.sales.groupBy(…)` in one method after `self.sales = spark.read…` in another (or
     // earlier in the same one): the frame an object holds is what assigned it there.
+    // … and read from outside through a variable holding the object (`report.sales` after
+    // `report = StoreReport(…).load()`): what its class's methods assign `self.sales`.
     let held_frame = |chain: &CallChain, expression: &str| -> Vec<usize> {
-        let Some(attribute) = attribute_variable(expression)
-            .filter(|a| !crate::code::lang::vocab::is_session_name(a))
-        else {
+        if let Some(attribute) = attribute_variable(expression) {
+            if crate::code::lang::vocab::is_session_name(attribute) {
+                return Vec::new();
+            }
+            let assigned = definitions(chain, attribute);
+            return if assigned.is_empty() {
+                attribute_definitions(chain, attribute)
+            } else {
+                assigned
+            };
+        }
+        let Some(field) = field_of_object(expression) else {
             return Vec::new();
         };
-        let assigned = definitions(chain, attribute);
-        if assigned.is_empty() {
-            attribute_definitions(chain, attribute)
-        } else {
-            assigned
-        }
+        ["self.", "this."]
+            .iter()
+            .map(|owner| attribute_definitions(chain, &format!("{owner}{field}")))
+            .find(|assigned| !assigned.is_empty())
+            .unwrap_or_default()
     };
     // Chains of one statement: a chain written inside another's arguments
     // (`a.join(b.withColumnRenamed("id", "key"), "key")`) comes after it in the index.
@@ -640,6 +650,23 @@ fn assigns_without_declaring(statement: &str, var: &str) -> bool {
 }
 
 /// Whether a variable is an object's attribute (`self.orders`, `this.orders`).
+/// The field a receiver reads of an object a variable holds: `sales` of `report.sales` or
+/// `report.sales.groupBy(…)`; `None` for a session's or an object's own (`self.x`) or a bare name.
+fn field_of_object(receiver: &str) -> Option<&str> {
+    let (owner, rest) = receiver.split_once('.')?;
+    let is_name = |s: &str| {
+        !s.is_empty()
+            && s.chars().all(|c| c.is_alphanumeric() || c == '_')
+            && !s.starts_with(|c: char| c.is_ascii_digit())
+    };
+    let field = rest.split('.').next()?;
+    (is_name(owner)
+        && is_name(field)
+        && !matches!(owner, "self" | "this" | "cls")
+        && !crate::code::lang::vocab::is_session_name(owner))
+    .then_some(field)
+}
+
 fn is_attribute(variable: &str) -> bool {
     attribute_variable(variable) == Some(variable)
 }

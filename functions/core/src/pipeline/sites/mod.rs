@@ -960,9 +960,14 @@ mod tests {
              def stores(self):\n        \
              self.shops = self.spark.read.json(\"shops\")\n    \
              def joined(self):\n        \
-             return self.sales.join(self.shops, \"store_id\")\n",
+             return self.sales.join(self.shops, \"store_id\")\n\
+             report = StoreReport().load()\n\
+             report.sales.groupBy(\"store_id\").count().show()\n",
         );
         let read = call_site(&table, 3, "csv").id;
+        // … read from outside through a variable holding the object
+        let outside = call_site(&table, 15, "count").id;
+        assert!(table.upstream(outside, None).contains(&read));
         let count = call_site(&table, 6, "count").id;
         assert!(table.upstream(count, None).contains(&read));
         // within one method the nearest assignment before it is the frame
