@@ -458,6 +458,18 @@ pub(super) fn flow_edges(
             .or_default()
             .push(idx);
     }
+    // The unassigned chains written inside chain `idx`'s arguments that start from `variable`.
+    let inline_on = |idx: usize, chain: &CallChain, variable: &str| -> Vec<usize> {
+        by_statement[&(chain.file, chain.statement)]
+            .iter()
+            .copied()
+            .filter(|&other| other > idx)
+            .filter(|&other| {
+                let inner = &chains[other];
+                inner.assigned_to.is_none() && root_variable(&inner.receiver) == variable
+            })
+            .collect()
+    };
     chains
         .iter()
         .zip(helpers)
@@ -504,16 +516,7 @@ pub(super) fn flow_edges(
                 // `join(spark.table("stores"), …)`: the chains of the statement reading from that
                 // session inline, each after the chain whose arguments hold it
                 if let Some(session) = input.strip_suffix(INLINE_READ) {
-                    let session = root_variable(session);
-                    let inline = by_statement[&(chain.file, chain.statement)]
-                        .iter()
-                        .copied()
-                        .filter(|&other| other > idx)
-                        .filter(|&other| {
-                            let inner = &chains[other];
-                            inner.assigned_to.is_none() && root_variable(&inner.receiver) == session
-                        });
-                    for def in inline {
+                    for def in inline_on(idx, chain, root_variable(session)) {
                         if !feeds.iter().any(|(_, d)| *d == def) {
                             feeds.push((FlowRole::Argument, def));
                         }
@@ -522,14 +525,7 @@ pub(super) fn flow_edges(
                 }
                 let variable = root_variable(input);
                 // The inline chain on that input, when the argument is one: it is what enters.
-                let inline = by_statement[&(chain.file, chain.statement)]
-                    .iter()
-                    .copied()
-                    .filter(|&other| other > idx)
-                    .find(|&other| {
-                        let inner = &chains[other];
-                        inner.assigned_to.is_none() && root_variable(&inner.receiver) == variable
-                    });
+                let inline = inline_on(idx, chain, variable).first().copied();
                 // … or, for a parameter (`def run(self, orders, products): orders.join(products)`),
                 // what the function's callers pass.
                 // (a list frames were added to, passed whole, is no frame: `union_all(rows)` may

@@ -752,6 +752,15 @@ mod tests {
             .unwrap_or_else(|| panic!("no {method} call on line {line}"))
     }
 
+    /// The site of the first `method` call of a table.
+    fn first_call<'t>(table: &'t SiteTable, method: &str) -> &'t Site {
+        table
+            .sites
+            .iter()
+            .find(|s| matches!(&s.kind, SiteKind::Call { method: m, .. } if m == method))
+            .unwrap_or_else(|| panic!("no {method} call"))
+    }
+
     /// The site table of a repository holding one file.
     fn site_table(file: &str, source: &str) -> SiteTable {
         SiteTable::build(&repo_index(&[(file, source)]))
@@ -877,13 +886,7 @@ mod tests {
         ];
         let index = repo_index(&files);
         let table = SiteTable::build(&index);
-        let call = |method: &str| {
-            table
-                .sites
-                .iter()
-                .find(|s| matches!(&s.kind, SiteKind::Call { method: m, .. } if m == method))
-                .unwrap()
-        };
+        let call = |method: &str| first_call(&table, method);
         // a positional parameter, given a constant imported by its caller, and by keyword alone
         assert!(call("csv").evidence.has(TokenKind::Path, "transactions"));
         assert!(call("csv").evidence.has(TokenKind::Path, "extra"));
@@ -932,13 +935,7 @@ mod tests {
         ];
         let index = repo_index(&files);
         let table = SiteTable::build(&index);
-        let call = |method: &str| {
-            table
-                .sites
-                .iter()
-                .find(|s| matches!(&s.kind, SiteKind::Call { method: m, .. } if m == method))
-                .unwrap()
-        };
+        let call = |method: &str| first_call(&table, method);
         assert!(call("csv").evidence.has(TokenKind::Path, "sales"));
         assert!(call("csv").evidence.has(TokenKind::Path, "sales_2023"));
         assert!(call("json").evidence.has(TokenKind::Path, "stores"));
