@@ -210,6 +210,17 @@ impl<'a> Extractor<'a> {
                 self.df_vars.insert(var);
                 return;
             }
+            // `upper = sales` (before a loop reassigning `upper`): the frame carried on
+            let alias = text(value, self.src);
+            if matches!(self.adapter.shape(value, self.src), Shape::Ident)
+                && alias != var
+                && self.is_dataframe_var(alias)
+            {
+                let alias = alias.to_string();
+                self.pass_through(statement, host, alias, Vec::new(), Some(var.clone()), None);
+                self.df_vars.insert(var);
+                return;
+            }
         }
         let Some(value) = returned else { return };
         if let Some((function, inputs)) = self.helper_callee(value) {

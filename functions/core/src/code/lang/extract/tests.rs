@@ -1426,3 +1426,28 @@ fn a_frame_read_inline_from_the_session_is_an_input_of_the_call_taking_it() {
     );
     assert!(first_chain_at(&out, 1).inputs.is_empty());
 }
+
+#[test]
+fn a_frame_variable_assigned_to_another_carries_its_frame_on() {
+    // `upper = sales` before a loop reassigning `upper`: the loop's chain and the read after it
+    // start from `sales`' frame, through a pass-through of the alias.
+    let python = "sales = read_sales(spark)\nupper = sales\nfor c in cols:\n    upper = upper.withColumn(c, F.upper(F.col(c)))\nupper.dropDuplicates([\"item\"]).show()\ncount = n\n";
+    let out = extract_file(
+        &super::super::python::Python,
+        python,
+        "",
+        CodeFlags::default(),
+    );
+    let alias = first_chain_at(&out, 2);
+    assert_eq!(
+        (alias.receiver.as_str(), alias.assigned_to.as_deref()),
+        ("sales", Some("upper"))
+    );
+    assert!(alias.calls.is_empty());
+    // a name holding no frame is no alias of one
+    assert!(
+        out.chains.iter().all(|c| c.statement.start != 6),
+        "{:#?}",
+        out.chains
+    );
+}
