@@ -249,6 +249,14 @@ fn folding(python: bool, fold: &str) -> String {
     }
 }
 
+/// The lines each node of the `union` fixture plan maps to against [`folding`]'s source, by node
+/// id (`7` the union, `3` and `6` its inputs' projections).
+fn union_lines(python: bool, statement: &str, plan: &str) -> impl Fn(&str) -> String {
+    let file = if python { "ids.py" } else { "Ids.scala" };
+    let mappings = support::map_against(&[(file, &folding(python, statement))], plan);
+    move |id: &str| support::code_at(&mappings, id).1
+}
+
 #[test]
 fn a_reduction_folding_listed_frames_unions_each_where_it_was_made() {
     // `pq.select("o_id").union(cust.select(…))` written as a reduction over the two frames,
@@ -277,13 +285,11 @@ fn a_reduction_folding_listed_frames_unions_each_where_it_was_made() {
             "    val frames = List(orderIds, custIds); val allIds = frames.reduce(_.union(_))",
         ),
     ] {
-        let (file, union, first, second) = match python {
-            true => ("ids.py", "6-6", "4-4", "5-5"),
-            false => ("Ids.scala", "7-7", "5-5", "6-6"),
+        let (union, first, second) = match python {
+            true => ("6-6", "4-4", "5-5"),
+            false => ("7-7", "5-5", "6-6"),
         };
-        let source = folding(python, fold);
-        let mappings = support::map_against(&[(file, &source)], &plan);
-        let lines = |id: &str| support::code_at(&mappings, id).1;
+        let lines = union_lines(python, fold, &plan);
         assert_eq!(lines("7"), union, "union: {fold}");
         assert_eq!(lines("3"), first, "first input's projection: {fold}");
         assert_eq!(lines("6"), second, "second input's projection: {fold}");
@@ -309,13 +315,11 @@ fn an_element_of_a_list_of_frame_variables_is_that_variable_s_frame() {
             "    val frames = Seq(orderIds, custIds)\n    val allIds = frames.head.union(frames(1))",
         ),
     ] {
-        let (file, first, second) = match python {
-            true => ("ids.py", "4-4", "5-5"),
-            false => ("Ids.scala", "5-5", "6-6"),
+        let (first, second) = match python {
+            true => ("4-4", "5-5"),
+            false => ("5-5", "6-6"),
         };
-        let source = folding(python, statement);
-        let mappings = support::map_against(&[(file, &source)], &plan);
-        let lines = |id: &str| support::code_at(&mappings, id).1;
+        let lines = union_lines(python, statement, &plan);
         assert_eq!(lines("3"), first, "first input's projection: {statement}");
         assert_eq!(lines("6"), second, "second input's projection: {statement}");
     }

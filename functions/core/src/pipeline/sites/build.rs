@@ -35,8 +35,8 @@ impl SiteTable {
         let cached_by = frames_cached_by(index);
         let mut chain_feeds = flow_edges(index, &helpers, &returned_by, &passed);
         add_cache_feeds(&cached_by, &mut chain_feeds);
-        add_view_read_feeds(index, &mut chain_feeds);
-        unmark_view_scans(index, &chain_sites, &mut sites);
+        let views = registered_views(index);
+        link_view_reads(index, &views, &chain_sites, &mut chain_feeds, &mut sites);
         absorb_pushed_join_conditions(index, &chain_sites, &chain_feeds, &mut sites);
         inline_computed_columns(index, &chain_sites, &chain_feeds, &mut sites);
         join_split_groupings(index, &chain_sites, &chain_feeds, &mut sites);
@@ -63,7 +63,7 @@ impl SiteTable {
             chain_cached_by: cached_by,
             chain_sql: sql_links(index),
             sql_views: view_edges(index),
-            sql_view_chains: view_chain_edges(index),
+            sql_view_chains: view_chain_edges(index, &views),
             placement: index.files.iter().map(|f| placement(&f.path)).collect(),
             languages: index.files.iter().map(|f| f.language).collect(),
             file_names: index
@@ -115,18 +115,30 @@ impl<'a> Origin<'a> {
     }
 }
 
-/// `spark.table("people")` of a view the repository registers scans nothing of its own: Spark
-/// plans the registered frame, whose reader made the scan ([`reads_registered_view`]).
-fn unmark_view_scans(index: &RepoIndex, chain_sites: &[Vec<SiteId>], sites: &mut [Site]) {
-    let views = registered_views(index);
+/// `spark.table("people")` of a view the repository registers is the registered frame
+/// ([`reads_registered_view`]): the chain is fed by the registration, as SQL reading the view
+/// is ([`registrations_of`]), and its `table` call scans nothing — the view's reader made the
+/// scan.
+fn link_view_reads(
+    index: &RepoIndex,
+    views: &ViewRegistrations,
+    chain_sites: &[Vec<SiteId>],
+    chain_feeds: &mut [Vec<(FlowRole, usize)>],
+    sites: &mut [Site],
+) {
     if views.is_empty() {
         return;
     }
-    for (chain, own) in index.chains.iter().zip(chain_sites) {
-        if reads_registered_view(chain, &views).is_none() {
+    for (idx, chain) in index.chains.iter().enumerate() {
+        let Some(name) = reads_registered_view(chain, views) else {
             continue;
+        };
+        for fed_by in registrations_of(views, name, chain.file, index) {
+            if fed_by != idx && !chain_feeds[idx].iter().any(|(_, f)| *f == fed_by) {
+                chain_feeds[idx].push((FlowRole::Receiver, fed_by));
+            }
         }
-        for &site in own {
+        for &site in &chain_sites[idx] {
             if matches!(&sites[site].kind, SiteKind::Call { method, .. } if method == "table") {
                 sites[site].families.remove(OperatorFamily::Scan);
             }

@@ -108,50 +108,12 @@ pub(super) fn view_edges(index: &RepoIndex) -> Vec<Vec<usize>> {
         .collect()
 }
 
-/// For each SQL statement, the chains registering a view it reads: a call such as
-/// `createOrReplaceTempView("people")` naming one of the tables it reads (FROM or JOIN),
-/// preferring the same file.
-pub(super) fn view_chain_edges(index: &RepoIndex) -> Vec<Vec<usize>> {
-    let registered = registered_views(index);
-    if registered.is_empty() {
-        return vec![Vec::new(); index.sql.len()];
-    }
-    index
-        .sql
-        .iter()
-        .map(|stmt| {
-            let mut chains = Vec::new();
-            for clause in stmt.clauses.iter().filter(|c| reads_tables(c.kind)) {
-                for table in &clause.tables {
-                    let Some(found) = registered.get(&table.to_lowercase()) else {
-                        continue;
-                    };
-                    let same_file: Vec<usize> = found
-                        .iter()
-                        .copied()
-                        .filter(|c| index.chains[*c].file == stmt.file)
-                        .collect();
-                    let chosen = if same_file.is_empty() {
-                        found.iter().copied().take(1).collect()
-                    } else {
-                        same_file
-                    };
-                    for c in chosen {
-                        if !chains.contains(&c) {
-                            chains.push(c);
-                        }
-                    }
-                }
-            }
-            chains
-        })
-        .collect()
-}
-
 /// The chains registering each temporary view, by its name in lower case
 /// (`df.createOrReplaceTempView("people")`).
-pub(super) fn registered_views(index: &RepoIndex) -> HashMap<String, Vec<usize>> {
-    let mut registered: HashMap<String, Vec<usize>> = HashMap::new();
+pub(super) type ViewRegistrations = HashMap<String, Vec<usize>>;
+
+pub(super) fn registered_views(index: &RepoIndex) -> ViewRegistrations {
+    let mut registered: ViewRegistrations = HashMap::new();
     for (idx, chain) in index.chains.iter().enumerate() {
         for call in chain.calls.iter().filter(|c| registers_view(&c.method)) {
             for table in &call.args.tables {
@@ -165,12 +127,61 @@ pub(super) fn registered_views(index: &RepoIndex) -> HashMap<String, Vec<usize>>
     registered
 }
 
+/// The chains registering the view `name` that a reader in `file` reads: those of its own
+/// file, else the first elsewhere.
+pub(super) fn registrations_of(
+    views: &ViewRegistrations,
+    name: &str,
+    file: FileId,
+    index: &RepoIndex,
+) -> Vec<usize> {
+    let Some(found) = views.get(&name.to_lowercase()) else {
+        return Vec::new();
+    };
+    let same_file: Vec<usize> = found
+        .iter()
+        .copied()
+        .filter(|c| index.chains[*c].file == file)
+        .collect();
+    if same_file.is_empty() {
+        found.iter().copied().take(1).collect()
+    } else {
+        same_file
+    }
+}
+
+/// For each SQL statement, the chains registering a view it reads: a call such as
+/// `createOrReplaceTempView("people")` naming one of the tables it reads (FROM or JOIN),
+/// preferring the same file ([`registrations_of`]).
+pub(super) fn view_chain_edges(index: &RepoIndex, views: &ViewRegistrations) -> Vec<Vec<usize>> {
+    if views.is_empty() {
+        return vec![Vec::new(); index.sql.len()];
+    }
+    index
+        .sql
+        .iter()
+        .map(|stmt| {
+            let mut chains = Vec::new();
+            for clause in stmt.clauses.iter().filter(|c| reads_tables(c.kind)) {
+                for table in &clause.tables {
+                    for c in registrations_of(views, table, stmt.file, index) {
+                        if !chains.contains(&c) {
+                            chains.push(c);
+                        }
+                    }
+                }
+            }
+            chains
+        })
+        .collect()
+}
+
 /// The temporary view a chain starts by reading from the session (`spark.table("people")`,
 /// `spark.read.table("people")`), when the repository registers one of that name: Spark then
-/// plans the view's own frame, so the chain scans nothing itself ([`view_read_feeds`]).
+/// plans the view's own frame, so the chain scans nothing itself.
 pub(super) fn reads_registered_view<'c>(
     chain: &'c CallChain,
-    views: &HashMap<String, Vec<usize>>,
+    views: &ViewRegistrations,
 ) -> Option<&'c str> {
     if !chain
         .receiver
@@ -185,32 +196,6 @@ pub(super) fn reads_registered_view<'c>(
     }
     let name = read.args.tables.first()?;
     views.contains_key(&name.to_lowercase()).then_some(name)
-}
-
-/// For each chain reading a registered view ([`reads_registered_view`]), the chains registering
-/// it: those of its own file, else the first elsewhere — as SQL reading the view is fed.
-pub(super) fn view_read_feeds(index: &RepoIndex) -> Vec<Vec<usize>> {
-    let views = registered_views(index);
-    index
-        .chains
-        .iter()
-        .map(|chain| {
-            let Some(name) = reads_registered_view(chain, &views) else {
-                return Vec::new();
-            };
-            let found = &views[&name.to_lowercase()];
-            let same_file: Vec<usize> = found
-                .iter()
-                .copied()
-                .filter(|c| index.chains[*c].file == chain.file)
-                .collect();
-            if same_file.is_empty() {
-                found.iter().copied().take(1).collect()
-            } else {
-                same_file
-            }
-        })
-        .collect()
 }
 
 /// Whether a clause names tables the statement reads: its FROM and each JOIN.
@@ -497,8 +482,7 @@ pub(super) fn flow_edges(
                 }
                 feeds.extend(defined.into_iter().map(|def| (FlowRole::Receiver, def)));
             }
-            // `self.sales.groupBy(…)` in one method after `self.sales = spark.read…` in another
-            // (or earlier in the same one): the frame the object holds is what assigned it
+            // a frame an object holds ([`held_frame`] above)
             if registered_attribute.is_none() && feeds.is_empty() {
                 feeds.extend(
                     held_frame(chain, &chain.receiver)
@@ -623,18 +607,6 @@ pub(super) fn add_cache_feeds(
     }
 }
 
-/// Feeds each chain reading a registered view from the chains registering it
-/// ([`view_read_feeds`]).
-pub(super) fn add_view_read_feeds(index: &RepoIndex, chain_feeds: &mut [Vec<(FlowRole, usize)>]) {
-    for (chain, registering) in view_read_feeds(index).into_iter().enumerate() {
-        for fed_by in registering {
-            if fed_by != chain && !chain_feeds[chain].iter().any(|(_, f)| *f == fed_by) {
-                chain_feeds[chain].push((FlowRole::Receiver, fed_by));
-            }
-        }
-    }
-}
-
 /// Whether a statement assigns `var` without declaring it (`deduped = …`, `this.deduped = …`,
 /// not `Dataset<Row> deduped = …` or `val deduped = …`): it sets a field.
 fn assigns_without_declaring(statement: &str, var: &str) -> bool {
@@ -645,7 +617,6 @@ fn assigns_without_declaring(statement: &str, var: &str) -> bool {
         .is_some_and(|rest| rest.starts_with('=') && !rest.starts_with("=="))
 }
 
-/// Whether a variable is an object's attribute (`self.orders`, `this.orders`).
 /// The field a receiver reads of an object a variable holds: `sales` of `report.sales` or
 /// `report.sales.groupBy(…)`; `None` for a session's or an object's own (`self.x`) or a bare name.
 fn field_of_object(receiver: &str) -> Option<&str> {
@@ -663,6 +634,7 @@ fn field_of_object(receiver: &str) -> Option<&str> {
     .then_some(field)
 }
 
+/// Whether a variable is an object's attribute (`self.orders`, `this.orders`).
 fn is_attribute(variable: &str) -> bool {
     attribute_variable(variable) == Some(variable)
 }
