@@ -67,7 +67,7 @@ use serde::{Deserialize, Serialize};
 /// version 77: `COUNT(DISTINCT *)` carries no made-up name; version 78: a `withColumns` mapping's
 /// keys are new names, its values columns; version 79: a fill's mapping fills its keys with its
 /// values; version 80: `summary("count")`'s arguments are statistics' names, not columns).
-pub const INDEX_FORMAT_VERSION: u32 = 90;
+pub const INDEX_FORMAT_VERSION: u32 = 91;
 
 pub type FileId = u32;
 pub type SymbolId = u32;
@@ -342,7 +342,8 @@ pub struct ParamDefault {
 }
 
 /// A string literal, or a name: a constant's (resolved through [`Constant`]s) or a DataFrame
-/// variable's (the flow into the function's parameter).
+/// variable's (the flow into the function's parameter); or a settings key, or what another
+/// user function's call returns.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub enum ArgValue {
@@ -350,6 +351,12 @@ pub enum ArgValue {
     Name(String),
     /// A settings key read in the argument (`config.getString("input.flights")`).
     Setting(String),
+    /// What a call of the user function of this name returns (`self.transform(self.extract())`
+    /// passes `extract`'s frame).
+    Returned(String),
+    /// Any other expression (`idf.select(cols).summary("count")`): the call passes something
+    /// there, nothing this can name.
+    Expression,
 }
 
 /// One method call in a chain: `.groupBy("dept")`.
@@ -385,6 +392,11 @@ impl RepoIndex {
 /// from the session before it: `spark(…)` for `join(spark.table("stores"), …)`, whose read is
 /// indexed as a chain of its own after the joining one.
 pub const INLINE_READ: &str = "(…)";
+
+/// Ends an input of a [`CallChain`] that is the parameter of a lambda it applies to its frame
+/// (`d` of `transform(lambda d: d.filter(…))`): the lambda's body, indexed as a chain of its own
+/// after the applying one, is what the call makes of the frame.
+pub const APPLIED_LAMBDA: &str = "(λ)";
 
 /// One statement's DataFrame method chain and its place in the variable flow.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

@@ -54,6 +54,8 @@
 //!   `Range (0, 1, …)`), or rows it writes in memory where the node is a Range;
 //! * **columns renamed** — the site names every column anew (`toDF("a", "b", "c")`) and the
 //!   node keeps a column under a name the site does not give;
+//! * **columns only dropped** — the node passes every result through and leaves columns out, and
+//!   the site, dropping nothing, names one of those columns;
 //! * **rows kept** — the site keeps a number of rows (`limit(0)`, `first()`'s one, `show()`'s 21)
 //!   and the Limit another;
 //! * **window function** — the site computes a ranking or offset window function (`rank()`)
@@ -196,6 +198,7 @@ pub fn conflicts(family: OperatorFamily, node: &Evidence, site: &Evidence) -> bo
                 || picks_statistics_it_does_not(node, site)
                 || fills_other_columns(node, site)
                 || drops_other_columns(node, site)
+                || uses_a_column_the_node_only_drops(node, site)
                 || renames_a_column_kept(node, site)
         }
         OperatorFamily::Window => {
@@ -484,6 +487,28 @@ fn drops_other_columns(node: &Evidence, site: &Evidence) -> bool {
     !node_dropped.is_empty() && !site_dropped.is_subset(&node_dropped)
 }
 
+/// The node only leaves columns out (every result passed through, no alias) and the site, which
+/// drops nothing, names one of those columns (`select(…, F.col("ingest_ts"))` upstream of the
+/// `drop("_rn", "ingest_ts")` the node is): a projection using the column would keep it or
+/// compute from it, and the node does neither.
+fn uses_a_column_the_node_only_drops(node: &Evidence, site: &Evidence) -> bool {
+    let dropped = |v: &str| v.starts_with(DROPPED_COLUMN);
+    if !values(site, TokenKind::Literal, dropped).is_empty()
+        || !values(node, TokenKind::Alias, |_| true).is_empty()
+    {
+        return false;
+    }
+    // (a site making the column, `withColumn("_rn", …)`, is upstream of any drop of it)
+    // (not a join's second key of the same name, whose first the node keeps; nor what a site
+    // making the column names, `withColumn("_rn", …)`, upstream of any drop of it)
+    values(node, TokenKind::Literal, dropped).iter().any(|d| {
+        let column = &d[DROPPED_COLUMN.len()..];
+        !node.has(TokenKind::Column, column)
+            && site.has(TokenKind::Column, column)
+            && !site.has(TokenKind::Alias, column)
+    })
+}
+
 /// Both sides name something of a kind and share none of it.
 fn disjoint_named(node: BTreeSet<&str>, site: BTreeSet<&str>) -> bool {
     !node.is_empty() && !site.is_empty() && node.is_disjoint(&site)
@@ -548,6 +573,44 @@ mod tests {
             &Evidence::default(),
             &calls_udf
         ));
+    }
+
+    #[test]
+    fn a_projection_naming_a_column_the_node_only_drops_is_not_that_drop() {
+        let evidence = |tokens: &[(TokenKind, &str)]| {
+            let mut e = Evidence::default();
+            for (kind, value) in tokens {
+                e.add(*kind, value);
+            }
+            e
+        };
+        let drop = |c: &str| format!("{DROPPED_COLUMN}{c}");
+        let (rank, ingest) = (drop("_rn"), drop("ingest_ts"));
+        // Project [event_id, …] over [event_id, …, ingest_ts, _rn]
+        let node = evidence(&[
+            (TokenKind::Column, "event_id"),
+            (TokenKind::Literal, &rank),
+            (TokenKind::Literal, &ingest),
+        ]);
+        let select = evidence(&[
+            (TokenKind::Column, "event_id"),
+            (TokenKind::Column, "ingest_ts"),
+            (TokenKind::Alias, "event_id"),
+        ]);
+        let dropping = evidence(&[(TokenKind::Column, "_rn"), (TokenKind::Literal, &rank)]);
+        let project = OperatorFamily::Project;
+        assert!(conflicts(project, &node, &select));
+        assert!(!conflicts(project, &node, &dropping));
+        // one of two `event_id`s left out after a join keeps the name
+        let deduplicated = evidence(&[
+            (TokenKind::Column, "event_id"),
+            (TokenKind::Literal, &drop("event_id")),
+        ]);
+        assert!(!conflicts(project, &deduplicated, &select));
+        // a node computing a result may use the column it leaves out (`c + 1 AS y`)
+        let mut computing = node.clone();
+        computing.add(TokenKind::Alias, "y");
+        assert!(!conflicts(project, &computing, &select));
     }
 
     #[test]

@@ -8,7 +8,7 @@
 //! (a script's own `load`); otherwise every function of that name anywhere in the repository
 //! feeds it, up to [`MAX_DEFINITIONS`] (an imported helper).
 
-use crate::code::{CallChain, RepoIndex, SymbolId, SymbolKind};
+use crate::code::{CallChain, FileId, RepoIndex, SymbolId, SymbolKind};
 use std::collections::HashMap;
 
 /// Most same-named functions a call is resolved to (a name like `run` is everywhere).
@@ -39,44 +39,77 @@ pub fn returned_by_function(index: &RepoIndex) -> HashMap<SymbolId, Vec<usize>> 
     returned_by
 }
 
-/// For every chain of the index, its helper feeds (`returned_by`: [`returned_by_function`]).
-pub fn helper_feeds(
-    index: &RepoIndex,
-    returned_by: &HashMap<SymbolId, Vec<usize>>,
-) -> Vec<HelperFeeds> {
-    if returned_by.is_empty() {
-        return index
-            .chains
-            .iter()
-            .map(|c| HelperFeeds {
-                source_unresolved: c.source_function.is_some(),
-                ..HelperFeeds::default()
-            })
-            .collect();
-    }
-    let mut by_name: HashMap<&str, Vec<SymbolId>> = HashMap::new();
-    for symbol in &index.symbols {
-        if matches!(symbol.kind, SymbolKind::Function | SymbolKind::Method)
-            && returned_by.contains_key(&symbol.id)
-        {
-            for name in index.call_names(symbol) {
-                by_name.entry(name).or_default().push(symbol.id);
+/// The repository's functions returning frames, found by the name a call writes
+/// (`load_orders(…)`, `self.extract()`), as a call at a given place sees them ([`in_scope`]).
+pub struct FrameFunctions<'i> {
+    index: &'i RepoIndex,
+    /// The chains each function returns ([`returned_by_function`]).
+    pub returned_by: HashMap<SymbolId, Vec<usize>>,
+    by_name: HashMap<&'i str, Vec<SymbolId>>,
+}
+
+impl<'i> FrameFunctions<'i> {
+    pub fn new(index: &'i RepoIndex) -> Self {
+        let returned_by = returned_by_function(index);
+        let mut by_name: HashMap<&str, Vec<SymbolId>> = HashMap::new();
+        for symbol in &index.symbols {
+            if matches!(symbol.kind, SymbolKind::Function | SymbolKind::Method)
+                && returned_by.contains_key(&symbol.id)
+            {
+                for name in index.call_names(symbol) {
+                    by_name.entry(name).or_default().push(symbol.id);
+                }
             }
         }
+        Self {
+            index,
+            returned_by,
+            by_name,
+        }
     }
-    let resolve = |chain: &CallChain, name: &str| -> Vec<usize> {
-        let Some(symbols) = by_name.get(name) else {
-            return Vec::new();
+
+    /// The chains a call of `name` written in the function `symbol` of `file` returns: those
+    /// of every definition of the name that the call sees — or, for a method of an object
+    /// just constructed (`Class.method`, `Job(spark).run()`), that class's method's.
+    pub fn returned_by_call(
+        &self,
+        file: FileId,
+        symbol: Option<SymbolId>,
+        name: &str,
+    ) -> impl Iterator<Item = usize> + '_ {
+        let definitions = match name.split_once('.') {
+            Some((class, method)) => {
+                let of_class = |s: &SymbolId| {
+                    self.index.symbols[*s as usize]
+                        .parent
+                        .map(|p| &self.index.symbols[p as usize])
+                        .is_some_and(|p| p.kind == SymbolKind::Class && p.name == class)
+                };
+                let methods = self.by_name.get(method).into_iter().flatten();
+                methods.copied().filter(of_class).collect()
+            }
+            None => self
+                .by_name
+                .get(name)
+                .map(|symbols| in_scope(self.index, file, symbol, symbols))
+                .unwrap_or_default(),
         };
-        let chosen = in_scope(index, chain, symbols);
+        definitions
+            .into_iter()
+            .flat_map(|s| self.returned_by.get(&s).into_iter().flatten().copied())
+    }
+}
+
+/// For every chain of the index, its helper feeds.
+pub fn helper_feeds(index: &RepoIndex, functions: &FrameFunctions<'_>) -> Vec<HelperFeeds> {
+    let resolve = |chain: &CallChain, name: &str| -> Vec<usize> {
         // An unpacked variable takes the element at its position of a returned tuple.
         let same_position = |returned: &usize| {
             let returned = index.chains[*returned].tuple_position;
             returned.is_none() || chain.tuple_position.is_none() || returned == chain.tuple_position
         };
-        chosen
-            .iter()
-            .flat_map(|s| returned_by.get(s).into_iter().flatten().copied())
+        functions
+            .returned_by_call(chain.file, chain.symbol, name)
             .filter(same_position)
             .collect()
     };
@@ -107,13 +140,18 @@ pub fn helper_feeds(
 /// the chain's own function, or in a function around it, innermost first (two functions may
 /// each define their own `def union_all(dfs)`); else the same file's; else any, up to
 /// [`MAX_DEFINITIONS`] — never a function nested in another function than those around the
-/// chain, which nothing outside that function can call.
-fn in_scope(index: &RepoIndex, chain: &CallChain, symbols: &[SymbolId]) -> Vec<SymbolId> {
+/// chain, which nothing outside that function can call. (`file`, `symbol`: where the call is.)
+fn in_scope(
+    index: &RepoIndex,
+    file: FileId,
+    symbol_of_call: Option<SymbolId>,
+    symbols: &[SymbolId],
+) -> Vec<SymbolId> {
     let symbol = |id: SymbolId| &index.symbols[id as usize];
     let is_function =
         |id: SymbolId| matches!(symbol(id).kind, SymbolKind::Function | SymbolKind::Method);
     let mut around = Vec::new();
-    let mut next = chain.symbol;
+    let mut next = symbol_of_call;
     while let Some(id) = next.filter(|_| around.len() < 64) {
         around.push(id);
         next = symbol(id).parent;
@@ -142,7 +180,7 @@ fn in_scope(index: &RepoIndex, chain: &CallChain, symbols: &[SymbolId]) -> Vec<S
     let same_file: Vec<SymbolId> = visible
         .iter()
         .copied()
-        .filter(|s| symbol(*s).file == chain.file)
+        .filter(|s| symbol(*s).file == file)
         .collect();
     if same_file.is_empty() {
         visible.into_iter().take(MAX_DEFINITIONS).collect()

@@ -141,6 +141,18 @@ const METHOD_FAMILIES: &[(&[&str], &[OperatorFamily])] = &[
     (&["isempty"], &[F::Limit, F::Project]),
     // `groupByKey(f)` appends each row's key before grouping by it (`AppendColumns`).
     (&["groupbykey"], &[F::Project]),
+    // `exceptAll` / `intersectAll` keep copies: Spark tags each side's rows, concatenates the
+    // sides (`Union`), counts each row per side (`Aggregate`), keeps those left over (`Filter`)
+    // and copies each back as many times (`Generate replicaterows`).
+    (
+        &["exceptall", "intersectall"],
+        &[F::Filter, F::Generate, F::Project],
+    ),
+    // `mapInPandas(f, schema)`: the function runs over batches of rows in a Python worker.
+    (
+        &["mapinpandas", "mapinarrow", "applyinarrow"],
+        &[F::PythonEval],
+    ),
     (&["sample"], &[F::Sample]),
     // `randomSplit` sorts each partition on every column (so that the splits agree) before
     // sampling each split's share.
@@ -217,6 +229,18 @@ const TYPED_OPERATORS: &[(&[&str], &str)] = &[
 /// `unionByName`, SQL's `UNION`): a union names no column or function of its own, so the
 /// operation is the evidence both sides hold, as a typed operator's name is for a closure.
 pub const CONCATENATION: &str = "union";
+
+/// The generator copying a row back as many times as the set operation kept it
+/// (`replicaterows(sum#12, item#3)`).
+pub const ROW_REPLICATION: &str = "replicaterows";
+
+/// Whether a DataFrame method keeps duplicate rows of a set operation (`exceptAll`,
+/// `intersectAll`): it concatenates both sides and replicates the rows it keeps.
+pub fn keeps_copies(method: &str) -> bool {
+    ["exceptall", "intersectall"]
+        .iter()
+        .any(|m| m.eq_ignore_ascii_case(method))
+}
 
 /// Whether a DataFrame method concatenates its inputs as a `Union` node.
 pub fn concatenates(method: &str) -> bool {

@@ -1573,7 +1573,12 @@ fn derived_reason(
         OperatorFamily::Scan if node.operator == "EmptyRelation" => {
             Some("an input found empty while running, in place of its plan, for".to_owned())
         }
-        OperatorFamily::PythonEval => Some("Python UDF evaluation for".to_owned()),
+        // `BatchEvalPython` / `ArrowEvalPython` evaluate the UDFs an operator above calls; the
+        // pandas and Arrow operators (`FlatMapGroupsInPandas`, `MapInPandas`, a pandas UDF's
+        // `AggregateInPandas` …) are the user's own call that handed the function over.
+        OperatorFamily::PythonEval if evaluates_udfs_for_above(&node.operator) => {
+            Some("Python UDF evaluation for".to_owned())
+        }
         // Grouping sets (`rollup`, `cube`) and distinct aggregates expand the rows for the
         // aggregate above, tagging each copy with its grouping id; an expansion without one is
         // the user's `unpivot` / `melt` (its output: the ids, the variable and the value).
@@ -1590,6 +1595,19 @@ fn derived_reason(
         }
         _ => None,
     }
+}
+
+/// Whether a Python operator only evaluates UDFs that the operator above it calls
+/// (`ArrowEvalPython [discount(price)]` under the projection using the result).
+fn evaluates_udfs_for_above(operator: &str) -> bool {
+    [
+        "BatchEvalPython",
+        "ArrowEvalPython",
+        "BatchEvalPythonUDTF",
+        "ArrowEvalPythonUDTF",
+    ]
+    .iter()
+    .any(|o| o.eq_ignore_ascii_case(operator))
 }
 
 /// What a sort key says the code called: `desc` for a descending key, and the null ordering
@@ -2434,6 +2452,55 @@ SortAggregate(keys=[region#1], functions=[max(revenue#2)])
             expansion(rollup, "HashAggregate"),
             "rows expanded for the rollup"
         );
+    }
+
+    #[test]
+    fn a_pandas_function_s_operator_is_the_users_and_a_udf_s_evaluation_its_consumer_s() {
+        // `groupBy(k).applyInPandas(f, schema)` / `mapInPandas(f, schema)` hand a function over:
+        // the operator running it is that call's; `ArrowEvalPython` only evaluates the UDF the
+        // operator above it calls.
+        let induced = |operator: &str, arguments: &str| {
+            let plan = format!(
+                "== Physical Plan ==
+Filter (3)
++- {operator} (2)
+   +- LocalTableScan (1)
+
+
+                 (1) LocalTableScan
+Output [2]: [id#1, qty#2]
+Arguments: [id#1, qty#2]
+
+                 (2) {operator}
+Input [2]: [id#1, qty#2]
+Arguments: {arguments}
+
+                 (3) Filter
+Input [3]: [id#1, qty#2, v#4]
+Condition : (v#4 > 1)
+"
+            );
+            let graph = parse_plan(&plan, &ParseOptions::default()).unwrap();
+            let semantics = plan_semantics(&graph);
+            let idx = graph
+                .nodes
+                .iter()
+                .position(|n| n.operator == operator)
+                .unwrap();
+            semantics[idx].induced_by.is_some()
+        };
+        assert!(!induced(
+            "FlatMapGroupsInPandas",
+            "[id#1], normalise(id#1, qty#2)#3, [id#1, v#4]"
+        ));
+        assert!(!induced(
+            "MapInPandas",
+            "keep_big(id#1, qty#2)#3, [id#1, v#4], false"
+        ));
+        assert!(induced(
+            "ArrowEvalPython",
+            "[doubled(qty#2)#3], [pythonUDF0#4], 200"
+        ));
     }
 
     #[test]

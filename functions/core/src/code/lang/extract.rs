@@ -143,6 +143,7 @@ pub fn extract_file(
         column_lists: HashSet::new(),
         foreign_frames: HashSet::new(),
         string_vars: HashMap::new(),
+        widget_defaults: HashMap::new(),
         setting_vars: HashMap::new(),
         sql_literals: HashMap::new(),
         value_vars: HashMap::new(),
@@ -244,6 +245,9 @@ struct Extractor<'a> {
     /// frame's `groupby(…).agg(…)` is no Spark code.
     foreign_frames: HashSet<(Option<SymbolId>, String)>,
     string_vars: HashMap<String, StringVar>,
+    /// The default each notebook widget was declared with (`dbutils.widgets.text("min_qty",
+    /// "2")`), by its name: what `dbutils.widgets.get("min_qty")` reads in a run given none.
+    widget_defaults: HashMap<String, Node<'a>>,
     /// Variables assigned a settings read, with the key it reads ([`settings_reads`]).
     setting_vars: HashMap<String, String>,
     /// SQL-looking literals by start byte, emitted at the end unless `sql()` consumed them.
@@ -324,6 +328,7 @@ impl<'a> Extractor<'a> {
             if let Shape::Call { name, .. } = self.adapter.shape(node, self.src) {
                 self.record_call(name);
                 self.record_passed(node);
+                self.record_widget(node);
             }
             // Listing children resets the cursor even when there are none (most nodes are
             // leaves); asking the count first is one field read.
@@ -718,6 +723,7 @@ impl<'a> Extractor<'a> {
                             if let Link::Call { name, node, .. } = link {
                                 self.record_call(*name);
                                 self.record_passed(*node);
+                                self.record_widget(*node);
                             }
                         }
                         let is_outer = assigned_value == Some(node)
@@ -917,15 +923,18 @@ impl<'a> Extractor<'a> {
             Shape::Call {
                 object: Some(object),
                 name,
-                ..
+                args,
             } if matches!(
                 text(name, self.src),
                 "stripMargin" | "format" | "strip" | "trim"
             ) =>
             {
                 let (mut decoded, literal) = self.string_value(object)?;
-                if text(name, self.src) == "stripMargin" {
-                    strip_margin(&mut decoded);
+                match (text(name, self.src), args) {
+                    ("stripMargin", _) => strip_margin(&mut decoded),
+                    // `"SELECT … FROM {} WHERE qty > {}".format(table, 3)`
+                    ("format", Some(args)) => decoded.text = self.formatted(&decoded.text, args),
+                    _ => {}
                 }
                 Some((decoded, literal))
             }
@@ -935,7 +944,8 @@ impl<'a> Extractor<'a> {
                 name,
                 args: Some(args),
             } if text(name, self.src) == "dedent"
-                || vocab::PATH_WRAPPERS.contains(&text(name, self.src)) =>
+                || vocab::PATH_WRAPPERS.contains(&text(name, self.src))
+                || vocab::NUMBER_CONVERSIONS.contains(&text(name, self.src)) =>
             {
                 let first = named_children(args).into_iter().next()?;
                 self.string_value(first)
@@ -949,6 +959,82 @@ impl<'a> Extractor<'a> {
         }
     }
 
+    /// A template's `str.format` fields (`{}`, `{0}`, `{table}`) filled with the arguments whose
+    /// values the file holds (strings, numbers, names bound to strings); any other field stays
+    /// as written.
+    fn formatted(&self, template: &str, args: Node<'a>) -> String {
+        let mut positional: Vec<Option<String>> = Vec::new();
+        let mut named: HashMap<&str, String> = HashMap::new();
+        let value = |node: Node<'a>| match self.adapter.shape(node, self.src) {
+            Shape::Number => Some(text(node, self.src).to_string()),
+            // a name bound to a string, or to a number at the top (`limit = 3`)
+            Shape::Ident => {
+                let name = text(node, self.src);
+                self.string_vars
+                    .get(name)
+                    .map(|bound| bound.value.text.clone())
+                    .or_else(|| {
+                        let constants = self.out.constants.iter().rev();
+                        constants
+                            .filter(|c| !c.from_setting)
+                            .find(|c| c.name == name)
+                            .map(|c| c.value.clone())
+                    })
+            }
+            _ => self.string_value(node).map(|(decoded, _)| decoded.text),
+        };
+        for arg in named_children(args)
+            .into_iter()
+            .filter(|a| !a.kind().contains("comment"))
+        {
+            match self.adapter.shape(arg, self.src) {
+                Shape::Keyword { name, value: v } => {
+                    if let Some(v) = value(v) {
+                        named.insert(text(name, self.src), v);
+                    }
+                }
+                _ => positional.push(value(arg)),
+            }
+        }
+        let mut out = String::with_capacity(template.len());
+        let mut rest = template;
+        let mut next = 0usize;
+        while let Some(open) = rest.find('{') {
+            out.push_str(&rest[..open]);
+            let after = &rest[open + 1..];
+            if let Some(escaped) = after.strip_prefix('{') {
+                out.push_str("{{");
+                rest = escaped;
+                continue;
+            }
+            let Some(close) = after.find('}') else {
+                rest = &rest[open..];
+                break;
+            };
+            let field = &after[..close];
+            let key = field.split([':', '!']).next().unwrap_or("");
+            let filled = if key.is_empty() {
+                next += 1;
+                positional.get(next - 1).cloned().flatten()
+            } else if let Ok(index) = key.parse::<usize>() {
+                positional.get(index).cloned().flatten()
+            } else {
+                named.get(key).cloned()
+            };
+            match filled {
+                Some(v) => out.push_str(&v),
+                None => {
+                    out.push('{');
+                    out.push_str(field);
+                    out.push('}');
+                }
+            }
+            rest = &after[close + 1..];
+        }
+        out.push_str(rest);
+        out
+    }
+
     /// A path the code computes from strings: an `os.path.join` ([`Self::os_path_joined`]) or
     /// the default of an environment variable (`os.getenv("INPUT", "data/orders.csv")`,
     /// `os.environ.get(…, …)`), which is what a run without the variable reads.
@@ -957,10 +1043,34 @@ impl<'a> Extractor<'a> {
             return Some(joined);
         }
         let (object, method, args) = self.method_call(node)?;
+        if is_widgets(object) && WIDGET_READS.contains(&method) {
+            // `dbutils.widgets.get("min_qty")`: the widget's default
+            let (name, _) = self.string_value(positional_argument(args, 0)?)?;
+            return self.string_value(*self.widget_defaults.get(&name.text)?);
+        }
         if !ENVIRONMENT_READS.contains(&(object, method)) {
             return None;
         }
         self.string_value(positional_argument(args, 1)?)
+    }
+
+    /// A notebook widget's declaration (`dbutils.widgets.text("min_qty", "2")`,
+    /// `dropdown(name, default, choices)`), kept for the reads of its value.
+    fn record_widget(&mut self, call: Node<'a>) {
+        let Some((object, method, args)) = self.method_call(call) else {
+            return;
+        };
+        if !is_widgets(object) || !WIDGET_DECLARATIONS.contains(&method) {
+            return;
+        }
+        let (Some(name), Some(default)) =
+            (positional_argument(args, 0), positional_argument(args, 1))
+        else {
+            return;
+        };
+        if let Some((name, _)) = self.string_value(name) {
+            self.widget_defaults.insert(name.text, default);
+        }
     }
 
     /// `object.method(args)` as the texts of its object and method, and its arguments.
@@ -1029,6 +1139,15 @@ fn positional_argument(args: Node<'_>, position: usize) -> Option<Node<'_>> {
         .filter(|a| !a.kind().contains("comment"))
         .nth(position)
 }
+
+/// Whether an object is a Databricks notebook's widgets (`dbutils.widgets`).
+fn is_widgets(object: &str) -> bool {
+    object == "dbutils.widgets"
+}
+
+/// The widget methods declaring one with its default, and those reading its value.
+const WIDGET_DECLARATIONS: &[&str] = &["text", "dropdown", "combobox", "multiselect"];
+const WIDGET_READS: &[&str] = &["get", "getArgument"];
 
 /// Reads of an environment variable whose second argument is its default.
 const ENVIRONMENT_READS: &[(&str, &str)] = &[("os", "getenv"), ("os.environ", "get")];

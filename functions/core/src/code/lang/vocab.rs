@@ -108,6 +108,10 @@ pub const DATAFRAME_METHODS: &[&str] = &[
     "mapGroups",
     "flatMapGroups",
     "reduceGroups",
+    "applyInPandas",
+    "applyInArrow",
+    "mapInPandas",
+    "mapInArrow",
     "unpivot",
     "melt",
     "describe",
@@ -168,6 +172,10 @@ pub const FRAME_DESCRIPTIONS: &[&str] = &[
 /// Calls that only make a path of their argument, a string or a `pathlib` path
 /// (`str(RAW_DIR / "orders.parquet")`, `Path("data")`).
 pub const PATH_WRAPPERS: &[&str] = &["str", "Path", "PurePath"];
+
+/// Conversions of a string to a number (`int(dbutils.widgets.get("min_qty"))`): the value is the
+/// string's, as a plan prints it.
+pub const NUMBER_CONVERSIONS: &[&str] = &["int", "float"];
 
 /// A frame's members listing its columns rather than holding rows (`df.columns`, `df.schema`).
 pub const COLUMN_LISTINGS: &[&str] = &["columns", "dtypes", "schema"];
@@ -315,6 +323,13 @@ pub const PYTHON_UDF_CALL: &str = "pythonudf";
 /// How a plan names (normalised) the result of a Python UDF its evaluation computed:
 /// `pythonUDF0`, `pythonUDF1`, … (`sum(pythonUDF0)`).
 pub const PYTHON_UDF_RESULT: &str = "pythonudf";
+
+/// Methods handing a Python function to Spark to run over pandas or Arrow batches
+/// (`groupBy(k).applyInPandas(normalise, schema)`, `mapInPandas(keep_big, schema)`): the plan's
+/// operator names the function (`normalise(store_id#3, …)`), so a function passed by name is the
+/// call's function, as a UDF's is, and a lambda is `<lambda>`.
+pub const PYTHON_FUNCTION_METHODS: &[&str] =
+    &["applyInPandas", "applyInArrow", "mapInPandas", "mapInArrow"];
 
 /// Whether an assigned value makes a UDF of a lambda: `udf(lambda x: …, StringType())`,
 /// `F.udf(lambda …)`, `pandas_udf(lambda …)`.

@@ -13,8 +13,8 @@ use crate::pipeline::evidence::{
     working_folder_tail,
 };
 use crate::pipeline::operations::{
-    AGGREGATE_FUNCTIONS, CONCATENATION, TYPED_FILTER, concatenates, is_aggregate_function,
-    passes_closure, typed_operator_of,
+    AGGREGATE_FUNCTIONS, CONCATENATION, ROW_REPLICATION, TYPED_FILTER, concatenates,
+    is_aggregate_function, keeps_copies, passes_closure, typed_operator_of,
 };
 use crate::pipeline::predicates;
 use crate::pipeline::semantics::is_join_type_word;
@@ -28,15 +28,32 @@ impl SiteTable {
         let passed = PassedValues::new(index);
         let chain_sites = call_sites(index, &origin, &passed, &mut sites);
         let sql_sites = clause_sites(index, &origin, &mut sites);
-        let returned_by = crate::pipeline::handoffs::returned_by_function(index);
-        let helpers = crate::pipeline::handoffs::helper_feeds(index, &returned_by);
+        let functions = crate::pipeline::handoffs::FrameFunctions::new(index);
+        let helpers = crate::pipeline::handoffs::helper_feeds(index, &functions);
         add_caller_paths(index, &helpers, &chain_sites, &mut sites);
         let weights = TokenWeights::from_bags(sites.iter().map(|s| &s.evidence));
         let cached_by = frames_cached_by(index);
-        let mut chain_feeds = flow_edges(index, &helpers, &returned_by, &passed);
+        let mut chain_feeds = flow_edges(index, &helpers, &functions, &passed);
         add_cache_feeds(&cached_by, &mut chain_feeds);
         let views = registered_views(index);
-        link_view_reads(index, &views, &chain_sites, &mut chain_feeds, &mut sites);
+        let mut chain_sql = sql_links(index);
+        let sql_view_reads = sql_view_reads(index);
+        link_view_reads(
+            index,
+            &views,
+            &sql_view_reads,
+            &chain_sites,
+            &mut chain_feeds,
+            &mut sites,
+        );
+        for (chain, statements) in sql_view_reads {
+            let linked = chain_sql.entry(chain).or_default();
+            for statement in statements {
+                if !linked.contains(&statement) {
+                    linked.push(statement);
+                }
+            }
+        }
         absorb_pushed_join_conditions(index, &chain_sites, &chain_feeds, &mut sites);
         inline_computed_columns(index, &chain_sites, &chain_feeds, &mut sites);
         join_split_groupings(index, &chain_sites, &chain_feeds, &mut sites);
@@ -61,7 +78,7 @@ impl SiteTable {
                 .collect(),
             chain_applies: helpers.iter().map(|h| !h.applied.is_empty()).collect(),
             chain_cached_by: cached_by,
-            chain_sql: sql_links(index),
+            chain_sql,
             sql_views: view_edges(index),
             sql_view_chains: view_chain_edges(index, &views),
             placement: index.files.iter().map(|f| placement(&f.path)).collect(),
@@ -118,26 +135,28 @@ impl<'a> Origin<'a> {
 /// `spark.table("people")` of a view the repository registers is the registered frame
 /// ([`reads_registered_view`]): the chain is fed by the registration, as SQL reading the view
 /// is ([`registrations_of`]), and its `table` call scans nothing — the view's reader made the
-/// scan.
+/// scan. So does one of a view SQL defines (`sql_view_reads`; the chain runs that statement).
 fn link_view_reads(
     index: &RepoIndex,
     views: &ViewRegistrations,
+    sql_view_reads: &HashMap<usize, Vec<usize>>,
     chain_sites: &[Vec<SiteId>],
     chain_feeds: &mut [Vec<(FlowRole, usize)>],
     sites: &mut [Site],
 ) {
-    if views.is_empty() {
-        return;
-    }
+    let mut reading_views: Vec<usize> = sql_view_reads.keys().copied().collect();
     for (idx, chain) in index.chains.iter().enumerate() {
         let Some(name) = reads_registered_view(chain, views) else {
             continue;
         };
+        reading_views.push(idx);
         for fed_by in registrations_of(views, name, chain.file, index) {
             if fed_by != idx && !chain_feeds[idx].iter().any(|(_, f)| *f == fed_by) {
                 chain_feeds[idx].push((FlowRole::Receiver, fed_by));
             }
         }
+    }
+    for idx in reading_views {
         for &site in &chain_sites[idx] {
             if matches!(&sites[site].kind, SiteKind::Call { method, .. } if method == "table") {
                 sites[site].families.remove(OperatorFamily::Scan);
@@ -824,6 +843,28 @@ fn call_evidence(
     }
     if concatenates(&call.method) {
         evidence.add(TokenKind::Function, CONCATENATION);
+    }
+    if keeps_copies(&call.method) {
+        // the names Spark's rewrite gives its side tags and their counts
+        let (tags, counted, aliases): (&[&str], &str, &[&str]) =
+            if call.method.eq_ignore_ascii_case("exceptAll") {
+                (&["vcol"], "sum", &["sum"])
+            } else {
+                (
+                    &["vcol1", "vcol2"],
+                    "count",
+                    &["vcol1_count", "vcol2_count", "min_count"],
+                )
+            };
+        evidence.add(TokenKind::Function, CONCATENATION);
+        evidence.add(TokenKind::Function, ROW_REPLICATION);
+        evidence.add(TokenKind::Function, counted);
+        for tag in tags {
+            evidence.add(TokenKind::Column, tag);
+        }
+        for alias in aliases {
+            evidence.add(TokenKind::Alias, alias);
+        }
     }
     if ["filter", "where"].contains(&call.method.as_str()) {
         if passes_closure(&call.args.text) {
@@ -1964,7 +2005,10 @@ fn handed_frames(
         .filter(|p| spark.contains(&p.file))
         .filter(|p| match &p.value {
             crate::code::ArgValue::Name(name) => frames.contains(&(p.file, name.as_str())),
-            crate::code::ArgValue::Literal(_) | crate::code::ArgValue::Setting(_) => false,
+            crate::code::ArgValue::Literal(_)
+            | crate::code::ArgValue::Setting(_)
+            | crate::code::ArgValue::Returned(_)
+            | crate::code::ArgValue::Expression => false,
         })
         .map(|p| p.callee.as_str())
         .collect();

@@ -2,7 +2,7 @@
 //! inside which chains, and which chains register the views a statement reads.
 
 use super::*;
-use crate::code::{ArgValue, INLINE_READ};
+use crate::code::{APPLIED_LAMBDA, ArgValue, INLINE_READ};
 
 /// Which SQL statements each chain runs: a chain calling `sql(…)` on the statement's host lines
 /// (`spark.sql("""…""")`), or naming the variable the SQL was assigned to (`q = """…"""` then
@@ -60,21 +60,7 @@ pub(super) fn sql_links(index: &RepoIndex) -> HashMap<usize, Vec<usize>> {
 /// For each SQL statement, the statements defining a view it reads: a `CreateView` clause naming
 /// one of the tables it reads (FROM or JOIN), preferring the same file.
 pub(super) fn view_edges(index: &RepoIndex) -> Vec<Vec<usize>> {
-    let mut definitions: HashMap<String, Vec<usize>> = HashMap::new();
-    for (idx, stmt) in index.sql.iter().enumerate() {
-        for clause in stmt
-            .clauses
-            .iter()
-            .filter(|c| c.kind == SqlClauseKind::CreateView)
-        {
-            for table in &clause.tables {
-                definitions
-                    .entry(table.to_lowercase())
-                    .or_default()
-                    .push(idx);
-            }
-        }
-    }
+    let definitions = sql_view_definitions(index);
     index
         .sql
         .iter()
@@ -106,6 +92,56 @@ pub(super) fn view_edges(index: &RepoIndex) -> Vec<Vec<usize>> {
             views
         })
         .collect()
+}
+
+/// The SQL statements defining each view (`CREATE OR REPLACE TEMP VIEW city_totals AS …`), by
+/// its name in lower case.
+pub(super) fn sql_view_definitions(index: &RepoIndex) -> HashMap<String, Vec<usize>> {
+    let mut definitions: HashMap<String, Vec<usize>> = HashMap::new();
+    for (idx, stmt) in index.sql.iter().enumerate() {
+        for clause in stmt
+            .clauses
+            .iter()
+            .filter(|c| c.kind == SqlClauseKind::CreateView)
+        {
+            for table in &clause.tables {
+                definitions
+                    .entry(table.to_lowercase())
+                    .or_default()
+                    .push(idx);
+            }
+        }
+    }
+    definitions
+}
+
+/// For each chain reading a view from the session that SQL defines (`spark.table("city_totals")`
+/// after `CREATE TEMP VIEW city_totals AS SELECT …`), the defining statements — its own file's,
+/// else the first elsewhere: Spark plans the view's query where the chain reads it.
+pub(super) fn sql_view_reads(index: &RepoIndex) -> HashMap<usize, Vec<usize>> {
+    let definitions = sql_view_definitions(index);
+    let mut reads: HashMap<usize, Vec<usize>> = HashMap::new();
+    if definitions.is_empty() {
+        return reads;
+    }
+    for (idx, chain) in index.chains.iter().enumerate() {
+        let Some(name) = reads_registered_view(chain, &definitions) else {
+            continue;
+        };
+        let defined = &definitions[&name.to_lowercase()];
+        let own: Vec<usize> = defined
+            .iter()
+            .copied()
+            .filter(|s| index.sql[*s].file == chain.file)
+            .collect();
+        let chosen = if own.is_empty() {
+            defined.iter().copied().take(1).collect()
+        } else {
+            own
+        };
+        reads.insert(idx, chosen);
+    }
+    reads
 }
 
 /// The chains registering each temporary view, by its name in lower case
@@ -177,11 +213,12 @@ pub(super) fn view_chain_edges(index: &RepoIndex, views: &ViewRegistrations) -> 
 }
 
 /// The temporary view a chain starts by reading from the session (`spark.table("people")`,
-/// `spark.read.table("people")`), when the repository registers one of that name: Spark then
-/// plans the view's own frame, so the chain scans nothing itself.
+/// `spark.read.table("people")`), when `views` (chains registering views, or SQL statements
+/// defining them, by name) holds one of that name: Spark then plans the view's own frame, so the
+/// chain scans nothing itself.
 pub(super) fn reads_registered_view<'c>(
     chain: &'c CallChain,
-    views: &ViewRegistrations,
+    views: &HashMap<String, Vec<usize>>,
 ) -> Option<&'c str> {
     if !chain
         .receiver
@@ -215,6 +252,9 @@ pub(super) fn registers_view(method: &str) -> bool {
     .any(|m| m.eq_ignore_ascii_case(method))
 }
 
+/// The most functions up a frame is followed through parameters passing it on.
+const PASSED_ON_DEPTH: usize = 3;
+
 /// The most assignments of one variable in branches that may reach one read.
 const MAY_REACH_CAP: usize = 4;
 
@@ -225,14 +265,15 @@ const LIST_ITEMS_CAP: usize = 16;
 /// the same file, preferring the same enclosing symbol (then module level) — and the ones before
 /// it that may have run last instead, while it sits in a branch the read is not in; and the
 /// chains returned by the helper functions it starts from or applies
-/// ([`crate::pipeline::handoffs`]; `returned_by`: the chains each function returns).
+/// ([`crate::pipeline::handoffs`]; `functions`: the chains each function returns).
 pub(super) fn flow_edges(
     index: &RepoIndex,
     helpers: &[crate::pipeline::handoffs::HelperFeeds],
-    returned_by: &HashMap<SymbolId, Vec<usize>>,
+    functions: &crate::pipeline::handoffs::FrameFunctions<'_>,
     passed: &super::passing::PassedValues<'_>,
 ) -> Vec<Vec<(FlowRole, usize)>> {
     let chains = &index.chains;
+    let returned_by = &functions.returned_by;
     let mut by_var: HashMap<(FileId, &str), Vec<usize>> = HashMap::new();
     for (idx, chain) in chains.iter().enumerate() {
         if let Some(var) = chain.assigned_to.as_deref() {
@@ -378,23 +419,59 @@ pub(super) fn flow_edges(
     };
     // A chain starting from a parameter (`def build(df): df.select(…)`) is fed by what the
     // function's callers pass there (`build(fraud_df, …)`): the chains assigning it last — or,
-    // when a test passes a fixture it takes (`def test_bins(df): bins(df)`), what that returns.
+    // when a test passes a fixture it takes (`def test_bins(df): bins(df)`), what that returns;
+    // a call of another function (`self.transform(self.extract())`), what that returns; a
+    // parameter of the caller's own (`def transform(self, df): return run_steps(df, STEPS)`),
+    // what the caller's callers pass, up to [`PASSED_ON_DEPTH`] functions up while nothing
+    // nearer is known and each function up there has one caller.
     let parameter_feeds = |chain: &CallChain, var: &str| -> Vec<usize> {
-        let Some(function) = chain.symbol.and_then(|s| index.symbols.get(s as usize)) else {
-            return Vec::new();
-        };
-        passed
-            .arguments(function, var)
-            .flat_map(|a| match &a.value {
-                ArgValue::Name(passed_var) => {
-                    match assigned_before(a.file, a.symbol, a.line, passed_var) {
-                        Some(def) => vec![def],
-                        None => fixture_feeds(a.file, a.symbol, passed_var),
+        let mut feeds = Vec::new();
+        let mut asked: Vec<(Option<SymbolId>, &str)> = vec![(chain.symbol, var)];
+        let mut level = asked.clone();
+        for depth in 0..PASSED_ON_DEPTH {
+            let mut next = Vec::new();
+            for (symbol, var) in level {
+                let Some(function) = symbol.and_then(|s| index.symbols.get(s as usize)) else {
+                    continue;
+                };
+                let arguments: Vec<_> = passed.arguments(function, var).collect();
+                // (up the callers only through a function called from one place: one called
+                // from several passes on frames none of which is known to be the one)
+                if depth > 0 && arguments.len() > 1 {
+                    continue;
+                }
+                for a in arguments {
+                    match &a.value {
+                        ArgValue::Name(passed_var) => {
+                            if let Some(def) = assigned_before(a.file, a.symbol, a.line, passed_var)
+                            {
+                                feeds.push(def);
+                                continue;
+                            }
+                            let fixture = fixture_feeds(a.file, a.symbol, passed_var);
+                            if !fixture.is_empty() {
+                                feeds.extend(fixture);
+                            } else if !asked.contains(&(a.symbol, passed_var.as_str())) {
+                                asked.push((a.symbol, passed_var));
+                                next.push((a.symbol, passed_var.as_str()));
+                            }
+                        }
+                        ArgValue::Returned(called) => {
+                            feeds.extend(functions.returned_by_call(a.file, a.symbol, called))
+                        }
+                        ArgValue::Literal(_) | ArgValue::Setting(_) | ArgValue::Expression => {}
                     }
                 }
-                ArgValue::Literal(_) | ArgValue::Setting(_) => Vec::new(),
-            })
-            .collect()
+            }
+            // (the callers' callers only while the nearer ones say nothing: a library's
+            // function passing its parameter on is called from everywhere)
+            if !feeds.is_empty() {
+                break;
+            }
+            level = next;
+        }
+        feeds.dedup();
+        feeds
     };
     // A name the chain's function does not define comes from outside it: a parameter's callers,
     // else the methods assigning the field it names, else the fixture of its name.
@@ -471,6 +548,17 @@ pub(super) fn flow_edges(
                         .filter(|def| *def != idx)
                         .map(|def| (FlowRole::Receiver, def)),
                 );
+            } else if let Some(held) = field_of_object(&chain.receiver)
+                .map(|_| held_frame(chain, &chain.receiver))
+                .filter(|held| !held.is_empty())
+            {
+                // `report.sales.groupBy(…)`: the frame the object holds in that field, whatever
+                // call assigned the object (`report = StoreReport(…).load()`)
+                feeds.extend(
+                    held.into_iter()
+                        .filter(|def| *def != idx)
+                        .map(|def| (FlowRole::Receiver, def)),
+                );
             } else if !root.is_empty() {
                 let defined = definitions(chain, root);
                 if defined.is_empty() {
@@ -499,6 +587,15 @@ pub(super) fn flow_edges(
             for input in &chain.inputs {
                 // `join(spark.table("stores"), …)`: the chains of the statement reading from that
                 // session inline, each after the chain whose arguments hold it
+                // `transform(lambda d: d.filter(…))`: the lambda's chain makes the call's frame
+                if let Some(parameter) = input.strip_suffix(APPLIED_LAMBDA) {
+                    for def in inline_on(idx, chain, parameter) {
+                        if !feeds.iter().any(|(_, d)| *d == def) {
+                            feeds.push((FlowRole::Receiver, def));
+                        }
+                    }
+                    continue;
+                }
                 if let Some(session) = input.strip_suffix(INLINE_READ) {
                     for def in inline_on(idx, chain, root_variable(session)) {
                         if !feeds.iter().any(|(_, d)| *d == def) {

@@ -988,6 +988,83 @@ mod tests {
     }
 
     #[test]
+    fn a_frame_passed_on_through_methods_and_parameters_reaches_the_new_object_s_caller() {
+        let table = site_table(
+            "pipeline.py",
+            "def run_steps(df, steps):\n    \
+             for s in steps:\n        \
+             df = s(df)\n    \
+             return df\n\
+             class Job:\n    \
+             def extract(self):\n        \
+             return self.spark.read.csv(self.path)\n    \
+             def transform(self, df):\n        \
+             return run_steps(df, STEPS)\n    \
+             def run(self):\n        \
+             df = self.transform(self.extract())\n        \
+             return df\n\
+             result = Job(spark, paths).run()\n\
+             result.groupBy(\"k\").count().show()\n",
+        );
+        // `Job(…).run()` is `Job`'s `run`; `self.extract()` passes what `extract` returns to
+        // `transform`, whose parameter `run_steps` takes on
+        let read = call_site(&table, 7, "csv").id;
+        let count = call_site(&table, 14, "count").id;
+        assert!(table.upstream(count, None).contains(&read));
+    }
+
+    #[test]
+    fn a_lambda_applied_to_a_frame_makes_what_the_call_hands_on() {
+        let table = site_table(
+            "ranked.py",
+            "sales = spark.read.csv(\"sales.csv\")\n\
+             top = sales.transform(lambda d: d.filter(\"rk <= 3\")).groupBy(\"k\").count()\n",
+        );
+        let filter = call_site(&table, 2, "filter").id;
+        let count = call_site(&table, 2, "count").id;
+        assert!(table.upstream(count, None).contains(&filter));
+    }
+
+    #[test]
+    fn a_value_bound_at_the_top_or_a_widget_s_default_is_the_literal_compared_with() {
+        let table = site_table(
+            "report.py",
+            "dbutils.widgets.text(\"min_qty\", \"2\")\n\
+             min_qty = int(dbutils.widgets.get(\"min_qty\"))\n\
+             MAX_PRICE = 9.5\n\
+             df = spark.read.csv(\"sales.csv\")\n\
+             df.filter(F.col(\"qty\") >= min_qty).show()\n\
+             df.where(F.col(\"price\") < MAX_PRICE).show()\n",
+        );
+        let filter = &call_site(&table, 5, "filter").evidence;
+        assert!(filter.has(TokenKind::Literal, "2"));
+        let filter = &call_site(&table, 6, "where").evidence;
+        assert!(filter.has(TokenKind::Literal, "9.5"));
+    }
+
+    #[test]
+    fn a_set_operation_keeping_copies_names_what_its_rewrite_plans() {
+        let table = site_table(
+            "sets.py",
+            "a.exceptAll(b).show()\na.intersectAll(b).show()\na.subtract(b).show()\n",
+        );
+        let names = |line: u32, method: &str, kind: TokenKind, token: &str| {
+            call_site(&table, line, method).evidence.has(kind, token)
+        };
+        let concatenation = crate::pipeline::operations::CONCATENATION;
+        for (line, method) in [(1, "exceptAll"), (2, "intersectAll")] {
+            assert!(names(line, method, TokenKind::Function, concatenation));
+            assert!(names(line, method, TokenKind::Function, "replicaterows"));
+            let families = call_site(&table, line, method).families;
+            assert!(families.contains(OperatorFamily::Generate));
+            assert!(families.contains(OperatorFamily::Filter));
+        }
+        assert!(names(1, "exceptAll", TokenKind::Column, "vcol"));
+        assert!(names(2, "intersectAll", TokenKind::Alias, "vcol1_count"));
+        assert!(!names(3, "subtract", TokenKind::Function, "replicaterows"));
+    }
+
+    #[test]
     fn a_frame_list_s_elements_are_its_frames_and_the_list_passed_whole_is_none() {
         let source = "def union_all(dfs):\n    \
                       first, *_ = dfs\n    \
@@ -2003,6 +2080,26 @@ mod tests {
                 .families
                 .contains(OperatorFamily::Scan)
         );
+    }
+
+    #[test]
+    fn a_view_sql_defines_read_from_the_session_is_the_view_s_query() {
+        // `CREATE TEMP VIEW` in SQL (a notebook's `%sql` cell, `spark.sql(…)`) then
+        // `spark.table("city_totals")`: the chain runs the view's query, and scans nothing itself
+        let table = site_table(
+            "report.py",
+            "spark.sql(\"CREATE OR REPLACE TEMP VIEW city_totals AS SELECT city, count(*) AS n FROM sales GROUP BY city\")\n\
+             top = spark.table(\"city_totals\").orderBy(\"n\").limit(2)\n",
+        );
+        let view = call_site(&table, 2, "table");
+        assert!(!view.families.contains(OperatorFamily::Scan));
+        let grouping = sql_clauses(&table, SqlClauseKind::GroupBy)
+            .next()
+            .expect("the view's GROUP BY")
+            .id;
+        let limit = call_site(&table, 2, "limit").id;
+        let chain = table.chain_of(limit).unwrap();
+        assert!(table.flow_of_chain(chain).contains(&grouping));
     }
 
     #[test]

@@ -158,6 +158,7 @@ impl<'i> PassedValues<'i> {
                         ArgValue::Literal(v) => values.push(v.as_str()),
                         ArgValue::Name(n) => values.extend(self.constant(n)),
                         ArgValue::Setting(key) => values.extend_from_slice(self.setting(key)),
+                        ArgValue::Returned(_) | ArgValue::Expression => {}
                     }
                 }
             }

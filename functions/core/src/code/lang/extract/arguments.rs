@@ -2,9 +2,9 @@
 //! tables and paths, by the role the method gives each argument (see `vocab`).
 
 use super::*;
-use crate::code::INLINE_READ;
 use crate::code::sql_expr::COUNT_OF_ROWS;
 use crate::code::strings::PLACEHOLDER;
+use crate::code::{APPLIED_LAMBDA, INLINE_READ};
 
 impl<'a> Extractor<'a> {
     /// The session an argument reads a frame from inline (`spark.table("stores")`,
@@ -30,6 +30,28 @@ impl<'a> Extractor<'a> {
         self.is_session(&receiver).then_some(receiver)
     }
 
+    /// The function a pandas / Arrow method hands over (its first argument), by the name the
+    /// plan gives it: `applyInPandas(normalise, …)` → `normalise`, a lambda → `<lambda>`; with
+    /// the token of a Python function's evaluation.
+    fn python_function_handed_over(&self, args: Node<'a>) -> Vec<String> {
+        let Some(first) = named_children(args).into_iter().next() else {
+            return Vec::new();
+        };
+        let name = match self.adapter.shape(first, self.src) {
+            Shape::Ident => text(first, self.src).to_string(),
+            Shape::Lambda => vocab::LAMBDA_UDF.to_string(),
+            _ => return Vec::new(),
+        };
+        vec![name, vocab::PYTHON_UDF_CALL.to_string()]
+    }
+
+    /// The variable a lambda's body starts its chain from (`d` of `lambda d: d.filter(…)`).
+    fn lambda_chain_root(&self, lambda: Node<'a>) -> Option<&'a str> {
+        let body = self.unwrap_parens(self.adapter.lambda_body(lambda)?);
+        let flat = self.flatten(body)?;
+        (!flat.base_is_call && !flat.links.is_empty()).then(|| text(flat.base, self.src))
+    }
+
     /// Break a call's arguments down into columns, literals, functions, aliases, tables, paths.
     // Long (~145 lines): one explicit-stack walk over an argument tree, one arm per node shape
     // (string, column symbol, call, keyword, lambda …).
@@ -49,6 +71,9 @@ impl<'a> Extractor<'a> {
         self.push_args(args, method, &mut stack);
         if is_sort_method(method) {
             out.functions.extend(self.sort_directions(args));
+        }
+        if vocab::PYTHON_FUNCTION_METHODS.contains(&method) {
+            out.functions.extend(self.python_function_handed_over(args));
         }
         let mut budget = ARG_NODE_BUDGET;
         let mut folded: HashSet<&str> = HashSet::new();
@@ -269,7 +294,14 @@ impl<'a> Extractor<'a> {
                     stack.push((key, key_role));
                 }
                 Shape::Paren(inner) => stack.push((inner, role)),
-                Shape::Lambda => {}
+                Shape::Lambda => {
+                    // `transform(lambda d: d.filter(…))`
+                    if vocab::APPLYING_METHODS.contains(&method)
+                        && let Some(root) = self.lambda_chain_root(node)
+                    {
+                        inputs.push(format!("{root}{APPLIED_LAMBDA}"));
+                    }
+                }
                 Shape::Other => {
                     // `col("country") != "Croatia"`, `$"state" === "OH"`: a string compared with
                     // a column is a value, not a column's name

@@ -161,7 +161,12 @@ impl<'a> Extractor<'a> {
         }
         if let Some(object) = object {
             // `loaders.load_orders(…)`, `self.load(…)`, `Loaders.load(…)`; not `df.filter(…)`.
+            // `Job(spark, paths).run()`: the method of the class just constructed, `Job.run`
+            // (see [`crate::pipeline::handoffs::FrameFunctions::returned_by_call`]).
             let owner = text(object, src);
+            if let Some(class) = self.constructed_class(object) {
+                return Some((format!("{class}.{callee}"), inputs));
+            }
             let module_like = matches!(self.adapter.shape(object, src), Shape::Ident)
                 && !self.is_dataframe_var(owner)
                 && !self.is_session(owner)
@@ -173,6 +178,24 @@ impl<'a> Extractor<'a> {
             }
         }
         Some((callee.to_string(), inputs))
+    }
+
+    /// The class an expression constructs an object of, when named like one (`Job(spark,
+    /// cfg)`), not a call of a function or a library's builder.
+    fn constructed_class(&self, expression: Node<'a>) -> Option<&'a str> {
+        let src = self.src;
+        let Shape::Call {
+            object: None, name, ..
+        } = self.adapter.shape(expression, src)
+        else {
+            return None;
+        };
+        let class = text(name, src);
+        (self.adapter.calls_may_construct()
+            && !named_like_function(class)
+            && !vocab::COLUMN_BUILDERS.contains(&class)
+            && !is_foreign_module(class))
+        .then_some(class)
     }
 
     /// After a statement recorded no chain for its value: `x = helper(…)` and `return x` /
@@ -772,8 +795,8 @@ impl<'a> Extractor<'a> {
     }
 
     /// What an argument passes a parameter, or a parameter's default gives it: a string or
-    /// number literal, a name (a constant's, resolved later across files), a settings key;
-    /// `None` for anything else (a session, an expression).
+    /// number literal, a name (a constant's, resolved later across files), a settings key, a
+    /// user function's call, another expression; `None` for a session.
     fn passed_value(&self, value: Node<'a>) -> Option<ArgValue> {
         let src = self.src;
         if let Some(key) = self.setting_key(value) {
@@ -800,14 +823,22 @@ impl<'a> Extractor<'a> {
                 ArgValue::Name(text(name, src).to_string())
             }
             // `str(RAW_DIR / "orders.parquet")`, `"a" "b"`
-            _ => ArgValue::Literal(self.string_value(value)?.0.text),
+            _ => match self.string_value(value) {
+                Some((string, _)) => ArgValue::Literal(string.text),
+                // `self.transform(self.extract())`: the frame `extract` returns
+                None => match self.helper_callee(value) {
+                    Some((function, _)) => ArgValue::Returned(function),
+                    None => ArgValue::Expression,
+                },
+            },
         })
     }
 
-    /// A string bound at a module's top level, or as a field of an object or class, is a
-    /// constant other files may import or inherit (`RAW_FILE = "data/transactions.csv"`, a base
-    /// job class's `val gold_path = s"$gold_layer/products/"`); so is a settings read bound there
-    /// (`val flights = config.getString("input.flights")`), as its key.
+    /// A string (or a number) bound at a module's top level, or as a field of an object or
+    /// class, is a constant other files may import or inherit (`RAW_FILE =
+    /// "data/transactions.csv"`, a base job class's `val gold_path = s"$gold_layer/products/"`,
+    /// `MIN_QTY = 2`); so is a settings read bound there (`val flights =
+    /// config.getString("input.flights")`), as its key.
     pub(super) fn record_constant(&mut self, name: &str, value: Node<'a>) {
         let top_level = match self.symbol_stack.last() {
             None => true,
@@ -826,6 +857,14 @@ impl<'a> Extractor<'a> {
                 file: 0,
                 name: name.to_string(),
                 value,
+                from_setting: false,
+            });
+        } else if matches!(self.adapter.shape(value, self.src), Shape::Number) {
+            // `MIN_QTY = 2`, compared with in a filter elsewhere
+            self.out.constants.push(Constant {
+                file: 0,
+                name: name.to_string(),
+                value: text(value, self.src).to_string(),
                 from_setting: false,
             });
         } else if let Some(key) = self.setting_key(value) {

@@ -91,6 +91,34 @@ fn scala_sql_built_with_plus_is_one_statement_on_its_lines() {
 }
 
 #[test]
+fn sql_built_with_str_format_holds_the_values_the_file_binds() {
+    let src = "table = \"sales_view\"\n\
+               limit = 3\n\
+               query = \"SELECT item, COUNT(*) AS n FROM {} WHERE qty > {} AND day = '{d}' GROUP BY item\".format(table, limit, d=\"2024-01-01\")\n\
+               spark.sql(query).show()\n\
+               spark.sql(\"SELECT * FROM {}\".format(unknown)).show()\n";
+    let out = extract_file(&super::super::python::Python, src, "", CodeFlags::default());
+    let clause = |statement: usize, kind: crate::code::SqlClauseKind| {
+        out.sql[statement]
+            .clauses
+            .iter()
+            .find(|c| c.kind == kind)
+            .unwrap_or_else(|| panic!("no {kind:?} in {:#?}", out.sql[statement]))
+    };
+    assert!(out.sql[0].parsed);
+    let from = clause(0, crate::code::SqlClauseKind::From);
+    assert_eq!(from.tables, vec!["sales_view"]);
+    let filter = clause(0, crate::code::SqlClauseKind::WherePredicate);
+    assert!(filter.literals.iter().any(|l| l == "3"), "{filter:?}");
+    // a value the file does not hold stays a field
+    assert!(!out.sql.get(1).is_some_and(|s| {
+        s.clauses
+            .iter()
+            .any(|c| c.tables.iter().any(|t| t == "unknown"))
+    }));
+}
+
+#[test]
 fn a_count_of_rows_is_told_from_a_count_of_a_columns_values() {
     // Spark plans `count(*)`, `count(1)`, `count(lit(1))` as `count(1)`; `count(x)` as itself.
     let rows = |functions: &[String]| functions.iter().any(|f| f == COUNT_OF_ROWS);
@@ -453,6 +481,34 @@ fn a_udf_named_like_a_frame_is_called_as_a_udf_by_the_name_spark_prints() {
         "{:?}",
         out.chains
     );
+}
+
+#[test]
+fn a_function_handed_to_pandas_is_the_function_the_plan_names() {
+    let src = "shares = sales.groupBy('store_id').applyInPandas(\n    normalise, schema=out_schema\n)\n\
+               big = sales.mapInPandas(lambda it: it, schema=sales.schema)\n\
+               sales.select(normalise).show()\n";
+    let out = extract_file(&super::super::python::Python, src, "", CodeFlags::default());
+    let functions = |line: u32, method: &str| {
+        out.chains
+            .iter()
+            .flat_map(|c| &c.calls)
+            .find(|c| c.lines.start == line && c.method == method)
+            .unwrap_or_else(|| panic!("no {method} on line {line}"))
+            .args
+            .functions
+            .clone()
+    };
+    let udf = crate::code::lang::vocab::PYTHON_UDF_CALL;
+    let grouped = functions(1, "applyInPandas");
+    assert!(grouped.iter().any(|f| f == "normalise"), "{grouped:?}");
+    assert!(grouped.iter().any(|f| f == udf));
+    // (the schema passed by keyword is no function)
+    assert!(!grouped.iter().any(|f| f == "out_schema"));
+    let mapped = functions(4, "mapInPandas");
+    assert!(mapped.iter().any(|f| f == "<lambda>"), "{mapped:?}");
+    // a name elsewhere is a column's
+    assert!(!functions(5, "select").iter().any(|f| f == "normalise"));
 }
 
 #[test]
