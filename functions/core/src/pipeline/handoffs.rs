@@ -9,7 +9,7 @@
 //! feeds it, up to [`MAX_DEFINITIONS`] (an imported helper).
 
 use crate::code::{CallChain, FileId, RepoIndex, SymbolId, SymbolKind};
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 /// Most same-named functions a call is resolved to (a name like `run` is everywhere).
 const MAX_DEFINITIONS: usize = 4;
@@ -46,6 +46,8 @@ pub struct FrameFunctions<'i> {
     /// The chains each function returns ([`returned_by_function`]).
     pub returned_by: HashMap<SymbolId, Vec<usize>>,
     by_name: HashMap<&'i str, Vec<SymbolId>>,
+    /// The names of the repository's classes and objects.
+    classes: HashSet<&'i str>,
 }
 
 impl<'i> FrameFunctions<'i> {
@@ -61,36 +63,51 @@ impl<'i> FrameFunctions<'i> {
                 }
             }
         }
+        let classes = index
+            .symbols
+            .iter()
+            .filter(|s| matches!(s.kind, SymbolKind::Class | SymbolKind::Object))
+            .map(|s| s.name.as_str())
+            .collect();
         Self {
             index,
             returned_by,
             by_name,
+            classes,
         }
     }
 
     /// The chains a call of `name` written in the function `symbol` of `file` returns: those
-    /// of every definition of the name that the call sees — or, for a method of an object
-    /// just constructed (`Class.method`, `Job(spark).run()`), that class's method's.
+    /// of every definition of the name that the call sees — or, for a function qualified by a
+    /// class or object of the repository (`Sources.orders(…)`, `Job(spark).run()`), that
+    /// class's own function's.
     pub fn returned_by_call(
         &self,
         file: FileId,
         symbol: Option<SymbolId>,
         name: &str,
     ) -> impl Iterator<Item = usize> + '_ {
-        let definitions = match name.split_once('.') {
+        let qualified = name
+            .split_once('.')
+            .filter(|(class, _)| self.classes.contains(class));
+        let method = name.rsplit('.').next().unwrap_or(name);
+        let definitions = match qualified {
             Some((class, method)) => {
                 let of_class = |s: &SymbolId| {
                     self.index.symbols[*s as usize]
                         .parent
                         .map(|p| &self.index.symbols[p as usize])
-                        .is_some_and(|p| p.kind == SymbolKind::Class && p.name == class)
+                        .is_some_and(|p| {
+                            matches!(p.kind, SymbolKind::Class | SymbolKind::Object)
+                                && p.name == class
+                        })
                 };
                 let methods = self.by_name.get(method).into_iter().flatten();
                 methods.copied().filter(of_class).collect()
             }
             None => self
                 .by_name
-                .get(name)
+                .get(method)
                 .map(|symbols| in_scope(self.index, file, symbol, symbols))
                 .unwrap_or_default(),
         };

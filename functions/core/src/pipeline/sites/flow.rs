@@ -252,6 +252,9 @@ pub(super) fn registers_view(method: &str) -> bool {
     .any(|m| m.eq_ignore_ascii_case(method))
 }
 
+/// The most scopes around a function searched for a class body declaring a name it reads.
+const ENCLOSING_SCOPES: usize = 4;
+
 /// The most functions up a frame is followed through parameters passing it on.
 const PASSED_ON_DEPTH: usize = 3;
 
@@ -311,6 +314,34 @@ pub(super) fn flow_edges(
                     reaching.push(c);
                 }
             }
+        }
+        // … else the class bodies around the function: a field (Scala's `lazy val orders =
+        // Readers.orders(…)` read by a method), then the module's last
+        // (never for a parameter of the function or of one around it)
+        let mut scope = chain.symbol;
+        for _ in 0..ENCLOSING_SCOPES {
+            let Some(symbol) = scope.and_then(|s| index.symbols.get(s as usize)) else {
+                break;
+            };
+            if !reaching.is_empty() || symbol.params.iter().any(|p| p == var) {
+                break;
+            }
+            let Some(outer) = symbol.parent else { break };
+            let class_body = index.symbols.get(outer as usize).is_some_and(|s| {
+                matches!(
+                    s.kind,
+                    crate::code::SymbolKind::Class | crate::code::SymbolKind::Object
+                )
+            });
+            if class_body {
+                reaching.extend(
+                    candidates
+                        .iter()
+                        .filter(|c| chains[**c].symbol == Some(outer))
+                        .max_by_key(|c| chains[**c].statement.start),
+                );
+            }
+            scope = Some(outer);
         }
         if reaching.is_empty() {
             reaching.extend(

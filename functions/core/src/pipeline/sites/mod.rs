@@ -761,6 +761,13 @@ mod tests {
             .unwrap_or_else(|| panic!("no {method} call"))
     }
 
+    /// Whether the call `upstream` (its line and method) is upstream of the call `downstream`.
+    fn feeds(table: &SiteTable, upstream: (u32, &str), downstream: (u32, &str)) -> bool {
+        let upstream = call_site(table, upstream.0, upstream.1).id;
+        let downstream = call_site(table, downstream.0, downstream.1).id;
+        table.upstream(downstream, None).contains(&upstream)
+    }
+
     /// The site table of a repository holding one file.
     fn site_table(file: &str, source: &str) -> SiteTable {
         SiteTable::build(&repo_index(&[(file, source)]))
@@ -1008,9 +1015,60 @@ mod tests {
         );
         // `Job(…).run()` is `Job`'s `run`; `self.extract()` passes what `extract` returns to
         // `transform`, whose parameter `run_steps` takes on
-        let read = call_site(&table, 7, "csv").id;
-        let count = call_site(&table, 14, "count").id;
-        assert!(table.upstream(count, None).contains(&read));
+        assert!(feeds(&table, (7, "csv"), (14, "count")));
+    }
+
+    #[test]
+    fn a_function_called_on_its_class_or_object_is_that_one_s() {
+        // `Sources.orders(…)` is `Sources`' `orders`, not a Scala object's of the same name
+        let index = repo_index(&[
+            (
+                "src/Sources.java",
+                "public final class Sources {\n  \
+                 public static Dataset<Row> orders(SparkSession spark, String path) {\n    \
+                 return spark.read().csv(path);\n  }\n}\n",
+            ),
+            (
+                "src/Readers.scala",
+                "object Readers {\n  \
+                 def orders(spark: SparkSession, path: String): DataFrame =\n    \
+                 spark.read.json(path)\n}\n",
+            ),
+            (
+                "src/Weekly.java",
+                "public class Weekly {\n  \
+                 public static void main(String[] args) {\n    \
+                 Dataset<Row> orders = Sources.orders(spark, \"data/orders.csv\");\n    \
+                 orders.groupBy(\"item\").count().show();\n  }\n}\n",
+            ),
+        ]);
+        let table = SiteTable::build(&index);
+        let site = |file: &str, method: &str| {
+            table
+                .sites
+                .iter()
+                .find(|s| {
+                    index.files[s.file as usize].path.ends_with(file)
+                        && matches!(&s.kind, SiteKind::Call { method: m, .. } if m == method)
+                })
+                .unwrap_or_else(|| panic!("no {method} in {file}"))
+                .id
+        };
+        let upstream = table.upstream(site("Weekly.java", "count"), None);
+        assert!(upstream.contains(&site("Sources.java", "csv")));
+        assert!(!upstream.contains(&site("Readers.scala", "json")));
+    }
+
+    #[test]
+    fn a_method_reading_its_class_s_field_reads_what_the_field_holds() {
+        let table = site_table(
+            "Report.scala",
+            "class OrderReport(spark: SparkSession) {\n  \
+             lazy val orders: DataFrame = spark.read.csv(\"data/orders.csv\")\n  \
+             def daily(): DataFrame =\n    \
+             orders.groupBy(\"day\").count()\n}\n",
+        );
+        assert!(feeds(&table, (2, "csv"), (4, "count")));
     }
 
     #[test]
@@ -1020,9 +1078,7 @@ mod tests {
             "sales = spark.read.csv(\"sales.csv\")\n\
              top = sales.transform(lambda d: d.filter(\"rk <= 3\")).groupBy(\"k\").count()\n",
         );
-        let filter = call_site(&table, 2, "filter").id;
-        let count = call_site(&table, 2, "count").id;
-        assert!(table.upstream(count, None).contains(&filter));
+        assert!(feeds(&table, (2, "filter"), (2, "count")));
     }
 
     #[test]

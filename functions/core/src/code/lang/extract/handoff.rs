@@ -79,7 +79,7 @@ impl<'a> Extractor<'a> {
     /// Whether `value` calls a function of this file already seen returning a DataFrame.
     pub(super) fn returns_dataframe(&self, value: Node<'a>) -> bool {
         self.helper_callee(value)
-            .is_some_and(|(name, _)| self.returning_functions.contains(&name))
+            .is_some_and(|(name, _)| self.returning_functions.contains(unqualified(&name)))
     }
 
     /// The function a chain starts from (`load(spark).filter(…)`) and those it applies
@@ -135,7 +135,9 @@ impl<'a> Extractor<'a> {
             || self.adapter.objects_apply() && passes_frame
     }
 
-    /// The user function a lone call names, with the DataFrame variables passed to it; `None`
+    /// The user function a lone call names (qualified by the class or object it is called on:
+    /// `Sources.orders`, `Job.run` of `Job(spark).run()`; see [`unqualified`]), with the
+    /// DataFrame variables passed to it; `None`
     /// for constructors, column builders, collection factories, library modules and calls on
     /// sessions or DataFrames (those are chains).
     fn helper_callee(&self, value: Node<'a>) -> Option<(String, Vec<String>)> {
@@ -175,6 +177,10 @@ impl<'a> Extractor<'a> {
                 && !is_foreign_module(owner);
             if !module_like {
                 return None;
+            }
+            // `Sources.orders(spark, path)`: a class's or an object's own function
+            if owner.starts_with(char::is_uppercase) {
+                return Some((format!("{owner}.{callee}"), inputs));
             }
         }
         Some((callee.to_string(), inputs))
@@ -272,7 +278,7 @@ impl<'a> Extractor<'a> {
         // `current, peak = tracemalloc.get_traced_memory()`)
         if let Some((names, value)) = self.adapter.unpacked_assignment(statement, src)
             && let Some((function, inputs)) = self.helper_callee(self.unwrap_parens(value))
-            && (self.returning_functions.contains(&function)
+            && (self.returning_functions.contains(unqualified(&function))
                 || names.iter().any(|n| vocab::looks_like_dataframe_name(n)))
         {
             for (position, name) in names.into_iter().enumerate().take(TUPLE_CAP) {
@@ -761,6 +767,7 @@ impl<'a> Extractor<'a> {
         let Some((callee, _)) = self.helper_callee(call) else {
             return;
         };
+        let callee = unqualified(&callee).to_string();
         let Shape::Call {
             args: Some(args), ..
         } = self.adapter.shape(call, src)
@@ -1068,6 +1075,12 @@ pub(super) fn names_frame_type(declared: &str) -> bool {
 /// Whether `callee` is named like a function rather than a class: lower case or `_` first
 /// (`load_orders`), or words joined by `_` after a capitalised acronym (`IV_calculation`) — a
 /// class's name is CamelCase.
+/// A function's own name, without the class or object a call qualified it with
+/// (`Sources.orders` → `orders`).
+pub(super) fn unqualified(function: &str) -> &str {
+    function.rsplit('.').next().unwrap_or(function)
+}
+
 fn named_like_function(callee: &str) -> bool {
     callee.starts_with(|c: char| c.is_lowercase() || c == '_')
         || callee.contains('_') && callee.chars().any(|c| c.is_lowercase())

@@ -777,7 +777,8 @@ fn a_java_variable_declared_a_frame_is_one_whatever_method_makes_it() {
     let out = extract_file(&super::super::java::Java, src, "", CodeFlags::default());
     let at = |line: u32| out.chains.iter().find(|c| c.statement.start == line);
     let read = at(3).unwrap_or_else(|| panic!("{:#?}", out.chains));
-    assert_eq!(read.source_function.as_deref(), Some("ReadOrders"));
+    // (qualified by the class it is called on, which resolves it among same-named functions)
+    assert_eq!(read.source_function.as_deref(), Some("Readers.ReadOrders"));
     assert_eq!(read.assigned_to.as_deref(), Some("orders"));
     let enriched = at(4).unwrap_or_else(|| panic!("{:#?}", out.chains));
     assert_eq!(enriched.source_function.as_deref(), Some("DoEnrichment"));
