@@ -461,4 +461,35 @@ mod tests {
         let filter = site(&index, &table, "job.py", "filter");
         assert!(table.flow_is_open(table.chain_of(filter).unwrap()));
     }
+
+    #[test]
+    fn a_function_called_on_its_class_or_object_is_that_one_s() {
+        // `Sources.orders(…)` is `Sources`' `orders`, not a Scala object's of the same name
+        let index = index_of(&[
+            (
+                "src/Sources.java",
+                "public final class Sources {\n  \
+                 public static Dataset<Row> orders(SparkSession spark, String path) {\n    \
+                 return spark.read().csv(path);\n  }\n}\n",
+            ),
+            (
+                "src/Readers.scala",
+                "object Readers {\n  \
+                 def orders(spark: SparkSession, path: String): DataFrame =\n    \
+                 spark.read.json(path)\n}\n",
+            ),
+            (
+                "src/Weekly.java",
+                "public class Weekly {\n  \
+                 public static void main(String[] args) {\n    \
+                 Dataset<Row> orders = Sources.orders(spark, \"data/orders.csv\");\n    \
+                 orders.groupBy(\"item\").count().show();\n  }\n}\n",
+            ),
+        ]);
+        let table = SiteTable::build(&index);
+        let site = |file: &str, method: &str| site(&index, &table, file, method);
+        let upstream = table.upstream(site("Weekly.java", "count"), None);
+        assert!(upstream.contains(&site("Sources.java", "csv")));
+        assert!(!upstream.contains(&site("Readers.scala", "json")));
+    }
 }

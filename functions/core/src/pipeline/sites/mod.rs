@@ -1019,66 +1019,31 @@ mod tests {
     }
 
     #[test]
-    fn a_function_called_on_its_class_or_object_is_that_one_s() {
-        // `Sources.orders(…)` is `Sources`' `orders`, not a Scala object's of the same name
-        let index = repo_index(&[
+    fn a_class_field_and_an_applied_lambda_carry_frames_on() {
+        // a method reading a name its class body declares (Scala's `lazy val orders = …`), and
+        // `transform(lambda d: d.filter(…))`, whose lambda's chain makes the call's frame
+        let cases = [
             (
-                "src/Sources.java",
-                "public final class Sources {\n  \
-                 public static Dataset<Row> orders(SparkSession spark, String path) {\n    \
-                 return spark.read().csv(path);\n  }\n}\n",
+                "Report.scala",
+                "class OrderReport(spark: SparkSession) {\n  \
+                 lazy val orders: DataFrame = spark.read.csv(\"data/orders.csv\")\n  \
+                 def daily(): DataFrame =\n    \
+                 orders.groupBy(\"day\").count()\n}\n",
+                (2, "csv"),
+                (4, "count"),
             ),
             (
-                "src/Readers.scala",
-                "object Readers {\n  \
-                 def orders(spark: SparkSession, path: String): DataFrame =\n    \
-                 spark.read.json(path)\n}\n",
+                "ranked.py",
+                "sales = spark.read.csv(\"sales.csv\")\n\
+                 top = sales.transform(lambda d: d.filter(\"rk <= 3\")).groupBy(\"k\").count()\n",
+                (2, "filter"),
+                (2, "count"),
             ),
-            (
-                "src/Weekly.java",
-                "public class Weekly {\n  \
-                 public static void main(String[] args) {\n    \
-                 Dataset<Row> orders = Sources.orders(spark, \"data/orders.csv\");\n    \
-                 orders.groupBy(\"item\").count().show();\n  }\n}\n",
-            ),
-        ]);
-        let table = SiteTable::build(&index);
-        let site = |file: &str, method: &str| {
-            table
-                .sites
-                .iter()
-                .find(|s| {
-                    index.files[s.file as usize].path.ends_with(file)
-                        && matches!(&s.kind, SiteKind::Call { method: m, .. } if m == method)
-                })
-                .unwrap_or_else(|| panic!("no {method} in {file}"))
-                .id
-        };
-        let upstream = table.upstream(site("Weekly.java", "count"), None);
-        assert!(upstream.contains(&site("Sources.java", "csv")));
-        assert!(!upstream.contains(&site("Readers.scala", "json")));
-    }
-
-    #[test]
-    fn a_method_reading_its_class_s_field_reads_what_the_field_holds() {
-        let table = site_table(
-            "Report.scala",
-            "class OrderReport(spark: SparkSession) {\n  \
-             lazy val orders: DataFrame = spark.read.csv(\"data/orders.csv\")\n  \
-             def daily(): DataFrame =\n    \
-             orders.groupBy(\"day\").count()\n}\n",
-        );
-        assert!(feeds(&table, (2, "csv"), (4, "count")));
-    }
-
-    #[test]
-    fn a_lambda_applied_to_a_frame_makes_what_the_call_hands_on() {
-        let table = site_table(
-            "ranked.py",
-            "sales = spark.read.csv(\"sales.csv\")\n\
-             top = sales.transform(lambda d: d.filter(\"rk <= 3\")).groupBy(\"k\").count()\n",
-        );
-        assert!(feeds(&table, (2, "filter"), (2, "count")));
+        ];
+        for (file, source, upstream, downstream) in cases {
+            let table = site_table(file, source);
+            assert!(feeds(&table, upstream, downstream), "{file}");
+        }
     }
 
     #[test]
