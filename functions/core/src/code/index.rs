@@ -398,6 +398,12 @@ pub const INLINE_READ: &str = "(…)";
 /// after the applying one, is what the call makes of the frame.
 pub const APPLIED_LAMBDA: &str = "(λ)";
 
+/// A function's own name, without the class or object a call qualified it with
+/// (`Sources.orders` → `orders`; see [`CallChain::source_function`]).
+pub fn unqualified(function: &str) -> &str {
+    function.rsplit('.').next().unwrap_or(function)
+}
+
 /// One statement's DataFrame method chain and its place in the variable flow.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]

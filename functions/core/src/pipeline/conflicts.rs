@@ -498,7 +498,6 @@ fn uses_a_column_the_node_only_drops(node: &Evidence, site: &Evidence) -> bool {
     {
         return false;
     }
-    // (a site making the column, `withColumn("_rn", …)`, is upstream of any drop of it)
     // (not a join's second key of the same name, whose first the node keeps; nor what a site
     // making the column names, `withColumn("_rn", …)`, upstream of any drop of it)
     values(node, TokenKind::Literal, dropped).iter().any(|d| {

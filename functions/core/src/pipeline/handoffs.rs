@@ -90,7 +90,7 @@ impl<'i> FrameFunctions<'i> {
         let qualified = name
             .split_once('.')
             .filter(|(class, _)| self.classes.contains(class));
-        let method = name.rsplit('.').next().unwrap_or(name);
+        let method = crate::code::unqualified(name);
         let definitions = match qualified {
             Some((class, method)) => {
                 let of_class = |s: &SymbolId| {

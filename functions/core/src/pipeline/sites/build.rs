@@ -37,23 +37,14 @@ impl SiteTable {
         add_cache_feeds(&cached_by, &mut chain_feeds);
         let views = registered_views(index);
         let mut chain_sql = sql_links(index);
-        let sql_view_reads = sql_view_reads(index);
         link_view_reads(
             index,
             &views,
-            &sql_view_reads,
             &chain_sites,
             &mut chain_feeds,
+            &mut chain_sql,
             &mut sites,
         );
-        for (chain, statements) in sql_view_reads {
-            let linked = chain_sql.entry(chain).or_default();
-            for statement in statements {
-                if !linked.contains(&statement) {
-                    linked.push(statement);
-                }
-            }
-        }
         absorb_pushed_join_conditions(index, &chain_sites, &chain_feeds, &mut sites);
         inline_computed_columns(index, &chain_sites, &chain_feeds, &mut sites);
         join_split_groupings(index, &chain_sites, &chain_feeds, &mut sites);
@@ -135,17 +126,33 @@ impl<'a> Origin<'a> {
 /// `spark.table("people")` of a view the repository registers is the registered frame
 /// ([`reads_registered_view`]): the chain is fed by the registration, as SQL reading the view
 /// is ([`registrations_of`]), and its `table` call scans nothing — the view's reader made the
-/// scan. So does one of a view SQL defines (`sql_view_reads`; the chain runs that statement).
+/// scan. So does one of a view SQL defines ([`sql_view_reads`]): the chain runs that statement
+/// (`chain_sql`).
 fn link_view_reads(
     index: &RepoIndex,
     views: &ViewRegistrations,
-    sql_view_reads: &HashMap<usize, Vec<usize>>,
     chain_sites: &[Vec<SiteId>],
     chain_feeds: &mut [Vec<(FlowRole, usize)>],
+    chain_sql: &mut HashMap<usize, Vec<usize>>,
     sites: &mut [Site],
 ) {
-    let mut reading_views: Vec<usize> = sql_view_reads.keys().copied().collect();
-    for (idx, chain) in index.chains.iter().enumerate() {
+    let mut reading_views: Vec<usize> = Vec::new();
+    for (chain, statements) in sql_view_reads(index) {
+        reading_views.push(chain);
+        let linked = chain_sql.entry(chain).or_default();
+        for statement in statements {
+            if !linked.contains(&statement) {
+                linked.push(statement);
+            }
+        }
+    }
+    // (no view registered: nothing to read back)
+    let registered = if views.is_empty() {
+        &[][..]
+    } else {
+        &index.chains[..]
+    };
+    for (idx, chain) in registered.iter().enumerate() {
         let Some(name) = reads_registered_view(chain, views) else {
             continue;
         };

@@ -72,17 +72,9 @@ pub(super) fn view_edges(index: &RepoIndex) -> Vec<Vec<usize>> {
                     let Some(defs) = definitions.get(&table.to_lowercase()) else {
                         continue;
                     };
-                    let same_file: Vec<usize> = defs
-                        .iter()
-                        .copied()
-                        .filter(|d| *d != idx && index.sql[*d].file == stmt.file)
-                        .collect();
-                    let chosen = if same_file.is_empty() {
-                        defs.iter().copied().filter(|d| *d != idx).take(1).collect()
-                    } else {
-                        same_file
-                    };
-                    for d in chosen {
+                    let others = defs.iter().copied().filter(|d| *d != idx);
+                    let file_of = |d: usize| index.sql[d].file;
+                    for d in own_file_else_first(others, stmt.file, file_of) {
                         if !views.contains(&d) {
                             views.push(d);
                         }
@@ -128,17 +120,8 @@ pub(super) fn sql_view_reads(index: &RepoIndex) -> HashMap<usize, Vec<usize>> {
         let Some(name) = reads_registered_view(chain, &definitions) else {
             continue;
         };
-        let defined = &definitions[&name.to_lowercase()];
-        let own: Vec<usize> = defined
-            .iter()
-            .copied()
-            .filter(|s| index.sql[*s].file == chain.file)
-            .collect();
-        let chosen = if own.is_empty() {
-            defined.iter().copied().take(1).collect()
-        } else {
-            own
-        };
+        let defined = definitions[&name.to_lowercase()].iter().copied();
+        let chosen = own_file_else_first(defined, chain.file, |s| index.sql[s].file);
         reads.insert(idx, chosen);
     }
     reads
@@ -174,15 +157,21 @@ pub(super) fn registrations_of(
     let Some(found) = views.get(&name.to_lowercase()) else {
         return Vec::new();
     };
-    let same_file: Vec<usize> = found
-        .iter()
-        .copied()
-        .filter(|c| index.chains[*c].file == file)
-        .collect();
-    if same_file.is_empty() {
-        found.iter().copied().take(1).collect()
+    own_file_else_first(found.iter().copied(), file, |c| index.chains[c].file)
+}
+
+/// Of the chains or statements `found` defining a name, those in `file` — else the first
+/// elsewhere (`file_of`: where each is).
+fn own_file_else_first(
+    found: impl Iterator<Item = usize> + Clone,
+    file: FileId,
+    file_of: impl Fn(usize) -> FileId,
+) -> Vec<usize> {
+    let own: Vec<usize> = found.clone().filter(|f| file_of(*f) == file).collect();
+    if own.is_empty() {
+        found.take(1).collect()
     } else {
-        same_file
+        own
     }
 }
 
@@ -501,7 +490,6 @@ pub(super) fn flow_edges(
             }
             level = next;
         }
-        feeds.dedup();
         feeds
     };
     // A name the chain's function does not define comes from outside it: a parameter's callers,
@@ -572,6 +560,7 @@ pub(super) fn flow_edges(
             let root = root_variable(&chain.receiver);
             let registered_attribute = attribute_variable(&chain.receiver)
                 .filter(|_| chain.calls.iter().any(|c| registers_view(&c.method)));
+            let reads_field_of_object = field_of_object(&chain.receiver).is_some();
             if let Some(attribute) = registered_attribute {
                 feeds.extend(
                     attribute_definitions(chain, attribute)
@@ -579,8 +568,8 @@ pub(super) fn flow_edges(
                         .filter(|def| *def != idx)
                         .map(|def| (FlowRole::Receiver, def)),
                 );
-            } else if let Some(held) = field_of_object(&chain.receiver)
-                .map(|_| held_frame(chain, &chain.receiver))
+            } else if let Some(held) = reads_field_of_object
+                .then(|| held_frame(chain, &chain.receiver))
                 .filter(|held| !held.is_empty())
             {
                 // `report.sales.groupBy(…)`: the frame the object holds in that field, whatever
@@ -601,8 +590,8 @@ pub(super) fn flow_edges(
                 }
                 feeds.extend(defined.into_iter().map(|def| (FlowRole::Receiver, def)));
             }
-            // a frame an object holds ([`held_frame`] above)
-            if registered_attribute.is_none() && feeds.is_empty() {
+            // a frame an object holds ([`held_frame`] above; an object's field was asked first)
+            if registered_attribute.is_none() && !reads_field_of_object && feeds.is_empty() {
                 feeds.extend(
                     held_frame(chain, &chain.receiver)
                         .into_iter()
@@ -616,8 +605,6 @@ pub(super) fn flow_edges(
                 }
             }
             for input in &chain.inputs {
-                // `join(spark.table("stores"), …)`: the chains of the statement reading from that
-                // session inline, each after the chain whose arguments hold it
                 // `transform(lambda d: d.filter(…))`: the lambda's chain makes the call's frame
                 if let Some(parameter) = input.strip_suffix(APPLIED_LAMBDA) {
                     for def in inline_on(idx, chain, parameter) {
@@ -627,6 +614,8 @@ pub(super) fn flow_edges(
                     }
                     continue;
                 }
+                // `join(spark.table("stores"), …)`: the chains of the statement reading from that
+                // session inline, each after the chain whose arguments hold it
                 if let Some(session) = input.strip_suffix(INLINE_READ) {
                     for def in inline_on(idx, chain, root_variable(session)) {
                         if !feeds.iter().any(|(_, d)| *d == def) {

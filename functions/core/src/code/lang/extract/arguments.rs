@@ -34,7 +34,7 @@ impl<'a> Extractor<'a> {
     /// plan gives it: `applyInPandas(normalise, …)` → `normalise`, a lambda → `<lambda>`; with
     /// the token of a Python function's evaluation.
     fn python_function_handed_over(&self, args: Node<'a>) -> Vec<String> {
-        let Some(first) = named_children(args).into_iter().next() else {
+        let Some(first) = positional_argument(args, 0) else {
             return Vec::new();
         };
         let name = match self.adapter.shape(first, self.src) {

@@ -36,6 +36,7 @@ use crate::code::index::{
     ArgValue, CallChain, Constant, LineRange, ParamDefault, PassedArg, SymbolKind,
 };
 use crate::code::strings::PLACEHOLDER;
+use crate::code::unqualified;
 use tree_sitter::Node;
 
 /// Most arguments of one call recorded as passed values.
@@ -858,31 +859,23 @@ impl<'a> Extractor<'a> {
         if !top_level {
             return;
         }
-        if let Some((decoded, literal)) = self.string_value(value) {
-            let value = self.filled_interpolations(literal, decoded.text);
-            self.out.constants.push(Constant {
-                file: 0,
-                name: name.to_string(),
-                value,
-                from_setting: false,
-            });
+        let (value, from_setting) = if let Some((decoded, literal)) = self.string_value(value) {
+            (self.filled_interpolations(literal, decoded.text), false)
         } else if matches!(self.adapter.shape(value, self.src), Shape::Number) {
             // `MIN_QTY = 2`, compared with in a filter elsewhere
-            self.out.constants.push(Constant {
-                file: 0,
-                name: name.to_string(),
-                value: text(value, self.src).to_string(),
-                from_setting: false,
-            });
+            (text(value, self.src).to_string(), false)
         } else if let Some(key) = self.setting_key(value) {
             // `val flights = config.getString("input.flights")` in an object
-            self.out.constants.push(Constant {
-                file: 0,
-                name: name.to_string(),
-                value: key,
-                from_setting: true,
-            });
-        }
+            (key, true)
+        } else {
+            return;
+        };
+        self.out.constants.push(Constant {
+            file: 0,
+            name: name.to_string(),
+            value,
+            from_setting,
+        });
     }
 
     /// `decoded` (the text of string `literal`) with each interpolation of a name holding a
@@ -938,9 +931,15 @@ impl<'a> Extractor<'a> {
                 let value = param
                     .child_by_field_name("value")
                     .or_else(|| param.child_by_field_name("default_value"))?;
-                Some(ParamDefault {
+                // (a default naming no value the callers' values could be: none kept)
+                let value = self.passed_value(value)?;
+                let kept = matches!(
+                    value,
+                    ArgValue::Literal(_) | ArgValue::Name(_) | ArgValue::Setting(_)
+                );
+                kept.then(|| ParamDefault {
                     param: text(name, self.src).to_string(),
-                    value: self.passed_value(value)?,
+                    value,
                 })
             })
             .collect()
@@ -1075,12 +1074,6 @@ pub(super) fn names_frame_type(declared: &str) -> bool {
 /// Whether `callee` is named like a function rather than a class: lower case or `_` first
 /// (`load_orders`), or words joined by `_` after a capitalised acronym (`IV_calculation`) — a
 /// class's name is CamelCase.
-/// A function's own name, without the class or object a call qualified it with
-/// (`Sources.orders` → `orders`).
-pub(super) fn unqualified(function: &str) -> &str {
-    function.rsplit('.').next().unwrap_or(function)
-}
-
 fn named_like_function(callee: &str) -> bool {
     callee.starts_with(|c: char| c.is_lowercase() || c == '_')
         || callee.contains('_') && callee.chars().any(|c| c.is_lowercase())
