@@ -346,3 +346,37 @@ fn a_select_keeping_the_right_side_s_keys_is_no_join_on_names() {
     );
     assert_eq!(support::code_at(&mappings, "24").1, "34-34");
 }
+
+/// A filter written after a join, on one side's column: Spark pushes it down through the join,
+/// rebuilding the join under the filter's origin, so the null check the rebuilt join infers for
+/// the other side's key is the filter's code too (real plan: `join-then-filter-pushed-through`).
+const FILTER_AFTER_JOIN: &str = r#"from pyspark.sql import SparkSession
+import pyspark.sql.functions as F
+
+spark = SparkSession.builder.getOrCreate()
+pq = spark.read.parquet("/tmp/plan2code-fixture-data/orders.parquet")
+cust = spark.read.parquet("/tmp/plan2code-fixture-data/customers.parquet")
+joined = pq.join(cust, pq.o_id == cust.c_id, "inner")
+joined.where(F.col("c_region") != "EU").select("o_id", "c_name").show()
+"#;
+
+#[test]
+fn a_joins_null_checks_are_the_code_of_a_later_filter_pushed_through_it() {
+    let mappings = support::map_against(
+        &[("report.py", FILTER_AFTER_JOIN)],
+        &support::fixture_plan("join-then-filter-pushed-through"),
+    );
+    let lines = |id: &str| {
+        let m = mappings.iter().find(|m| m.dag_node_id == id).unwrap();
+        (
+            m.mapped_code.as_ref().unwrap().lines.clone(),
+            m.explanation.clone(),
+        )
+    };
+    // the join is the join's
+    assert_eq!(lines("11").0, "7-7", "{}", lines("11").1);
+    // `isnotnull(o_id)` on the orders' side, inferred by the rebuilt join, is the filter's
+    assert_eq!(lines("3").0, "8-8", "{}", lines("3").1);
+    // and so is the filter pushed to the customers' side
+    assert_eq!(lines("7").0, "8-8", "{}", lines("7").1);
+}

@@ -41,3 +41,29 @@ movies.orderBy(desc("IMDB_Rating")).show()
         );
     }
 }
+
+/// A sort whose rows a limit takes is one TakeOrderedAndProject, with the limit's origin: the
+/// limit's statement when the two are written apart, the chain holding both when written together
+/// (real plan: `take-ordered-and-project`, `pq.orderBy(F.desc("o_amount")).limit(5)…`).
+#[test]
+fn a_sort_a_later_statement_limits_is_that_statements_top_n() {
+    let apart = "from pyspark.sql import SparkSession\nimport pyspark.sql.functions as F\n\n\
+                 spark = SparkSession.builder.getOrCreate()\n\
+                 pq = spark.read.parquet(\"/tmp/plan2code-fixture-data/orders.parquet\")\n\
+                 top = pq.orderBy(F.desc(\"o_amount\"))\n\
+                 top.limit(5).select(\"o_id\", \"o_amount\").show()\n";
+    let together = "from pyspark.sql import SparkSession\nimport pyspark.sql.functions as F\n\n\
+                    spark = SparkSession.builder.getOrCreate()\n\
+                    pq = spark.read.parquet(\"/tmp/plan2code-fixture-data/orders.parquet\")\n\
+                    top = pq.orderBy(F.desc(\"o_amount\")).limit(5)\n\
+                    top.select(\"o_id\", \"o_amount\").show()\n";
+    let plan = support::fixture_plan("take-ordered-and-project");
+    for (script, line) in [(apart, "7-7"), (together, "6-6")] {
+        let mappings = support::map_against(&[("top.py", script)], &plan);
+        let top_n = mappings.iter().find(|m| m.dag_node_id == "4").unwrap();
+        assert_eq!(top_n.node_name, "TakeOrderedAndProject");
+        let code = top_n.mapped_code.as_ref().unwrap();
+        assert_eq!(code.lines, line, "{}", top_n.explanation);
+        assert!(top_n.confidence > 0.8, "{}", top_n.explanation);
+    }
+}

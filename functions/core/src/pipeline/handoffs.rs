@@ -422,6 +422,17 @@ mod tests {
     }
 
     #[test]
+    fn java_method_reference_given_to_transform_is_followed() {
+        let steps = "class Steps {\n  static Dataset<Row> clean(Dataset<Row> df) {\n    return df.dropDuplicates(\"id\");\n  }\n}\n";
+        let job = "class Job {\n  public static void main(String[] a) {\n    Dataset<Row> raw = spark.read().json(\"x.json\");\n    Dataset<Row> tidy = raw.transform(Steps::clean);\n    tidy.filter(col(\"a\").gt(1)).show();\n  }\n}\n";
+        let index = index_of(&[("src/Steps.java", steps), ("src/Job.java", job)]);
+        let table = SiteTable::build(&index);
+        let dedupe = site(&index, &table, "Steps.java", "dropDuplicates");
+        let filter = site(&index, &table, "Job.java", "filter");
+        assert!(table.upstream(filter, None).contains(&dedupe));
+    }
+
+    #[test]
     fn scala_object_member_returning_a_reader_feeds_its_caller() {
         assert_reader_feeds_filter(
             &[

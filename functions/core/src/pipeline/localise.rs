@@ -33,7 +33,7 @@ use std::hash::{Hash, Hasher};
 /// How much a test's code counts beside the code it tests: a test that runs its own copy of a
 /// statement produced the plan as much as the job does, so the plan's evidence decides between
 /// them and the damping only breaks a tie in favour of the code under test.
-const TEST_DAMPING: f64 = 0.9;
+const TEST_DAMPING: f64 = 0.98;
 
 /// Score of `site` as the producer of a node with `family` and evidence `target`: zero when the
 /// site cannot produce that family; otherwise a base for compatibility plus the weighted share of
@@ -300,6 +300,11 @@ pub struct PlanLocalisation {
     /// ([`super::PlanContext::build`]).
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub reinstantiated_for_union: BTreeMap<String, String>,
+    /// `dagNodeId` of null checks a join inferred after a filter written later was pushed down
+    /// through it → that filter ([`checks_of_rebuilt_joins`]): they map to the filter's code
+    /// ([`super::PlanContext::build`]).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub inferred_by_rebuilt_join: BTreeMap<String, String>,
     /// Files most likely to hold the plan's code, with scores.
     pub files: Vec<(u32, f64)>,
     /// The files the rest of the application runs from (or a hint names), with how strongly
@@ -457,7 +462,13 @@ pub fn localise_plan(
     // Nodes the analyzer made anew for a union, repeating an earlier input's lineage, stand
     // where the union stands.
     let reinstantiated = reinstantiated_for_union(graph, semantics, &assigned);
-    for &(node, served) in regenerated.iter().chain(&reinstantiated) {
+    // A join's null checks stand where the filter pushed through it stands.
+    let rebuilt_join_checks = checks_of_rebuilt_joins(graph, semantics, table, &assigned);
+    for &(node, served) in regenerated
+        .iter()
+        .chain(&reinstantiated)
+        .chain(&rebuilt_join_checks)
+    {
         stand_with(graph, semantics, &mut assigned, node, served);
     }
     let aligned = assigned
@@ -522,6 +533,7 @@ pub fn localise_plan(
     };
     let generated_for_aggregate = by_id(&regenerated);
     let reinstantiated_for_union = by_id(&reinstantiated);
+    let inferred_by_rebuilt_join = by_id(&rebuilt_join_checks);
     PlanLocalisation {
         units: ranked.into_iter().take(5).map(|(u, _)| u).collect(),
         unit_sites,
@@ -533,6 +545,7 @@ pub fn localise_plan(
         built_by_library,
         generated_for_aggregate,
         reinstantiated_for_union,
+        inferred_by_rebuilt_join,
         twins,
         files,
         application_files: prior.pulls(),
@@ -1665,6 +1678,58 @@ fn align_plan(
         }
     }
     alignment
+}
+
+/// The null checks a join inferred ([`super::semantics::is_inferred_constraint_reason`]) that
+/// are the code of a filter written after the join and pushed down through it, each with that
+/// filter: pushing the filter rebuilds the join under the filter's origin, and the checks the
+/// rebuilt join infers take that origin (`l.join(o, "order_id").where(col("status") != "x")`:
+/// `isnotnull(order_id)` is the `where`'s). Such a filter is a user-written Filter below the join
+/// whose site the join's site feeds. Checks that took a site of their own (a null check the code
+/// states) keep it.
+fn checks_of_rebuilt_joins(
+    graph: &PlanGraph,
+    semantics: &[SemanticDescription],
+    table: &SiteTable,
+    assigned: &[Option<Aligned>],
+) -> Vec<(NodeIdx, NodeIdx)> {
+    let mut rebuilt = Vec::new();
+    for idx in 0..graph.nodes.len() {
+        let Some(consumer) = &semantics[idx].induced_by else {
+            continue;
+        };
+        let Some(join) = graph.node_by_id(&consumer.dag_node_id) else {
+            continue;
+        };
+        let Some(join_site) = assigned[join].map(|a| a.site) else {
+            continue;
+        };
+        let took_the_joins = assigned[idx].is_some_and(|a| a.site == join_site);
+        // (SQL's origins are its text's: a WHERE holding a join's keys is no later filter)
+        let is_call = |site: SiteId| matches!(table.sites[site].kind, SiteKind::Call { .. });
+        if !super::semantics::is_inferred_constraint_reason(&consumer.reason)
+            || graph.nodes[join].family != OperatorFamily::Join
+            || !took_the_joins
+            || !is_call(join_site)
+        {
+            continue;
+        }
+        let pushed_through = graph.subtree(join).into_iter().find(|&n| {
+            let written_after = assigned[n].is_some_and(|a| {
+                a.site != join_site
+                    && is_call(a.site)
+                    && table.upstream(a.site, None).contains(&join_site)
+            });
+            n != idx
+                && semantics[n].induced_by.is_none()
+                && graph.nodes[n].family == OperatorFamily::Filter
+                && written_after
+        });
+        if let Some(filter) = pushed_through {
+            rebuilt.push((idx, filter));
+        }
+    }
+    rebuilt
 }
 
 /// Top-down alignment of the subtree at `idx`; `allowed` holds the sites upstream of the parent's

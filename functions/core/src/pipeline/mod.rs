@@ -107,8 +107,8 @@ pub struct PlanContext {
 /// ([`localise::PlanLocalisation::selected_by_pruning`]); a null check the code states is the
 /// code's filter, and a pruning Project a `drop(…)` names the code's drop
 /// ([`localise::PlanLocalisation::stated_by_code`]); nodes library code built, a SQL generator
-/// rebuilt for its query's aggregate and nodes the analyzer made anew for a union serve the
-/// operator they were made for.
+/// rebuilt for its query's aggregate, nodes the analyzer made anew for a union and null checks a
+/// join rebuilt under a filter pushed through it inferred serve the operator they were made for.
 fn reassign_from_localisation(
     mut sems: Vec<SemanticDescription>,
     localisation: &localise::PlanLocalisation,
@@ -159,6 +159,10 @@ fn reassign_from_localisation(
         (
             &localisation.reinstantiated_for_union,
             semantics::REINSTANTIATED_FOR_UNION,
+        ),
+        (
+            &localisation.inferred_by_rebuilt_join,
+            semantics::INFERRED_BY_REBUILT_JOIN,
         ),
     ];
     for (nodes, why) in made_anew {

@@ -613,6 +613,11 @@ fn own_signature(node: &PlanNode, inferred_from_above: bool) -> Evidence {
                     e.add(TokenKind::Function, f);
                 }
             }
+            // a TakeOrderedAndProject: how many rows the limit taking them keeps
+            if let Some(n) = d.limit {
+                e.add(TokenKind::Literal, &n.to_string());
+                e.kept_rows = d.limit;
+            }
         }
         OperatorFamily::Limit => {
             if let Some(n) = d.limit {
@@ -1691,6 +1696,11 @@ pub const REGENERATED_FOR_AGGREGATE: &str =
 /// PlanLocalisation::reinstantiated_for_union`]).
 pub const REINSTANTIATED_FOR_UNION: &str =
     "made anew by the analyzer, repeating an earlier input's lineage, for";
+
+/// Why null checks a join inferred map to a filter written after the join ([`super::localise::
+/// PlanLocalisation::inferred_by_rebuilt_join`]).
+pub const INFERRED_BY_REBUILT_JOIN: &str =
+    "inferred by a join Spark rebuilt to push a later filter through it, for";
 
 /// Why a join on names' own Project is derived: it keeps each key once, and serves the join.
 const JOIN_ON_NAMES_PROJECT: &str = "the columns kept by the join on names of";

@@ -120,6 +120,10 @@ pub fn extract_file(
     };
     let mut extractor = Extractor {
         adapter,
+        local_modules: match adapter.language() {
+            Language::Python => modules_imported_from_packages(src),
+            _ => HashSet::new(),
+        },
         cursor: tree.root_node().walk(),
         src,
         file_flags,
@@ -212,6 +216,9 @@ struct SqlLiteral {
 
 struct Extractor<'a> {
     adapter: &'a dyn LanguageAdapter,
+    /// Names a Python file imports from packages of its own (`from retail import io`): its
+    /// modules, though a library's module bears the name ([`is_foreign_module`]).
+    local_modules: HashSet<&'a str>,
     /// One cursor reused for every child listing (allocating one per node costs ~10%).
     cursor: tree_sitter::TreeCursor<'a>,
     src: &'a str,
@@ -489,7 +496,7 @@ impl<'a> Extractor<'a> {
     /// off a variable holding such a value ([`Self::is_foreign_frame`]).
     fn made_by_foreign_library(&self, value: Node<'a>) -> bool {
         self.value_base(value).is_some_and(|base| {
-            base.called && is_foreign_module(base.name) || self.is_foreign_frame(base.name)
+            base.called && self.is_foreign_module(base.name) || self.is_foreign_frame(base.name)
         })
     }
 
@@ -838,6 +845,7 @@ impl<'a> Extractor<'a> {
                 .all(|c| c.calls.is_empty())
         {
             self.record_returned_functions(value);
+            self.record_returned_constant(value);
         }
         nested
     }
@@ -1253,6 +1261,42 @@ const WEAK_METHODS: &[&str] = &[
     "rdd",
     "csv",
 ];
+
+/// The names `from <package> import a, b as c` lines bind (`c` for `b as c`), the package not a
+/// library's ([`is_foreign_module`]): `from retail import io` names the project's `retail/io.py`.
+fn modules_imported_from_packages(src: &str) -> HashSet<&str> {
+    let mut names = HashSet::new();
+    for line in src.lines() {
+        let Some(rest) = line.trim_start().strip_prefix("from ") else {
+            continue;
+        };
+        let Some((package, imported)) = rest.split_once(" import ") else {
+            continue;
+        };
+        let root = package.trim().split('.').next().unwrap_or("");
+        if root.is_empty() || is_foreign_module(root) {
+            continue;
+        }
+        let imported = imported
+            .trim()
+            .trim_start_matches('(')
+            .trim_end_matches([')', '\\']);
+        for item in imported.split(',') {
+            let name = item.rsplit(" as ").next().unwrap_or("").trim();
+            if !name.is_empty() && name.chars().all(|c| c.is_alphanumeric() || c == '_') {
+                names.insert(name);
+            }
+        }
+    }
+    names
+}
+
+impl Extractor<'_> {
+    /// Whether `name` is a library's module here: not one the file imports from its own packages.
+    fn is_foreign_module(&self, name: &str) -> bool {
+        is_foreign_module(name) && !self.local_modules.contains(name)
+    }
+}
 
 /// Module roots whose chains are never DataFrames (`os.path.join`, `"".join`, `logging.info`).
 fn is_foreign_module(name: &str) -> bool {

@@ -194,7 +194,7 @@ impl LanguageAdapter for Java {
     }
 
     /// `Dataset::union`: a method reference names its method last.
-    fn folding_method<'t>(&self, function: Node<'t>, _src: &str) -> Option<Node<'t>> {
+    fn referenced_method<'t>(&self, function: Node<'t>, _src: &str) -> Option<Node<'t>> {
         (kind_of(function) == "method_reference")
             .then(|| named_children(function).pop())
             .flatten()

@@ -163,10 +163,11 @@ pub trait LanguageAdapter: Sync {
     fn lambda_body<'t>(&self, lambda: Node<'t>) -> Option<Node<'t>> {
         lambda.child_by_field_name("body")
     }
-    /// The method a function value applies to its first argument with the second: the
-    /// method-name node of Python's `DataFrame.union`, Scala's `_ union _` / `_.union(_)`,
-    /// Java's `Dataset::union` — what a reduction folds a collection with.
-    fn folding_method<'t>(&self, function: Node<'t>, src: &str) -> Option<Node<'t>> {
+    /// The method a function value names: the method-name node of Python's `DataFrame.union`,
+    /// Scala's `_ union _` / `_.union(_)` (applying it to its first argument with the second),
+    /// Java's `Dataset::union` and `Transformations::cleanOrders` — what a reduction folds a
+    /// collection with, or what `transform` applies to a frame.
+    fn referenced_method<'t>(&self, function: Node<'t>, src: &str) -> Option<Node<'t>> {
         match self.shape(function, src) {
             Shape::Member { name, .. } => Some(name),
             _ => None,

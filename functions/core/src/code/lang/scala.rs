@@ -357,6 +357,13 @@ impl LanguageAdapter for Scala {
     /// `limits.map(n => df.where(…))`, `Seq(1, 3).map { n => … }`: each item is the lambda's
     /// value.
     fn comprehension_item<'t>(&self, node: Node<'t>, src: &str) -> Option<Node<'t>> {
+        // `for (c <- cities) yield df.where($"city" === c)`: what it yields for each
+        if kind_of(node) == "for_expression" {
+            let yields = (0..node.child_count())
+                .filter_map(|i| node.child(i))
+                .any(|c| c.kind() == "yield");
+            return yields.then(|| field_of(node, Field::Body)).flatten();
+        }
         let Shape::Call {
             object: Some(_),
             name,
@@ -388,7 +395,7 @@ impl LanguageAdapter for Scala {
     }
 
     /// `_ union _`, `_.union(_)`: a placeholder function applying a method to its two arguments.
-    fn folding_method<'t>(&self, function: Node<'t>, src: &str) -> Option<Node<'t>> {
+    fn referenced_method<'t>(&self, function: Node<'t>, src: &str) -> Option<Node<'t>> {
         let is_placeholder = |n: Option<Node<'_>>| n.is_some_and(|n| kind_of(n) == "wildcard");
         match kind_of(function) {
             "infix_expression" => {

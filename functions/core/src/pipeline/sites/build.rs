@@ -46,6 +46,8 @@ impl SiteTable {
             &mut sites,
         );
         absorb_pushed_join_conditions(index, &chain_sites, &chain_feeds, &mut sites);
+        join_sorts_and_limits(index, &chain_sites, &chain_feeds, &mut sites);
+        join_sql_sorts_and_limits(&sql_sites, &mut sites);
         inline_computed_columns(index, &chain_sites, &chain_feeds, &mut sites);
         join_split_groupings(index, &chain_sites, &chain_feeds, &mut sites);
         let chain_open = open_chains(index, &chain_feeds, &chain_sites, &helpers, &sites);
@@ -201,6 +203,79 @@ fn absorb_pushed_join_conditions(
         let own_keys = std::mem::take(&mut joined.key_order);
         for column in call.args.columns.iter().chain(&own_keys) {
             joined.add_key(column);
+        }
+    }
+}
+
+/// A sort whose rows a limit then takes is planned as one TakeOrderedAndProject with the
+/// limit's origin. Written in one chain (`df.orderBy(desc("n")).limit(5)`), the sort's site
+/// carries how many rows the limit keeps; written apart (`top = df.orderBy(desc("n"))`, then
+/// `top.limit(5).show()` or `top.show(5)`), the limit's site produces the sort, on the sort's
+/// keys, and carries the number — it is the operator's code, the sort its input's.
+fn join_sorts_and_limits(
+    index: &RepoIndex,
+    chain_sites: &[Vec<SiteId>],
+    chain_feeds: &[Vec<(FlowRole, usize)>],
+    sites: &mut [Site],
+) {
+    let is_sort =
+        |sites: &[Site], site: SiteId| sites[site].families.contains(OperatorFamily::Sort);
+    for (chain_idx, chain) in index.chains.iter().enumerate() {
+        for (position, pair) in chain.calls.windows(2).enumerate() {
+            if let (Some(&sort), Some(kept)) =
+                (chain_sites[chain_idx].get(position), rows_kept(&pair[1]))
+                && is_sort(sites, sort)
+            {
+                sites[sort]
+                    .evidence
+                    .add(TokenKind::Literal, &kept.to_string());
+            }
+        }
+        let (Some(first), Some(&limit)) = (chain.calls.first(), chain_sites[chain_idx].first())
+        else {
+            continue;
+        };
+        let Some(kept) = rows_kept(first) else {
+            continue;
+        };
+        let Some(sort) = receiver_feed(chain_feeds, chain_idx)
+            .and_then(|fed| chain_sites[fed].last().copied())
+            .filter(|&site| is_sort(sites, site))
+        else {
+            continue;
+        };
+        let keys: Vec<(TokenKind, String)> = sites[sort]
+            .evidence
+            .tokens
+            .iter()
+            .filter(|(kind, _)| matches!(kind, TokenKind::Column | TokenKind::Function))
+            .cloned()
+            .collect();
+        let taken = &mut sites[limit];
+        taken.families.insert(OperatorFamily::Sort);
+        taken.evidence.tokens.extend(keys);
+        taken.evidence.add(TokenKind::Literal, &kept.to_string());
+    }
+}
+
+/// … and in SQL, the ORDER BY of a statement with a LIMIT carries the LIMIT's number.
+fn join_sql_sorts_and_limits(sql_sites: &[Vec<SiteId>], sites: &mut [Site]) {
+    let clause_of = |sites: &[Site], site: SiteId, wanted: SqlClauseKind| matches!(&sites[site].kind, SiteKind::Sql { kind, .. } if *kind == wanted);
+    for statement in sql_sites {
+        let numbers: Vec<(TokenKind, String)> = statement
+            .iter()
+            .filter(|&&s| clause_of(sites, s, SqlClauseKind::Limit))
+            .flat_map(|&s| sites[s].evidence.tokens.iter())
+            .filter(|(kind, _)| *kind == TokenKind::Literal)
+            .cloned()
+            .collect();
+        if numbers.is_empty() {
+            continue;
+        }
+        for &sort in statement {
+            if clause_of(sites, sort, SqlClauseKind::OrderBy) {
+                sites[sort].evidence.tokens.extend(numbers.iter().cloned());
+            }
         }
     }
 }

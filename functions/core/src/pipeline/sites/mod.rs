@@ -917,6 +917,114 @@ mod tests {
     }
 
     #[test]
+    fn a_limit_taking_a_sorted_frame_is_a_top_n_with_the_sorts_keys() {
+        let src = "top = orders.orderBy(F.desc(\"amount\"))\n\
+                   top.limit(5).show()\n\
+                   orders.orderBy(\"day\").limit(3).show()\n\
+                   spark.sql(\"SELECT day FROM t ORDER BY day DESC LIMIT 7\").show()\n";
+        let index = repo_index(&[("job.py", src)]);
+        let table = SiteTable::build(&index);
+        let call_at = |line: u32, method: &str| {
+            table.sites.iter().find(|s| {
+                s.lines.start == line
+                    && matches!(&s.kind, SiteKind::Call { method: m, .. } if m == method)
+            })
+        };
+        // written apart: the limit produces the sort, on its keys and with its number
+        let limit = call_at(2, "limit").unwrap();
+        assert!(limit.families.contains(OperatorFamily::Sort));
+        assert!(limit.evidence.has(TokenKind::Column, "amount"));
+        assert!(limit.evidence.has(TokenKind::Literal, "5"));
+        // written together: the sort carries the number
+        let sort = call_at(3, "orderBy").unwrap();
+        assert!(sort.evidence.has(TokenKind::Literal, "3"));
+        assert!(
+            !call_at(3, "limit")
+                .unwrap()
+                .families
+                .contains(OperatorFamily::Sort)
+        );
+        // … and in SQL, the ORDER BY the LIMIT's
+        let order_by = table
+            .sites
+            .iter()
+            .find(|s| {
+                matches!(
+                    s.kind,
+                    SiteKind::Sql {
+                        kind: SqlClauseKind::OrderBy,
+                        ..
+                    }
+                )
+            })
+            .unwrap();
+        assert!(order_by.evidence.has(TokenKind::Literal, "7"));
+    }
+
+    #[test]
+    fn a_path_passed_on_through_a_wrapper_reaches_the_generic_reader() {
+        // `_csv(spark, path, schema)` called by `read_orders(spark, path)` and
+        // `read_lines(spark, path)`, which their callers give paths
+        let files = [
+            (
+                "lib/io.py",
+                "def _csv(spark, path, schema):\n    return spark.read.schema(schema).csv(path)\n\n\
+                 def read_orders(spark, path):\n    return _csv(spark, path, ORDERS)\n\n\
+                 def read_lines(spark, path):\n    return _csv(spark, path, LINES)\n",
+            ),
+            (
+                "main.py",
+                "from lib.io import read_orders, read_lines\n\
+                 def main(spark):\n    \
+                 orders = read_orders(spark, \"data/orders.csv\")\n    \
+                 lines = read_lines(spark, \"data/order_lines.csv\")\n    \
+                 orders.join(lines, \"order_id\").show()\n",
+            ),
+        ];
+        let index = repo_index(&files);
+        let table = SiteTable::build(&index);
+        let csv = &first_call(&table, "csv").evidence;
+        assert!(csv.has(TokenKind::Path, "orders"), "{csv:?}");
+        assert!(csv.has(TokenKind::Path, "order_lines"), "{csv:?}");
+    }
+
+    #[test]
+    fn a_config_property_is_the_path_it_returns() {
+        // `cfg.orders_path`, a property of a config class, handed to a reader helper
+        let files = [
+            (
+                "retail/config.py",
+                "class JobConfig:\n    data_dir: Path = Path(\"data\")\n\n    \
+                 @property\n    def orders_path(self) -> str:\n        \
+                 return str(self.data_dir / \"orders.csv\")\n\n    \
+                 def path_of(self, name):\n        return str(self.data_dir / name)\n",
+            ),
+            (
+                "retail/io.py",
+                "def read_orders(spark, path):\n    return spark.read.csv(path, header=True)\n",
+            ),
+            (
+                "jobs/daily.py",
+                "from retail import io\n\
+                 def main(spark, cfg):\n    \
+                 orders = io.read_orders(spark, cfg.orders_path)\n    \
+                 orders.show()\n",
+            ),
+        ];
+        let index = repo_index(&files);
+        let table = SiteTable::build(&index);
+        assert!(
+            first_call(&table, "csv")
+                .evidence
+                .has(TokenKind::Path, "orders"),
+            "{:?}",
+            index.constants
+        );
+        // a method taking an argument is no constant
+        assert!(index.constants.iter().all(|c| c.name != "path_of"));
+    }
+
+    #[test]
     fn a_parameter_left_out_holds_its_default() {
         // `read_sales(spark)` reads what `path` defaults to, a constant of the helper's module
         // (Python) or of an object (Scala); a value passed instead is read too.

@@ -27,6 +27,9 @@ enum ConstantValue<'i> {
     Setting(&'i str),
 }
 
+/// How many callers up a parameter's value is followed ([`PassedValues::values`]).
+const PASSED_ON_LEVELS: usize = 2;
+
 /// Most values one name resolves to: more means the name is too common to say anything.
 const MAX_VALUES: usize = 4;
 
@@ -131,12 +134,25 @@ impl<'i> PassedValues<'i> {
     }
 
     /// The values `name` may hold inside `symbol` (a chain's enclosing function) — as a path
-    /// when `as_path` — none when it cannot be told or holds too many.
+    /// when `as_path` — none when it cannot be told or holds too many. A parameter holds what
+    /// its callers pass, and a caller passing on a parameter of its own what its callers pass
+    /// (`_csv(spark, path, schema)` called by `read_orders(spark, path)` called with
+    /// `cfg.orders_path`), up to [`PASSED_ON_LEVELS`] callers up.
     pub(super) fn values(
         &self,
         symbol: Option<SymbolId>,
         name: &str,
         as_path: bool,
+    ) -> Vec<&'i str> {
+        self.values_within(symbol, name, as_path, PASSED_ON_LEVELS)
+    }
+
+    fn values_within(
+        &self,
+        symbol: Option<SymbolId>,
+        name: &str,
+        as_path: bool,
+        levels: usize,
     ) -> Vec<&'i str> {
         let function = symbol.and_then(|s| self.index.symbols.get(s as usize));
         let mut values = Vec::new();
@@ -146,20 +162,19 @@ impl<'i> PassedValues<'i> {
                 if as_path {
                     most = MAX_PATHS_PASSED;
                 }
+                for arg in self.arguments(function, name) {
+                    match &arg.value {
+                        // (a caller's own parameter: what its callers pass)
+                        ArgValue::Name(n) if levels > 1 && self.is_parameter(arg.symbol, n) => {
+                            values.extend(self.values_within(arg.symbol, n, as_path, levels - 1));
+                        }
+                        value => self.extend_with(&mut values, value),
+                    }
+                }
                 // … and what it defaults to, for a call leaving it out
                 // (`def read_sales(spark, path=SALES_PATH)` called `read_sales(spark)`)
-                let defaults = function.defaults.iter().filter(|d| d.param == name);
-                let given = self
-                    .arguments(function, name)
-                    .map(|arg| &arg.value)
-                    .chain(defaults.map(|d| &d.value));
-                for value in given {
-                    match value {
-                        ArgValue::Literal(v) => values.push(v.as_str()),
-                        ArgValue::Name(n) => values.extend(self.constant(n)),
-                        ArgValue::Setting(key) => values.extend_from_slice(self.setting(key)),
-                        ArgValue::Returned(_) | ArgValue::Expression => {}
-                    }
+                for default in function.defaults.iter().filter(|d| d.param == name) {
+                    self.extend_with(&mut values, &default.value);
                 }
             }
             None => values.extend(self.constant(name)),
@@ -170,6 +185,24 @@ impl<'i> PassedValues<'i> {
             values.clear();
         }
         values
+    }
+
+    /// Adds what one passed value stands for: a literal itself, a name its constant's values, a
+    /// settings key what the settings files give it.
+    fn extend_with(&self, values: &mut Vec<&'i str>, value: &'i ArgValue) {
+        match value {
+            ArgValue::Literal(v) => values.push(v.as_str()),
+            ArgValue::Name(n) => values.extend(self.constant(n)),
+            ArgValue::Setting(key) => values.extend_from_slice(self.setting(key)),
+            ArgValue::Returned(_) | ArgValue::Expression => {}
+        }
+    }
+
+    /// Whether `name` is a parameter of the function `symbol`.
+    fn is_parameter(&self, symbol: Option<SymbolId>, name: &str) -> bool {
+        symbol
+            .and_then(|s| self.index.symbols.get(s as usize))
+            .is_some_and(|f| f.params.iter().any(|p| p == name))
     }
 
     /// What launcher scripts pass a job for `name` when the job reads it from its command line

@@ -120,8 +120,9 @@ impl<'a> Extractor<'a> {
             receiver = capped(text(flat.base, src), 80);
             // (`Arrays.asList(a, b).stream().reduce(Dataset::union)` folds frames all the same)
             if reduced_list.is_none()
-                && base_ident
-                    .is_some_and(|b| vocab::COLUMN_BUILDERS.contains(&b) || is_foreign_module(b))
+                && base_ident.is_some_and(|b| {
+                    vocab::COLUMN_BUILDERS.contains(&b) || self.is_foreign_module(b)
+                })
             {
                 return;
             }

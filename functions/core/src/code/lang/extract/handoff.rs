@@ -31,7 +31,7 @@
 
 use super::super::vocab;
 use super::super::{Shape, named_children, text};
-use super::{Extractor, Flat, Link, STATEMENT_TEXT_CAP, capped, is_foreign_module};
+use super::{Extractor, Flat, Link, STATEMENT_TEXT_CAP, capped};
 use crate::code::index::{
     ArgValue, CallChain, Constant, LineRange, ParamDefault, PassedArg, SymbolKind,
 };
@@ -116,7 +116,11 @@ impl<'a> Extractor<'a> {
                     // `withGreeting()` / `Transforms.withAge(18)`: a curried function given its
                     // first arguments (`def withGreeting()(df: DataFrame)`) applies itself.
                     Shape::Call { name, .. } => text(name, src),
-                    _ => continue,
+                    // `Transformations::cleanOrders`: a method reference names its method.
+                    _ => match self.adapter.referenced_method(arg, src) {
+                        Some(method) => text(method, src),
+                        None => continue,
+                    },
                 };
                 if !self.is_dataframe_var(function) && !applied.iter().any(|a| a == function) {
                     applied.push(function.to_string());
@@ -158,7 +162,7 @@ impl<'a> Extractor<'a> {
             .collect();
         let plausible = self.calls_a_function(callee, !inputs.is_empty())
             && !vocab::COLUMN_BUILDERS.contains(&callee)
-            && !is_foreign_module(callee);
+            && !self.is_foreign_module(callee);
         if !plausible {
             return None;
         }
@@ -175,7 +179,7 @@ impl<'a> Extractor<'a> {
                 && !self.is_session(owner)
                 && !self.column_lists.contains(owner)
                 && !vocab::COLUMN_BUILDERS.contains(&owner)
-                && !is_foreign_module(owner);
+                && !self.is_foreign_module(owner);
             if !module_like {
                 return None;
             }
@@ -201,7 +205,7 @@ impl<'a> Extractor<'a> {
         (self.adapter.calls_may_construct()
             && !named_like_function(class)
             && !vocab::COLUMN_BUILDERS.contains(&class)
-            && !is_foreign_module(class))
+            && !self.is_foreign_module(class))
         .then_some(class)
     }
 
@@ -620,7 +624,7 @@ impl<'a> Extractor<'a> {
     fn union_folded_by(&self, function: Node<'a>) -> Option<String> {
         let method = self
             .adapter
-            .folding_method(function, self.src)
+            .referenced_method(function, self.src)
             .or_else(|| self.lambda_folding_method(function))?;
         let method = text(method, self.src);
         matches!(method, "union" | "unionAll" | "unionByName").then(|| method.to_string())
@@ -840,6 +844,37 @@ impl<'a> Extractor<'a> {
                 },
             },
         })
+    }
+
+    /// A class's method that takes nothing and returns a string reads like its field
+    /// (`@property def orders_path(self): return str(self.data_dir / "orders.csv")`, Scala's
+    /// `def ordersPath: String = s"$base/orders.csv"`): `cfg.orders_path` is that string, a
+    /// constant by the method's name as a field's value is one by the field's.
+    pub(super) fn record_returned_constant(&mut self, value: Node<'a>) {
+        let Some(method) = self
+            .symbol_stack
+            .last()
+            .and_then(|id| self.out.symbols.get(*id as usize))
+        else {
+            return;
+        };
+        let in_class = method
+            .parent
+            .and_then(|p| self.out.symbols.get(p as usize))
+            .is_some_and(|p| matches!(p.kind, SymbolKind::Object | SymbolKind::Class));
+        let function = matches!(method.kind, SymbolKind::Function | SymbolKind::Method);
+        if !function || !method.params.is_empty() || !in_class {
+            return;
+        }
+        let name = method.name.clone();
+        if let Some((decoded, literal)) = self.string_value(value) {
+            self.out.constants.push(Constant {
+                file: 0,
+                name,
+                value: self.filled_interpolations(literal, decoded.text),
+                from_setting: false,
+            });
+        }
     }
 
     /// A string (or a number) bound at a module's top level, or as a field of an object or

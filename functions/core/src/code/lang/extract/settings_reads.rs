@@ -5,6 +5,7 @@
 //! conf.getConfig("input").getString("flights")        input.flights
 //! Try(config.getString("in")).getOrElse("")           in                       (a wrapper)
 //! props.getProperty("input.path")                     input.path               (Java properties)
+//! AppConfig.getFilePath("csv.path.orders")            csv.path.orders          (a getter of one key)
 //! cfg["paths"]["silver"], cfg.get("paths").get("raw") paths.silver, paths.raw  (a loaded dict)
 //! config.get("paths", "raw")                          paths.raw                (configparser)
 //! settings.paths.silver                               settings.paths.silver    (a settings object)
@@ -66,7 +67,7 @@ impl<'a> Extractor<'a> {
                     Some(object) => {
                         let key = args
                             .and_then(|args| positional_argument(args, 0))
-                            .filter(|_| READ_METHODS.contains(&method))
+                            .filter(|_| reads_one_key(method))
                             .and_then(|first| self.literal(first))
                             .map(|key| match self.configparser_option(method, args) {
                                 Some(option) => format!("{key}.{option}"),
@@ -145,6 +146,17 @@ impl<'a> Extractor<'a> {
             && !decoded.text.contains(char::is_whitespace);
         plain.then_some(decoded.text)
     }
+}
+
+/// Whether `method` reads one key's value: a [`READ_METHODS`] one, or a getter named for what
+/// it gets (`AppConfig.getFilePath("csv.path.orders")`, `cfg.get_path("raw")`: a project's own
+/// wrapper around `props.getProperty(key)`). A getter handed something no settings file gives
+/// a key to (`row.getAs("name")`) reads nothing.
+fn reads_one_key(method: &str) -> bool {
+    let named_getter = method
+        .strip_prefix("get")
+        .is_some_and(|rest| rest.starts_with(|c: char| c.is_ascii_uppercase() || c == '_'));
+    READ_METHODS.contains(&method) || named_getter && !UNWRAPPERS.contains(&method)
 }
 
 /// `key` inside `section` (`input` + `flights` → `input.flights`).

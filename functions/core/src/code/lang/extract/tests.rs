@@ -1121,6 +1121,23 @@ fn settings_reads_are_recorded_as_the_keys_they_read() {
     let read: Vec<&str> = csv.args.settings.iter().map(|n| n.name.as_str()).collect();
     assert_eq!(read, ["app.third"]);
 
+    // a project's own getter of one key (`AppConfig.getFilePath(key)` wrapping
+    // `props.getProperty(key)`), bound to a class's field
+    let java = "public class Job {\n    private static final String ORDERS = AppConfig.getFilePath(\"csv.path.orders\");\n    private static final String NAME = row.getOrElse(\"x\");\n}\n";
+    let out = extract_file(&super::super::java::Java, java, "", CodeFlags::default());
+    let orders = out.constants.iter().find(|c| c.name == "ORDERS").unwrap();
+    assert!(
+        orders.from_setting && orders.value == "csv.path.orders",
+        "{orders:?}"
+    );
+    assert!(
+        out.constants
+            .iter()
+            .all(|c| c.name != "NAME" || !c.from_setting),
+        "{:?}",
+        out.constants
+    );
+
     let python = "def main(spark, cfg, settings, df):\n    paths = cfg[\"paths\"]\n    load(spark, paths[\"raw\"])\n    load(spark, cfg.get(\"paths\").get(\"gold\"))\n    load(spark, settings.paths.silver)\n    load(spark, df[\"name\"])\n    spark.read.parquet(cfg[\"paths\"][\"bronze\"])\n    load(spark, parser.get(\"paths\", \"landing\"))\n    load(spark, env.get(\"INPUT\", \"data/x.csv\"))\n";
     let out = extract_file(
         &super::super::python::Python,
@@ -1507,4 +1524,32 @@ fn a_frame_variable_assigned_to_another_carries_its_frame_on() {
         "{:#?}",
         out.chains
     );
+}
+
+#[test]
+fn a_module_imported_from_the_projects_own_package_is_no_library() {
+    let call = "\ndef main(spark, cfg):\n    orders = io.read_orders(spark, cfg.orders_path)\n    orders.show()\n";
+    let python = &super::super::python::Python;
+    let passed_to_read_orders = |imports: &str| {
+        let out = extract_file(
+            python,
+            &format!("{imports}{call}"),
+            "",
+            CodeFlags::default(),
+        );
+        out.passed.iter().any(|p| p.callee == "read_orders")
+    };
+    // `from retail import io`: the project's `retail/io.py`
+    assert!(passed_to_read_orders("from retail import io, config\n"));
+    // `import io`: Python's own
+    assert!(!passed_to_read_orders("import io\n"));
+}
+
+#[test]
+fn a_scala_for_comprehension_yielding_frames_makes_a_list_of_them() {
+    let src = "object Job {\n  def run(prepared: DataFrame, cities: Seq[String]): Unit = {\n    val totals = for {\n      c <- cities\n    } yield prepared.where($\"city\" === c).agg(sum($\"revenue\"))\n    totals.reduce(_ unionByName _).show()\n  }\n}\n";
+    let out = extract_file(&super::super::scala::Scala, src, "", CodeFlags::default());
+    let union = first_chain_at(&out, 6);
+    assert_eq!(union.receiver, "totals", "{:#?}", out.chains);
+    assert_eq!(union.calls[0].method, "unionByName", "{:#?}", out.chains);
 }
