@@ -67,7 +67,7 @@ use serde::{Deserialize, Serialize};
 /// version 77: `COUNT(DISTINCT *)` carries no made-up name; version 78: a `withColumns` mapping's
 /// keys are new names, its values columns; version 79: a fill's mapping fills its keys with its
 /// values; version 80: `summary("count")`'s arguments are statistics' names, not columns).
-pub const INDEX_FORMAT_VERSION: u32 = 92;
+pub const INDEX_FORMAT_VERSION: u32 = 93;
 
 pub type FileId = u32;
 pub type SymbolId = u32;
@@ -305,12 +305,18 @@ pub enum NameRole {
 pub struct Constant {
     pub file: FileId,
     pub name: String,
+    /// The string; for a collection of strings (`KEYS = ["id", "day"]`), its strings joined by
+    /// [`LISTED_VALUES_SEPARATOR`].
     pub value: String,
     /// `value` is a settings key the binding reads (`val input = conf.getString("in")`), not
     /// the string itself.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub from_setting: bool,
 }
+
+/// Joins the strings of a listed constant's [`Constant::value`]: one alternative holding them
+/// all, not as many alternatives.
+pub const LISTED_VALUES_SEPARATOR: char = '\n';
 
 /// What one argument of a call of a user function passes
 /// (`ingest_transactions(spark, RAW_FILE, BRONZE_PATH)`: `RAW_FILE` at position 1).

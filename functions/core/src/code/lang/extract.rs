@@ -983,9 +983,14 @@ impl<'a> Extractor<'a> {
                     .map(|bound| bound.value.text.clone())
                     .or_else(|| {
                         let constants = self.out.constants.iter().rev();
+                        // (a listed constant is no one string)
                         constants
                             .filter(|c| !c.from_setting)
                             .find(|c| c.name == name)
+                            .filter(|c| {
+                                !c.value
+                                    .contains(crate::code::index::LISTED_VALUES_SEPARATOR)
+                            })
                             .map(|c| c.value.clone())
                     })
             }

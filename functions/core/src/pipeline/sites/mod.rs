@@ -917,6 +917,42 @@ mod tests {
     }
 
     #[test]
+    fn a_constant_list_of_names_is_the_columns_a_join_uses() {
+        let files = [
+            (
+                "src/Config.java",
+                "public final class Config {\n  public static final List<String> KEYS = Arrays.asList(\"customer_id\");\n}\n",
+            ),
+            (
+                "src/Steps.java",
+                "class Steps {\n  static Dataset<Row> enrich(Dataset<Row> orders, Dataset<Row> customers) {\n    return orders.join(customers, JavaConverters.asScalaBuffer(Config.KEYS).toSeq(), \"left\");\n  }\n}\n",
+            ),
+        ];
+        let index = repo_index(&files);
+        let table = SiteTable::build(&index);
+        let join = &first_call(&table, "join").evidence;
+        assert!(join.has(TokenKind::Column, "customer_id"), "{join:?}");
+        // a list is one alternative, however many names it holds (`isin(*VALID_TYPES)`)
+        let files = [
+            (
+                "schemas.py",
+                "VALID_TYPES = (\"view\", \"cart\", \"remove\", \"purchase\", \"search\")\n",
+            ),
+            (
+                "quality.py",
+                "from schemas import VALID_TYPES\n\
+                 def check(df):\n    return df.filter(~F.col(\"event_type\").isin(*VALID_TYPES)).count()\n",
+            ),
+        ];
+        let index = repo_index(&files);
+        let table = SiteTable::build(&index);
+        let filter = &first_call(&table, "filter").evidence;
+        for value in ["view", "search"] {
+            assert!(filter.has(TokenKind::Literal, value), "{filter:?}");
+        }
+    }
+
+    #[test]
     fn a_limit_taking_a_sorted_frame_is_a_top_n_with_the_sorts_keys() {
         let src = "top = orders.orderBy(F.desc(\"amount\"))\n\
                    top.limit(5).show()\n\

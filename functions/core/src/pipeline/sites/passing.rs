@@ -16,9 +16,10 @@
 //! function name or a constant name bound in several places may hold several values: all are
 //! kept, up to [`MAX_VALUES`] — or [`MAX_PATHS_PASSED`] for a parameter read as a path.
 
+use crate::code::index::LISTED_VALUES_SEPARATOR;
 use crate::code::{ArgValue, Launch, PassedArg, RepoIndex, Symbol, SymbolId};
 use crate::pipeline::hints::HintResolver;
-use std::collections::{HashMap, HashSet};
+use std::collections::{BTreeSet, HashMap, HashSet};
 
 /// What a constant holds: its string, or the settings key it reads.
 #[derive(Clone, Copy)]
@@ -155,7 +156,8 @@ impl<'i> PassedValues<'i> {
         levels: usize,
     ) -> Vec<&'i str> {
         let function = symbol.and_then(|s| self.index.symbols.get(s as usize));
-        let mut values = Vec::new();
+        // Each alternative the name may hold: one value, or a listed constant's values together.
+        let mut alternatives: BTreeSet<Vec<&'i str>> = BTreeSet::new();
         let mut most = MAX_VALUES;
         match function.filter(|f| f.params.iter().any(|p| p == name)) {
             Some(function) => {
@@ -166,34 +168,40 @@ impl<'i> PassedValues<'i> {
                     match &arg.value {
                         // (a caller's own parameter: what its callers pass)
                         ArgValue::Name(n) if levels > 1 && self.is_parameter(arg.symbol, n) => {
-                            values.extend(self.values_within(arg.symbol, n, as_path, levels - 1));
+                            let passed = self.values_within(arg.symbol, n, as_path, levels - 1);
+                            alternatives.extend(passed.into_iter().map(|v| vec![v]));
                         }
-                        value => self.extend_with(&mut values, value),
+                        value => self.add_alternatives(&mut alternatives, value),
                     }
                 }
                 // … and what it defaults to, for a call leaving it out
                 // (`def read_sales(spark, path=SALES_PATH)` called `read_sales(spark)`)
                 for default in function.defaults.iter().filter(|d| d.param == name) {
-                    self.extend_with(&mut values, &default.value);
+                    self.add_alternatives(&mut alternatives, &default.value);
                 }
             }
-            None => values.extend(self.constant(name)),
+            None => alternatives.extend(self.constant(name)),
         }
+        if alternatives.len() > most {
+            return Vec::new();
+        }
+        let mut values: Vec<&'i str> = alternatives.into_iter().flatten().collect();
         values.sort_unstable();
         values.dedup();
-        if values.len() > most {
-            values.clear();
-        }
         values
     }
 
     /// Adds what one passed value stands for: a literal itself, a name its constant's values, a
     /// settings key what the settings files give it.
-    fn extend_with(&self, values: &mut Vec<&'i str>, value: &'i ArgValue) {
+    fn add_alternatives(&self, alternatives: &mut BTreeSet<Vec<&'i str>>, value: &'i ArgValue) {
         match value {
-            ArgValue::Literal(v) => values.push(v.as_str()),
-            ArgValue::Name(n) => values.extend(self.constant(n)),
-            ArgValue::Setting(key) => values.extend_from_slice(self.setting(key)),
+            ArgValue::Literal(v) => {
+                alternatives.insert(vec![v.as_str()]);
+            }
+            ArgValue::Name(n) => alternatives.extend(self.constant(n)),
+            ArgValue::Setting(key) => {
+                alternatives.extend(self.setting(key).iter().map(|v| vec![*v]))
+            }
             ArgValue::Returned(_) | ArgValue::Expression => {}
         }
     }
@@ -233,16 +241,20 @@ impl<'i> PassedValues<'i> {
         values
     }
 
-    fn constant(&self, name: &str) -> impl Iterator<Item = &'i str> + '_ {
+    /// What the constant `name` holds, each definition one alternative: a string, a listed
+    /// constant's strings together ([`crate::code::index::LISTED_VALUES_SEPARATOR`]), or what the
+    /// settings files give a key it reads.
+    fn constant(&self, name: &str) -> impl Iterator<Item = Vec<&'i str>> + '_ {
         self.constants
             .get(name)
             .into_iter()
             .flatten()
             .flat_map(|c| match c {
-                ConstantValue::Text(value) => std::slice::from_ref(value),
-                ConstantValue::Setting(key) => self.setting(key),
+                ConstantValue::Text(value) => {
+                    vec![value.split(LISTED_VALUES_SEPARATOR).collect::<Vec<_>>()]
+                }
+                ConstantValue::Setting(key) => self.setting(key).iter().map(|v| vec![*v]).collect(),
             })
-            .copied()
     }
 
     /// What the repository's settings files give the key `key` (`input.flights`), or — for a

@@ -32,6 +32,7 @@
 use super::super::vocab;
 use super::super::{Shape, named_children, text};
 use super::{Extractor, Flat, Link, STATEMENT_TEXT_CAP, capped};
+use crate::code::index::LISTED_VALUES_SEPARATOR;
 use crate::code::index::{
     ArgValue, CallChain, Constant, LineRange, ParamDefault, PassedArg, SymbolKind,
 };
@@ -903,6 +904,25 @@ impl<'a> Extractor<'a> {
             // `val flights = config.getString("input.flights")` in an object
             (key, true)
         } else {
+            // `CUSTOMER_KEYS = Arrays.asList("customer_id")`, `KEYS = ["id", "day"]`: each
+            // string is one of the values the name stands for
+            let strings: Vec<String> = self
+                .collection_items(value)
+                .and_then(|items| {
+                    items
+                        .into_iter()
+                        .map(|item| self.string_value(item).map(|(decoded, _)| decoded.text))
+                        .collect()
+                })
+                .unwrap_or_default();
+            if !strings.is_empty() && strings.iter().all(|s| !s.contains(LISTED_VALUES_SEPARATOR)) {
+                self.out.constants.push(Constant {
+                    file: 0,
+                    name: name.to_string(),
+                    value: strings.join(&LISTED_VALUES_SEPARATOR.to_string()),
+                    from_setting: false,
+                });
+            }
             return;
         };
         self.out.constants.push(Constant {
