@@ -761,6 +761,20 @@ mod tests {
             .unwrap_or_else(|| panic!("no {method} call"))
     }
 
+    fn first_clause(table: &SiteTable, kind: SqlClauseKind) -> &Site {
+        table
+            .sites
+            .iter()
+            .find(|s| matches!(&s.kind, SiteKind::Sql { kind: k, .. } if *k == kind))
+            .unwrap_or_else(|| panic!("no {kind:?} clause"))
+    }
+
+    /// The evidence of the first `method` call of a repository of `files`.
+    fn first_call_evidence(files: &[(&str, &str)], method: &str) -> Evidence {
+        let table = SiteTable::build(&repo_index(files));
+        first_call(&table, method).evidence.clone()
+    }
+
     /// Whether the call `upstream` (its line and method) is upstream of the call `downstream`.
     fn feeds(table: &SiteTable, upstream: (u32, &str), downstream: (u32, &str)) -> bool {
         let upstream = call_site(table, upstream.0, upstream.1).id;
@@ -918,35 +932,21 @@ mod tests {
 
     #[test]
     fn a_constant_list_of_names_is_the_columns_a_join_uses() {
-        let files = [
-            (
-                "src/Config.java",
-                "public final class Config {\n  public static final List<String> KEYS = Arrays.asList(\"customer_id\");\n}\n",
-            ),
-            (
-                "src/Steps.java",
-                "class Steps {\n  static Dataset<Row> enrich(Dataset<Row> orders, Dataset<Row> customers) {\n    return orders.join(customers, JavaConverters.asScalaBuffer(Config.KEYS).toSeq(), \"left\");\n  }\n}\n",
-            ),
-        ];
-        let index = repo_index(&files);
-        let table = SiteTable::build(&index);
-        let join = &first_call(&table, "join").evidence;
+        let config = "public final class Config {\n  public static final List<String> KEYS = Arrays.asList(\"customer_id\");\n}\n";
+        let steps = "class Steps {\n  static Dataset<Row> enrich(Dataset<Row> orders, Dataset<Row> customers) {\n    return orders.join(customers, JavaConverters.asScalaBuffer(Config.KEYS).toSeq(), \"left\");\n  }\n}\n";
+        let join = first_call_evidence(
+            &[("src/Config.java", config), ("src/Steps.java", steps)],
+            "join",
+        );
         assert!(join.has(TokenKind::Column, "customer_id"), "{join:?}");
         // a list is one alternative, however many names it holds (`isin(*VALID_TYPES)`)
-        let files = [
-            (
-                "schemas.py",
-                "VALID_TYPES = (\"view\", \"cart\", \"remove\", \"purchase\", \"search\")\n",
-            ),
-            (
-                "quality.py",
-                "from schemas import VALID_TYPES\n\
-                 def check(df):\n    return df.filter(~F.col(\"event_type\").isin(*VALID_TYPES)).count()\n",
-            ),
-        ];
-        let index = repo_index(&files);
-        let table = SiteTable::build(&index);
-        let filter = &first_call(&table, "filter").evidence;
+        let schemas = "VALID_TYPES = (\"view\", \"cart\", \"remove\", \"purchase\", \"search\")\n";
+        let quality = "from schemas import VALID_TYPES\n\
+                       def check(df):\n    return df.filter(~F.col(\"event_type\").isin(*VALID_TYPES)).count()\n";
+        let filter = first_call_evidence(
+            &[("schemas.py", schemas), ("quality.py", quality)],
+            "filter",
+        );
         for value in ["view", "search"] {
             assert!(filter.has(TokenKind::Literal, value), "{filter:?}");
         }
@@ -981,19 +981,7 @@ mod tests {
                 .contains(OperatorFamily::Sort)
         );
         // … and in SQL, the ORDER BY the LIMIT's
-        let order_by = table
-            .sites
-            .iter()
-            .find(|s| {
-                matches!(
-                    s.kind,
-                    SiteKind::Sql {
-                        kind: SqlClauseKind::OrderBy,
-                        ..
-                    }
-                )
-            })
-            .unwrap();
+        let order_by = first_clause(&table, SqlClauseKind::OrderBy);
         assert!(order_by.evidence.has(TokenKind::Literal, "7"));
     }
 
@@ -1001,25 +989,15 @@ mod tests {
     fn a_path_passed_on_through_a_wrapper_reaches_the_generic_reader() {
         // `_csv(spark, path, schema)` called by `read_orders(spark, path)` and
         // `read_lines(spark, path)`, which their callers give paths
-        let files = [
-            (
-                "lib/io.py",
-                "def _csv(spark, path, schema):\n    return spark.read.schema(schema).csv(path)\n\n\
-                 def read_orders(spark, path):\n    return _csv(spark, path, ORDERS)\n\n\
-                 def read_lines(spark, path):\n    return _csv(spark, path, LINES)\n",
-            ),
-            (
-                "main.py",
-                "from lib.io import read_orders, read_lines\n\
-                 def main(spark):\n    \
-                 orders = read_orders(spark, \"data/orders.csv\")\n    \
-                 lines = read_lines(spark, \"data/order_lines.csv\")\n    \
-                 orders.join(lines, \"order_id\").show()\n",
-            ),
-        ];
-        let index = repo_index(&files);
-        let table = SiteTable::build(&index);
-        let csv = &first_call(&table, "csv").evidence;
+        let io = "def _csv(spark, path, schema):\n    return spark.read.schema(schema).csv(path)\n\n\
+                  def read_orders(spark, path):\n    return _csv(spark, path, ORDERS)\n\n\
+                  def read_lines(spark, path):\n    return _csv(spark, path, LINES)\n";
+        let main = "from lib.io import read_orders, read_lines\n\
+                    def main(spark):\n    \
+                    orders = read_orders(spark, \"data/orders.csv\")\n    \
+                    lines = read_lines(spark, \"data/order_lines.csv\")\n    \
+                    orders.join(lines, \"order_id\").show()\n";
+        let csv = first_call_evidence(&[("lib/io.py", io), ("main.py", main)], "csv");
         assert!(csv.has(TokenKind::Path, "orders"), "{csv:?}");
         assert!(csv.has(TokenKind::Path, "order_lines"), "{csv:?}");
     }
@@ -1480,19 +1458,7 @@ mod tests {
         assert!(unit.contains(&call("createDataFrame")), "the FROM side");
         assert!(unit.contains(&call("parquet")), "the JOIN side");
         assert_eq!(table.sql_unit_and_links(0).1.len(), 2);
-        let join = table
-            .sites
-            .iter()
-            .find(|s| {
-                matches!(
-                    s.kind,
-                    SiteKind::Sql {
-                        kind: SqlClauseKind::Join,
-                        ..
-                    }
-                )
-            })
-            .unwrap();
+        let join = first_clause(&table, SqlClauseKind::Join);
         assert_eq!(join.evidence.key_order, ["section", "dept_id"]);
     }
 
