@@ -380,3 +380,35 @@ fn a_joins_null_checks_are_the_code_of_a_later_filter_pushed_through_it() {
     // and so is the filter pushed to the customers' side
     assert_eq!(lines("7").0, "8-8", "{}", lines("7").1);
 }
+
+/// A join reading an aggregate on its grouping key: the null check the join infers for that key is
+/// pushed below the aggregate, which Spark rebuilds under the join's origin — the partial aggregate
+/// and the check are the join's code, the final aggregate the grouping's (real plan:
+/// `join-of-an-aggregate-on-its-key`).
+const JOIN_OF_AN_AGGREGATE: &str = r#"from pyspark.sql import SparkSession
+import pyspark.sql.functions as F
+
+spark = SparkSession.builder.getOrCreate()
+pq = spark.read.parquet("/tmp/plan2code-fixture-data/orders.parquet")
+cust = spark.read.parquet("/tmp/plan2code-fixture-data/customers.parquet")
+totals = pq.groupBy("o_name").agg(F.sum("o_amount").alias("total"))
+cust.join(totals, cust.c_name == totals.o_name).select("c_id", "total").show()
+"#;
+
+#[test]
+fn an_aggregate_a_join_reads_on_its_key_is_rebuilt_under_the_join() {
+    let mappings = support::map_against(
+        &[("totals.py", JOIN_OF_AN_AGGREGATE)],
+        &support::fixture_plan("join-of-an-aggregate-on-its-key"),
+    );
+    let lines = |id: &str| {
+        let m = mappings.iter().find(|m| m.dag_node_id == id).unwrap();
+        (m.mapped_code.as_ref().unwrap().lines.clone(), m.explanation.clone())
+    };
+    assert_eq!(lines("15").0, "8-8", "{}", lines("15").1);
+    // the partial aggregate and the check below it: the join's
+    assert_eq!(lines("10").0, "8-8", "{}", lines("10").1);
+    assert_eq!(lines("8").0, "8-8", "{}", lines("8").1);
+    // the final aggregate: the grouping's
+    assert_eq!(lines("14").0, "7-7", "{}", lines("14").1);
+}

@@ -300,11 +300,13 @@ pub struct PlanLocalisation {
     /// ([`super::PlanContext::build`]).
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub reinstantiated_for_union: BTreeMap<String, String>,
-    /// `dagNodeId` of null checks a join inferred after a filter written later was pushed down
-    /// through it → that filter ([`checks_of_rebuilt_joins`]): they map to the filter's code
+    /// `dagNodeId` of nodes Spark made anew while pushing a predicate down → the operator whose
+    /// origin they took: a join's null checks → a later filter pushed through the join
+    /// ([`checks_of_rebuilt_joins`]), an aggregate a join reads and the check pushed below it →
+    /// that join ([`aggregates_rebuilt_for_joins`]). They map to that operator's code
     /// ([`super::PlanContext::build`]).
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
-    pub inferred_by_rebuilt_join: BTreeMap<String, String>,
+    pub rebuilt_by_pushdown: BTreeMap<String, String>,
     /// Files most likely to hold the plan's code, with scores.
     pub files: Vec<(u32, f64)>,
     /// The files the rest of the application runs from (or a hint names), with how strongly
@@ -463,11 +465,19 @@ pub fn localise_plan(
     // where the union stands.
     let reinstantiated = reinstantiated_for_union(graph, semantics, &assigned);
     // A join's null checks stand where the filter pushed through it stands.
-    let rebuilt_join_checks = checks_of_rebuilt_joins(graph, semantics, table, &assigned);
+    let mut rebuilt_by_pushdown_pairs = checks_of_rebuilt_joins(graph, semantics, table, &assigned);
+    // … and an aggregate a join reads on its key, with the check pushed below it, the join's.
+    rebuilt_by_pushdown_pairs.extend(aggregates_rebuilt_for_joins(
+        graph,
+        semantics,
+        table,
+        &evidence.parents,
+        &assigned,
+    ));
     for &(node, served) in regenerated
         .iter()
         .chain(&reinstantiated)
-        .chain(&rebuilt_join_checks)
+        .chain(&rebuilt_by_pushdown_pairs)
     {
         stand_with(graph, semantics, &mut assigned, node, served);
     }
@@ -533,7 +543,7 @@ pub fn localise_plan(
     };
     let generated_for_aggregate = by_id(&regenerated);
     let reinstantiated_for_union = by_id(&reinstantiated);
-    let inferred_by_rebuilt_join = by_id(&rebuilt_join_checks);
+    let rebuilt_by_pushdown = by_id(&rebuilt_by_pushdown_pairs);
     PlanLocalisation {
         units: ranked.into_iter().take(5).map(|(u, _)| u).collect(),
         unit_sites,
@@ -545,7 +555,7 @@ pub fn localise_plan(
         built_by_library,
         generated_for_aggregate,
         reinstantiated_for_union,
-        inferred_by_rebuilt_join,
+        rebuilt_by_pushdown,
         twins,
         files,
         application_files: prior.pulls(),
@@ -1727,6 +1737,85 @@ fn checks_of_rebuilt_joins(
         });
         if let Some(filter) = pushed_through {
             rebuilt.push((idx, filter));
+        }
+    }
+    rebuilt
+}
+
+/// The aggregates a join reads on their grouping key, each with the null check below it, and that
+/// join: the join infers `isnotnull(key)` for its side and Spark pushes the check down through
+/// the aggregate, rebuilding the aggregate under the join's origin
+/// (`orders.join(lines.groupBy("order_id").agg(…), "order_id")`: the partial aggregate and the
+/// check are the join's code; the final aggregate, which Spark plans from both, stays the
+/// grouping's). A check the code states in the aggregate's own flow is the code's: Spark infers
+/// none then, and rebuilds nothing.
+fn aggregates_rebuilt_for_joins(
+    graph: &PlanGraph,
+    semantics: &[SemanticDescription],
+    table: &SiteTable,
+    parents: &[Option<NodeIdx>],
+    assigned: &[Option<Aligned>],
+) -> Vec<(NodeIdx, NodeIdx)> {
+    let columns = |exprs: &[crate::plan::Expr]| -> BTreeSet<String> {
+        exprs
+            .iter()
+            .flat_map(|e| e.columns.iter().cloned())
+            .collect()
+    };
+    let mut rebuilt = Vec::new();
+    for check in 0..graph.nodes.len() {
+        let conditions = &graph.nodes[check].details.conditions;
+        let only_null_checks = !conditions.is_empty()
+            && conditions.iter().all(|c| {
+                c.functions
+                    .iter()
+                    .all(|f| f.eq_ignore_ascii_case("isnotnull"))
+            });
+        if graph.nodes[check].family != OperatorFamily::Filter || !only_null_checks {
+            continue;
+        }
+        let above = |mut at: Option<NodeIdx>, passing: &[OperatorFamily]| {
+            while let Some(p) = at.filter(|&p| passing.contains(&graph.nodes[p].family)) {
+                at = parents[p];
+            }
+            at
+        };
+        let Some(aggregate) = above(parents[check], &[OperatorFamily::Project])
+            .filter(|&a| graph.nodes[a].family == OperatorFamily::Aggregate)
+        else {
+            continue;
+        };
+        let passing = [
+            OperatorFamily::Exchange,
+            OperatorFamily::Engine,
+            OperatorFamily::Aggregate,
+        ];
+        let Some(join) = above(parents[aggregate], &passing)
+            .filter(|&j| graph.nodes[j].family == OperatorFamily::Join)
+        else {
+            continue;
+        };
+        let Some(keys) = graph.nodes[join].details.join.as_ref() else {
+            continue;
+        };
+        let keys: BTreeSet<String> = columns(&keys.left_keys)
+            .into_iter()
+            .chain(columns(&keys.right_keys))
+            .collect();
+        let checked = columns(conditions);
+        let grouped = columns(&graph.nodes[aggregate].details.grouping_keys);
+        let stated_in_its_flow = assigned[aggregate].is_some_and(|a| {
+            let flow = table.upstream(a.site, None);
+            stated_null_check(semantics, table, check, &flow).is_some()
+        });
+        if !checked.is_empty()
+            && checked.is_subset(&keys)
+            && checked.is_subset(&grouped)
+            && assigned[join].is_some()
+            && !stated_in_its_flow
+        {
+            rebuilt.push((check, join));
+            rebuilt.push((aggregate, join));
         }
     }
     rebuilt

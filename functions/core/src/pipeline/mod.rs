@@ -107,8 +107,8 @@ pub struct PlanContext {
 /// ([`localise::PlanLocalisation::selected_by_pruning`]); a null check the code states is the
 /// code's filter, and a pruning Project a `drop(…)` names the code's drop
 /// ([`localise::PlanLocalisation::stated_by_code`]); nodes library code built, a SQL generator
-/// rebuilt for its query's aggregate, nodes the analyzer made anew for a union and null checks a
-/// join rebuilt under a filter pushed through it inferred serve the operator they were made for.
+/// rebuilt for its query's aggregate, nodes the analyzer made anew for a union and nodes Spark
+/// made anew pushing a predicate down serve the operator they were made for.
 fn reassign_from_localisation(
     mut sems: Vec<SemanticDescription>,
     localisation: &localise::PlanLocalisation,
@@ -161,8 +161,8 @@ fn reassign_from_localisation(
             semantics::REINSTANTIATED_FOR_UNION,
         ),
         (
-            &localisation.inferred_by_rebuilt_join,
-            semantics::INFERRED_BY_REBUILT_JOIN,
+            &localisation.rebuilt_by_pushdown,
+            semantics::REBUILT_BY_PUSHDOWN,
         ),
     ];
     for (nodes, why) in made_anew {

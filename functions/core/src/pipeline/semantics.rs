@@ -1697,10 +1697,11 @@ pub const REGENERATED_FOR_AGGREGATE: &str =
 pub const REINSTANTIATED_FOR_UNION: &str =
     "made anew by the analyzer, repeating an earlier input's lineage, for";
 
-/// Why null checks a join inferred map to a filter written after the join ([`super::localise::
-/// PlanLocalisation::inferred_by_rebuilt_join`]).
-pub const INFERRED_BY_REBUILT_JOIN: &str =
-    "inferred by a join Spark rebuilt to push a later filter through it, for";
+/// Why a node Spark made anew while pushing a predicate down maps to the operator whose origin it
+/// took ([`super::localise::PlanLocalisation::rebuilt_by_pushdown`]): a join's null checks to the
+/// later filter pushed through the join, an aggregate a join reads to that join.
+pub const REBUILT_BY_PUSHDOWN: &str =
+    "made anew by Spark pushing a predicate down, under the origin of";
 
 /// Why a join on names' own Project is derived: it keeps each key once, and serves the join.
 const JOIN_ON_NAMES_PROJECT: &str = "the columns kept by the join on names of";
