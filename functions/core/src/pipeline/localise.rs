@@ -1703,6 +1703,8 @@ fn checks_of_rebuilt_joins(
     table: &SiteTable,
     assigned: &[Option<Aligned>],
 ) -> Vec<(NodeIdx, NodeIdx)> {
+    // (SQL's origins are its text's: a WHERE holding a join's keys is no later filter)
+    let is_call = |site: SiteId| matches!(table.sites[site].kind, SiteKind::Call { .. });
     let mut rebuilt = Vec::new();
     for idx in 0..graph.nodes.len() {
         let Some(consumer) = &semantics[idx].induced_by else {
@@ -1715,8 +1717,6 @@ fn checks_of_rebuilt_joins(
             continue;
         };
         let took_the_joins = assigned[idx].is_some_and(|a| a.site == join_site);
-        // (SQL's origins are its text's: a WHERE holding a join's keys is no later filter)
-        let is_call = |site: SiteId| matches!(table.sites[site].kind, SiteKind::Call { .. });
         if !super::semantics::is_inferred_constraint_reason(&consumer.reason)
             || graph.nodes[join].family != OperatorFamily::Join
             || !took_the_joins
@@ -1724,16 +1724,16 @@ fn checks_of_rebuilt_joins(
         {
             continue;
         }
+        // (the flow upstream of a site is asked for last: it is the costly test)
         let pushed_through = graph.subtree(join).into_iter().find(|&n| {
-            let written_after = assigned[n].is_some_and(|a| {
-                a.site != join_site
-                    && is_call(a.site)
-                    && table.upstream(a.site, None).contains(&join_site)
-            });
             n != idx
                 && semantics[n].induced_by.is_none()
                 && graph.nodes[n].family == OperatorFamily::Filter
-                && written_after
+                && assigned[n].is_some_and(|a| {
+                    a.site != join_site
+                        && is_call(a.site)
+                        && table.upstream(a.site, None).contains(&join_site)
+                })
         });
         if let Some(filter) = pushed_through {
             rebuilt.push((idx, filter));
@@ -1762,24 +1762,21 @@ fn aggregates_rebuilt_for_joins(
             .flat_map(|e| e.columns.iter().cloned())
             .collect()
     };
+    // the first node above `at` that is none of `passing`
+    let above = |mut at: Option<NodeIdx>, passing: &[OperatorFamily]| {
+        while let Some(p) = at.filter(|&p| passing.contains(&graph.nodes[p].family)) {
+            at = parents[p];
+        }
+        at
+    };
     let mut rebuilt = Vec::new();
     for check in 0..graph.nodes.len() {
         let conditions = &graph.nodes[check].details.conditions;
-        let only_null_checks = !conditions.is_empty()
-            && conditions.iter().all(|c| {
-                c.functions
-                    .iter()
-                    .all(|f| f.eq_ignore_ascii_case("isnotnull"))
-            });
+        let only_null_checks =
+            !conditions.is_empty() && conditions.iter().all(super::semantics::is_null_check);
         if graph.nodes[check].family != OperatorFamily::Filter || !only_null_checks {
             continue;
         }
-        let above = |mut at: Option<NodeIdx>, passing: &[OperatorFamily]| {
-            while let Some(p) = at.filter(|&p| passing.contains(&graph.nodes[p].family)) {
-                at = parents[p];
-            }
-            at
-        };
         let Some(aggregate) = above(parents[check], &[OperatorFamily::Project])
             .filter(|&a| graph.nodes[a].family == OperatorFamily::Aggregate)
         else {
@@ -1804,15 +1801,18 @@ fn aggregates_rebuilt_for_joins(
             .collect();
         let checked = columns(conditions);
         let grouped = columns(&graph.nodes[aggregate].details.grouping_keys);
-        let stated_in_its_flow = assigned[aggregate].is_some_and(|a| {
-            let flow = table.upstream(a.site, None);
-            stated_null_check(semantics, table, check, &flow).is_some()
-        });
+        // (asked last: the aggregate's flow is the costly test)
+        let stated_in_its_flow = || {
+            assigned[aggregate].is_some_and(|a| {
+                let flow = table.upstream(a.site, None);
+                stated_null_check(semantics, table, check, &flow).is_some()
+            })
+        };
         if !checked.is_empty()
             && checked.is_subset(&keys)
             && checked.is_subset(&grouped)
             && assigned[join].is_some()
-            && !stated_in_its_flow
+            && !stated_in_its_flow()
         {
             rebuilt.push((check, join));
             rebuilt.push((aggregate, join));

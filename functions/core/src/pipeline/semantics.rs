@@ -1453,13 +1453,17 @@ fn inferred_here(c: &Expr, conditions: &[Expr], inferred_from_above: bool) -> bo
 /// user's own `isNotNull()`; [`derived_reason`] tells the two apart by where the Filter sits.
 fn is_inferred_constraint(c: &Expr) -> bool {
     let text = c.text.to_lowercase().replace(['(', ')', ' '], "");
-    let only_isnotnull = !c.functions.is_empty()
-        && c.functions
-            .iter()
-            .all(|f| f.eq_ignore_ascii_case("isnotnull"));
     let generator_size =
         c.functions.iter().any(|f| f.eq_ignore_ascii_case("size")) && text.ends_with(">0");
-    only_isnotnull || generator_size
+    is_null_check(c) || generator_size
+}
+
+/// Whether conjunct `c` only tests for nulls (`isnotnull(x)`).
+pub(crate) fn is_null_check(c: &Expr) -> bool {
+    !c.functions.is_empty()
+        && c.functions
+            .iter()
+            .all(|f| f.eq_ignore_ascii_case("isnotnull"))
 }
 
 /// Whether `text` is one call of `function` and nothing else (`isnotnull(f(a).b)`, not
