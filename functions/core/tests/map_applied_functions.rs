@@ -71,3 +71,74 @@ fn the_statement_applying_curried_functions_is_the_query() {
         at("2").1
     );
 }
+
+/// Python's ways of applying a function with more arguments than the frame: `functools.partial`
+/// binding the others, and a lambda calling the function with the frame. The function applied is
+/// the one given to `partial` and the one the lambda calls, so their statements are in the
+/// query's flow, where a copy of them elsewhere is not (real plan: `transform-partial-and-lambda`).
+const TRANSFORMS: &str = r#"import pyspark.sql.functions as F
+
+
+def at_least(df, minimum):
+    return df.filter(F.col("o_amount") >= minimum)
+
+
+def named(df, names):
+    return df.join(names, "o_cust", "left")
+"#;
+
+const COPIES: &str = r#"import pyspark.sql.functions as F
+
+
+def big_orders(df, floor):
+    return df.filter(F.col("o_amount") >= floor)
+
+
+def with_names(df, names):
+    return df.join(names, "o_cust", "left")
+"#;
+
+const APPLYING_JOB: &str = r#"from functools import partial
+from pyspark.sql import SparkSession
+import pyspark.sql.functions as F
+import transforms as tx
+
+spark = SparkSession.builder.getOrCreate()
+pq = spark.read.parquet("/tmp/plan2code-fixture-data/orders.parquet")
+cust = spark.read.parquet("/tmp/plan2code-fixture-data/customers.parquet")
+names = cust.select(F.col("c_id").alias("o_cust"), "c_name")
+out = pq.transform(partial(tx.at_least, minimum=50.0)).transform(lambda df: tx.named(df, names))
+out.show()
+"#;
+
+#[test]
+fn functions_applied_through_partial_and_a_lambda_are_the_querys() {
+    let mappings = support::map_against(
+        &[
+            ("job.py", APPLYING_JOB),
+            ("transforms.py", TRANSFORMS),
+            ("copies.py", COPIES),
+        ],
+        &support::fixture_plan("transform-partial-and-lambda"),
+    );
+    let at = |id: &str| {
+        let m = mappings.iter().find(|m| m.dag_node_id == id).unwrap();
+        let code = m.mapped_code.as_ref().unwrap();
+        (
+            format!("{}:{}", code.file, code.lines),
+            m.confidence,
+            m.explanation.clone(),
+        )
+    };
+    // the filter of the function `partial` binds, the join of the one the lambda calls: in the
+    // flow, so no coin toss with their copies
+    for (node, want) in [("3", "transforms.py:5-5"), ("10", "transforms.py:9-9")] {
+        let (got, confidence, why) = at(node);
+        assert_eq!(got, want, "{why}");
+        assert!(confidence > 0.5, "{confidence}: {why}");
+        // in the flow: the lambda's function runs on the frame the first function made
+        assert!(why.contains("data flow"), "{why}");
+    }
+    // the value `partial` binds is the filter's
+    assert!(at("3").2.contains("literal:50"), "{}", at("3").2);
+}

@@ -363,6 +363,11 @@ fn udf_arguments(value: &str) -> Option<&str> {
 /// DataFrame methods that apply a function to the frame they are called on (`df.transform(f)`).
 pub const APPLYING_METHODS: &[&str] = &["transform", "pipe"];
 
+/// Calls that make a function of another with some arguments bound
+/// (`partial(tx.filter_statuses, statuses=…)`): applied to a frame, they apply the function given
+/// first.
+pub const PARTIAL_APPLIERS: &[&str] = &["partial"];
+
 /// Session methods making a frame of rows written in the code: Spark's own, and spark-daria's
 /// `spark.createDF(List(…), List(("name", StringType, true)))`, the test-data helper of many Scala
 /// suites (an implicit extension of the session, so no import of ours can tell it apart).

@@ -34,6 +34,7 @@ impl SiteTable {
         let weights = TokenWeights::from_bags(sites.iter().map(|s| &s.evidence));
         let cached_by = frames_cached_by(index);
         let mut chain_feeds = flow_edges(index, &helpers, &functions, &passed);
+        feed_applied_functions(&helpers, &mut chain_feeds);
         add_cache_feeds(&cached_by, &mut chain_feeds);
         let views = registered_views(index);
         let mut chain_sql = sql_links(index);

@@ -652,6 +652,37 @@ pub(super) fn flow_edges(
         .collect()
 }
 
+/// A function applied to a frame (`df.transform(clean)`, `.transform(partial(at_least, …))`,
+/// `.transform(lambda df: named(df, names))`) runs on that frame, which its parameter names
+/// without any caller passing it: the chains it returns are fed by what the applying chain starts
+/// from and by the functions it applies before (`.transform(f).transform(g)`: `f`'s operators
+/// are below `g`'s in the plan).
+pub(super) fn feed_applied_functions(
+    helpers: &[crate::pipeline::handoffs::HelperFeeds],
+    chain_feeds: &mut [Vec<(FlowRole, usize)>],
+) {
+    for (chain, helper) in helpers.iter().enumerate() {
+        if helper.applied.is_empty() {
+            continue;
+        }
+        let mut before: Vec<usize> = chain_feeds[chain]
+            .iter()
+            .filter(|(role, fed_by)| {
+                *role == FlowRole::Receiver && !helper.applied.contains(fed_by)
+            })
+            .map(|(_, fed_by)| *fed_by)
+            .collect();
+        for &applied in &helper.applied {
+            for &fed_by in &before {
+                if fed_by != applied && !chain_feeds[applied].iter().any(|(_, d)| *d == fed_by) {
+                    chain_feeds[applied].push((FlowRole::Receiver, fed_by));
+                }
+            }
+            before.push(applied);
+        }
+    }
+}
+
 /// For each chain, the statement that cached the frame it starts from (`df.cache()`,
 /// `df.persist(…)` or `cached = df.cache()` earlier in the same function, with no `unpersist()`
 /// since): Spark then plans it over the cached data, so its plan shows an in-memory scan — and

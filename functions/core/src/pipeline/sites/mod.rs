@@ -2870,4 +2870,29 @@ mod tests {
         assert!(conflicts(&catalog_table, 1));
         assert!(!conflicts(&scan_of("json"), 1));
     }
+
+    #[test]
+    fn a_function_applied_to_a_frame_runs_on_what_the_functions_applied_before_made() {
+        // `named` joins the frame `at_least` filtered: its join is fed by that filter, and by
+        // the read the chain starts from, though no caller passes its `df`
+        let table = site_table(
+            "job.py",
+            "def at_least(df, minimum):\n    return df.filter(df.o_amount >= minimum)\n\n\n\
+             def named(df, names):\n    return df.join(names, \"o_cust\", \"left\")\n\n\n\
+             pq = spark.read.parquet(\"orders.parquet\")\n\
+             names = spark.read.parquet(\"customers.parquet\")\n\
+             out = pq.transform(partial(at_least, minimum=50.0)).transform(lambda df: named(df, names))\n",
+        );
+        assert!(feeds(&table, (2, "filter"), (6, "join")));
+        assert!(feeds(&table, (9, "parquet"), (6, "join")));
+        assert!(feeds(&table, (9, "parquet"), (2, "filter")));
+        // the frame it is handed is the join's receiver, not what the join takes
+        let join = call_site(&table, 6, "join").id;
+        let filter = call_site(&table, 2, "filter").id;
+        assert!(
+            !table
+                .upstream(join, Some(FlowRole::Argument))
+                .contains(&filter)
+        );
+    }
 }

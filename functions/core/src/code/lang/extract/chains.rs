@@ -198,7 +198,8 @@ impl<'a> Extractor<'a> {
         {
             self.df_vars.insert(receiver.clone());
         }
-        // `.join(self.nation, …)`: so is one another frame takes
+        // `.join(self.nation, …)`: so is one another frame takes — and a name it takes, a
+        // parameter of a function no type tells (`def named(df, names): df.join(names, …)`)
         for link in links {
             if let Link::Call {
                 name,
@@ -207,11 +208,25 @@ impl<'a> Extractor<'a> {
             } = link
                 && vocab::FRAME_TAKING_METHODS.contains(&text(*name, src))
                 && let Some(first) = named_children(*args).first()
-                && let Shape::Member { object, .. } = self.adapter.shape(*first, src)
-                && matches!(self.adapter.shape(object, src), Shape::Ident)
-                && !self.is_session(text(object, src))
             {
-                self.df_vars.insert(text(*first, src).to_string());
+                let frame = match self.adapter.shape(*first, src) {
+                    Shape::Member { object, .. }
+                        if matches!(self.adapter.shape(object, src), Shape::Ident)
+                            && !self.is_session(text(object, src)) =>
+                    {
+                        Some(text(*first, src))
+                    }
+                    Shape::Ident
+                        if !self.is_session(text(*first, src))
+                            && !self.column_lists.contains(text(*first, src)) =>
+                    {
+                        Some(text(*first, src))
+                    }
+                    _ => None,
+                };
+                if let Some(frame) = frame {
+                    self.df_vars.insert(frame.to_string());
+                }
             }
         }
         let mut inputs: Vec<String> = Vec::new();

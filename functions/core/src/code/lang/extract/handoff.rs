@@ -114,9 +114,39 @@ impl<'a> Extractor<'a> {
                     Shape::Ident => text(arg, src),
                     // `obj.clean` / `Cleaning.clean`: the function is the member.
                     Shape::Member { name, .. } => text(name, src),
+                    // `partial(tx.filter_statuses, statuses=…)`: Python's `functools.partial`
+                    // applies the function it is given first.
+                    Shape::Call { name, args, .. }
+                        if vocab::PARTIAL_APPLIERS.contains(&text(name, src)) =>
+                    {
+                        let given = args.map(named_children).unwrap_or_default();
+                        match given.first().map(|f| self.adapter.shape(*f, src)) {
+                            Some(Shape::Ident) => text(given[0], src),
+                            Some(Shape::Member { name, .. }) => text(name, src),
+                            _ => continue,
+                        }
+                    }
                     // `withGreeting()` / `Transforms.withAge(18)`: a curried function given its
                     // first arguments (`def withGreeting()(df: DataFrame)`) applies itself.
                     Shape::Call { name, .. } => text(name, src),
+                    // `lambda df: tx.attach_lines(df, totals)`: a lambda calling a function of
+                    // ours with the frame applies that function (a lambda writing a chain on
+                    // the frame is the call's own: `lambda d: d.filter(…)`).
+                    Shape::Lambda => match self
+                        .adapter
+                        .lambda_body(arg)
+                        .map(|body| self.unwrap_parens(body))
+                        .and_then(|body| self.helper_callee(body))
+                    {
+                        Some((name, _)) => {
+                            let function = unqualified(&name).to_string();
+                            if !applied.contains(&function) {
+                                applied.push(function);
+                            }
+                            continue;
+                        }
+                        None => continue,
+                    },
                     // `Transformations::cleanOrders`: a method reference names its method.
                     _ => match self.adapter.referenced_method(arg, src) {
                         Some(method) => text(method, src),
@@ -773,15 +803,32 @@ impl<'a> Extractor<'a> {
         let Some((callee, _)) = self.helper_callee(call) else {
             return;
         };
-        let callee = unqualified(&callee).to_string();
+        let mut callee = unqualified(&callee).to_string();
         let Shape::Call {
             args: Some(args), ..
         } = self.adapter.shape(call, src)
         else {
             return;
         };
+        let mut given = named_children(args);
+        // `partial(tx.at_least, minimum=50.0)` passes its other arguments to the function it is
+        // given first
+        if vocab::PARTIAL_APPLIERS.contains(&callee.as_str()) {
+            let function = given
+                .first()
+                .and_then(|f| match self.adapter.shape(*f, src) {
+                    Shape::Ident => Some(text(*f, src)),
+                    Shape::Member { name, .. } => Some(text(name, src)),
+                    _ => None,
+                });
+            let Some(function) = function else {
+                return;
+            };
+            callee = function.to_string();
+            given.remove(0);
+        }
         let mut position = 0u32;
-        for arg in named_children(args).into_iter().take(PASSED_ARGS_CAP) {
+        for arg in given.into_iter().take(PASSED_ARGS_CAP) {
             if arg.kind().contains("comment") {
                 continue;
             }

@@ -1553,3 +1553,29 @@ fn a_scala_for_comprehension_yielding_frames_makes_a_list_of_them() {
     assert_eq!(union.receiver, "totals", "{:#?}", out.chains);
     assert_eq!(union.calls[0].method, "unionByName", "{:#?}", out.chains);
 }
+
+#[test]
+fn python_applies_the_function_partial_binds_and_the_one_a_lambda_calls() {
+    let src = "from functools import partial\nimport transforms as tx\n\nout = pq.transform(partial(tx.at_least, minimum=50.0)).transform(lambda df: tx.named(df, names))\nkept = pq.transform(lambda d: d.where(d.o_id > 1))\n";
+    let out = extract_file(&super::super::python::Python, src, "", CodeFlags::default());
+    let applying = first_chain_at(&out, 4);
+    assert_eq!(applying.applied_functions, ["at_least", "named"]);
+    // `partial` passes its keyword on to the function it binds
+    let bound = out
+        .passed
+        .iter()
+        .find(|p| p.callee == "at_least")
+        .unwrap_or_else(|| panic!("{:#?}", out.passed));
+    assert_eq!(bound.keyword.as_deref(), Some("minimum"));
+    assert_eq!(bound.value, ArgValue::Literal("50.0".into()));
+    // a lambda writing its own chain on the frame applies no function of ours
+    assert!(first_chain_at(&out, 5).applied_functions.is_empty());
+}
+
+#[test]
+fn the_name_a_join_takes_is_a_frame_whatever_it_is_called() {
+    // `names` looks like no frame, but a join's first argument is one: the chain reads it
+    let src = "def named(df, names):\n    return df.join(names, \"o_cust\", \"left\")\n";
+    let out = extract_file(&super::super::python::Python, src, "", CodeFlags::default());
+    assert_eq!(first_chain_at(&out, 2).inputs, ["names"]);
+}
