@@ -22,6 +22,7 @@ use super::evidence::{
 use super::library::{LibraryBuilt, LibraryRows};
 use super::semantics::SemanticDescription;
 use super::sites::{FlowRole, SiteId, SiteKind, SiteTable};
+use crate::code::Language;
 use crate::code::lang::vocab::{self, PYTHON_UDF_CALL};
 use crate::contracts::NodeKind;
 use crate::plan::{NodeIdx, OperatorFamily, PlanGraph, PlanNode};
@@ -307,6 +308,11 @@ pub struct PlanLocalisation {
     /// ([`super::PlanContext::build`]).
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub rebuilt_by_pushdown: BTreeMap<String, String>,
+    /// `dagNodeId` of the aggregates Spark made for a `dropDuplicates` → the last operator the
+    /// code applied to the query over it ([`deduplications_under_their_roots`]): they map to that
+    /// operator's code ([`super::PlanContext::build`]).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub deduplicated_under_root: BTreeMap<String, String>,
     /// Files most likely to hold the plan's code, with scores.
     pub files: Vec<(u32, f64)>,
     /// The files the rest of the application runs from (or a hint names), with how strongly
@@ -474,10 +480,14 @@ pub fn localise_plan(
         &evidence.parents,
         &assigned,
     ));
+    // A deduplication stands where the query's last operator stands.
+    let deduplicated =
+        deduplications_under_their_roots(graph, semantics, table, &evidence.parents, &assigned);
     for &(node, served) in regenerated
         .iter()
         .chain(&reinstantiated)
         .chain(&rebuilt_by_pushdown_pairs)
+        .chain(&deduplicated)
     {
         stand_with(graph, semantics, &mut assigned, node, served);
     }
@@ -544,6 +554,7 @@ pub fn localise_plan(
     let generated_for_aggregate = by_id(&regenerated);
     let reinstantiated_for_union = by_id(&reinstantiated);
     let rebuilt_by_pushdown = by_id(&rebuilt_by_pushdown_pairs);
+    let deduplicated_under_root = by_id(&deduplicated);
     PlanLocalisation {
         units: ranked.into_iter().take(5).map(|(u, _)| u).collect(),
         unit_sites,
@@ -556,6 +567,7 @@ pub fn localise_plan(
         generated_for_aggregate,
         reinstantiated_for_union,
         rebuilt_by_pushdown,
+        deduplicated_under_root,
         twins,
         files,
         application_files: prior.pulls(),
@@ -1819,6 +1831,113 @@ fn aggregates_rebuilt_for_joins(
         }
     }
     rebuilt
+}
+
+/// The methods deduplicating a DataFrame on some of its columns (`Deduplicate`).
+const DEDUPLICATING_METHODS: &[&str] = &[
+    "dropDuplicates",
+    "drop_duplicates",
+    "dropDuplicatesWithinWatermark",
+];
+
+/// The aggregates Spark made for a DataFrame's deduplication on some of its columns, each with
+/// the query's root: the last operator the code applied over it, below any cache — the one the
+/// others feed, wherever the optimizer moved it. Spark's
+/// optimizer replaces the `Deduplicate` with an aggregate keeping the `first` of every other
+/// column, under the origin of the plan it is optimizing, not the deduplication's own
+/// (`clean(df).where(…).count()` with `clean` ending in `.dropDuplicates(["id"])`: the aggregates
+/// are the `where`'s; a cached frame's, the last operator before `cache()`). A deduplication on
+/// every column (`dropDuplicates()`, `distinct()`: an aggregate of keys only) keeps its site, and
+/// so does one that is itself the query's last operator. In Java and Scala, whose origins are
+/// the stack's, one whose chain goes on computing columns keeps it too: Spark folds that
+/// projection into the aggregate under the projection's origin, the chain's statement
+/// (`.dropDuplicates("id").withColumn(…)`); Python's chain does not (its operators take the
+/// root's origin alike). SQL's `DISTINCT` is no call and keeps its clause.
+fn deduplications_under_their_roots(
+    graph: &PlanGraph,
+    semantics: &[SemanticDescription],
+    table: &SiteTable,
+    parents: &[Option<NodeIdx>],
+    assigned: &[Option<Aligned>],
+) -> Vec<(NodeIdx, NodeIdx)> {
+    let deduplicating = |site: SiteId| {
+        matches!(&table.sites[site].kind, SiteKind::Call { method, .. }
+            if DEDUPLICATING_METHODS.contains(&method.as_str()))
+    };
+    // in Java or Scala, the next call of its chain computes columns: Spark folds that
+    // projection into the aggregate, under the projection's origin — the chain's statement
+    let projected_next = |site: SiteId| match &table.sites[site].kind {
+        _ if !matches!(
+            table.language_of(table.sites[site].file),
+            Some(Language::Java | Language::Scala)
+        ) =>
+        {
+            false
+        }
+        SiteKind::Call {
+            chain, position, ..
+        } => table
+            .chain_sites(*chain)
+            .get(position + 1)
+            .is_some_and(|&next| table.sites[next].families.contains(OperatorFamily::Project)),
+        SiteKind::Sql { .. } => false,
+    };
+    let mut moved = Vec::new();
+    for idx in 0..graph.nodes.len() {
+        let functions = &graph.nodes[idx].details.aggregate_functions;
+        let keeps_firsts = !functions.is_empty()
+            && functions.iter().all(|f| {
+                f.functions
+                    .first()
+                    .is_some_and(|name| name.ends_with("first"))
+            });
+        let own_site = assigned[idx].map(|a| a.site);
+        if graph.nodes[idx].family != OperatorFamily::Aggregate
+            || !keeps_firsts
+            || own_site.is_some_and(|site| !deduplicating(site))
+        {
+            continue;
+        }
+        // the operators the code wrote above it, below any cache, bottom up
+        let mut above: Vec<NodeIdx> = Vec::new();
+        let mut at = parents[idx];
+        while let Some(p) = at.filter(|&p| graph.nodes[p].family != OperatorFamily::Cache) {
+            let written =
+                semantics[p].node_kind == NodeKind::Code && semantics[p].induced_by.is_none();
+            if written && assigned[p].is_some_and(|a| Some(a.site) != own_site) {
+                above.push(p);
+            }
+            at = parents[p];
+        }
+        // The last one the code applied: the one all others feed. The optimizer may have moved
+        // it down (a filter pushed below a projection); the topmost when the flow cannot tell.
+        let site_of = |n: NodeIdx| assigned[n].map(|a| a.site).expect("assigned above");
+        let sites: BTreeSet<SiteId> = above.iter().map(|&n| site_of(n)).collect();
+        let upstream_of: Vec<BTreeSet<SiteId>> = above
+            .iter()
+            .map(|&n| table.upstream(site_of(n), None))
+            .collect();
+        let fed_by_all = (0..above.len()).rev().find(|&i| {
+            sites
+                .iter()
+                .all(|s| *s == site_of(above[i]) || upstream_of[i].contains(s))
+        });
+        let Some(root) = fed_by_all.or(above.len().checked_sub(1)) else {
+            continue;
+        };
+        // The deduplication: the aggregate's own site, else the one in the root's flow (the
+        // aggregate may have found no site of the query to align with).
+        let dedup_site = own_site.or_else(|| {
+            upstream_of[root]
+                .iter()
+                .copied()
+                .find(|&site| deduplicating(site))
+        });
+        if dedup_site.is_some_and(|site| !projected_next(site)) {
+            moved.push((idx, above[root]));
+        }
+    }
+    moved
 }
 
 /// Top-down alignment of the subtree at `idx`; `allowed` holds the sites upstream of the parent's

@@ -164,6 +164,10 @@ fn reassign_from_localisation(
             &localisation.rebuilt_by_pushdown,
             semantics::REBUILT_BY_PUSHDOWN,
         ),
+        (
+            &localisation.deduplicated_under_root,
+            semantics::DEDUPLICATED_UNDER_ROOT,
+        ),
     ];
     for (nodes, why) in made_anew {
         for (node, served) in nodes {

@@ -1707,6 +1707,10 @@ pub const REINSTANTIATED_FOR_UNION: &str =
 pub const REBUILT_BY_PUSHDOWN: &str =
     "made anew by Spark pushing a predicate down, under the origin of";
 
+/// Why a deduplication's aggregate maps to the query's last operator ([`super::localise::
+/// PlanLocalisation::deduplicated_under_root`]).
+pub const DEDUPLICATED_UNDER_ROOT: &str = "made by Spark's optimizer for the deduplication, under the origin of the query's last operator,";
+
 /// Why a join on names' own Project is derived: it keeps each key once, and serves the join.
 const JOIN_ON_NAMES_PROJECT: &str = "the columns kept by the join on names of";
 

@@ -174,6 +174,11 @@ fn placement(path: &str) -> usize {
 }
 
 impl SiteTable {
+    /// The language a file is written in.
+    pub fn language_of(&self, file: FileId) -> Option<crate::code::Language> {
+        self.languages.get(file as usize).copied()
+    }
+
     /// Whether two files are written in different languages (a query in Python and its
     /// translation in Scala or SQL).
     pub fn other_language(&self, a: FileId, b: FileId) -> bool {

@@ -1,0 +1,71 @@
+//! A DataFrame's deduplication on some of its columns (`dropDuplicates(["o_id"])`): Spark's
+//! optimizer replaces it with an aggregate of `first` values, made under the origin of the plan it
+//! optimizes — the last operator the code applied over it — so that operator's code is the
+//! aggregates' in Python. In Java and Scala, a chain going on to compute columns right after the
+//! deduplication keeps its statement: Spark folds that projection into the aggregate under the
+//! projection's origin. A real Spark 4.3 plan: `deduplication-then-projection-then-filter`, whose
+//! two `SortAggregate`s (partial 4, final 9) are the deduplication.
+
+mod support;
+
+const PYTHON: &str = r#"from pyspark.sql import SparkSession
+import pyspark.sql.functions as F
+
+spark = SparkSession.builder.getOrCreate()
+pq = spark.read.parquet("/tmp/plan2code-fixture-data/orders.parquet")
+deduped = pq.dropDuplicates(["o_id"]).withColumn("o_big", F.col("o_amount") > 50)
+deduped.where(F.col("o_amount") > 10).show()
+"#;
+
+const JAVA: &str = r#"import org.apache.spark.sql.*;
+import static org.apache.spark.sql.functions.col;
+
+public class Dedup {
+  public static void main(String[] args) {
+    SparkSession spark = SparkSession.builder().getOrCreate();
+    Dataset<Row> pq = spark.read().parquet("/tmp/plan2code-fixture-data/orders.parquet");
+    Dataset<Row> deduped = pq.dropDuplicates("o_id").withColumn("o_big", col("o_amount").gt(50));
+    deduped.where(col("o_amount").gt(10)).show();
+  }
+}
+"#;
+
+fn lines_and_explanation(
+    mappings: &[plan2code_core::contracts::MappingOutput],
+    id: &str,
+) -> (String, String) {
+    let m = mappings.iter().find(|m| m.dag_node_id == id).unwrap();
+    (
+        m.mapped_code.as_ref().unwrap().lines.clone(),
+        m.explanation.clone(),
+    )
+}
+
+#[test]
+fn a_deduplication_in_python_is_the_last_operators_code() {
+    let mappings = support::map_against(
+        &[("dedup.py", PYTHON)],
+        &support::fixture_plan("deduplication-then-projection-then-filter"),
+    );
+    let lines = |id: &str| lines_and_explanation(&mappings, id);
+    // the filter, written last, though the optimizer moved it below the projection
+    assert_eq!(lines("10").0, "7-7", "{}", lines("10").1);
+    for aggregate in ["9", "4"] {
+        let (at, why) = lines(aggregate);
+        assert_eq!(at, "7-7", "{why}");
+        assert!(why.contains("deduplication"), "{why}");
+    }
+}
+
+#[test]
+fn a_deduplication_in_java_followed_by_a_projection_keeps_its_statement() {
+    let mappings = support::map_against(
+        &[("src/main/java/Dedup.java", JAVA)],
+        &support::fixture_plan("deduplication-then-projection-then-filter"),
+    );
+    let lines = |id: &str| lines_and_explanation(&mappings, id);
+    assert_eq!(lines("10").0, "9-9", "{}", lines("10").1);
+    for aggregate in ["9", "4"] {
+        assert_eq!(lines(aggregate).0, "8-8", "{}", lines(aggregate).1);
+    }
+}
