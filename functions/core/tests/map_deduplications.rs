@@ -69,3 +69,38 @@ fn a_deduplication_in_java_followed_by_a_projection_keeps_its_statement() {
         assert_eq!(lines(aggregate).0, "8-8", "{}", lines(aggregate).1);
     }
 }
+
+/// A deduplication inside a cached frame: the plan Spark optimizes is the cached one, so its
+/// aggregates are the last operator before `cache()`'s — in the formatted plan and in the UI's
+/// DAG, which shows the cached plan under the scan reading it back (real plan:
+/// `deduplication-in-a-cached-frame`).
+const CACHED: &str = r#"from pyspark.sql import SparkSession
+import pyspark.sql.functions as F
+
+spark = SparkSession.builder.getOrCreate()
+pq = spark.read.parquet("/tmp/plan2code-fixture-data/orders.parquet")
+deduped = pq.dropDuplicates(["o_id"])
+cached = deduped.where(F.col("o_amount") > 10).cache()
+cached.groupBy("o_cust").count().show()
+"#;
+
+#[test]
+fn a_deduplication_in_a_cached_frame_is_the_last_operators_before_the_cache() {
+    let plans = [
+        (
+            support::fixture_plan("deduplication-in-a-cached-frame"),
+            ["6", "10"],
+        ),
+        (
+            support::fixture_plan_form("deduplication-in-a-cached-frame", "ui.json"),
+            ["15", "11"],
+        ),
+    ];
+    for (plan, aggregates) in plans {
+        let mappings = support::map_against(&[("cached.py", CACHED)], &plan);
+        for aggregate in aggregates {
+            let (at, why) = lines_and_explanation(&mappings, aggregate);
+            assert_eq!(at, "7-7", "{aggregate}: {why}");
+        }
+    }
+}

@@ -1898,10 +1898,16 @@ fn deduplications_under_their_roots(
         {
             continue;
         }
-        // the operators the code wrote above it, below any cache, bottom up
+        // the operators the code wrote above it, below any cache (the UI's DAG shows a cached
+        // plan under the scan reading it back), bottom up
         let mut above: Vec<NodeIdx> = Vec::new();
         let mut at = parents[idx];
-        while let Some(p) = at.filter(|&p| graph.nodes[p].family != OperatorFamily::Cache) {
+        while let Some(p) = at.filter(|&p| {
+            !matches!(
+                graph.nodes[p].family,
+                OperatorFamily::Cache | OperatorFamily::Scan
+            )
+        }) {
             let written =
                 semantics[p].node_kind == NodeKind::Code && semantics[p].induced_by.is_none();
             if written && assigned[p].is_some_and(|a| Some(a.site) != own_site) {
