@@ -415,3 +415,33 @@ fn an_aggregate_a_join_reads_on_its_key_is_rebuilt_under_the_join() {
     // the final aggregate: the grouping's
     assert_eq!(lines("14").0, "7-7", "{}", lines("14").1);
 }
+
+/// A SQL join over a view a DataFrame registered: the null check the join infers for its key is
+/// pushed down below the frame's `withColumn`, and keeps the JOIN's origin — unlike a DataFrame
+/// join's checks, which serve the operator above them (real plan: `sql-join-over-a-frames-view`).
+const SQL_JOIN_OVER_A_VIEW: &str = r#"from pyspark.sql import SparkSession
+import pyspark.sql.functions as F
+
+spark = SparkSession.builder.getOrCreate()
+cust = spark.read.parquet("/tmp/plan2code-fixture-data/customers.parquet")
+pq = spark.read.parquet("/tmp/plan2code-fixture-data/orders.parquet")
+cust.withColumn("c_tag", F.upper("c_name")).createOrReplaceTempView("tagged")
+pq.createOrReplaceTempView("orders_v")
+spark.sql("""SELECT t.c_tag, SUM(o.o_amount) AS total
+FROM tagged t
+JOIN orders_v o ON o.o_cust = t.c_id
+GROUP BY t.c_tag""").show()
+"#;
+
+#[test]
+fn a_sql_joins_check_pushed_into_a_frames_view_is_the_joins() {
+    let mappings = support::map_against(
+        &[("report.py", SQL_JOIN_OVER_A_VIEW)],
+        &support::fixture_plan("sql-join-over-a-frames-view"),
+    );
+    let lines = |id: &str| lines_and_explanation(&mappings, id);
+    // the join, its check below the view's projection, and that projection
+    assert_eq!(lines("9").0, "11-11", "{}", lines("9").1);
+    assert_eq!(lines("3").0, "11-11", "{}", lines("3").1);
+    assert_eq!(lines("4").0, "7-7", "{}", lines("4").1);
+}

@@ -303,7 +303,8 @@ pub struct PlanLocalisation {
     pub reinstantiated_for_union: BTreeMap<String, String>,
     /// `dagNodeId` of nodes Spark made anew while pushing a predicate down → the operator whose
     /// origin they took: a join's null checks → a later filter pushed through the join
-    /// ([`checks_of_rebuilt_joins`]), an aggregate a join reads and the check pushed below it →
+    /// ([`checks_of_rebuilt_joins`]), a SQL join's checks pushed into a view's frame → that join
+    /// ([`checks_of_sql_joins`]), an aggregate a join reads and the check pushed below it →
     /// that join ([`aggregates_rebuilt_for_joins`]). They map to that operator's code
     /// ([`super::PlanContext::build`]).
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
@@ -472,6 +473,14 @@ pub fn localise_plan(
     let reinstantiated = reinstantiated_for_union(graph, semantics, &assigned);
     // A join's null checks stand where the filter pushed through it stands.
     let mut rebuilt_by_pushdown_pairs = checks_of_rebuilt_joins(graph, semantics, table, &assigned);
+    // … a SQL join's checks pushed into the frame a view holds, the join's clause;
+    rebuilt_by_pushdown_pairs.extend(checks_of_sql_joins(
+        graph,
+        semantics,
+        table,
+        &evidence.parents,
+        &assigned,
+    ));
     // … and an aggregate a join reads on its key, with the check pushed below it, the join's.
     rebuilt_by_pushdown_pairs.extend(aggregates_rebuilt_for_joins(
         graph,
@@ -1752,6 +1761,61 @@ fn checks_of_rebuilt_joins(
         }
     }
     rebuilt
+}
+
+/// The null checks a SQL join inferred for its keys and Spark pushed down into the frame a view
+/// holds, each with that join: the check is made at the join, under the origin of its SQL text,
+/// and keeps it however far down it goes (`SELECT … FROM customers c JOIN valid_orders o ON
+/// o.customer_id = c.id` over a view registered from `customers.withColumn(…)`:
+/// `isnotnull(id)` below the `withColumn` is the JOIN's). A DataFrame join's checks keep serving
+/// the operator above them.
+fn checks_of_sql_joins(
+    graph: &PlanGraph,
+    semantics: &[SemanticDescription],
+    table: &SiteTable,
+    parents: &[Option<NodeIdx>],
+    assigned: &[Option<Aligned>],
+) -> Vec<(NodeIdx, NodeIdx)> {
+    let is_sql = |site: SiteId| matches!(table.sites[site].kind, SiteKind::Sql { .. });
+    let mut pairs = Vec::new();
+    for idx in 0..graph.nodes.len() {
+        let Some(consumer) = &semantics[idx].induced_by else {
+            continue;
+        };
+        if !super::semantics::is_inferred_constraint_reason(&consumer.reason)
+            || graph.nodes[idx].family != OperatorFamily::Filter
+            || assigned[idx].is_none_or(|a| is_sql(a.site))
+        {
+            continue;
+        }
+        let Some(join) = super::semantics::null_checks_inferred_above(graph, parents, idx)
+            .filter(|&j| graph.nodes[j].family == OperatorFamily::Join)
+        else {
+            continue;
+        };
+        let Some(keys) = graph.nodes[join].details.join.as_ref() else {
+            continue;
+        };
+        let keys: BTreeSet<&str> = keys
+            .left_keys
+            .iter()
+            .chain(&keys.right_keys)
+            .flat_map(|k| k.columns.iter().map(String::as_str))
+            .collect();
+        let checked: BTreeSet<&str> = graph.nodes[idx]
+            .details
+            .conditions
+            .iter()
+            .flat_map(|c| c.columns.iter().map(String::as_str))
+            .collect();
+        if !checked.is_empty()
+            && checked.is_subset(&keys)
+            && assigned[join].is_some_and(|a| is_sql(a.site))
+        {
+            pairs.push((idx, join));
+        }
+    }
+    pairs
 }
 
 /// The aggregates a join reads on their grouping key, each with the null check below it, and that

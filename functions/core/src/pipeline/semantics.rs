@@ -2070,7 +2070,7 @@ fn below_set_operation_join(graph: &PlanGraph, parents: &[Option<NodeIdx>], idx:
 /// a full outer join (`InferFiltersFromConstraints`). On a preserved side the check can still come
 /// from a join further up, pushed down through this one; nothing is pushed through a full outer
 /// join. A join whose type the plan does not print is taken to infer on both sides.
-fn null_checks_inferred_above(
+pub(crate) fn null_checks_inferred_above(
     graph: &PlanGraph,
     parents: &[Option<NodeIdx>],
     idx: NodeIdx,
