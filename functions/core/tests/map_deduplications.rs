@@ -30,24 +30,13 @@ public class Dedup {
 }
 "#;
 
-fn lines_and_explanation(
-    mappings: &[plan2code_core::contracts::MappingOutput],
-    id: &str,
-) -> (String, String) {
-    let m = mappings.iter().find(|m| m.dag_node_id == id).unwrap();
-    (
-        m.mapped_code.as_ref().unwrap().lines.clone(),
-        m.explanation.clone(),
-    )
-}
-
 #[test]
 fn a_deduplication_in_python_is_the_last_operators_code() {
     let mappings = support::map_against(
         &[("dedup.py", PYTHON)],
         &support::fixture_plan("deduplication-then-projection-then-filter"),
     );
-    let lines = |id: &str| lines_and_explanation(&mappings, id);
+    let lines = |id: &str| support::lines_and_explanation(&mappings, id);
     // the filter, written last, though the optimizer moved it below the projection
     assert_eq!(lines("10").0, "7-7", "{}", lines("10").1);
     for aggregate in ["9", "4"] {
@@ -63,7 +52,7 @@ fn a_deduplication_in_java_followed_by_a_projection_keeps_its_statement() {
         &[("src/main/java/Dedup.java", JAVA)],
         &support::fixture_plan("deduplication-then-projection-then-filter"),
     );
-    let lines = |id: &str| lines_and_explanation(&mappings, id);
+    let lines = |id: &str| support::lines_and_explanation(&mappings, id);
     assert_eq!(lines("10").0, "9-9", "{}", lines("10").1);
     for aggregate in ["9", "4"] {
         assert_eq!(lines(aggregate).0, "8-8", "{}", lines(aggregate).1);
@@ -99,7 +88,7 @@ fn a_deduplication_in_a_cached_frame_is_the_last_operators_before_the_cache() {
     for (plan, aggregates) in plans {
         let mappings = support::map_against(&[("cached.py", CACHED)], &plan);
         for aggregate in aggregates {
-            let (at, why) = lines_and_explanation(&mappings, aggregate);
+            let (at, why) = support::lines_and_explanation(&mappings, aggregate);
             assert_eq!(at, "7-7", "{aggregate}: {why}");
         }
     }

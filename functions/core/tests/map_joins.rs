@@ -347,18 +347,6 @@ fn a_select_keeping_the_right_side_s_keys_is_no_join_on_names() {
     assert_eq!(support::code_at(&mappings, "24").1, "34-34");
 }
 
-/// Where node `id` was mapped (its lines) and why.
-fn lines_and_explanation(
-    mappings: &[plan2code_core::contracts::MappingOutput],
-    id: &str,
-) -> (String, String) {
-    let m = mappings.iter().find(|m| m.dag_node_id == id).unwrap();
-    (
-        m.mapped_code.as_ref().unwrap().lines.clone(),
-        m.explanation.clone(),
-    )
-}
-
 /// A filter written after a join, on one side's column: Spark pushes it down through the join,
 /// rebuilding the join under the filter's origin, so the null check the rebuilt join infers for
 /// the other side's key is the filter's code too (real plan: `join-then-filter-pushed-through`).
@@ -378,7 +366,7 @@ fn a_joins_null_checks_are_the_code_of_a_later_filter_pushed_through_it() {
         &[("report.py", FILTER_AFTER_JOIN)],
         &support::fixture_plan("join-then-filter-pushed-through"),
     );
-    let lines = |id: &str| lines_and_explanation(&mappings, id);
+    let lines = |id: &str| support::lines_and_explanation(&mappings, id);
     // the join is the join's
     assert_eq!(lines("11").0, "7-7", "{}", lines("11").1);
     // `isnotnull(o_id)` on the orders' side, inferred by the rebuilt join, is the filter's
@@ -407,7 +395,7 @@ fn an_aggregate_a_join_reads_on_its_key_is_rebuilt_under_the_join() {
         &[("totals.py", JOIN_OF_AN_AGGREGATE)],
         &support::fixture_plan("join-of-an-aggregate-on-its-key"),
     );
-    let lines = |id: &str| lines_and_explanation(&mappings, id);
+    let lines = |id: &str| support::lines_and_explanation(&mappings, id);
     assert_eq!(lines("15").0, "8-8", "{}", lines("15").1);
     // the partial aggregate and the check below it: the join's
     assert_eq!(lines("10").0, "8-8", "{}", lines("10").1);
@@ -439,7 +427,7 @@ fn a_sql_joins_check_pushed_into_a_frames_view_is_the_joins() {
         &[("report.py", SQL_JOIN_OVER_A_VIEW)],
         &support::fixture_plan("sql-join-over-a-frames-view"),
     );
-    let lines = |id: &str| lines_and_explanation(&mappings, id);
+    let lines = |id: &str| support::lines_and_explanation(&mappings, id);
     // the join, its check below the view's projection, and that projection
     assert_eq!(lines("9").0, "11-11", "{}", lines("9").1);
     assert_eq!(lines("3").0, "11-11", "{}", lines("3").1);

@@ -81,3 +81,16 @@ pub fn code_at(mappings: &[MappingOutput], dag_node_id: &str) -> (String, String
     let code = node.mapped_code.as_ref().expect("mapped");
     (code.file.clone(), code.lines.clone())
 }
+
+/// Where node `id` was mapped (its lines, `"9-9"`) and the explanation given.
+#[allow(dead_code)] // (not every test reads one)
+pub fn lines_and_explanation(mappings: &[MappingOutput], id: &str) -> (String, String) {
+    let m = mappings
+        .iter()
+        .find(|m| m.dag_node_id == id)
+        .unwrap_or_else(|| panic!("node {id}"));
+    (
+        m.mapped_code.as_ref().expect("mapped").lines.clone(),
+        m.explanation.clone(),
+    )
+}
