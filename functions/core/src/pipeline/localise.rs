@@ -1793,21 +1793,10 @@ fn checks_of_sql_joins(
         else {
             continue;
         };
-        let Some(keys) = graph.nodes[join].details.join.as_ref() else {
+        let Some(keys) = join_key_columns(graph, join) else {
             continue;
         };
-        let keys: BTreeSet<&str> = keys
-            .left_keys
-            .iter()
-            .chain(&keys.right_keys)
-            .flat_map(|k| k.columns.iter().map(String::as_str))
-            .collect();
-        let checked: BTreeSet<&str> = graph.nodes[idx]
-            .details
-            .conditions
-            .iter()
-            .flat_map(|c| c.columns.iter().map(String::as_str))
-            .collect();
+        let checked = columns_of(&graph.nodes[idx].details.conditions);
         if !checked.is_empty()
             && checked.is_subset(&keys)
             && assigned[join].is_some_and(|a| is_sql(a.site))
@@ -1832,12 +1821,6 @@ fn aggregates_rebuilt_for_joins(
     parents: &[Option<NodeIdx>],
     assigned: &[Option<Aligned>],
 ) -> Vec<(NodeIdx, NodeIdx)> {
-    let columns = |exprs: &[crate::plan::Expr]| -> BTreeSet<String> {
-        exprs
-            .iter()
-            .flat_map(|e| e.columns.iter().cloned())
-            .collect()
-    };
     // the first node above `at` that is none of `passing`
     let above = |mut at: Option<NodeIdx>, passing: &[OperatorFamily]| {
         while let Some(p) = at.filter(|&p| passing.contains(&graph.nodes[p].family)) {
@@ -1868,15 +1851,11 @@ fn aggregates_rebuilt_for_joins(
         else {
             continue;
         };
-        let Some(keys) = graph.nodes[join].details.join.as_ref() else {
+        let Some(keys) = join_key_columns(graph, join) else {
             continue;
         };
-        let keys: BTreeSet<String> = columns(&keys.left_keys)
-            .into_iter()
-            .chain(columns(&keys.right_keys))
-            .collect();
-        let checked = columns(conditions);
-        let grouped = columns(&graph.nodes[aggregate].details.grouping_keys);
+        let checked = columns_of(conditions);
+        let grouped = columns_of(&graph.nodes[aggregate].details.grouping_keys);
         // (asked last: the aggregate's flow is the costly test)
         let stated_in_its_flow = || {
             assigned[aggregate].is_some_and(|a| {
@@ -1897,6 +1876,22 @@ fn aggregates_rebuilt_for_joins(
     rebuilt
 }
 
+/// The columns expressions read.
+fn columns_of(exprs: &[crate::plan::Expr]) -> BTreeSet<&str> {
+    exprs
+        .iter()
+        .flat_map(|e| e.columns.iter().map(String::as_str))
+        .collect()
+}
+
+/// The columns of a join's keys, both sides; `None` for a node printing no join.
+fn join_key_columns(graph: &PlanGraph, join: NodeIdx) -> Option<BTreeSet<&str>> {
+    let keys = graph.nodes[join].details.join.as_ref()?;
+    let mut columns = columns_of(&keys.left_keys);
+    columns.extend(columns_of(&keys.right_keys));
+    Some(columns)
+}
+
 /// The methods deduplicating a DataFrame on some of its columns (`Deduplicate`).
 const DEDUPLICATING_METHODS: &[&str] = &[
     "dropDuplicates",
@@ -1906,9 +1901,9 @@ const DEDUPLICATING_METHODS: &[&str] = &[
 
 /// The aggregates Spark made for a DataFrame's deduplication on some of its columns, each with
 /// the query's root: the last operator the code applied over it, below any cache — the one the
-/// others feed, wherever the optimizer moved it. Spark's
-/// optimizer replaces the `Deduplicate` with an aggregate keeping the `first` of every other
-/// column, under the origin of the plan it is optimizing, not the deduplication's own
+/// others feed, wherever the optimizer moved it. Spark's optimizer replaces the `Deduplicate`
+/// with an aggregate keeping the `first` of every other column, under the origin of the plan it
+/// is optimizing, not the deduplication's own
 /// (`clean(df).where(…).count()` with `clean` ending in `.dropDuplicates(["id"])`: the aggregates
 /// are the `where`'s; a cached frame's, the last operator before `cache()`). A deduplication on
 /// every column (`dropDuplicates()`, `distinct()`: an aggregate of keys only) keeps its site, and
@@ -1930,34 +1925,37 @@ fn deduplications_under_their_roots(
     };
     // in Java or Scala, the next call of its chain computes columns: Spark folds that
     // projection into the aggregate, under the projection's origin — the chain's statement
-    let projected_next = |site: SiteId| match &table.sites[site].kind {
-        _ if !matches!(
+    let projected_next = |site: SiteId| {
+        let SiteKind::Call {
+            chain, position, ..
+        } = &table.sites[site].kind
+        else {
+            return false;
+        };
+        let on_the_jvm = matches!(
             table.language_of(table.sites[site].file),
             Some(Language::Java | Language::Scala)
-        ) =>
-        {
-            false
-        }
-        SiteKind::Call {
-            chain, position, ..
-        } => table
-            .chain_sites(*chain)
-            .get(position + 1)
-            .is_some_and(|&next| table.sites[next].families.contains(OperatorFamily::Project)),
-        SiteKind::Sql { .. } => false,
+        );
+        on_the_jvm
+            && table
+                .chain_sites(*chain)
+                .get(position + 1)
+                .is_some_and(|&next| table.sites[next].families.contains(OperatorFamily::Project))
     };
     let mut moved = Vec::new();
     for idx in 0..graph.nodes.len() {
         let functions = &graph.nodes[idx].details.aggregate_functions;
-        let keeps_firsts = !functions.is_empty()
-            && functions.iter().all(|f| {
-                f.functions
-                    .first()
-                    .is_some_and(|name| name.ends_with("first"))
-            });
+        let keeps_firsts = || {
+            !functions.is_empty()
+                && functions.iter().all(|f| {
+                    f.functions
+                        .first()
+                        .is_some_and(|name| name.ends_with("first"))
+                })
+        };
         let own_site = assigned[idx].map(|a| a.site);
         if graph.nodes[idx].family != OperatorFamily::Aggregate
-            || !keeps_firsts
+            || !keeps_firsts()
             || own_site.is_some_and(|site| !deduplicating(site))
         {
             continue;
@@ -1981,30 +1979,28 @@ fn deduplications_under_their_roots(
         }
         // The last one the code applied: the one all others feed. The optimizer may have moved
         // it down (a filter pushed below a projection); the topmost when the flow cannot tell.
+        // (the flow upstream of a site is the costly test: asked top down, until one answers)
         let site_of = |n: NodeIdx| assigned[n].map(|a| a.site).expect("assigned above");
         let sites: BTreeSet<SiteId> = above.iter().map(|&n| site_of(n)).collect();
-        let upstream_of: Vec<BTreeSet<SiteId>> = above
-            .iter()
-            .map(|&n| table.upstream(site_of(n), None))
-            .collect();
-        let fed_by_all = (0..above.len()).rev().find(|&i| {
+        let fed_by_all = above.iter().rev().find_map(|&n| {
+            let upstream = table.upstream(site_of(n), None);
             sites
                 .iter()
-                .all(|s| *s == site_of(above[i]) || upstream_of[i].contains(s))
+                .all(|s| *s == site_of(n) || upstream.contains(s))
+                .then_some((n, upstream))
         });
-        let Some(root) = fed_by_all.or(above.len().checked_sub(1)) else {
+        let Some((root, upstream)) = fed_by_all.or_else(|| {
+            let top = *above.last()?;
+            Some((top, table.upstream(site_of(top), None)))
+        }) else {
             continue;
         };
         // The deduplication: the aggregate's own site, else the one in the root's flow (the
         // aggregate may have found no site of the query to align with).
-        let dedup_site = own_site.or_else(|| {
-            upstream_of[root]
-                .iter()
-                .copied()
-                .find(|&site| deduplicating(site))
-        });
+        let dedup_site =
+            own_site.or_else(|| upstream.iter().copied().find(|&site| deduplicating(site)));
         if dedup_site.is_some_and(|site| !projected_next(site)) {
-            moved.push((idx, above[root]));
+            moved.push((idx, root));
         }
     }
     moved

@@ -209,23 +209,20 @@ impl<'a> Extractor<'a> {
                 && vocab::FRAME_TAKING_METHODS.contains(&text(*name, src))
                 && let Some(first) = named_children(*args).first()
             {
-                let frame = match self.adapter.shape(*first, src) {
+                // the name the frame is reached from: the object of `self.nation`, or `names`
+                let root = match self.adapter.shape(*first, src) {
                     Shape::Member { object, .. }
-                        if matches!(self.adapter.shape(object, src), Shape::Ident)
-                            && !self.is_session(text(object, src)) =>
+                        if matches!(self.adapter.shape(object, src), Shape::Ident) =>
                     {
-                        Some(text(*first, src))
+                        text(object, src)
                     }
-                    Shape::Ident
-                        if !self.is_session(text(*first, src))
-                            && !self.column_lists.contains(text(*first, src)) =>
-                    {
-                        Some(text(*first, src))
+                    Shape::Ident if !self.column_lists.contains(text(*first, src)) => {
+                        text(*first, src)
                     }
-                    _ => None,
+                    _ => continue,
                 };
-                if let Some(frame) = frame {
-                    self.df_vars.insert(frame.to_string());
+                if !self.is_session(root) {
+                    self.df_vars.insert(text(*first, src).to_string());
                 }
             }
         }

@@ -111,47 +111,39 @@ impl<'a> Extractor<'a> {
             }
             for arg in named_children(*args) {
                 let function = match self.adapter.shape(arg, src) {
-                    Shape::Ident => text(arg, src),
-                    // `obj.clean` / `Cleaning.clean`: the function is the member.
-                    Shape::Member { name, .. } => text(name, src),
+                    // `clean`, `obj.clean` / `Cleaning.clean`
+                    Shape::Ident | Shape::Member { .. } => self.function_named(arg),
                     // `partial(tx.filter_statuses, statuses=…)`: Python's `functools.partial`
                     // applies the function it is given first.
                     Shape::Call { name, args, .. }
                         if vocab::PARTIAL_APPLIERS.contains(&text(name, src)) =>
                     {
-                        let given = args.map(named_children).unwrap_or_default();
-                        match given.first().map(|f| self.adapter.shape(*f, src)) {
-                            Some(Shape::Ident) => text(given[0], src),
-                            Some(Shape::Member { name, .. }) => text(name, src),
-                            _ => continue,
-                        }
+                        args.and_then(|a| named_children(a).first().copied())
+                            .and_then(|f| self.function_named(f))
                     }
                     // `withGreeting()` / `Transforms.withAge(18)`: a curried function given its
                     // first arguments (`def withGreeting()(df: DataFrame)`) applies itself.
-                    Shape::Call { name, .. } => text(name, src),
+                    Shape::Call { name, .. } => Some(text(name, src)),
                     // `lambda df: tx.attach_lines(df, totals)`: a lambda calling a function of
                     // ours with the frame applies that function (a lambda writing a chain on
                     // the frame is the call's own: `lambda d: d.filter(…)`).
-                    Shape::Lambda => match self
+                    Shape::Lambda => self
                         .adapter
                         .lambda_body(arg)
                         .map(|body| self.unwrap_parens(body))
-                        .and_then(|body| self.helper_callee(body))
-                    {
-                        Some((name, _)) => {
-                            let function = unqualified(&name).to_string();
-                            if !applied.contains(&function) {
-                                applied.push(function);
-                            }
-                            continue;
-                        }
-                        None => continue,
-                    },
+                        .filter(|body| self.helper_callee(*body).is_some())
+                        .and_then(|body| match self.adapter.shape(body, src) {
+                            Shape::Call { name, .. } => Some(text(name, src)),
+                            _ => None,
+                        }),
                     // `Transformations::cleanOrders`: a method reference names its method.
-                    _ => match self.adapter.referenced_method(arg, src) {
-                        Some(method) => text(method, src),
-                        None => continue,
-                    },
+                    _ => self
+                        .adapter
+                        .referenced_method(arg, src)
+                        .map(|method| text(method, src)),
+                };
+                let Some(function) = function else {
+                    continue;
                 };
                 if !self.is_dataframe_var(function) && !applied.iter().any(|a| a == function) {
                     applied.push(function.to_string());
@@ -795,6 +787,15 @@ impl<'a> Extractor<'a> {
         });
     }
 
+    /// The function a value names: `clean`, the member of `tx.clean` / `Cleaning.clean`.
+    fn function_named(&self, value: Node<'a>) -> Option<&'a str> {
+        match self.adapter.shape(value, self.src) {
+            Shape::Ident => Some(text(value, self.src)),
+            Shape::Member { name, .. } => Some(text(name, self.src)),
+            _ => None,
+        }
+    }
+
     /// What a call of a user function passes (`ingest(spark, RAW_FILE, "out/")`): string
     /// literals and names, by position or keyword, so a parameter used as a path
     /// (`read.csv(input_file)`) can be given its callers' values.
@@ -814,14 +815,7 @@ impl<'a> Extractor<'a> {
         // `partial(tx.at_least, minimum=50.0)` passes its other arguments to the function it is
         // given first
         if vocab::PARTIAL_APPLIERS.contains(&callee.as_str()) {
-            let function = given
-                .first()
-                .and_then(|f| match self.adapter.shape(*f, src) {
-                    Shape::Ident => Some(text(*f, src)),
-                    Shape::Member { name, .. } => Some(text(name, src)),
-                    _ => None,
-                });
-            let Some(function) = function else {
+            let Some(function) = given.first().and_then(|f| self.function_named(*f)) else {
                 return;
             };
             callee = function.to_string();
