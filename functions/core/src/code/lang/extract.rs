@@ -1357,6 +1357,21 @@ fn is_foreign_module(name: &str) -> bool {
             | "Vector"
             | "StringBuilder"
             | "builder"
+            | "Optional"
+            | "Objects"
+            | "String"
+            | "Integer"
+            | "Long"
+            | "Double"
+            | "Boolean"
+            | "LocalDate"
+            | "LocalDateTime"
+            | "Instant"
+            | "Duration"
+            | "UUID"
+            | "Pattern"
+            | "Thread"
+            | "Executors"
     )
 }
 

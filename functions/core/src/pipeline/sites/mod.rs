@@ -1122,6 +1122,31 @@ mod tests {
     }
 
     #[test]
+    fn a_method_called_on_an_object_and_a_comprehension_of_readers_feed_their_callers() {
+        let table = site_table(
+            "pipeline.py",
+            "class Cleaner:\n    \
+             def clean(self, df):\n        \
+             return df.filter(df.qty > 0)\n\
+             def read_day(spark, path):\n    \
+             return spark.read.csv(path).withColumn(\"day\", F.lit(path))\n\
+             def main(spark, paths):\n    \
+             orders = spark.read.parquet(\"orders\")\n    \
+             cleaner = Cleaner()\n    \
+             cleaner.clean(orders).groupBy(\"k\").count().show()\n    \
+             frames = [read_day(spark, p) for p in paths]\n    \
+             events = reduce(lambda a, b: a.unionByName(b), frames)\n    \
+             events.groupBy(\"day\").count().show()\n",
+        );
+        // `cleaner.clean(orders)` is `clean`'s frame, made of `orders`…
+        assert!(feeds(&table, (3, "filter"), (9, "count")));
+        assert!(feeds(&table, (7, "parquet"), (9, "count")));
+        // …and the union folds the frames `read_day` returns for each path
+        assert!(feeds(&table, (5, "csv"), (11, "unionByName")));
+        assert!(feeds(&table, (5, "withColumn"), (12, "count")));
+    }
+
+    #[test]
     fn a_frame_passed_on_through_methods_and_parameters_reaches_the_new_object_s_caller() {
         let table = site_table(
             "pipeline.py",

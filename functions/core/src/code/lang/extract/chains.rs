@@ -99,7 +99,28 @@ impl<'a> Extractor<'a> {
         if let Some(folded) = &reduced_list {
             links = &links[folded.at..];
         }
-        if flat.base_is_call {
+        // `gold.scorecard(silver).show()`, `cleaner.clean(df).cache()`,
+        // `Transformations.clean(df).filter(…)`: a function of ours called on a module, a class
+        // or an object starts the chain as a lone call of it does (`load(spark).filter(…)`).
+        let helper_call = match links.first() {
+            Some(Link::Call { node, name, .. })
+                if !flat.base_is_call
+                    && reduced_list.is_none()
+                    && base_ident.is_some_and(|b| !self.is_dataframe_var(b))
+                    && !vocab::is_dataframe_method(text(*name, src))
+                    && self.collection_items(*node).is_none()
+                    && self.helper_callee(*node).is_some() =>
+            {
+                Some(*node)
+            }
+            _ => None,
+        };
+        let starting_call = if flat.base_is_call {
+            Some(flat.base)
+        } else {
+            helper_call
+        };
+        if flat.base_is_call || helper_call.is_some() {
             let Some(Link::Call { name, .. }) = links.first() else {
                 return;
             };
@@ -153,7 +174,15 @@ impl<'a> Extractor<'a> {
         // `readDF("cars.json").as[Car]`: a function's result made a typed Dataset
         let converts_a_result =
             flat.base_is_call && links.len() >= 2 && links[1..].iter().all(|l| self.makes_frame(l));
+        // (`gold.scorecard(silver).show()`: what a function of ours returns is a frame when the
+        // chain goes on with a frame's method)
+        let from_helper = helper_call.is_some()
+            && methods
+                .iter()
+                .skip(1)
+                .any(|m| vocab::is_dataframe_method(m));
         let known_start = base_ident.is_some_and(|b| self.is_dataframe_var(b))
+            || from_helper
             || list_element.is_some()
             || reduced_list.is_some()
             || via_dataframe_helper
@@ -287,7 +316,7 @@ impl<'a> Extractor<'a> {
         {
             // `frames[0].union(…)`: the frame variable the list holds there
             receiver = variable;
-        } else if flat.base_is_call
+        } else if starting_call.is_some()
             && let Some(first) = calls.first()
         {
             receiver = format!("{}(…)", first.method);
@@ -313,7 +342,7 @@ impl<'a> Extractor<'a> {
                     .is_some_and(|c| vocab::makes_frame_of_rows(&c.method))
             })
             .and_then(|b| self.assigned_at.get(b).copied());
-        let (source_function, applied_functions) = self.helpers_of(flat, links);
+        let (source_function, applied_functions) = self.helpers_of(starting_call, links);
         let id = self.out.chains.len() as u32;
         let (returned_columns, returns_exactly) = self.returned_columns(top, links, &calls);
         self.out.chains.push(CallChain {

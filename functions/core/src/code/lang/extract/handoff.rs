@@ -84,18 +84,17 @@ impl<'a> Extractor<'a> {
             .is_some_and(|(name, _)| self.returning_functions.contains(unqualified(&name)))
     }
 
-    /// The function a chain starts from (`load(spark).filter(…)`) and those it applies
-    /// (`.transform(clean)`).
+    /// The function a chain starts from (`load(spark).filter(…)`, `jobs.load(spark).filter(…)`:
+    /// the call `starting_call`) and those it applies (`.transform(clean)`).
     pub(super) fn helpers_of(
         &self,
-        flat: &Flat<'a>,
+        starting_call: Option<Node<'a>>,
         links: &[Link<'a>],
     ) -> (Option<String>, Vec<String>) {
         let src = self.src;
-        let source = flat
-            .base_is_call
-            .then(|| self.helper_callee(flat.base).map(|(name, _)| name))
-            .flatten();
+        let source = starting_call
+            .and_then(|call| self.helper_callee(call))
+            .map(|(name, _)| name);
         let mut applied = Vec::new();
         for link in links {
             let Link::Call {
@@ -168,7 +167,7 @@ impl<'a> Extractor<'a> {
     /// DataFrame variables passed to it; `None`
     /// for constructors, column builders, collection factories, library modules and calls on
     /// sessions or DataFrames (those are chains).
-    fn helper_callee(&self, value: Node<'a>) -> Option<(String, Vec<String>)> {
+    pub(super) fn helper_callee(&self, value: Node<'a>) -> Option<(String, Vec<String>)> {
         let src = self.src;
         let Shape::Call { object, name, args } = self.adapter.shape(value, src) else {
             return None;
@@ -394,9 +393,9 @@ impl<'a> Extractor<'a> {
     }
 
     /// After a statement adding `items` to `list` (or making it of them): when they are frames
-    /// (chains the statement recorded as assigned to the list, or frame variables, recorded now
-    /// as pass-throughs), the list holds frames — it is no frame itself, so its own methods
-    /// (`append`) are no chain.
+    /// (chains the statement recorded as assigned to the list, or frame variables and calls of
+    /// functions returning frames, recorded now as pass-throughs), the list holds frames — it
+    /// is no frame itself, so its own methods (`append`) are no chain.
     pub(super) fn add_to_frame_list(
         &mut self,
         statement: Node<'a>,
@@ -425,6 +424,24 @@ impl<'a> Extractor<'a> {
                     Vec::new(),
                     Some(list.clone()),
                     None,
+                );
+                if let Some(chain) = self.out.chains.last_mut() {
+                    chain.appended = true;
+                }
+                added = true;
+            } else if let Some((function, inputs)) = self.helper_callee(item)
+                && (self.returning_functions.contains(unqualified(&function))
+                    || vocab::looks_like_dataframe_name(&list))
+            {
+                // `[read_day(spark, p) for p in paths]`: what a function returning frames
+                // returns, once per element
+                self.pass_through(
+                    statement,
+                    host,
+                    String::new(),
+                    inputs,
+                    Some(list.clone()),
+                    Some(function),
                 );
                 if let Some(chain) = self.out.chains.last_mut() {
                     chain.appended = true;

@@ -1579,3 +1579,60 @@ fn the_name_a_join_takes_is_a_frame_whatever_it_is_called() {
     let out = extract_file(&super::super::python::Python, src, "", CodeFlags::default());
     assert_eq!(first_chain_at(&out, 2).inputs, ["names"]);
 }
+
+#[test]
+fn a_function_called_on_a_module_or_an_object_starts_the_chain_it_heads() {
+    // `gold.scorecard(silver).show()`, `cleaner.clean(df).cache()`: the chain goes on from what
+    // the function returns, as from a lone call of it (`load(spark).filter(…)`)
+    let src = "from fleet import gold\n\
+               def main(spark):\n    \
+               shipments = spark.read.csv(\"s.csv\")\n    \
+               cleaner = Cleaner(spark)\n    \
+               silver = cleaner.clean(shipments).cache()\n    \
+               gold.scorecard(silver).show()\n    \
+               df.filter(F.col(\"a\") > 1).show()\n    \
+               started = datetime.now().strftime(\"%H\")\n";
+    let out = extract_file(&super::super::python::Python, src, "", CodeFlags::default());
+    let cached = first_chain_at(&out, 5);
+    assert_eq!(cached.source_function.as_deref(), Some("clean"));
+    assert_eq!(cached.receiver, "clean(…)");
+    assert_eq!(cached.inputs, vec!["shipments".to_string()]);
+    let shown = first_chain_at(&out, 6);
+    assert_eq!(shown.source_function.as_deref(), Some("scorecard"));
+    assert_eq!(shown.inputs, vec!["silver".to_string()]);
+    // (a frame's own method is none of ours; a library's result going on with no frame's
+    // method is no chain)
+    assert_eq!(first_chain_at(&out, 7).source_function, None);
+    assert!(out.chains.iter().all(|c| c.statement.start != 8));
+
+    // Java: a class's static function, qualified by its class
+    let src = "class Job {\n  void run(Dataset<Row> cleaned, Dataset<Row> customers) {\n    \
+               Transformations.enrich(cleaned, customers).filter(col(\"x\").gt(1)).show();\n  }\n}\n";
+    let out = extract_file(&super::super::java::Java, src, "", CodeFlags::default());
+    let enriched = first_chain_at(&out, 3);
+    assert_eq!(
+        enriched.source_function.as_deref(),
+        Some("Transformations.enrich")
+    );
+    assert_eq!(enriched.receiver, "enrich(…)");
+}
+
+#[test]
+fn a_comprehension_calling_a_function_returning_frames_makes_a_list_of_them() {
+    let src = "def read_day(spark, path):\n    \
+               return spark.read.csv(path)\n\
+               frames = [read_day(spark, p) for p in paths]\n\
+               events = reduce(lambda a, b: a.unionByName(b), frames)\n\
+               names = [describe(p) for p in paths]\n";
+    let out = extract_file(&super::super::python::Python, src, "", CodeFlags::default());
+    let listed = first_chain_at(&out, 3);
+    assert_eq!(listed.source_function.as_deref(), Some("read_day"));
+    assert_eq!(listed.assigned_to.as_deref(), Some("frames"));
+    assert!(listed.appended);
+    assert_eq!(
+        chains_at(&out, 4),
+        owned("frames", "events", &["unionByName"])
+    );
+    // (a function not seen returning frames makes a list of something else)
+    assert!(out.chains.iter().all(|c| c.statement.start != 5));
+}
