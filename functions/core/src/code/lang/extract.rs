@@ -928,6 +928,20 @@ impl<'a> Extractor<'a> {
                 strip_margin(&mut decoded);
                 Some((decoded, literal))
             }
+            // `String.format("SELECT … FROM %s", table)`: Java's (and Scala's) template, its
+            // first argument, filled as `"…".format(…)` is
+            Shape::Call {
+                object: Some(object),
+                name,
+                args: Some(args),
+            } if text(name, self.src) == "format" && text(object, self.src) == "String" => {
+                let mut values = named_children(args)
+                    .into_iter()
+                    .filter(|a| !a.kind().contains("comment"));
+                let (mut decoded, literal) = self.string_value(values.next()?)?;
+                decoded.text = self.printf_formatted(&decoded.text, values.collect());
+                Some((decoded, literal))
+            }
             Shape::Call {
                 object: Some(object),
                 name,
@@ -940,7 +954,15 @@ impl<'a> Extractor<'a> {
                 let (mut decoded, literal) = self.string_value(object)?;
                 match (text(name, self.src), args) {
                     ("stripMargin", _) => strip_margin(&mut decoded),
-                    // `"SELECT … FROM {} WHERE qty > {}".format(table, 3)`
+                    // `"SELECT … FROM {} WHERE qty > {}".format(table, 3)`; Scala's
+                    // `"SELECT … FROM %s".format(table)` fills `printf`'s fields
+                    ("format", Some(args)) if has_printf_fields(&decoded.text) => {
+                        let values = named_children(args)
+                            .into_iter()
+                            .filter(|a| !a.kind().contains("comment"))
+                            .collect();
+                        decoded.text = self.printf_formatted(&decoded.text, values);
+                    }
                     ("format", Some(args)) => decoded.text = self.formatted(&decoded.text, args),
                     _ => {}
                 }
@@ -967,13 +989,67 @@ impl<'a> Extractor<'a> {
         }
     }
 
-    /// A template's `str.format` fields (`{}`, `{0}`, `{table}`) filled with the arguments whose
-    /// values the file holds (strings, numbers, names bound to strings); any other field stays
-    /// as written.
-    fn formatted(&self, template: &str, args: Node<'a>) -> String {
-        let mut positional: Vec<Option<String>> = Vec::new();
-        let mut named: HashMap<&str, String> = HashMap::new();
-        let value = |node: Node<'a>| match self.adapter.shape(node, self.src) {
+    /// A template's `printf` fields (`%s`, `%d`, `%.1f`, `%1$s`) filled in order with
+    /// `values` the file holds ([`Self::format_argument`]); a field whose value it does not
+    /// hold becomes a [`PLACEHOLDER`] (a table name it stands for still parses).
+    fn printf_formatted(&self, template: &str, values: Vec<Node<'a>>) -> String {
+        let values: Vec<Option<String>> = values
+            .into_iter()
+            .map(|v| self.format_argument(v))
+            .collect();
+        let mut out = String::with_capacity(template.len());
+        let mut next = 0usize;
+        let mut chars = template.char_indices().peekable();
+        while let Some((_, c)) = chars.next() {
+            if c != '%' {
+                out.push(c);
+                continue;
+            }
+            // `%[index$][flags][width][.precision]conversion`
+            let mut spec = String::new();
+            while let Some(&(_, d)) = chars.peek() {
+                if d.is_ascii_digit() || matches!(d, '$' | '.' | '-' | '+' | ',' | '#' | ' ' | '0')
+                {
+                    spec.push(d);
+                    chars.next();
+                } else {
+                    break;
+                }
+            }
+            match chars.next() {
+                Some((_, '%')) if spec.is_empty() => out.push('%'),
+                Some((_, 'n')) if spec.is_empty() => out.push('\n'),
+                Some((_, conversion)) if conversion.is_ascii_alphabetic() => {
+                    let index = match spec.split_once('$') {
+                        Some((index, _)) => {
+                            index.parse::<usize>().ok().and_then(|i| i.checked_sub(1))
+                        }
+                        None => {
+                            next += 1;
+                            Some(next - 1)
+                        }
+                    };
+                    let value = index.and_then(|i| values.get(i).cloned().flatten());
+                    out.push_str(value.as_deref().unwrap_or(PLACEHOLDER));
+                }
+                Some((_, other)) => {
+                    out.push('%');
+                    out.push_str(&spec);
+                    out.push(other);
+                }
+                None => {
+                    out.push('%');
+                    out.push_str(&spec);
+                }
+            }
+        }
+        out
+    }
+
+    /// The value of a `format` argument the file holds: a number, a string, a name bound to a
+    /// string or to a constant (`limit = 3`, `static final String VIEW = "orders"`).
+    fn format_argument(&self, node: Node<'a>) -> Option<String> {
+        match self.adapter.shape(node, self.src) {
             Shape::Number => Some(text(node, self.src).to_string()),
             // a name bound to a string, or to a number at the top (`limit = 3`)
             Shape::Ident => {
@@ -995,7 +1071,15 @@ impl<'a> Extractor<'a> {
                     })
             }
             _ => self.string_value(node).map(|(decoded, _)| decoded.text),
-        };
+        }
+    }
+
+    /// A template's `str.format` fields (`{}`, `{0}`, `{table}`) filled with the arguments whose
+    /// values the file holds ([`Self::format_argument`]); any other field stays as written.
+    fn formatted(&self, template: &str, args: Node<'a>) -> String {
+        let mut positional: Vec<Option<String>> = Vec::new();
+        let mut named: HashMap<&str, String> = HashMap::new();
+        let value = |node: Node<'a>| self.format_argument(node);
         for arg in named_children(args)
             .into_iter()
             .filter(|a| !a.kind().contains("comment"))
@@ -1143,6 +1227,18 @@ impl<'a> Extractor<'a> {
                 .map_or_else(|| PLACEHOLDER.to_string(), |v| v.value.text.clone()),
         }
     }
+}
+
+/// Whether a template holds `printf` fields (`%s`, `%d`, `%.2f`) and no `str.format` ones.
+fn has_printf_fields(template: &str) -> bool {
+    !template.contains('{')
+        && template.match_indices('%').any(|(at, _)| {
+            template[at + 1..]
+                .trim_start_matches(|c: char| {
+                    c.is_ascii_digit() || matches!(c, '$' | '.' | '-' | ',')
+                })
+                .starts_with(['s', 'd', 'f'])
+        })
 }
 
 /// A call's positional argument at `position` (0-based), comments skipped.

@@ -119,6 +119,42 @@ fn sql_built_with_str_format_holds_the_values_the_file_binds() {
 }
 
 #[test]
+fn sql_built_with_printf_fields_holds_the_values_the_file_binds() {
+    // Java's `String.format(…)` and Scala's `"…".format(…)` fill `%s`, `%d`, `%.1f` in order
+    let java = "class Report {\n  static final String VIEW = \"customer_orders\";\n  \
+                void run(SparkSession spark, int top) {\n    \
+                String q = String.format(\"SELECT customer_id, SUM(net) AS spend FROM %s GROUP BY customer_id \"\n        \
+                + \"HAVING SUM(net) > %.1f ORDER BY spend DESC LIMIT %d\", VIEW, Config.MIN, 5);\n    \
+                spark.sql(q).show();\n  }\n}\n";
+    let scala = "object Report {\n  def run(spark: SparkSession): Unit = {\n    \
+                 val view = \"customer_orders\"\n    \
+                 spark.sql(\"SELECT customer_id FROM %s WHERE net > %d AND pct = '100%%'\".format(view, 3)).show()\n  }\n}\n";
+    for (language, src) in [
+        (
+            &super::super::java::Java as &dyn super::super::LanguageAdapter,
+            java,
+        ),
+        (&super::super::scala::Scala, scala),
+    ] {
+        let out = extract_file(language, src, "", CodeFlags::default());
+        let statement = out.sql.first().unwrap_or_else(|| panic!("no SQL in {src}"));
+        assert!(statement.parsed, "{statement:#?}");
+        let from = statement
+            .clauses
+            .iter()
+            .find(|c| c.kind == crate::code::SqlClauseKind::From)
+            .unwrap();
+        assert_eq!(from.tables, vec!["customer_orders"]);
+        // (a value the file does not hold, `Config.MIN`, stands in as a parameter; `%%` is `%`)
+        let literals: Vec<&String> = statement.clauses.iter().flat_map(|c| &c.literals).collect();
+        assert!(
+            literals.iter().any(|l| *l == "5" || *l == "3"),
+            "{literals:?}"
+        );
+    }
+}
+
+#[test]
 fn a_count_of_rows_is_told_from_a_count_of_a_columns_values() {
     // Spark plans `count(*)`, `count(1)`, `count(lit(1))` as `count(1)`; `count(x)` as itself.
     let rows = |functions: &[String]| functions.iter().any(|f| f == COUNT_OF_ROWS);
