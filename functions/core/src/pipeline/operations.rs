@@ -45,6 +45,11 @@ impl FamilySet {
     pub fn is_empty(self) -> bool {
         self.0 == 0
     }
+
+    /// Whether the sets share a family.
+    pub fn intersects(self, other: FamilySet) -> bool {
+        self.0 & other.0 != 0
+    }
 }
 
 use OperatorFamily as F;

@@ -46,6 +46,14 @@ impl SiteTable {
             &mut chain_sql,
             &mut sites,
         );
+        views_of_derived_frames_scan_nothing(
+            index,
+            &views,
+            &chain_sites,
+            &chain_feeds,
+            &sql_sites,
+            &mut sites,
+        );
         absorb_pushed_join_conditions(index, &chain_sites, &chain_feeds, &mut sites);
         join_sorts_and_limits(index, &chain_sites, &chain_feeds, &mut sites);
         join_sql_sorts_and_limits(&sql_sites, &mut sites);
@@ -174,6 +182,83 @@ fn link_view_reads(
         }
     }
 }
+
+/// A FROM or JOIN naming a view the code registered of a frame (`events.createOrReplaceTempView(
+/// "events")`) reads that frame, whose scans are its readers': Spark plans a scan under the
+/// SQL's reference to the view only when the frame is a read and projections of it (the plan's
+/// scan sits right under the view). A frame the code filters, unions, joins or aggregates before
+/// registering it leaves the clause no scan to produce.
+fn views_of_derived_frames_scan_nothing(
+    index: &RepoIndex,
+    views: &ViewRegistrations,
+    chain_sites: &[Vec<SiteId>],
+    chain_feeds: &[Vec<(FlowRole, usize)>],
+    sql_sites: &[Vec<SiteId>],
+    sites: &mut [Site],
+) {
+    if views.is_empty() {
+        return;
+    }
+    // (what a projection may also plan, `Expand` of a `select`, stays a projection)
+    let beyond_projection = FamilySet::of(&[
+        OperatorFamily::Filter,
+        OperatorFamily::Aggregate,
+        OperatorFamily::Join,
+        OperatorFamily::Union,
+        OperatorFamily::Window,
+        OperatorFamily::Sort,
+        OperatorFamily::Limit,
+        OperatorFamily::Sample,
+    ]);
+    let derived = |registration: usize| {
+        let mut seen = BTreeSet::from([registration]);
+        let mut stack = vec![registration];
+        while let Some(chain) = stack.pop() {
+            let beyond_reads = chain_sites[chain].iter().any(|&site| {
+                let families = sites[site].families;
+                families.intersects(beyond_projection)
+            });
+            if beyond_reads {
+                return true;
+            }
+            for &(_, fed_by) in &chain_feeds[chain] {
+                if seen.len() < MAX_VIEW_FLOW_CHAINS && seen.insert(fed_by) {
+                    stack.push(fed_by);
+                }
+            }
+        }
+        false
+    };
+    let derived_registrations: BTreeSet<usize> = views
+        .values()
+        .flatten()
+        .copied()
+        .filter(|&registration| derived(registration))
+        .collect();
+    let mut reading_derived_views = Vec::new();
+    for (statement, ids) in index.sql.iter().zip(sql_sites) {
+        for (clause, &site) in statement.clauses.iter().zip(ids) {
+            // (`FROM unioned JOIN person`: the clause may still be `person`'s scan)
+            let reads_derived_view =
+                matches!(clause.kind, SqlClauseKind::From | SqlClauseKind::Join)
+                    && !clause.tables.is_empty()
+                    && clause.tables.iter().all(|table| {
+                        registrations_of(views, table, statement.file, index)
+                            .iter()
+                            .any(|r| derived_registrations.contains(r))
+                    });
+            if reads_derived_view {
+                reading_derived_views.push(site);
+            }
+        }
+    }
+    for site in reading_derived_views {
+        sites[site].families.remove(OperatorFamily::Scan);
+    }
+}
+
+/// How many chains [`views_of_derived_frames_scan_nothing`] follows up a view's frame.
+const MAX_VIEW_FLOW_CHAINS: usize = 4096;
 
 /// A filter comparing columns right after a join (`a.join(b, k).where(a.x == b.x)`, in the
 /// same chain or the next statement) is planned as part of that join: the optimiser pushes its

@@ -1493,6 +1493,41 @@ mod tests {
     }
 
     #[test]
+    fn a_sql_reference_to_a_view_scans_only_a_frame_the_code_just_read() {
+        // `FROM events` of a view the code unioned before registering reads the union's scans:
+        // the readers' code, not the clause's; `FROM shipments` of a read and a projection may
+        // be the scan
+        let table = site_table(
+            "kpis.py",
+            "days = [spark.read.csv(p).withColumn(\"day\", F.lit(p)) for p in paths]\n\
+             events = reduce(lambda a, b: a.unionByName(b), days)\n\
+             shipments = spark.read.csv(\"data/shipments.csv\").select(\"id\", \"carrier\")\n\
+             events.createOrReplaceTempView(\"events\")\n\
+             shipments.createOrReplaceTempView(\"shipments\")\n\
+             spark.sql(\"SELECT day, COUNT(*) FROM events GROUP BY day\").show()\n\
+             spark.sql(\"SELECT carrier, COUNT(*) FROM shipments GROUP BY carrier\").show()\n",
+        );
+        let froms: Vec<&Site> = table
+            .sites
+            .iter()
+            .filter(
+                |s| matches!(&s.kind, SiteKind::Sql { kind, .. } if *kind == SqlClauseKind::From),
+            )
+            .collect();
+        let [events, shipments] = froms[..] else {
+            panic!("{froms:#?}")
+        };
+        assert!(
+            !events.families.contains(OperatorFamily::Scan),
+            "{events:#?}"
+        );
+        assert!(
+            shipments.families.contains(OperatorFamily::Scan),
+            "{shipments:#?}"
+        );
+    }
+
+    #[test]
     fn a_pivot_given_its_values_names_them_and_one_without_does_not() {
         let table = site_table(
             "job.py",
