@@ -2396,6 +2396,9 @@ pub(super) fn clause_evidence(stmt: &SqlStatement, clause: &SqlClause) -> Eviden
             evidence.add(TokenKind::Function, DISTINCT);
         }
     }
+    // (in a grouped block the de-duplicating aggregate `COUNT(DISTINCT x)` plans is keyed by the
+    // `GROUP BY`'s keys and `x`: the grouping's, which holds the token; the item is the count)
+    let grouped_item = clause.kind == SqlClauseKind::SelectItem && in_grouped_block(stmt, clause);
     for c in nested_in(stmt, clause) {
         evidence.add_all(TokenKind::Column, &c.columns);
         evidence.add_all(TokenKind::Function, &c.functions);
@@ -2405,7 +2408,7 @@ pub(super) fn clause_evidence(stmt: &SqlStatement, clause: &SqlClause) -> Eviden
         evidence.reads_catalog_table |= c.tables.iter().any(|t| is_catalog_table(t));
         // `SELECT DISTINCT …`, `COUNT(DISTINCT x)`: both plan a de-duplicating aggregate.
         let upper = c.text.to_ascii_uppercase();
-        if upper.contains("DISTINCT") {
+        if upper.contains("DISTINCT") && !grouped_item {
             evidence.add(TokenKind::Function, DISTINCT);
         }
         for f in distinct_counted(c) {
