@@ -826,10 +826,19 @@ impl<'a> Extractor<'a> {
             self.defer_nested_list_items(&nested, &list, &items);
             self.add_to_frame_list(statement, host, chains_before, list, &items);
         }
+        let folded = !makes_list
+            && self.fold_into_start(
+                host,
+                assignment
+                    .as_ref()
+                    .map(|(name, _)| name.as_str())
+                    .zip(assigned_value),
+                returned_value,
+            );
         let outer_recorded = self.out.chains[chains_before..]
             .iter()
             .any(|c| c.assigned_to.is_some() || c.returned);
-        if !outer_recorded && !makes_list {
+        if !outer_recorded && !makes_list && !folded {
             self.hand_off(
                 statement,
                 host,

@@ -643,6 +643,72 @@ impl<'a> Extractor<'a> {
         })
     }
 
+    /// After a statement whose value folds items into a frame with a lambda (`reduce(lambda acc,
+    /// c: acc.withColumn(c, …), columns, df)`): the lambda's chain, applied to `df` once per
+    /// column, is the statement's value — on `df`, assigned or returned. Whether it was.
+    pub(super) fn fold_into_start(
+        &mut self,
+        host: LineRange,
+        assigned: Option<(&str, Node<'a>)>,
+        returned: Option<Node<'a>>,
+    ) -> bool {
+        let value = assigned.map(|(_, v)| v).or(returned);
+        let Some((chain, start)) = value.and_then(|v| self.folded_frame(v, host)) else {
+            return false;
+        };
+        let chain = &mut self.out.chains[chain];
+        chain.receiver = start;
+        match assigned {
+            Some((var, _)) => {
+                chain.assigned_to = Some(var.to_string());
+                self.df_vars.insert(var.to_string());
+            }
+            None => {
+                chain.returned = true;
+                if let Some(name) = self.current_function() {
+                    self.returning_functions.insert(name);
+                }
+            }
+        }
+        true
+    }
+
+    /// A reduction folding items into a frame (`reduce(lambda acc, c: acc.withColumn(c, …),
+    /// columns, df)`): the chain this statement recorded for the lambda's body, on the
+    /// accumulator (a frame's chain, so the start is a frame too), and the name of the frame the
+    /// reduction starts from (`df`).
+    fn folded_frame(&self, value: Node<'a>, host: LineRange) -> Option<(usize, String)> {
+        let src = self.src;
+        let Shape::Call {
+            name,
+            args: Some(args),
+            ..
+        } = self.adapter.shape(self.unwrap_parens(value), src)
+        else {
+            return None;
+        };
+        let [function, _, start] = named_children(args)[..] else {
+            return None;
+        };
+        if !text(name, src).ends_with("reduce")
+            || !matches!(self.adapter.shape(function, src), Shape::Lambda)
+            || !matches!(self.adapter.shape(start, src), Shape::Ident)
+        {
+            return None;
+        }
+        let body = self.flatten(self.unwrap_parens(self.adapter.lambda_body(function)?))?;
+        if body.base_is_call || !matches!(self.adapter.shape(body.base, src), Shape::Ident) {
+            return None;
+        }
+        let accumulator = text(body.base, src);
+        let chain = self
+            .out
+            .chains
+            .iter()
+            .rposition(|c| c.statement == host && c.receiver == accumulator)?;
+        Some((chain, text(start, src).to_string()))
+    }
+
     /// The collection a Java stream walks (`frames` of `frames.stream()`), or `node` itself.
     fn streamed(&self, node: Node<'a>) -> Node<'a> {
         match self.adapter.shape(node, self.src) {

@@ -1672,3 +1672,26 @@ fn a_comprehension_calling_a_function_returning_frames_makes_a_list_of_them() {
     // (a function not seen returning frames makes a list of something else)
     assert!(out.chains.iter().all(|c| c.statement.start != 5));
 }
+
+#[test]
+fn a_reduction_folding_columns_into_a_frame_is_its_lambdas_chain_on_the_start() {
+    let src = "from functools import reduce\n\
+               def fill_numeric(df, columns, value=0.0):\n    \
+               return reduce(lambda acc, c: acc.withColumn(c, F.coalesce(F.col(c), F.lit(value))), columns, df)\n\
+               def upper_all(frame, columns):\n    \
+               out = reduce(lambda acc, c: acc.withColumn(c, F.upper(c)), columns, frame)\n    \
+               return out\n\
+               total = reduce(lambda a, b: a + b, [1, 2, 3], 0)\n";
+    let out = extract_file(&super::super::python::Python, src, "", CodeFlags::default());
+    let filled = first_chain_at(&out, 3);
+    assert_eq!(filled.receiver, "df");
+    assert!(filled.returned);
+    assert_eq!(chains_at(&out, 5), owned("frame", "out", &["withColumn"]));
+    // (a reduction of numbers folds no frame: its lambda makes no chain to start from `0`)
+    assert!(
+        out.chains
+            .iter()
+            .filter(|c| c.statement.start == 7)
+            .all(|c| c.calls.is_empty() && c.receiver != "0")
+    );
+}
