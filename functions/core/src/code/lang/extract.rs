@@ -1017,8 +1017,8 @@ impl<'a> Extractor<'a> {
             // `%[index$][flags][width][.precision]conversion`
             let mut spec = String::new();
             while let Some(&(_, d)) = chars.peek() {
-                if d.is_ascii_digit() || matches!(d, '$' | '.' | '-' | '+' | ',' | '#' | ' ' | '0')
-                {
+                // (no space flag: `100 % of` in a template's SQL is no field)
+                if d.is_ascii_digit() || matches!(d, '$' | '.' | '-' | '+' | ',' | '#') {
                     spec.push(d);
                     chars.next();
                 } else {
