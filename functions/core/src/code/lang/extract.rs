@@ -153,6 +153,7 @@ pub fn extract_file(
         value_vars: HashMap::new(),
         consumed_literals: HashSet::new(),
         returning_functions: HashSet::new(),
+        pending_folds: Vec::new(),
         assigned_at: HashMap::new(),
         lambda_udfs: HashSet::new(),
         function_udfs: HashMap::new(),
@@ -265,6 +266,9 @@ struct Extractor<'a> {
     value_vars: HashMap<(Option<SymbolId>, String), Option<FoldValue<'a>>>,
     /// Functions of this file seen returning a DataFrame chain (see [`handoff`]).
     returning_functions: HashSet<String>,
+    /// Folds into a frame whose lambda's chain is recorded after their statement (Scala's
+    /// `foldLeft(df) { (acc, c) => … }`, a block read later): see [`handoff`].
+    pending_folds: Vec<handoff::PendingFold>,
     /// Where each variable was last assigned (its statement's lines): where an RDD a chain
     /// makes a frame of was made ([`CallChain::receiver_made_at`]).
     assigned_at: HashMap<String, LineRange>,

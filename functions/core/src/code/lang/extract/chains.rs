@@ -366,6 +366,7 @@ impl<'a> Extractor<'a> {
             returned_columns,
             returns_exactly,
         });
+        self.settle_pending_fold();
     }
 
     /// The columns the code says a chain's query returns ([`CallChain::returned_columns`]),

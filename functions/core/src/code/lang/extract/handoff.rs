@@ -62,6 +62,29 @@ pub(super) struct FoldedUnion<'a> {
     pub function: Node<'a>,
 }
 
+/// A fold into a frame ([`Extractor::fold_into_start`]) and what its lambda's chain becomes.
+pub(super) struct PendingFold {
+    host: LineRange,
+    accumulator: String,
+    start: String,
+    assigned_to: Option<String>,
+    returned_by: Option<String>,
+}
+
+impl PendingFold {
+    fn folds(&self, chain: &CallChain) -> bool {
+        chain.statement == self.host && chain.receiver == self.accumulator
+    }
+
+    fn settle(self, chain: &mut CallChain) {
+        chain.receiver = self.start;
+        if let Some(var) = self.assigned_to {
+            chain.assigned_to = Some(var);
+        }
+        chain.returned |= self.returned_by.is_some();
+    }
+}
+
 impl<'a> Extractor<'a> {
     /// The last recorded chain is what its function returns.
     pub(super) fn mark_returned(&mut self) {
@@ -645,7 +668,9 @@ impl<'a> Extractor<'a> {
 
     /// After a statement whose value folds items into a frame with a lambda (`reduce(lambda acc,
     /// c: acc.withColumn(c, …), columns, df)`): the lambda's chain, applied to `df` once per
-    /// column, is the statement's value — on `df`, assigned or returned. Whether it was.
+    /// column, is the statement's value — on `df`, assigned or returned. Whether it was (a
+    /// lambda the extractor reads later, in a block, takes it on when its chain is recorded:
+    /// [`Self::settle_pending_fold`]).
     pub(super) fn fold_into_start(
         &mut self,
         host: LineRange,
@@ -653,45 +678,88 @@ impl<'a> Extractor<'a> {
         returned: Option<Node<'a>>,
     ) -> bool {
         let value = assigned.map(|(_, v)| v).or(returned);
-        let Some((chain, start)) = value.and_then(|v| self.folded_frame(v, host)) else {
+        let Some((accumulator, start)) = value.and_then(|v| self.folded_frame(v)) else {
             return false;
         };
-        let chain = &mut self.out.chains[chain];
-        chain.receiver = start;
-        match assigned {
-            Some((var, _)) => {
-                chain.assigned_to = Some(var.to_string());
-                self.df_vars.insert(var.to_string());
-            }
-            None => {
-                chain.returned = true;
-                if let Some(name) = self.current_function() {
-                    self.returning_functions.insert(name);
-                }
-            }
+        let fold = PendingFold {
+            host,
+            accumulator,
+            start,
+            assigned_to: assigned.map(|(var, _)| var.to_string()),
+            returned_by: if assigned.is_none() {
+                self.current_function()
+            } else {
+                None
+            },
+        };
+        if let Some(var) = &fold.assigned_to {
+            self.df_vars.insert(var.clone());
+        }
+        if let Some(function) = &fold.returned_by {
+            self.returning_functions.insert(function.clone());
+        }
+        match self.out.chains.iter().rposition(|c| fold.folds(c)) {
+            Some(chain) => fold.settle(&mut self.out.chains[chain]),
+            None => self.pending_folds.push(fold),
         }
         true
     }
 
+    /// A chain just recorded that a fold read earlier was waiting for takes the fold on.
+    pub(super) fn settle_pending_fold(&mut self) {
+        let Some(chain) = self.out.chains.last_mut() else {
+            return;
+        };
+        if let Some(at) = self.pending_folds.iter().position(|f| f.folds(chain)) {
+            self.pending_folds.swap_remove(at).settle(chain);
+        }
+    }
+
     /// A reduction folding items into a frame (`reduce(lambda acc, c: acc.withColumn(c, …),
-    /// columns, df)`): the chain this statement recorded for the lambda's body, on the
-    /// accumulator (a frame's chain, so the start is a frame too), and the name of the frame the
-    /// reduction starts from (`df`).
-    fn folded_frame(&self, value: Node<'a>, host: LineRange) -> Option<(usize, String)> {
+    /// columns, df)`, Scala's `columns.foldLeft(df)((acc, c) => …)`): the accumulator the
+    /// lambda's body is a chain on, and the name of the frame the reduction starts from (`df`).
+    fn folded_frame(&self, value: Node<'a>) -> Option<(String, String)> {
         let src = self.src;
-        let Shape::Call {
-            name,
-            args: Some(args),
-            ..
-        } = self.adapter.shape(self.unwrap_parens(value), src)
-        else {
-            return None;
+        let (function, start) = match self.adapter.shape(self.unwrap_parens(value), src) {
+            Shape::Call {
+                name,
+                args: Some(args),
+                ..
+            } if text(name, src).ends_with("reduce") => match named_children(args)[..] {
+                [function, _, start] => (function, start),
+                _ => return None,
+            },
+            // Scala's `cols.foldLeft(df)((acc, c) => acc.withColumn(c, …))`, the function
+            // also written as a block (`{ (acc, c) => … }`)
+            Shape::Apply {
+                callee,
+                args: Some(args),
+            } => {
+                let Shape::Call {
+                    object: Some(_),
+                    name,
+                    args: Some(starts),
+                } = self.adapter.shape(callee, src)
+                else {
+                    return None;
+                };
+                let ([start], [function]) =
+                    (&named_children(starts)[..], &named_children(args)[..])
+                else {
+                    return None;
+                };
+                if text(name, src) != "foldLeft" {
+                    return None;
+                }
+                let function = match named_children(*function)[..] {
+                    [only] if function.kind() == "block" => only,
+                    _ => *function,
+                };
+                (function, *start)
+            }
+            _ => return None,
         };
-        let [function, _, start] = named_children(args)[..] else {
-            return None;
-        };
-        if !text(name, src).ends_with("reduce")
-            || !matches!(self.adapter.shape(function, src), Shape::Lambda)
+        if !matches!(self.adapter.shape(function, src), Shape::Lambda)
             || !matches!(self.adapter.shape(start, src), Shape::Ident)
         {
             return None;
@@ -700,13 +768,10 @@ impl<'a> Extractor<'a> {
         if body.base_is_call || !matches!(self.adapter.shape(body.base, src), Shape::Ident) {
             return None;
         }
-        let accumulator = text(body.base, src);
-        let chain = self
-            .out
-            .chains
-            .iter()
-            .rposition(|c| c.statement == host && c.receiver == accumulator)?;
-        Some((chain, text(start, src).to_string()))
+        Some((
+            text(body.base, src).to_string(),
+            text(start, src).to_string(),
+        ))
     }
 
     /// The collection a Java stream walks (`frames` of `frames.stream()`), or `node` itself.

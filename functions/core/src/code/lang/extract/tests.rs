@@ -1687,6 +1687,19 @@ fn a_reduction_folding_columns_into_a_frame_is_its_lambdas_chain_on_the_start() 
     assert_eq!(filled.receiver, "df");
     assert!(filled.returned);
     assert_eq!(chains_at(&out, 5), owned("frame", "out", &["withColumn"]));
+    // Scala: `foldLeft` from the frame, the function in parentheses or a block
+    let scala = "object Clean {\n  def trimAll(df: DataFrame, cols: Seq[String]): DataFrame =\n    \
+                 cols.foldLeft(df)((acc, c) => acc.withColumn(c, trim(col(c))))\n  \
+                 def upperAll(frame: DataFrame, cols: Seq[String]): DataFrame = {\n    \
+                 val out = cols.foldLeft(frame) { (acc, c) => acc.withColumn(c, upper(col(c))) }\n    \
+                 out\n  }\n}\n";
+    let folded = extract_file(&super::super::scala::Scala, scala, "", CodeFlags::default());
+    let trimmed = first_chain_at(&folded, 3);
+    assert_eq!((trimmed.receiver.as_str(), trimmed.returned), ("df", true));
+    assert_eq!(
+        chains_at(&folded, 5),
+        owned("frame", "out", &["withColumn"])
+    );
     // (a reduction of numbers folds no frame: its lambda makes no chain to start from `0`)
     assert!(
         out.chains
