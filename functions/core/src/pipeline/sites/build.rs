@@ -239,14 +239,13 @@ fn views_of_derived_frames_scan_nothing(
     for (statement, ids) in index.sql.iter().zip(sql_sites) {
         for (clause, &site) in statement.clauses.iter().zip(ids) {
             // (`FROM unioned JOIN person`: the clause may still be `person`'s scan)
-            let reads_derived_view =
-                matches!(clause.kind, SqlClauseKind::From | SqlClauseKind::Join)
-                    && !clause.tables.is_empty()
-                    && clause.tables.iter().all(|table| {
-                        registrations_of(views, table, statement.file, index)
-                            .iter()
-                            .any(|r| derived_registrations.contains(r))
-                    });
+            let reads_derived_view = reads_tables(clause.kind)
+                && !clause.tables.is_empty()
+                && clause.tables.iter().all(|table| {
+                    registrations_of(views, table, statement.file, index)
+                        .iter()
+                        .any(|r| derived_registrations.contains(r))
+                });
             if reads_derived_view {
                 reading_derived_views.push(site);
             }

@@ -225,7 +225,7 @@ pub(super) fn reads_registered_view<'c>(
 }
 
 /// Whether a clause names tables the statement reads: its FROM and each JOIN.
-fn reads_tables(kind: SqlClauseKind) -> bool {
+pub(super) fn reads_tables(kind: SqlClauseKind) -> bool {
     matches!(kind, SqlClauseKind::From | SqlClauseKind::Join)
 }
 

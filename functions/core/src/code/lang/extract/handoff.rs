@@ -68,7 +68,7 @@ pub(super) struct PendingFold {
     accumulator: String,
     start: String,
     assigned_to: Option<String>,
-    returned_by: Option<String>,
+    returned: bool,
 }
 
 impl PendingFold {
@@ -81,7 +81,7 @@ impl PendingFold {
         if let Some(var) = self.assigned_to {
             chain.assigned_to = Some(var);
         }
-        chain.returned |= self.returned_by.is_some();
+        chain.returned |= self.returned;
     }
 }
 
@@ -686,17 +686,15 @@ impl<'a> Extractor<'a> {
             accumulator,
             start,
             assigned_to: assigned.map(|(var, _)| var.to_string()),
-            returned_by: if assigned.is_none() {
-                self.current_function()
-            } else {
-                None
-            },
+            returned: assigned.is_none(),
         };
         if let Some(var) = &fold.assigned_to {
             self.df_vars.insert(var.clone());
         }
-        if let Some(function) = &fold.returned_by {
-            self.returning_functions.insert(function.clone());
+        if fold.returned
+            && let Some(function) = self.current_function()
+        {
+            self.returning_functions.insert(function);
         }
         match self.out.chains.iter().rposition(|c| fold.folds(c)) {
             Some(chain) => fold.settle(&mut self.out.chains[chain]),
