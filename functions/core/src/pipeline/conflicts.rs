@@ -540,11 +540,7 @@ fn computes_another_window_function(node: &Evidence, site: &Evidence) -> bool {
 }
 
 fn values(e: &Evidence, kind: TokenKind, keep: impl Fn(&str) -> bool) -> BTreeSet<&str> {
-    e.tokens
-        .iter()
-        .filter(|(k, v)| *k == kind && keep(v))
-        .map(|(_, v)| v.as_str())
-        .collect()
+    e.values(kind).filter(|v| keep(v)).collect()
 }
 
 #[cfg(test)]

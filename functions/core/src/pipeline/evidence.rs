@@ -673,6 +673,14 @@ impl Evidence {
         self.tokens.iter().any(|(k, v)| *k == kind && v == value)
     }
 
+    /// The values of the bag's tokens of one kind (a clause's tables: `TokenKind::Table`).
+    pub fn values(&self, kind: TokenKind) -> impl Iterator<Item = &str> {
+        self.tokens
+            .iter()
+            .filter(move |(k, _)| *k == kind)
+            .map(|(_, v)| v.as_str())
+    }
+
     /// Whether the bag holds any token of this kind (a call naming no column holds no `Column`).
     pub fn has_any(&self, kind: TokenKind) -> bool {
         self.tokens.iter().any(|(k, _)| *k == kind)

@@ -452,6 +452,7 @@ impl SiteTable {
                 match self.sql_block(*statement, site) {
                     Some(block) if *kind != SqlClauseKind::Subquery => {
                         out.extend(block.iter().copied());
+                        self.extend_with_tables_read(*statement, &mut out);
                     }
                     // The outer query reads everything below it, views included; a predicate
                     // subquery's own clause is where its block meets the outer query.
@@ -472,6 +473,57 @@ impl SiteTable {
             }
         }
         out
+    }
+
+    /// Adds to a nested block's clauses (`block`) what its FROM and JOIN clauses read: the body
+    /// of each CTE of the statement they name, and what those bodies read in turn; and, for a
+    /// name no CTE of the statement takes, the views the statement reads (their statements and
+    /// the flows registering them). A CTE's body reads other CTEs and views by name, so they are
+    /// upstream of it as a DataFrame's feeding chains are of a call: `ranked AS (SELECT …
+    /// DENSE_RANK() OVER (…) FROM customer_spend)` reads the grouping of `customer_spend AS
+    /// (SELECT … FROM orders … GROUP BY …)`, and that the rows `orders` holds.
+    fn extend_with_tables_read(&self, statement: usize, block: &mut BTreeSet<SiteId>) {
+        let clauses = self.sql_sites(statement);
+        let ctes: Vec<(&str, &[SiteId])> = clauses
+            .iter()
+            .enumerate()
+            .filter_map(|(at, &s)| {
+                let with = &self.sites[s];
+                let SiteKind::Sql {
+                    kind: SqlClauseKind::With,
+                    ..
+                } = with.kind
+                else {
+                    return None;
+                };
+                let name = with.evidence.values(TokenKind::Alias).next()?;
+                let len = clauses[at + 1..]
+                    .iter()
+                    .take_while(|b| self.sites[**b].depth > with.depth)
+                    .count();
+                Some((name, &clauses[at + 1..at + 1 + len]))
+            })
+            .collect();
+        let mut pending: Vec<SiteId> = block.iter().copied().collect();
+        let mut reads_views = false;
+        while let Some(s) = pending.pop() {
+            let site = &self.sites[s];
+            if !matches!(site.kind, SiteKind::Sql { kind, .. } if flow::reads_tables(kind)) {
+                continue;
+            }
+            for table in site.evidence.values(TokenKind::Table) {
+                match ctes.iter().find(|(name, _)| *name == table) {
+                    Some((_, body)) => {
+                        pending.extend(body.iter().copied().filter(|b| block.insert(*b)));
+                    }
+                    None => reads_views = true,
+                }
+            }
+        }
+        if reads_views {
+            let own: BTreeSet<SiteId> = clauses.iter().copied().collect();
+            block.extend(self.sql_unit(statement).difference(&own).copied());
+        }
     }
 
     /// The clauses of the predicate subqueries a SQL site is or holds (`key IN (SELECT …)` in a
@@ -1463,6 +1515,55 @@ mod tests {
             .id;
         assert_eq!(table.sql_count(), 1);
         assert!(table.sql_unit(0).contains(&create));
+    }
+
+    #[test]
+    fn a_cte_body_reads_the_ctes_and_views_it_names() {
+        let table = site_table(
+            "job.py",
+            "orders = spark.read.csv(\"orders.csv\", header=True)\n\
+             orders.createOrReplaceTempView(\"orders\")\n\
+             spark.sql(\"\"\"\n\
+             WITH spend AS (\n\
+               SELECT tier, SUM(price) AS total\n\
+               FROM orders\n\
+               GROUP BY tier\n\
+             ),\n\
+             ranked AS (\n\
+               SELECT tier, DENSE_RANK() OVER (ORDER BY total DESC) AS r\n\
+               FROM spend\n\
+             ),\n\
+             other AS (\n\
+               SELECT tier FROM orders WHERE price > 10\n\
+             )\n\
+             SELECT * FROM ranked WHERE r = 1\n\
+             \"\"\")\n",
+        );
+        let on_line = |line: u32, kind: SqlClauseKind| {
+            table
+                .sites
+                .iter()
+                .find(|s| {
+                    s.lines.start == line
+                        && matches!(&s.kind, SiteKind::Sql { kind: k, .. } if *k == kind)
+                })
+                .unwrap_or_else(|| panic!("no {kind:?} on line {line}"))
+                .id
+        };
+        let window = on_line(10, SqlClauseKind::SelectItem);
+        let upstream = table.upstream(window, None);
+        assert!(
+            upstream.contains(&on_line(7, SqlClauseKind::GroupBy)),
+            "{upstream:?}"
+        );
+        assert!(
+            upstream.contains(&first_call(&table, "csv").id),
+            "the view's reader"
+        );
+        assert!(!upstream.contains(&on_line(14, SqlClauseKind::WherePredicate)));
+        // a block reading only a CTE reads no view the statement reads elsewhere
+        let grouping = on_line(7, SqlClauseKind::GroupBy);
+        assert!(!table.upstream(grouping, None).contains(&window));
     }
 
     #[test]
