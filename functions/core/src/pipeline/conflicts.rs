@@ -120,9 +120,12 @@ pub fn conflicts(family: OperatorFamily, node: &Evidence, site: &Evidence) -> bo
         OperatorFamily::Join => {
             let node_types = values(node, TokenKind::Literal, is_join_type_word);
             let site_types = values(site, TokenKind::Literal, is_join_type_word);
-            // A join on names keeps one key; a join on a condition compares two.
+            // A join on names keeps one key; a join on a condition compares two — and keeps
+            // one only where a projection right after it narrows the columns.
             let on_names = |e: &Evidence| e.has(TokenKind::Literal, JOINED_ON_NAMES);
-            if on_names(node) && !on_names(site) || on_names(site) && node.keeps_both_keys {
+            if on_names(node) && !on_names(site) && !site.narrowed_after_join
+                || on_names(site) && node.keeps_both_keys
+            {
                 return true;
             }
             if node_types.is_empty() {
@@ -1220,6 +1223,12 @@ mod tests {
         ]);
         assert!(conflicts(OperatorFamily::Join, &on_names, &says_nothing));
         assert!(!conflicts(OperatorFamily::Join, &on_names, &on_names));
+        // … unless a projection right after it narrows the columns, keeping one key as well
+        let selects_after = Evidence {
+            narrowed_after_join: true,
+            ..says_nothing.clone()
+        };
+        assert!(!conflicts(OperatorFamily::Join, &on_names, &selects_after));
         assert!(!conflicts(OperatorFamily::Join, &inner_node, &on_names));
         assert!(conflicts(OperatorFamily::Join, &left_node, &says_inner));
         assert!(!conflicts(OperatorFamily::Join, &left_node, &says_left));

@@ -53,6 +53,11 @@ pub struct Evidence {
     /// For a join the query returns as it is: its result keeps both sides' keys under one name,
     /// so it was joined on a condition (`a.x == b.x`, SQL's `ON`), not on names.
     pub keeps_both_keys: bool,
+    /// For a join on a condition (a site's evidence, never a node's): a projection right after it
+    /// narrows its columns (`a.join(b, a.k == b.k).select(a.k, …)`, a SQL select list naming
+    /// columns), so its result may keep one key of each pair as a join on names does
+    /// ([`JOINED_ON_NAMES`]): such a Project says nothing against it.
+    pub narrowed_after_join: bool,
     /// For an inner join: a test above it reads its rows (a filter's condition, a later join's
     /// keys), so the optimiser may have made it of an outer join the code wrote — an outer join
     /// whose null rows that test rejects is planned inner.
@@ -605,6 +610,7 @@ impl Evidence {
             },
             grouping: self.grouping,
             keeps_both_keys: self.keeps_both_keys,
+            narrowed_after_join: self.narrowed_after_join,
             nulls_rejected_above: self.nulls_rejected_above,
             narrowed_rows: self.narrowed_rows,
             passed_through: self.passed_through.clone(),

@@ -451,7 +451,13 @@ fn receiver_feed(chain_feeds: &[Vec<(FlowRole, usize)>], chain: usize) -> Option
 /// aggregating one: none of the projections and filters right after it (which Spark folds into
 /// the Aggregate) narrows the columns.
 fn returns_keys(following: &[crate::code::SparkCall]) -> bool {
-    !following
+    !narrowed_right_after(following)
+}
+
+/// Whether the calls right after a call narrow its frame's columns: one of the projections and
+/// filters straight after it (which Spark folds together) keeps fewer columns.
+fn narrowed_right_after(following: &[crate::code::SparkCall]) -> bool {
+    following
         .iter()
         .take_while(|c| {
             let families = call_families(&c.method, &[]);
@@ -1127,6 +1133,8 @@ fn call_evidence(
     if families.contains(OperatorFamily::Join) {
         if joins_on_names(call) {
             evidence.add(TokenKind::Literal, JOINED_ON_NAMES);
+        } else {
+            evidence.narrowed_after_join = narrowed_right_after(&chain.calls[position + 1..]);
         }
         for column in &call.args.columns {
             evidence.add_key(column);
@@ -2289,9 +2297,9 @@ fn grouping_columns(stmt: &SqlStatement, group_by: &SqlClause) -> BTreeSet<Strin
     if defines_a_key { BTreeSet::new() } else { keys }
 }
 
-/// The `GROUP BY` columns the select list around `clause` does not return
-/// (`SELECT origin, count(1) … GROUP BY origin, release_year`): none when it returns a star.
-fn keys_left_out<'s>(stmt: &'s SqlStatement, clause: &SqlClause) -> Vec<&'s str> {
+/// The items of the select list around `clause` when it names what it returns — none when it
+/// returns a star (`SELECT *`, `SELECT o.*, c.name`) or the block has no select list.
+fn named_select_items<'s>(stmt: &'s SqlStatement, clause: &'s SqlClause) -> Vec<&'s SqlClause> {
     let Some(in_block) = in_query_block(stmt, clause) else {
         return Vec::new();
     };
@@ -2301,9 +2309,22 @@ fn keys_left_out<'s>(stmt: &'s SqlStatement, clause: &SqlClause) -> Vec<&'s str>
         .filter(&in_block)
         .filter(|c| c.kind == SqlClauseKind::SelectItem)
         .collect();
-    if items.is_empty() || items.iter().any(|i| i.text.trim_end().ends_with('*')) {
+    if items.iter().any(|i| i.text.trim_end().ends_with('*')) {
         return Vec::new();
     }
+    items
+}
+
+/// The `GROUP BY` columns the select list around `clause` does not return
+/// (`SELECT origin, count(1) … GROUP BY origin, release_year`): none when it returns a star.
+fn keys_left_out<'s>(stmt: &'s SqlStatement, clause: &SqlClause) -> Vec<&'s str> {
+    let items = named_select_items(stmt, clause);
+    if items.is_empty() {
+        return Vec::new();
+    }
+    let Some(in_block) = in_query_block(stmt, clause) else {
+        return Vec::new();
+    };
     let returned: BTreeSet<String> = items
         .iter()
         .filter_map(|i| match (i.aliases.first(), i.columns.as_slice()) {
@@ -2417,6 +2438,8 @@ pub(super) fn clause_evidence(stmt: &SqlStatement, clause: &SqlClause) -> Eviden
         let on_names = upper.contains(" USING") || upper.starts_with("NATURAL ");
         if c.kind == SqlClauseKind::Join && on_names {
             evidence.add(TokenKind::Literal, JOINED_ON_NAMES);
+        } else if c.kind == SqlClauseKind::Join {
+            evidence.narrowed_after_join = !named_select_items(stmt, clause).is_empty();
         }
         // `ON a.x = b.x AND a.y = b.y` names the join's keys in the order Spark plans them.
         if matches!(c.kind, SqlClauseKind::Join | SqlClauseKind::JoinPredicate) {

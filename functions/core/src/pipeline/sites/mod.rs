@@ -2289,6 +2289,42 @@ mod tests {
     }
 
     #[test]
+    fn a_join_on_a_condition_narrowed_right_after_may_keep_one_key() {
+        let table = site_table(
+            "job.py",
+            "a = spark.createDataFrame(rows, [\"id\", \"tags\"])\n\
+             b = spark.createDataFrame(more, [\"id\", \"name\"])\n\
+             a.join(b, a.id == b.id).select(a.id, \"name\").show()\n\
+             a.join(b, a.id == b.id).filter(b.name.isNotNull()).drop(b.id).show()\n\
+             a.join(b, a.id == b.id).show()\n\
+             a.join(b, a.id == b.id).groupBy(a.id).count().show()\n\
+             spark.sql(\"SELECT a.id, b.name FROM a JOIN b ON a.id = b.id\").show()\n\
+             spark.sql(\"SELECT * FROM a JOIN b ON a.id = b.id\").show()\n",
+        );
+        let narrowed = |line: u32| {
+            let join = table
+                .sites
+                .iter()
+                .find(|s| {
+                    s.lines.start == line
+                        && (matches!(&s.kind, SiteKind::Call { method, .. } if method == "join")
+                            || matches!(&s.kind, SiteKind::Sql { kind, .. } if *kind == SqlClauseKind::Join))
+                })
+                .unwrap_or_else(|| panic!("no join on line {line}"));
+            join.evidence.narrowed_after_join
+        };
+        assert!(narrowed(3), "a select right after");
+        assert!(narrowed(4), "a drop past a filter");
+        assert!(!narrowed(5));
+        assert!(
+            !narrowed(6),
+            "an aggregate is no projection of the join's columns"
+        );
+        assert!(narrowed(7), "a select list naming columns");
+        assert!(!narrowed(8), "a star keeps both keys");
+    }
+
+    #[test]
     fn a_chain_written_inside_a_join_feeds_the_join_as_its_argument() {
         let table = site_table(
             "job.py",
