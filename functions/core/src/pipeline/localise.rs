@@ -1504,9 +1504,19 @@ fn twin_alignment(
                     1.0
                 };
                 // Whatever the construct: `groupBy(k).count()` and a split `g.count()`, a
-                // DataFrame filter and a SQL WHERE explain the node alike all the same.
-                let alike = (score(t.site) / prior - score(a.site)).abs() <= tolerance;
-                (a.site != t.site && alike).then(|| (graph.nodes[idx].id.to_string(), t.site))
+                // DataFrame filter and a SQL WHERE explain the node alike all the same — and in
+                // the same language, a site explaining it better than the chosen one (a test's
+                // reader naming the whole path where the job's names a constant) is at least as
+                // likely. (A translation states the query its own way: only a near tie counts.)
+                let difference = score(t.site) / prior - score(a.site);
+                let alike = difference.abs() <= tolerance
+                    || difference > 0.0
+                        && !table
+                            .other_language(table.sites[t.site].file, table.sites[a.site].file);
+                // (another call of the chosen statement is no other code)
+                let (ts, at) = (&table.sites[t.site], &table.sites[a.site]);
+                let same_statement = ts.file == at.file && ts.lines == at.lines;
+                (!same_statement && alike).then(|| (graph.nodes[idx].id.to_string(), t.site))
             })
             .collect()
     };

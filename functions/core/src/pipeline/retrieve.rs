@@ -202,9 +202,14 @@ pub fn embedding_retrieval(
                     .other_language(ctx.table.sites[a].file, ctx.table.sites[site].file)
             })
     };
+    // Any other twin is credited its own evidence up to the aligned site's: it explains the node
+    // at least as well ([`super::localise`]'s twins), and the unit the plan was aligned with
+    // still leads.
     for (site, structural, _) in &mut pool {
         if let Some(a) = aligned_structural.filter(|_| translation(*site)) {
             *structural = a;
+        } else if let Some(a) = aligned_structural.filter(|_| twins.contains(site)) {
+            *structural = structural.min(a);
         }
     }
     let lexical: Vec<f64> = pool
