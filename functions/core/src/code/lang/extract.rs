@@ -497,8 +497,13 @@ impl<'a> Extractor<'a> {
     }
 
     /// Whether `value` is made by a foreign library's call (`pd.merge(…)`, `np.where(…)`), or
-    /// off a variable holding such a value ([`Self::is_foreign_frame`]).
+    /// off a variable holding such a value ([`Self::is_foreign_frame`]). A collection a factory
+    /// makes of items (`Arrays.asList(orders.filter(…), returns)`, `Seq(a, b)`) holds what its
+    /// items are, frames included.
     fn made_by_foreign_library(&self, value: Node<'a>) -> bool {
+        if self.collection_items(value).is_some() {
+            return false;
+        }
         self.value_base(value).is_some_and(|base| {
             base.called && self.is_foreign_module(base.name) || self.is_foreign_frame(base.name)
         })

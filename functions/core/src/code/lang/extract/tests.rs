@@ -1708,3 +1708,16 @@ fn a_reduction_folding_columns_into_a_frame_is_its_lambdas_chain_on_the_start() 
             .all(|c| c.calls.is_empty() && c.receiver != "0")
     );
 }
+
+#[test]
+fn a_list_a_factory_makes_of_frames_is_a_frame_list() {
+    // `Arrays` is no Spark code, but the list it makes holds the frames listed in it
+    let src = "class Weekly {\n  void run(Dataset<Row> orders) {\n    List<Dataset<Row>> parts = Arrays.asList(\n        orders.filter(col(\"item\").equalTo(\"apple\")),\n        orders.filter(col(\"qty\").geq(5)));\n    Dataset<Row> picked = parts.stream().reduce(Dataset::union).get();\n    picked.groupBy(\"item\").count().show();\n  }\n}\n";
+    let out = extract_file(&super::super::java::Java, src, "", CodeFlags::default());
+    assert!(first_chain_at(&out, 3).appended);
+    assert_eq!(
+        chains_at(&out, 6),
+        owned("parts", "picked", &["union", "get"])
+    );
+    assert_eq!(first_chain_at(&out, 7).receiver, "picked");
+}
