@@ -123,8 +123,13 @@ fn correlated_subquery_nodes_map_inside_the_subquery() {
     );
     assert_eq!(mapped(&job, "3"), (file.clone(), "15-15".into()));
     assert_eq!(mapped(&job, "10"), (file.clone(), "14-14".into()));
-    // Subquery: scan of `orders o2`, its status filter, the o2 ⋈ c2 join, the AVG.
-    assert_eq!(mapped(&job, "12"), (file.clone(), "18-18".into()));
+    // Subquery: scan of `orders o2` (its `FROM` line or the reader, as the outer query's), its
+    // status filter, the o2 ⋈ c2 join, the AVG.
+    let scan = mapped(&job, "12");
+    assert!(
+        scan == (file.clone(), "18-18".into()) || scan == (file.clone(), "29-29".into()),
+        "{scan:?}"
+    );
     assert_eq!(mapped(&job, "14"), (file.clone(), "21-21".into()));
     assert_eq!(mapped(&job, "18"), (file.clone(), "20-20".into()));
     assert_eq!(mapped(&job, "24"), (file, "17-17".into()));
