@@ -67,7 +67,7 @@ use serde::{Deserialize, Serialize};
 /// version 77: `COUNT(DISTINCT *)` carries no made-up name; version 78: a `withColumns` mapping's
 /// keys are new names, its values columns; version 79: a fill's mapping fills its keys with its
 /// values; version 80: `summary("count")`'s arguments are statistics' names, not columns).
-pub const INDEX_FORMAT_VERSION: u32 = 99;
+pub const INDEX_FORMAT_VERSION: u32 = 100;
 
 pub type FileId = u32;
 pub type SymbolId = u32;

@@ -214,29 +214,84 @@ pub fn caller_path_hints(
     helpers: &[HelperFeeds],
 ) -> HashMap<usize, Vec<String>> {
     let mut hints: HashMap<usize, Vec<String>> = HashMap::new();
+    let mut add = |chain: usize, words: &[String]| {
+        let list = hints.entry(chain).or_default();
+        for w in words {
+            if !list.contains(w) {
+                list.push(w.clone());
+            }
+        }
+    };
     for (chain, helper) in index.chains.iter().zip(helpers) {
         let (Some(function), false) = (chain.source_function.as_deref(), helper.source.is_empty())
         else {
             continue;
         };
-        let Some(args) = call_arguments(&chain.text, function) else {
-            continue;
-        };
-        // Any reader method will do: the hints come from the arguments' names.
-        let words = super::sites::reader_path_hints("load", args);
-        if words.is_empty() {
-            continue;
+        if let Some(args) = call_arguments(&chain.text, function) {
+            // Any reader method will do: the hints come from the arguments' names.
+            let words = super::sites::reader_path_hints("load", args);
+            for returned in &helper.source {
+                add(*returned, &words);
+            }
         }
-        for returned in &helper.source {
-            let list = hints.entry(*returned).or_default();
-            for w in &words {
-                if !list.contains(w) {
-                    list.push(w.clone());
+        // `Pipeline(spark, "data/orders.csv").clean().result()`: the object's constructor
+        // reads what it is given — its readers take the arguments' names and files.
+        if let Some((class, _)) = function.rsplit_once('.')
+            && let Some(args) = call_arguments(&chain.text, class)
+        {
+            let mut words = super::sites::reader_path_hints("load", args);
+            words.extend(literal_file_stems(args));
+            if words.is_empty() {
+                continue;
+            }
+            for init in constructors(index, chain.file, class) {
+                for (idx, c) in index.chains.iter().enumerate() {
+                    if c.symbol == Some(init) {
+                        add(idx, &words);
+                    }
                 }
             }
         }
     }
     hints
+}
+
+/// The constructors of the class `class` a call in `file` sees: Python's `__init__`, a Java
+/// constructor (named as its class), of the same file's class when it defines one, else of any
+/// of that name (up to [`MAX_DEFINITIONS`]).
+fn constructors(index: &RepoIndex, file: FileId, class: &str) -> Vec<SymbolId> {
+    let is_constructor = |s: &crate::code::Symbol| {
+        (s.name == "__init__" || s.name == class)
+            && s.parent
+                .is_some_and(|p| index.symbols[p as usize].name == class)
+    };
+    let all: Vec<&crate::code::Symbol> =
+        index.symbols.iter().filter(|s| is_constructor(s)).collect();
+    let same_file: Vec<SymbolId> = all
+        .iter()
+        .filter(|s| s.file == file)
+        .map(|s| s.id)
+        .collect();
+    if same_file.is_empty() {
+        all.iter().take(MAX_DEFINITIONS).map(|s| s.id).collect()
+    } else {
+        same_file
+    }
+}
+
+/// The file stems the string literals of a call's arguments name (`"data/orders.csv"` →
+/// `orders`): a path handed to a constructor reading it.
+fn literal_file_stems(args: &str) -> Vec<String> {
+    args.split(['"', '\''])
+        .skip(1)
+        .step_by(2)
+        .filter(|literal| literal.contains(['/', '.']) && !literal.contains(char::is_whitespace))
+        .filter_map(|literal| {
+            let name = literal.trim_end_matches('/').rsplit('/').next()?;
+            let stem = name.split('.').next()?;
+            (!stem.is_empty()).then(|| stem.to_lowercase())
+        })
+        .collect()
 }
 
 /// `(…)` of the first call of `function` in a statement's text.

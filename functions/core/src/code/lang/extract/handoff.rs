@@ -41,6 +41,10 @@ use crate::code::unqualified;
 use tree_sitter::Node;
 
 /// Most arguments of one call recorded as passed values.
+/// The most methods of a fluent object followed back to the call constructing it
+/// ([`Extractor::constructed_class`]).
+const FLUENT_CALLS_CAP: usize = 16;
+
 const PASSED_ARGS_CAP: usize = 8;
 
 /// Most elements of a tuple followed as frames.
@@ -237,9 +241,24 @@ impl<'a> Extractor<'a> {
     }
 
     /// The class an expression constructs an object of, when named like one (`Job(spark,
-    /// cfg)`), not a call of a function or a library's builder.
+    /// cfg)`), not a call of a function or a library's builder — also through the methods a
+    /// fluent object's calls chain on it (`Pipeline(spark, path).clean().enrich()`: each returns
+    /// the object), none of them a frame's.
     fn constructed_class(&self, expression: Node<'a>) -> Option<&'a str> {
         let src = self.src;
+        let mut expression = self.unwrap_parens(expression);
+        for _ in 0..FLUENT_CALLS_CAP {
+            match self.adapter.shape(expression, src) {
+                Shape::Call {
+                    object: Some(object),
+                    name,
+                    ..
+                } if !vocab::is_dataframe_method(text(name, src)) => {
+                    expression = self.unwrap_parens(object);
+                }
+                _ => break,
+            }
+        }
         let Shape::Call {
             object: None, name, ..
         } = self.adapter.shape(expression, src)
@@ -305,7 +324,11 @@ impl<'a> Extractor<'a> {
         if let Some((function, inputs)) = self.helper_callee(value) {
             self.pass_through(statement, host, String::new(), inputs, None, Some(function));
             self.mark_returned();
-        } else if matches!(self.adapter.shape(value, self.src), Shape::Ident) {
+        } else if matches!(
+            self.adapter.shape(value, self.src),
+            Shape::Ident | Shape::Member { .. }
+        ) {
+            // (`return self.df`: the frame an object's attribute holds, as a variable's)
             let var = text(value, self.src);
             if self.is_dataframe_var(var) {
                 self.pass_through(statement, host, var.to_string(), Vec::new(), None, None);

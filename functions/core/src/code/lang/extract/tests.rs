@@ -1721,3 +1721,26 @@ fn a_list_a_factory_makes_of_frames_is_a_frame_list() {
     );
     assert_eq!(first_chain_at(&out, 7).receiver, "picked");
 }
+
+#[test]
+fn a_fluent_objects_last_method_is_the_function_its_frame_comes_from() {
+    let job = "orders = (\n    OrdersPipeline(spark, \"data/orders.csv\")\n    .drop_cancelled()\n    .result()\n)\n";
+    let out = extract_file(&super::super::python::Python, job, "", CodeFlags::default());
+    assert_eq!(
+        first_chain_at(&out, 1).source_function.as_deref(),
+        Some("OrdersPipeline.result")
+    );
+    // the method returning the frame an attribute holds returns a frame
+    let class = "class OrdersPipeline:\n    def __init__(self, spark, path):\n        self.df = spark.read.csv(path)\n\n    def result(self):\n        return self.df\n";
+    let out = extract_file(
+        &super::super::python::Python,
+        class,
+        "",
+        CodeFlags::default(),
+    );
+    let returned = first_chain_at(&out, 6);
+    assert!(
+        returned.returned && returned.receiver == "self.df",
+        "{returned:#?}"
+    );
+}
