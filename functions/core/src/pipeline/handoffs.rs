@@ -214,6 +214,12 @@ pub fn caller_path_hints(
     helpers: &[HelperFeeds],
 ) -> HashMap<usize, Vec<String>> {
     let mut hints: HashMap<usize, Vec<String>> = HashMap::new();
+    let mut chains_of: HashMap<SymbolId, Vec<usize>> = HashMap::new();
+    for (idx, chain) in index.chains.iter().enumerate() {
+        if let Some(symbol) = chain.symbol {
+            chains_of.entry(symbol).or_default().push(idx);
+        }
+    }
     let mut add = |chain: usize, words: &[String]| {
         let list = hints.entry(chain).or_default();
         for w in words {
@@ -245,10 +251,8 @@ pub fn caller_path_hints(
                 continue;
             }
             for init in constructors(index, chain.file, class) {
-                for (idx, c) in index.chains.iter().enumerate() {
-                    if c.symbol == Some(init) {
-                        add(idx, &words);
-                    }
+                for &read in chains_of.get(&init).into_iter().flatten() {
+                    add(read, &words);
                 }
             }
         }

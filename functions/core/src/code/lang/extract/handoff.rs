@@ -40,11 +40,11 @@ use crate::code::strings::PLACEHOLDER;
 use crate::code::unqualified;
 use tree_sitter::Node;
 
-/// Most arguments of one call recorded as passed values.
 /// The most methods of a fluent object followed back to the call constructing it
 /// ([`Extractor::constructed_class`]).
 const FLUENT_CALLS_CAP: usize = 16;
 
+/// Most arguments of one call recorded as passed values.
 const PASSED_ARGS_CAP: usize = 8;
 
 /// Most elements of a tuple followed as frames.
