@@ -818,6 +818,18 @@ mod tests {
             .unwrap_or_else(|| panic!("no {method} call"))
     }
 
+    /// The SQL clause of `kind` starting on `line`.
+    fn clause_on(table: &SiteTable, line: u32, kind: SqlClauseKind) -> &Site {
+        table
+            .sites
+            .iter()
+            .find(|s| {
+                s.lines.start == line
+                    && matches!(&s.kind, SiteKind::Sql { kind: k, .. } if *k == kind)
+            })
+            .unwrap_or_else(|| panic!("no {kind:?} on line {line}"))
+    }
+
     fn first_clause(table: &SiteTable, kind: SqlClauseKind) -> &Site {
         table
             .sites
@@ -1539,17 +1551,7 @@ mod tests {
              SELECT * FROM ranked WHERE r = 1\n\
              \"\"\")\n",
         );
-        let on_line = |line: u32, kind: SqlClauseKind| {
-            table
-                .sites
-                .iter()
-                .find(|s| {
-                    s.lines.start == line
-                        && matches!(&s.kind, SiteKind::Sql { kind: k, .. } if *k == kind)
-                })
-                .unwrap_or_else(|| panic!("no {kind:?} on line {line}"))
-                .id
-        };
+        let on_line = |line: u32, kind: SqlClauseKind| clause_on(&table, line, kind).id;
         let window = on_line(10, SqlClauseKind::SelectItem);
         let upstream = table.upstream(window, None);
         assert!(
@@ -2206,16 +2208,7 @@ mod tests {
              spark.sql(\"SELECT k, 0.2 * avg(q), count(*), COUNT(DISTINCT c) FROM t GROUP BY k\").show()\n\
              spark.sql(\"SELECT k, DENSE_RANK() OVER (PARTITION BY k ORDER BY v DESC) AS r FROM t\").show()\n",
         );
-        let clause = |line: u32, kind: SqlClauseKind| {
-            table
-                .sites
-                .iter()
-                .find(|s| {
-                    s.lines.start == line
-                        && matches!(&s.kind, SiteKind::Sql { kind: k, .. } if *k == kind)
-                })
-                .unwrap_or_else(|| panic!("no {kind:?} on line {line}"))
-        };
+        let clause = |line: u32, kind: SqlClauseKind| clause_on(&table, line, kind);
         let grouping = &clause(3, SqlClauseKind::GroupBy).evidence;
         // `ORDER BY sum(count)`: the aggregate computes it, under the name Spark gives it
         assert!(grouping.has(TokenKind::Function, "sum"));
